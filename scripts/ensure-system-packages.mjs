@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Installs the system packages the tests use when they are missing: socat (pseudo-terminals for
+// serial devices), mosquitto (a second real MQTT broker), libusb and libudev (node-hid's native
+// binding links them). Runs as `pretest`, so `npm test` works on a fresh Debian machine.
+import { execFileSync, spawnSync } from "node:child_process";
+
+const wanted = [
+  { bin: "socat", pkg: "socat" },
+  { bin: "mosquitto", pkg: "mosquitto", paths: ["/usr/sbin/mosquitto"] },
+  { bin: "mosquitto_sub", pkg: "mosquitto-clients" },
+];
+const libs = ["libusb-1.0-0", "libudev1"];
+
+function have(bin, paths = []) {
+  if (paths.some((p) => spawnSync("test", ["-x", p]).status === 0)) return true;
+  return spawnSync("sh", ["-c", `command -v ${bin}`], { stdio: "ignore" }).status === 0;
+}
+
+function libInstalled(pkg) {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax, not a template
+  const r = spawnSync("dpkg-query", ["-W", "-f=${Status}", pkg], { encoding: "utf8" });
+  return r.status === 0 && r.stdout.includes("install ok installed");
+}
+
+const missing = [
+  ...wanted.filter((w) => !have(w.bin, w.paths)).map((w) => w.pkg),
+  ...libs.filter((l) => spawnSync("sh", ["-c", "command -v dpkg-query"]).status === 0 && !libInstalled(l)),
+];
+
+if (missing.length === 0) process.exit(0);
+
+const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0;
+const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+if (!hasApt) {
+  console.warn(`pretest: missing ${missing.join(", ")} and no apt-get here; install them by hand`);
+  process.exit(0);
+}
+const [cmd, ...pre] = isRoot ? ["apt-get"] : ["sudo", "-n", "apt-get"];
+console.log(`pretest: installing ${missing.join(", ")}`);
+try {
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  execFileSync(cmd, [...pre, "update", "-qq"], { stdio: "inherit", env });
+  execFileSync(cmd, [...pre, "install", "-y", "-qq", "--no-install-recommends", ...missing], {
+    stdio: "inherit",
+    env,
+  });
+} catch (e) {
+  console.warn(`pretest: could not install ${missing.join(", ")}: ${e.message}`);
+}
