@@ -1,0 +1,95 @@
+import { eq, lt } from "drizzle-orm";
+import type { Db } from "./open.js";
+import { settings, tokens, users } from "./schema.js";
+
+export interface UserRow {
+  id: number;
+  username: string;
+  passwordHash: string;
+}
+
+export interface TokenRow {
+  tokenHash: string;
+  kind: "access" | "refresh";
+  userId: number;
+  jti: string;
+  expiresAt: number;
+  revoked: boolean;
+}
+
+/** Users, tokens and the few settings the agent keeps for itself (client credential hash). */
+export function createAuthRepo(db: Db) {
+  return {
+    getSetting(key: string): string | undefined {
+      return db.select().from(settings).where(eq(settings.key, key)).get()?.value;
+    },
+    setSetting(key: string, value: string): void {
+      db.insert(settings)
+        .values({ key, value })
+        .onConflictDoUpdate({ target: settings.key, set: { value } })
+        .run();
+    },
+    findUser(username: string): UserRow | undefined {
+      return db
+        .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.username, username))
+        .get();
+    },
+    findUserById(id: number): UserRow | undefined {
+      return db
+        .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, id))
+        .get();
+    },
+    listUsers(): Array<{ id: number; username: string }> {
+      return db.select({ id: users.id, username: users.username }).from(users).orderBy(users.id).all();
+    },
+    insertUser(username: string, passwordHash: string, now: number): number {
+      const row = db
+        .insert(users)
+        .values({ username, passwordHash, createdAt: now, updatedAt: now })
+        .returning({ id: users.id })
+        .get();
+      return row.id;
+    },
+    updatePassword(userId: number, passwordHash: string, now: number): void {
+      db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).run();
+    },
+    deleteUser(userId: number): void {
+      db.delete(users).where(eq(users.id, userId)).run();
+    },
+    insertToken(row: TokenRow, now: number): void {
+      db.insert(tokens)
+        .values({ ...row, createdAt: now })
+        .run();
+    },
+    findToken(tokenHash: string): TokenRow | undefined {
+      return db
+        .select({
+          tokenHash: tokens.tokenHash,
+          kind: tokens.kind,
+          userId: tokens.userId,
+          jti: tokens.jti,
+          expiresAt: tokens.expiresAt,
+          revoked: tokens.revoked,
+        })
+        .from(tokens)
+        .where(eq(tokens.tokenHash, tokenHash))
+        .get();
+    },
+    revokeToken(tokenHash: string): void {
+      db.update(tokens).set({ revoked: true }).where(eq(tokens.tokenHash, tokenHash)).run();
+    },
+    revokeUserTokens(userId: number): void {
+      db.update(tokens).set({ revoked: true }).where(eq(tokens.userId, userId)).run();
+    },
+    /** Tokens past their expiry are useless; keep the table small. */
+    pruneExpired(now: number): number {
+      return db.delete(tokens).where(lt(tokens.expiresAt, now)).run().changes;
+    },
+  };
+}
+
+export type AuthRepo = ReturnType<typeof createAuthRepo>;
