@@ -1,0 +1,147 @@
+import type { Identity } from "../domain/item.identity.js";
+import type { Sqlite } from "./open.js";
+
+/**
+ * Items are on the hot path (every upsert, every search, every scan), so this repository uses
+ * prepared better-sqlite3 statements over the drizzle-defined tables rather than the query builder.
+ * Lists are passed as one JSON parameter (`json_each`) so each statement is prepared once.
+ */
+export interface ItemRow {
+  id: number;
+  clientItemId: string | null;
+  productSku: string;
+  clientCategoryId: string | null;
+  schemaJson: string;
+  ownSchema: number;
+  doc: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface BarcodeRow {
+  id: number;
+  barcode: string;
+  itemId: number;
+  levelPath: string | null;
+}
+
+export interface NewItem {
+  clientItemId: string | null;
+  productSku: string;
+  clientCategoryId: string | null;
+  schemaJson: string;
+  ownSchema: boolean;
+  doc: string;
+}
+
+export function createItemsRepo(sqlite: Sqlite) {
+  const q = {
+    identity: sqlite.prepare<[string], { groupKey: string; tuple: string; itemId: number }>(
+      `SELECT i.group_key AS groupKey, i.tuple AS tuple, i.item_id AS itemId
+         FROM item_identities i JOIN json_each(?) j
+           ON i.group_key = j.value ->> '$.groupKey' AND i.tuple = j.value ->> '$.tuple'`,
+    ),
+    barcodesIn: sqlite.prepare<[string], BarcodeRow & { productSku: string }>(
+      `SELECT b.id, b.barcode, b.item_id AS itemId, b.level_path AS levelPath, it.product_sku AS productSku
+         FROM barcodes b JOIN items it ON it.id = b.item_id
+        WHERE b.barcode IN (SELECT value FROM json_each(?))`,
+    ),
+    barcodesOf: sqlite.prepare<[number], BarcodeRow>(
+      "SELECT id, barcode, item_id AS itemId, level_path AS levelPath FROM barcodes WHERE item_id = ? ORDER BY id",
+    ),
+    insertItem: sqlite.prepare(
+      `INSERT INTO items (client_item_id, product_sku, client_category_id, schema_json, own_schema, doc, created_at, updated_at)
+       VALUES (@clientItemId, @productSku, @clientCategoryId, @schemaJson, @ownSchema, @doc, @now, @now)`,
+    ),
+    updateItem: sqlite.prepare(
+      `UPDATE items SET client_item_id = @clientItemId, product_sku = @productSku, client_category_id = @clientCategoryId,
+              schema_json = @schemaJson, own_schema = @ownSchema, doc = @doc, updated_at = @now WHERE id = @id`,
+    ),
+    getItem: sqlite.prepare<[number], ItemRow>(
+      `SELECT id, client_item_id AS clientItemId, product_sku AS productSku, client_category_id AS clientCategoryId,
+              schema_json AS schemaJson, own_schema AS ownSchema, doc, created_at AS createdAt, updated_at AS updatedAt
+         FROM items WHERE id = ?`,
+    ),
+    deleteKeys: sqlite.prepare("DELETE FROM item_keys WHERE item_id = ?"),
+    insertKey: sqlite.prepare("INSERT OR IGNORE INTO item_keys (attr, value, item_id) VALUES (?, ?, ?)"),
+    deleteIdentities: sqlite.prepare("DELETE FROM item_identities WHERE item_id = ?"),
+    insertIdentity: sqlite.prepare(
+      "INSERT INTO item_identities (group_key, tuple, item_id) VALUES (?, ?, ?)",
+    ),
+    deleteBarcode: sqlite.prepare("DELETE FROM barcodes WHERE id = ?"),
+    insertBarcode: sqlite.prepare("INSERT INTO barcodes (barcode, item_id, level_path) VALUES (?, ?, ?)"),
+    updateBarcodeLevel: sqlite.prepare("UPDATE barcodes SET level_path = ? WHERE id = ?"),
+    categorySchema: sqlite.prepare<[string], { schemaJson: string }>(
+      "SELECT schema_json AS schemaJson FROM categories WHERE client_category_id = ?",
+    ),
+    insertCategory: sqlite.prepare(
+      "INSERT OR IGNORE INTO categories (client_category_id, schema_json, updated_at) VALUES (?, ?, ?)",
+    ),
+    keyKnown: sqlite.prepare<[string], { one: number }>(
+      "SELECT 1 AS one FROM item_keys WHERE attr = ? LIMIT 1",
+    ),
+    idsByKey: sqlite.prepare<[string, string, number], { itemId: number }>(
+      "SELECT item_id AS itemId FROM item_keys WHERE attr = ? AND value = ? ORDER BY item_id LIMIT ?",
+    ),
+    hasKey: sqlite.prepare<[string, string, number], { one: number }>(
+      "SELECT 1 AS one FROM item_keys WHERE attr = ? AND value = ? AND item_id = ?",
+    ),
+    itemByBarcode: sqlite.prepare<[string], { itemId: number; levelPath: string | null }>(
+      "SELECT item_id AS itemId, level_path AS levelPath FROM barcodes WHERE barcode = ?",
+    ),
+    count: sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM items"),
+  };
+
+  return {
+    /** Items that already hold any of these identities. */
+    holdersOf(identities: Identity[]): Array<{ groupKey: string; tuple: string; itemId: number }> {
+      return q.identity.all(JSON.stringify(identities));
+    },
+    barcodesIn(barcodes: string[]): Array<BarcodeRow & { productSku: string }> {
+      return barcodes.length ? q.barcodesIn.all(JSON.stringify(barcodes)) : [];
+    },
+    barcodesOf: (itemId: number): BarcodeRow[] => q.barcodesOf.all(itemId),
+    get: (id: number): ItemRow | undefined => q.getItem.get(id),
+    insert(item: NewItem, now: number): number {
+      return Number(q.insertItem.run({ ...item, ownSchema: item.ownSchema ? 1 : 0, now }).lastInsertRowid);
+    },
+    update(id: number, item: NewItem, now: number): void {
+      q.updateItem.run({ ...item, ownSchema: item.ownSchema ? 1 : 0, now, id });
+    },
+    replaceKeys(itemId: number, keys: Array<[string, string]>): void {
+      q.deleteKeys.run(itemId);
+      for (const [attr, value] of keys) q.insertKey.run(attr, value, itemId);
+    },
+    replaceIdentities(itemId: number, identities: Identity[]): void {
+      q.deleteIdentities.run(itemId);
+      for (const i of identities) q.insertIdentity.run(i.groupKey, i.tuple, itemId);
+    },
+    /** Keeps the ids of barcodes the item still has; adds and removes the rest. */
+    syncBarcodes(itemId: number, wanted: Array<{ barcode: string; levelPath: string | null }>): void {
+      const current = new Map(q.barcodesOf.all(itemId).map((b) => [b.barcode, b]));
+      for (const w of wanted) {
+        const have = current.get(w.barcode);
+        if (!have) q.insertBarcode.run(w.barcode, itemId, w.levelPath);
+        else {
+          if (have.levelPath !== w.levelPath) q.updateBarcodeLevel.run(w.levelPath, have.id);
+          current.delete(w.barcode);
+        }
+      }
+      for (const gone of current.values()) q.deleteBarcode.run(gone.id);
+    },
+    categorySchema: (id: string): string | undefined => q.categorySchema.get(id)?.schemaJson,
+    /** Only the first schema seen for a category is kept (README: decisions). */
+    rememberCategory(id: string, schemaJson: string, now: number): void {
+      q.insertCategory.run(id, schemaJson, now);
+    },
+    isKnownKey: (attr: string): boolean => q.keyKnown.get(attr) !== undefined,
+    idsByKey: (attr: string, value: string, limit: number): number[] =>
+      q.idsByKey.all(attr, value, limit).map((r) => r.itemId),
+    hasKey: (itemId: number, attr: string, value: string): boolean =>
+      q.hasKey.get(attr, value, itemId) !== undefined,
+    byBarcode: (barcode: string) => q.itemByBarcode.get(barcode),
+    count: (): number => q.count.get()?.n ?? 0,
+  };
+}
+
+export type ItemsRepo = ReturnType<typeof createItemsRepo>;

@@ -1,0 +1,80 @@
+import { z } from "zod";
+
+/** Spec "PDEA object": the sample also uses `float`, so it is accepted beside `double`. */
+export const PDEA_DATA_TYPES = ["string", "list", "double", "float", "integer", "boolean", "dict"] as const;
+export type PdeaDataType = (typeof PDEA_DATA_TYPES)[number];
+
+/** Two-letter language, or language-COUNTRY (spec: display_data[].locale). */
+export const LOCALE_PATTERN = /^[A-Za-z]{2}(-[A-Za-z]{2})?$/;
+
+export const displayDataSchema = z
+  .object({
+    locale: z.string().regex(LOCALE_PATTERN, "a two-letter language code, or language-COUNTRY such as en-US"),
+    display_name: z.string().min(1).max(255),
+  })
+  .strict();
+
+export const pdeaSchema = z
+  .object({
+    /** Returned on retrieval; ignored on input (ids are assigned by the agent). */
+    id: z.number().int().optional(),
+    field_name: z.string().min(1).max(255),
+    field_data_type: z.enum(PDEA_DATA_TYPES),
+    display_data: z.array(displayDataSchema).min(1, "at least one entry is required").max(100),
+  })
+  .strict();
+
+export const catalogInputSchema = z
+  .object({
+    id: z.number().int().optional(),
+    clientCatalogId: z.string().min(1).max(255),
+    description: z.string().max(255).nullable().optional(),
+    exhaustive_pdea_list: z
+      .array(pdeaSchema)
+      .max(1000)
+      .superRefine((list, ctx) => {
+        const seen = new Map<string, number>();
+        list.forEach((p, i) => {
+          const prev = seen.get(p.field_name);
+          if (prev !== undefined) {
+            ctx.addIssue({
+              code: "custom",
+              path: [i, "field_name"],
+              message: `duplicate field_name '${p.field_name}' (also at index ${prev})`,
+            });
+          } else seen.set(p.field_name, i);
+        });
+      }),
+  })
+  .strict();
+
+export type CatalogInput = z.output<typeof catalogInputSchema>;
+export type PdeaInput = z.output<typeof pdeaSchema>;
+
+export const pdeaOutputSchema = pdeaSchema.extend({ id: z.number().int() });
+export const catalogOutputSchema = z.object({
+  id: z.number().int(),
+  clientCatalogId: z.string(),
+  description: z.string().nullable(),
+  exhaustive_pdea_list: z.array(pdeaOutputSchema),
+});
+export type CatalogOutput = z.output<typeof catalogOutputSchema>;
+
+/** Does a product attribute value fit the PDEA's declared type? */
+export function valueFitsType(value: unknown, type: PdeaDataType): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "double":
+    case "float":
+      return typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "list":
+      return Array.isArray(value);
+    case "dict":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+  }
+}
