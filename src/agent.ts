@@ -1,0 +1,157 @@
+import { mkdirSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { type ServerType, serve } from "@hono/node-server";
+import type { Hono } from "hono";
+import type { Config } from "./config/config.schema.js";
+import { createAuthRepo } from "./db/auth.repo.js";
+import { createCatalogRepo } from "./db/catalog.repo.js";
+import { createItemsRepo } from "./db/items.repo.js";
+import { type DatabaseHandle, isMigrated, openDatabase, shippedMigrationCount } from "./db/open.js";
+import { createHttpApp } from "./http/app.js";
+import { requireBearer } from "./http/auth.middleware.js";
+import type { AppEnv } from "./http/context.js";
+import { authRoutes } from "./http/routes/auth.routes.js";
+import { masterdataRoutes } from "./http/routes/masterdata.routes.js";
+import { opsRoutes } from "./http/routes/ops.routes.js";
+import { createLogger, type Logger } from "./log.js";
+import { Metrics } from "./metrics.js";
+import { type AuthService, createAuthService } from "./services/auth.service.js";
+import { type CatalogService, createCatalogService } from "./services/catalog.service.js";
+import { ensureCredentials } from "./services/credentials.service.js";
+import { createItemsService, type ItemsService } from "./services/items.service.js";
+import { VERSION } from "./version.js";
+
+export interface AgentOptions {
+  log?: Logger;
+  /** Injected clock (epoch ms); tests move time forward to expire tokens. */
+  now?: () => number;
+}
+
+export const DB_FILE = "pps-edge.db";
+
+export interface Services {
+  auth: AuthService;
+  catalog: CatalogService;
+  items: ItemsService;
+}
+
+/**
+ * The composition root: config → dependencies → start/stop in order. Constructing an agent does
+ * nothing; `start()` opens the database, makes credentials and listens; `stop()` undoes it.
+ */
+export function createAgent(config: Config, opts: AgentOptions = {}) {
+  const log = opts.log ?? createLogger(config.log.level, config);
+  const now = opts.now ?? Date.now;
+  const dataDir = resolve(config.dataDir);
+  let handle: DatabaseHandle | undefined;
+  let server: ServerType | undefined;
+  let app: Hono<AppEnv> | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  let services: Services | undefined;
+  const metrics = new Metrics();
+
+  return {
+    get app(): Hono<AppEnv> {
+      if (!app) throw new Error("agent not started");
+      return app;
+    },
+    /** The use cases, for the CLI, benchmarks and tests that seed data without HTTP. */
+    get services(): Services {
+      if (!services) throw new Error("agent not started");
+      return services;
+    },
+    get db(): DatabaseHandle {
+      if (!handle) throw new Error("agent not started");
+      return handle;
+    },
+    metrics,
+    log,
+    /** The address the HTTP server listens on, once started. */
+    address: undefined as AddressInfo | undefined,
+
+    async start(listen = true): Promise<void> {
+      const started = performance.now();
+      mkdirSync(dataDir, { recursive: true, mode: 0o750 });
+      handle = openDatabase(join(dataDir, DB_FILE), {
+        synchronous: config.db.synchronous,
+        busyTimeoutMs: config.db.busyTimeoutMs,
+      });
+      const { db, sqlite } = handle;
+      const expectedMigrations = shippedMigrationCount();
+
+      const auth = createAuthService(createAuthRepo(db), {
+        clientId: config.clientId,
+        tokenTtlSeconds: config.tokenTtlSeconds,
+        refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+        now,
+      });
+      await ensureCredentials(auth, config, dataDir, log);
+      const catalogRepo = createCatalogRepo(db);
+      const catalog = createCatalogService(catalogRepo, now);
+      const items = createItemsService(sqlite, createItemsRepo(sqlite), catalogRepo, now);
+      services = { auth, catalog, items };
+
+      const built = createHttpApp(
+        { log, metrics, bodyLimitBytes: config.http.bodyLimitBytes, guard: requireBearer(auth) },
+        [
+          opsRoutes({
+            metrics,
+            version: VERSION,
+            checks: [
+              {
+                name: "database",
+                check: () =>
+                  isMigrated(sqlite, expectedMigrations)
+                    ? { ok: true }
+                    : { ok: false, detail: "database not open or not migrated" },
+              },
+            ],
+          }),
+          authRoutes(auth),
+          masterdataRoutes(catalog, items),
+        ],
+      );
+      app = built.app;
+
+      pruneTimer = setInterval(() => auth.pruneExpired(), 10 * 60_000);
+      pruneTimer.unref();
+
+      if (listen) {
+        const httpApp = app;
+        await new Promise<void>((ok, fail) => {
+          const s = serve(
+            { fetch: httpApp.fetch, hostname: config.http.host, port: config.http.port },
+            (info) => {
+              this.address = info;
+              ok();
+            },
+          );
+          s.once("error", fail);
+          server = s;
+        });
+      }
+      log.info(
+        { address: this.address, dataDir, ms: Math.round(performance.now() - started) },
+        "pps-edge ready",
+      );
+    },
+
+    async stop(): Promise<void> {
+      if (pruneTimer) clearInterval(pruneTimer);
+      const s = server;
+      server = undefined;
+      if (s) {
+        await new Promise<void>((ok) => {
+          s.close(() => ok());
+          if ("closeAllConnections" in s) (s as { closeAllConnections(): void }).closeAllConnections();
+        });
+      }
+      handle?.close();
+      handle = undefined;
+      log.info("pps-edge stopped");
+    },
+  };
+}
+
+export type Agent = ReturnType<typeof createAgent>;

@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Logger } from "pino";
+import { AppError, isAppError } from "../domain/errors.js";
+import type { Metrics } from "../metrics.js";
+import type { AppEnv } from "./context.js";
+import { sendError } from "./errors.js";
+import { RouteRegistry } from "./openapi.js";
+
+export interface HttpDeps {
+  log: Logger;
+  /** Authenticates routes declared with `auth: true`. */
+  guard: MiddlewareHandler<AppEnv>;
+  metrics: Metrics;
+  bodyLimitBytes: number;
+}
+
+/** Mounts one group of routes; it records each route in the registry (OpenAPI, 405 answers). */
+export type RouteGroup = (app: Hono<AppEnv>, registry: RouteRegistry) => void;
+
+/**
+ * The HTTP application. Order matters: request id and metrics wrap everything, the body limit runs
+ * before any handler reads a body, and every error leaves through one `onError` (STYLE.md: Hono).
+ */
+export function createHttpApp(
+  deps: HttpDeps,
+  groups: RouteGroup[],
+): { app: Hono<AppEnv>; registry: RouteRegistry } {
+  const { log, metrics } = deps;
+  const registry = new RouteRegistry(deps.guard);
+  const app = new Hono<AppEnv>();
+
+  metrics.counter("http_requests_total", "HTTP requests by route, method and status");
+  metrics.histogram("http_request_duration_seconds", "HTTP request latency by route, method and status");
+
+  app.use("*", async function requestContext(c, next) {
+    const started = performance.now();
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    c.set("requestId", requestId);
+    c.set("route", "unmatched");
+    c.header("X-Request-Id", requestId);
+    await next();
+    const labels = { route: c.get("route"), method: c.req.method, status: String(c.res.status) };
+    metrics.inc("http_requests_total", labels);
+    metrics.observe("http_request_duration_seconds", labels, (performance.now() - started) / 1000);
+    if (c.res.status >= 500) log.error({ requestId, ...labels }, "request failed");
+    else log.debug({ requestId, ...labels }, "request");
+  });
+
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: deps.bodyLimitBytes,
+      onError: (c) =>
+        sendError(
+          c,
+          new AppError("payload_too_large", `the body is larger than ${deps.bodyLimitBytes} bytes`, [
+            { path: "(body)", message: `at most ${deps.bodyLimitBytes} bytes` },
+          ]),
+        ),
+    }),
+  );
+
+  for (const group of groups) group(app, registry);
+
+  app.notFound((c) => {
+    const allowed = registry.methodsFor(c.req.path);
+    if (allowed.length) {
+      c.header("Allow", allowed.join(", "));
+      return sendError(
+        c,
+        new AppError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, [
+          { path: "method", message: `allowed: ${allowed.join(", ")}` },
+        ]),
+      );
+    }
+    return sendError(c, new AppError("route_not_found", `no route ${c.req.method} ${c.req.path}`));
+  });
+
+  app.onError((err, c) => {
+    if (isAppError(err)) return sendError(c, err);
+    log.error({ err, requestId: c.get("requestId") }, "unhandled error");
+    return c.json(
+      {
+        status: 500,
+        code: "internal_error",
+        message: "internal error; the request id is in the log",
+        errors: [],
+        requestId: c.get("requestId"),
+      },
+      500,
+    );
+  });
+
+  return { app, registry };
+}

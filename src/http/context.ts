@@ -1,0 +1,11 @@
+import type { AuthUser } from "../services/auth.service.js";
+
+/** Per-request values set by middleware. */
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    /** The matched route pattern, for metrics and logs. */
+    route: string;
+    user: AuthUser;
+  };
+};

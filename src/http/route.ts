@@ -1,0 +1,44 @@
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import { AppError } from "../domain/errors.js";
+import type { AppEnv } from "./context.js";
+import type { RouteRegistry, RouteSpec } from "./openapi.js";
+
+export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+
+/** Does an Accept header admit this media type? (spec: "The response content type follows Accept") */
+export function accepts(header: string | undefined, type: string): boolean {
+  if (!header) return true;
+  const [major] = type.split("/");
+  return header.split(",").some((part) => {
+    const [range = "", ...params] = part.trim().toLowerCase().split(";");
+    if (params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p))) return false;
+    return range === "*/*" || range === type || range === `${major}/*`;
+  });
+}
+
+/**
+ * Registers a handler and its spec together, so the OpenAPI document, authentication, the 405
+ * answers and the metrics' route label can never drift from what is served.
+ */
+export function route(
+  app: Hono<AppEnv>,
+  registry: RouteRegistry,
+  spec: RouteSpec,
+  ...handlers: [...MiddlewareHandler<AppEnv>[], Handler]
+): void {
+  registry.add(spec);
+  const produces = spec.produces ?? "application/json";
+  const tag: MiddlewareHandler<AppEnv> = async function tagRoute(c, next) {
+    c.set("route", spec.path);
+    if (!accepts(c.req.header("accept"), produces)) {
+      throw new AppError("not_acceptable", `this endpoint answers ${produces}`, [
+        { path: "Accept", message: `must admit ${produces}` },
+      ]);
+    }
+    await next();
+  };
+  const guard = spec.auth ? registry.guard : undefined;
+  if (spec.auth && !guard) throw new Error(`route ${spec.path} needs authentication but no guard is set`);
+  const chain = [tag, ...(guard ? [guard] : []), ...handlers] as unknown as [MiddlewareHandler<AppEnv>];
+  app.on(spec.method.toUpperCase(), spec.path, ...chain);
+}

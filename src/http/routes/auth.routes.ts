@@ -1,0 +1,111 @@
+import type { Context, Hono } from "hono";
+import { z } from "zod";
+import { AppError } from "../../domain/errors.js";
+import type { AuthService, GrantRequest } from "../../services/auth.service.js";
+import type { AppEnv } from "../context.js";
+import type { RouteRegistry } from "../openapi.js";
+import { route } from "../route.js";
+
+export const AUTH_PREFIX = "/api-gateway/auth-service/platform-auth";
+
+const tokenForm = z.object({
+  grant_type: z.enum(["password", "refresh_token"]),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  refresh_token: z.string().optional(),
+});
+
+const tokenResponse = z.object({
+  access_token: z.string(),
+  token_type: z.literal("bearer"),
+  refresh_token: z.string(),
+  expires_in: z.number().int(),
+  scope: z.string(),
+  user_id: z.number().int(),
+  jti: z.string(),
+});
+
+/**
+ * Parameters may come as URL parameters or as a form-urlencoded body (spec: Authentication); body
+ * values win over URL values.
+ */
+async function readParams(c: Context<AppEnv>): Promise<Record<string, string>> {
+  const out: Record<string, string> = { ...c.req.query() };
+  const text = await c.req.text();
+  if (text.length === 0) return out;
+  const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") {
+    throw new AppError(
+      "unsupported_media_type",
+      "the token endpoint takes application/x-www-form-urlencoded",
+      [
+        {
+          path: "Content-Type",
+          message: `expected application/x-www-form-urlencoded, got ${type || "none"}`,
+        },
+      ],
+    );
+  }
+  for (const [k, v] of new URLSearchParams(text)) out[k] = v;
+  return out;
+}
+
+function required(params: Record<string, string>, name: string): string {
+  const v = params[name];
+  if (v === undefined || v === "") {
+    throw new AppError("invalid_request", `${name} is required`, [{ path: name, message: "required" }]);
+  }
+  if (v.length > 1024)
+    throw new AppError("invalid_request", `${name} is too long`, [{ path: name, message: "too long" }]);
+  return v;
+}
+
+export function authRoutes(auth: AuthService) {
+  return (app: Hono<AppEnv>, registry: RouteRegistry) => {
+    route(
+      app,
+      registry,
+      {
+        method: "post",
+        path: `${AUTH_PREFIX}/oauth/token`,
+        tag: "auth",
+        summary: "Obtain an access token (password grant) or renew it (refresh_token grant)",
+        auth: false,
+        body: tokenForm,
+        bodyType: "application/x-www-form-urlencoded",
+        responses: {
+          200: { description: "token issued", schema: tokenResponse },
+          400: { description: "grant_type missing or unsupported, or a parameter missing" },
+          401: { description: "wrong client credential, username, password or refresh token" },
+          415: { description: "body is not form-urlencoded" },
+        },
+      },
+      async (c) => {
+        const params = await readParams(c);
+        const grantType = params.grant_type;
+        if (!grantType) {
+          throw new AppError("unsupported_grant_type", "grant_type is required", [
+            { path: "grant_type", message: "required: 'password' or 'refresh_token'" },
+          ]);
+        }
+        let req: GrantRequest;
+        if (grantType === "password") {
+          req = {
+            grant_type: "password",
+            username: required(params, "username"),
+            password: required(params, "password"),
+          };
+        } else if (grantType === "refresh_token") {
+          req = { grant_type: "refresh_token", refresh_token: required(params, "refresh_token") };
+        } else {
+          throw new AppError("unsupported_grant_type", `grant_type '${grantType}' is not supported`, [
+            { path: "grant_type", message: "expected 'password' or 'refresh_token'" },
+          ]);
+        }
+        const token = await auth.grant(c.req.header("authorization"), req);
+        c.header("Cache-Control", "no-store");
+        return c.json(token);
+      },
+    );
+  };
+}

@@ -1,0 +1,97 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { catalogInputSchema, catalogOutputSchema } from "../../domain/catalog.schema.js";
+import { itemInputSchema, searchInputSchema } from "../../domain/item.schema.js";
+import type { CatalogService } from "../../services/catalog.service.js";
+import type { ItemsService } from "../../services/items.service.js";
+import { readJson } from "../body.js";
+import type { AppEnv } from "../context.js";
+import type { RouteRegistry } from "../openapi.js";
+import { route } from "../route.js";
+
+export const MDM_PREFIX = "/api-gateway/mdm-service/wms-masterdata";
+
+const itemView = z.looseObject({
+  id: z.number().int(),
+  productAttributes: z.record(z.string(), z.unknown()),
+});
+
+/** Catalog and items (spec: Endpoints, Catalog and Items). */
+export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
+  return (app: Hono<AppEnv>, registry: RouteRegistry) => {
+    route(
+      app,
+      registry,
+      {
+        method: "get",
+        path: `${MDM_PREFIX}/catalog`,
+        tag: "catalog",
+        summary: "List catalogs",
+        auth: true,
+        responses: {
+          200: { description: "all catalogs with ids", schema: z.array(catalogOutputSchema) },
+          401: { description: "unauthorized" },
+        },
+      },
+      (c) => c.json(catalog.list()),
+    );
+
+    route(
+      app,
+      registry,
+      {
+        method: "post",
+        path: `${MDM_PREFIX}/catalog`,
+        tag: "catalog",
+        summary: "Create or update a catalog by clientCatalogId",
+        auth: true,
+        body: catalogInputSchema,
+        responses: {
+          200: { description: "the created or modified catalog", schema: catalogOutputSchema },
+          400: { description: "bad data; `errors` names the field" },
+          401: { description: "unauthorized" },
+        },
+      },
+      async (c) => c.json(catalog.upsert(await readJson(c, catalogInputSchema))),
+    );
+
+    route(
+      app,
+      registry,
+      {
+        method: "post",
+        path: `${MDM_PREFIX}/item`,
+        tag: "items",
+        summary: "Create or update an item, identified by its schema's unique attribute groups",
+        auth: true,
+        body: itemInputSchema,
+        responses: {
+          200: { description: "the created or modified item, in the search shape", schema: itemView },
+          400: { description: "bad data; `errors` names the field" },
+          401: { description: "unauthorized" },
+          409: { description: "a barcode is held by another item, or the unique groups match several items" },
+        },
+      },
+      async (c) => c.json(items.upsert(await readJson(c, itemInputSchema))),
+    );
+
+    route(
+      app,
+      registry,
+      {
+        method: "post",
+        path: `${MDM_PREFIX}/item/search_v2`,
+        tag: "items",
+        summary: "Search items by unique attributes (operator '=' only)",
+        auth: true,
+        body: searchInputSchema,
+        responses: {
+          200: { description: "matching items; [] when none", schema: z.array(itemView) },
+          400: { description: "unknown key or operator, or bad data" },
+          401: { description: "unauthorized" },
+        },
+      },
+      async (c) => c.json(items.search(await readJson(c, searchInputSchema))),
+    );
+  };
+}

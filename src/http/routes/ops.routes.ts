@@ -1,0 +1,110 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import type { Metrics } from "../../metrics.js";
+import type { AppEnv } from "../context.js";
+import { renderDocs } from "../docs.page.js";
+import { buildOpenApi, type RouteRegistry } from "../openapi.js";
+import { route } from "../route.js";
+
+export interface ReadinessCheck {
+  name: string;
+  check: () => { ok: boolean; detail?: string };
+}
+
+const readySchema = z.object({
+  ready: z.boolean(),
+  checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })),
+});
+
+/** Health, readiness, metrics and the API description. Unauthenticated: they carry no station data. */
+export function opsRoutes(opts: { metrics: Metrics; checks: ReadinessCheck[]; version: string }) {
+  return (app: Hono<AppEnv>, registry: RouteRegistry) => {
+    route(
+      app,
+      registry,
+      {
+        method: "get",
+        path: "/healthz",
+        tag: "ops",
+        summary: "Liveness: the process answers",
+        auth: false,
+        responses: { 200: { description: "alive", schema: z.object({ status: z.literal("ok") }) } },
+      },
+      (c) => c.json({ status: "ok" }),
+    );
+    route(
+      app,
+      registry,
+      {
+        method: "get",
+        path: "/readyz",
+        tag: "ops",
+        summary: "Readiness: database open and migrated, and every other check",
+        auth: false,
+        responses: {
+          200: { description: "ready", schema: readySchema },
+          503: { description: "not ready; `checks` says which part", schema: readySchema },
+        },
+      },
+      (c) => {
+        const checks: Record<string, { ok: boolean; detail?: string }> = {};
+        for (const chk of opts.checks) {
+          try {
+            checks[chk.name] = chk.check();
+          } catch (e) {
+            checks[chk.name] = { ok: false, detail: (e as Error).message };
+          }
+        }
+        const ready = Object.values(checks).every((r) => r.ok);
+        return c.json({ ready, checks }, ready ? 200 : 503);
+      },
+    );
+    route(
+      app,
+      registry,
+      {
+        method: "get",
+        path: "/metrics",
+        tag: "ops",
+        summary: "Prometheus metrics (text format 0.0.4)",
+        auth: false,
+        produces: "text/plain",
+        responses: { 200: { description: "metrics" } },
+      },
+      (c) =>
+        c.body(opts.metrics.render(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }),
+    );
+    let doc: Record<string, unknown> | undefined;
+    const openapi = () => {
+      doc ??= buildOpenApi(registry, opts.version);
+      return doc;
+    };
+    route(
+      app,
+      registry,
+      {
+        method: "get",
+        path: "/openapi.json",
+        tag: "ops",
+        summary: "OpenAPI 3.0 description, generated from the schemas that validate requests",
+        auth: false,
+        responses: { 200: { description: "the document" } },
+      },
+      (c) => c.json(openapi()),
+    );
+    route(
+      app,
+      registry,
+      {
+        method: "get",
+        path: "/docs",
+        tag: "ops",
+        summary: "The API description as a page",
+        auth: false,
+        produces: "text/html",
+        responses: { 200: { description: "HTML" } },
+      },
+      (c) => c.html(renderDocs(openapi())),
+    );
+  };
+}

@@ -1,0 +1,2 @@
+/** Reported in /openapi.json and logs; kept in step with package.json by a test. */
+export const VERSION = "0.1.0";
