@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { type Agent, createAgent } from "../../src/agent.js";
+import { parseConfig } from "../../src/config/config.load.js";
+
+export const CLIENT_ID = "test-client";
+export const CLIENT_SECRET = "test-client-secret-123";
+export const ADMIN = "admin";
+export const ADMIN_PASSWORD = "admin-password-123";
+export const BASIC = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`;
+
+export interface TestAgent {
+  agent: Agent;
+  dir: string;
+  clock: { now: number };
+  /** In-process request (no port), as Hono's app.request. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  token(): Promise<string>;
+  /** JSON call with a bearer token. */
+  call(method: string, path: string, body?: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix = "pps-edge-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** An agent on a real SQLite file in a temp folder, with a clock the test can move. */
+export async function startTestAgent(
+  overrides: Record<string, unknown> = {},
+  opts: { listen?: boolean } = {},
+): Promise<TestAgent> {
+  const dir = tempDir();
+  const clock = { now: Date.parse("2026-11-21T10:00:00.000Z") };
+  const config = parseConfig({
+    dataDir: dir,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    adminUser: ADMIN,
+    adminPassword: ADMIN_PASSWORD,
+    http: { host: "127.0.0.1", port: 0 },
+    log: { level: "silent" },
+    ...overrides,
+  });
+  const agent = createAgent(config, { log: pino({ level: "silent" }), now: () => clock.now });
+  await agent.start(opts.listen ?? false);
+  let cached: string | undefined;
+  const t: TestAgent = {
+    agent,
+    dir,
+    clock,
+    request: async (path, init) => agent.app.request(path, init),
+    async token() {
+      if (cached) return cached;
+      const res = await agent.app.request("/api-gateway/auth-service/platform-auth/oauth/token", {
+        method: "POST",
+        headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "password",
+          username: ADMIN,
+          password: ADMIN_PASSWORD,
+        }).toString(),
+      });
+      if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
+      cached = ((await res.json()) as { access_token: string }).access_token;
+      return cached;
+    },
+    async call(method, path, body) {
+      const headers: Record<string, string> = { Authorization: `Bearer ${await t.token()}` };
+      if (body !== undefined) headers["Content-Type"] = "application/json";
+      return agent.app.request(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    },
+    async close() {
+      await agent.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestAgent, type TestAgent } from "../helpers/agent.js";
+
+const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
+
+let t: TestAgent;
+let base: string;
+beforeAll(async () => {
+  // A real server: body limits and content types are properties of the transport.
+  t = await startTestAgent({ http: { host: "127.0.0.1", port: 0, bodyLimitBytes: 4096 } }, { listen: true });
+  base = `http://127.0.0.1:${t.agent.address?.port}`;
+});
+afterAll(async () => t.close());
+
+async function send(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
+  return fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${await t.token()}`, ...headers },
+    body,
+  });
+}
+
+describe("every client mistake gets its own clear 4xx, never a 500", () => {
+  it("malformed JSON → 400 malformed_json", async () => {
+    const res = await send("POST", CATALOG, '{"clientCatalogId": ', { "Content-Type": "application/json" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      status: 400,
+      code: "malformed_json",
+      errors: [{ path: "(body)" }],
+    });
+  });
+
+  it("wrong content type → 415", async () => {
+    const res = await send("POST", CATALOG, "clientCatalogId=x", { "Content-Type": "text/plain" });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({
+      code: "unsupported_media_type",
+      errors: [{ path: "Content-Type" }],
+    });
+  });
+
+  it("no content type → 415", async () => {
+    const res = await send("POST", CATALOG, undefined);
+    expect(res.status).toBe(415);
+  });
+
+  it("a body over the configured limit → 413", async () => {
+    const big = JSON.stringify({
+      clientCatalogId: "x",
+      description: "d".repeat(5000),
+      exhaustive_pdea_list: [],
+    });
+    const res = await send("POST", CATALOG, big, { "Content-Type": "application/json" });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: "payload_too_large" });
+  });
+
+  it("an unknown path → 404 route_not_found", async () => {
+    const res = await send("GET", "/api-gateway/nothing-here");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: "route_not_found" });
+  });
+
+  it("a known path with the wrong method → 405 with Allow", async () => {
+    const res = await send("DELETE", CATALOG);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET, POST");
+    expect(await res.json()).toMatchObject({ code: "method_not_allowed" });
+  });
+
+  it("an Accept that excludes JSON → 406", async () => {
+    const res = await send("GET", CATALOG, undefined, { Accept: "application/xml" });
+    expect(res.status).toBe(406);
+    expect(await res.json()).toMatchObject({ code: "not_acceptable", errors: [{ path: "Accept" }] });
+    const ok = await send("GET", CATALOG, undefined, { Accept: "application/xml, application/json;q=0.5" });
+    expect(ok.status).toBe(200);
+  });
+
+  it("echoes a request id, or makes one", async () => {
+    const res = await send("GET", CATALOG, undefined, { "X-Request-Id": "trace-123" });
+    expect(res.headers.get("x-request-id")).toBe("trace-123");
+    const made = await send("GET", CATALOG);
+    expect(made.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
