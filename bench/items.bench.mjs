@@ -1,0 +1,150 @@
+// Issue "Foundation" benchmark: item upsert throughput over HTTP against the bare-Hono baseline,
+// search_v2 latency and start-to-ready with 100,000 items in the database.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { createAgent } from "../dist/agent.js";
+import { parseConfig } from "../dist/config/config.load.js";
+import { load, startChild, summary } from "./lib.mjs";
+import { itemBody, seedItems } from "./seed.mjs";
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
+const UPSERTS = Number(process.env.BENCH_UPSERTS ?? 4000);
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 5000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const BASIC = `Basic ${Buffer.from("bench:bench-client-secret").toString("base64")}`;
+const ITEM_PATH = "/api-gateway/mdm-service/wms-masterdata/item";
+const SEARCH_PATH = "/api-gateway/mdm-service/wms-masterdata/item/search_v2";
+
+async function token(base) {
+  const res = await fetch(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
+    method: "POST",
+    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
+    body: "grant_type=password&username=bench&password=bench-password-123",
+  });
+  return (await res.json()).access_token;
+}
+
+const searchBody = (i) =>
+  JSON.stringify({
+    filter_params: [
+      {
+        key: "product_sku",
+        operator: "=",
+        value: `SKU-${String((((i * 7919) % ITEMS) + ITEMS) % ITEMS).padStart(7, "0")}`,
+      },
+    ],
+  });
+
+export async function run() {
+  const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-"));
+  try {
+    const seeded = await seedItems(dir, ITEMS);
+
+    // search_v2 inside the process: the handler's own cost, no socket.
+    const config = parseConfig({
+      dataDir: dir,
+      clientId: "bench",
+      clientSecret: "bench-client-secret",
+      adminUser: "bench",
+      log: { level: "silent" },
+    });
+    const local = createAgent(config, { log: pino({ level: "silent" }) });
+    await local.start(false);
+    const tokRes = await local.app.request("/api-gateway/auth-service/platform-auth/oauth/token", {
+      method: "POST",
+      headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "grant_type=password&username=bench&password=bench-password-123",
+    });
+    const localToken = (await tokRes.json()).access_token;
+    const inproc = [];
+    // The first thousand calls warm the JIT and the page cache; they are not measured.
+    for (let i = -1000; i < SEARCHES; i++) {
+      const t0 = performance.now();
+      const res = await local.app.request(SEARCH_PATH, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${localToken}`, "Content-Type": "application/json" },
+        body: searchBody(i),
+      });
+      const found = await res.json();
+      if (i >= 0) inproc.push(performance.now() - t0);
+      if (found.length !== 1) throw new Error(`search ${i} found ${found.length}`);
+    }
+    await local.stop();
+
+    // The agent as a service: start-to-ready, search over loopback HTTP, durable upserts.
+    const agent = await startChild("agent.mjs", [dir]);
+    const base = `http://127.0.0.1:${agent.port}`;
+    const readyRes = await fetch(`${base}/readyz`);
+    const tok = await token(base);
+    const auth = { Authorization: `Bearer ${tok}`, "Content-Type": "application/json" };
+    const overHttp = [];
+    for (let i = -1000; i < SEARCHES; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}${SEARCH_PATH}`, {
+        method: "POST",
+        headers: auth,
+        body: searchBody(i),
+      });
+      await res.arrayBuffer();
+      if (i >= 0) overHttp.push(performance.now() - t0);
+    }
+    // The transport floor: the same client and server answering /healthz, which does no work.
+    const floor = [];
+    for (let i = -1000; i < SEARCHES; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/healthz`);
+      await res.arrayBuffer();
+      if (i >= 0) floor.push(performance.now() - t0);
+    }
+    const payloads = Array.from({ length: UPSERTS }, (_, i) => JSON.stringify(itemBody(i, "NEW")));
+    const agentUpsert = await load({
+      total: UPSERTS,
+      concurrency: CONCURRENCY,
+      send: (i) => fetch(`${base}${ITEM_PATH}`, { method: "POST", headers: auth, body: payloads[i] }),
+    });
+    await agent.stop();
+
+    const baseline = await startChild("baseline.mjs", [join(dir, "baseline.db")]);
+    const baselineUpsert = await load({
+      total: UPSERTS,
+      concurrency: CONCURRENCY,
+      send: (i) =>
+        fetch(`http://127.0.0.1:${baseline.port}${ITEM_PATH}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: payloads[i],
+        }),
+    });
+    await baseline.stop();
+
+    const searchHttp = summary(overHttp);
+    const ratio = Math.round((agentUpsert.perSecond / baselineUpsert.perSecond) * 100) / 100;
+    return {
+      config: {
+        items: ITEMS,
+        upserts: UPSERTS,
+        searches: SEARCHES,
+        concurrency: CONCURRENCY,
+        synchronous: "FULL",
+      },
+      seed: seeded,
+      startToReady: {
+        agentStartMs: Math.round(agent.info.startMs),
+        spawnToReadyMs: Math.round(agent.spawnToReadyMs),
+        readyz: readyRes.status,
+      },
+      searchV2: { inProcessMs: summary(inproc), overHttpMs: searchHttp, healthzOverHttpMs: summary(floor) },
+      itemUpsert: { agent: agentUpsert, baseline: baselineUpsert, ratioToBaseline: ratio },
+      targets: {
+        "searchV2.p99 < 2 ms (in process)": summary(inproc).p99 < 2,
+        "searchV2.p99 < 2 ms (over HTTP)": searchHttp.p99 < 2,
+        "itemUpsert >= 0.5x baseline": ratio >= 0.5,
+        "start to ready < 1 s": agent.info.startMs < 1000,
+      },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,105 @@
+// Shared helpers for the benchmarks: child servers, a bounded load loop, percentiles.
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export function summary(latenciesMs) {
+  const s = [...latenciesMs].sort((a, b) => a - b);
+  const round = (x) => Math.round(x * 1000) / 1000;
+  return {
+    n: s.length,
+    p50: round(percentile(s, 50)),
+    p90: round(percentile(s, 90)),
+    p99: round(percentile(s, 99)),
+    max: round(s[s.length - 1]),
+  };
+}
+
+/** Starts a server script in a child process; it prints `READY <port> <json>` when listening. */
+export function startChild(script, args = [], env = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [join(BENCH_DIR, "servers", script), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let buf = "";
+    const onData = (d) => {
+      buf += d.toString();
+      const m = /READY (\d+) (.*)\n/.exec(buf);
+      if (m) {
+        child.stdout.off("data", onData);
+        child.stdout.resume();
+        resolve({
+          port: Number(m[1]),
+          info: JSON.parse(m[2]),
+          spawnToReadyMs: performance.now() - t0,
+          pid: child.pid,
+          stop: () =>
+            new Promise((ok) => {
+              child.once("exit", () => ok());
+              child.kill("SIGTERM");
+            }),
+        });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before READY`)));
+  });
+}
+
+/** Sends `total` requests with `concurrency` in flight; returns throughput and latencies. */
+export async function load({ total, concurrency, send }) {
+  const latencies = [];
+  let next = 0;
+  let failures = 0;
+  const t0 = performance.now();
+  async function worker() {
+    while (next < total) {
+      const i = next++;
+      const s = performance.now();
+      const res = await send(i);
+      latencies.push(performance.now() - s);
+      if (res.status !== 200) failures++;
+      await res.arrayBuffer();
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    total,
+    concurrency,
+    seconds: Math.round(seconds * 1000) / 1000,
+    perSecond: Math.round(total / seconds),
+    failures,
+    latencyMs: summary(latencies),
+  };
+}
+
+export function machine() {
+  return { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "unknown" };
+}
+
+export function writeResult(name, result) {
+  const dir = join(BENCH_DIR, "results");
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const body = JSON.stringify(
+    { name, date: new Date().toISOString(), machine: machine(), ...result },
+    null,
+    2,
+  );
+  writeFileSync(join(dir, `${name}-${stamp}.json`), body);
+  writeFileSync(join(dir, `${name}-latest.json`), body);
+  return join(dir, `${name}-latest.json`);
+}

@@ -1,0 +1,21 @@
+// The agent as a benchmark target: its real start path, on the given data folder, port chosen by the OS.
+import pino from "pino";
+import { createAgent } from "../../dist/agent.js";
+import { parseConfig } from "../../dist/config/config.load.js";
+
+const [dataDir] = process.argv.slice(2);
+const config = parseConfig({
+  dataDir,
+  clientId: "bench",
+  clientSecret: "bench-client-secret",
+  adminUser: "bench",
+  adminPassword: "bench-password-123",
+  http: { host: "127.0.0.1", port: 0 },
+  log: { level: "silent" },
+});
+const agent = createAgent(config, { log: pino({ level: "silent" }) });
+const t0 = performance.now();
+await agent.start();
+const startMs = performance.now() - t0;
+process.stdout.write(`READY ${agent.address.port} ${JSON.stringify({ startMs })}\n`);
+process.on("SIGTERM", () => agent.stop().then(() => process.exit(0)));
