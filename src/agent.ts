@@ -4,22 +4,18 @@ import { join, resolve } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Config } from "./config/config.schema.js";
-import { createAuthRepo } from "./db/auth.repo.js";
-import { createCatalogRepo } from "./db/catalog.repo.js";
-import { createItemsRepo } from "./db/items.repo.js";
 import { type DatabaseHandle, isMigrated, openDatabase, shippedMigrationCount } from "./db/open.js";
 import { createHttpApp } from "./http/app.js";
 import { requireBearer } from "./http/auth.middleware.js";
 import type { AppEnv } from "./http/context.js";
 import { authRoutes } from "./http/routes/auth.routes.js";
 import { masterdataRoutes } from "./http/routes/masterdata.routes.js";
+import { notificationsRoutes } from "./http/routes/notifications.routes.js";
 import { opsRoutes } from "./http/routes/ops.routes.js";
 import { createLogger, type Logger } from "./log.js";
 import { Metrics } from "./metrics.js";
-import { type AuthService, createAuthService } from "./services/auth.service.js";
-import { type CatalogService, createCatalogService } from "./services/catalog.service.js";
+import { createServices, type Services } from "./services/container.js";
 import { ensureCredentials } from "./services/credentials.service.js";
-import { createItemsService, type ItemsService } from "./services/items.service.js";
 import { VERSION } from "./version.js";
 
 export interface AgentOptions {
@@ -29,12 +25,6 @@ export interface AgentOptions {
 }
 
 export const DB_FILE = "pps-edge.db";
-
-export interface Services {
-  auth: AuthService;
-  catalog: CatalogService;
-  items: ItemsService;
-}
 
 /**
  * The composition root: config → dependencies → start/stop in order. Constructing an agent does
@@ -77,20 +67,14 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
         synchronous: config.db.synchronous,
         busyTimeoutMs: config.db.busyTimeoutMs,
       });
-      const { db, sqlite } = handle;
+      const { sqlite } = handle;
       const expectedMigrations = shippedMigrationCount();
 
-      const auth = createAuthService(createAuthRepo(db), {
-        clientId: config.clientId,
-        tokenTtlSeconds: config.tokenTtlSeconds,
-        refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-        now,
-      });
-      await ensureCredentials(auth, config, dataDir, log);
-      const catalogRepo = createCatalogRepo(db);
-      const catalog = createCatalogService(catalogRepo, now);
-      const items = createItemsService(sqlite, createItemsRepo(sqlite), catalogRepo, now);
-      services = { auth, catalog, items };
+      const svc = createServices({ handle, config, log, now });
+      svc.init();
+      await ensureCredentials(svc.auth, config, dataDir, log);
+      services = svc;
+      const { auth, catalog, items } = svc;
 
       const built = createHttpApp(
         { log, metrics, bodyLimitBytes: config.http.bodyLimitBytes, guard: requireBearer(auth) },
@@ -110,6 +94,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           }),
           authRoutes(auth),
           masterdataRoutes(catalog, items),
+          notificationsRoutes(svc.repos.outbox),
         ],
       );
       app = built.app;

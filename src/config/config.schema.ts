@@ -19,6 +19,26 @@ const timeZone = z.string().refine(
   { message: "not a known IANA time zone" },
 );
 
+/** A list from YAML, or a comma-separated string from an environment variable. */
+const idList = (fallback: string[]) =>
+  z.preprocess(
+    (v) =>
+      typeof v === "string"
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter((s) => s !== "")
+        : v,
+    z
+      .array(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "letters, digits, '-' or '_' (1-32)"))
+      .min(1)
+      .max(256)
+      .refine((l) => new Set(l).size === l.length, "ids must be unique")
+      .default(fallback),
+  );
+
+const DEFAULT_BINS = ["1", "2", "3", "4", "5", "6", "7", "8"];
+
 export const configSchema = z
   .object({
     site: z
@@ -72,6 +92,33 @@ export const configSchema = z
       })
       .strict()
       .default({ synchronous: "FULL", busyTimeoutMs: 5000 }),
+    station: z
+      .object({
+        /** Seats of the station (DESIGN.md §3). */
+        seats: idList(["front", "back"]),
+        /** Order bin ids (`ppsBinId`). */
+        bins: idList(DEFAULT_BINS),
+        /** The mode a new station database starts in. */
+        initialMode: z.enum(["pick", "put", "audit"]).default("pick"),
+        /** Spec: staging needs a logged-in seat "unless the configuration allows staging with logout". */
+        stagingWithLogout: z
+          .preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean())
+          .default(false),
+      })
+      .strict()
+      .default({
+        seats: ["front", "back"],
+        bins: DEFAULT_BINS,
+        initialMode: "pick",
+        stagingWithLogout: false,
+      }),
+    outbox: z
+      .object({
+        /** Changes are refused (503 outbox_full) while this many notifications wait undelivered. */
+        maxUndelivered: z.coerce.number().int().min(100).max(100_000_000).default(1_000_000),
+      })
+      .strict()
+      .default({ maxUndelivered: 1_000_000 }),
     log: z
       .object({ level: logLevel.default("info") })
       .strict()

@@ -1,0 +1,49 @@
+/**
+ * The typed event bus (DESIGN.md §2): services announce what changed after a transaction commits;
+ * station and sync subscribe. Subscriptions are keyed by owner so a part can drop all of its own on
+ * stop. The bus only wakes readers up: delivery is guaranteed by the outbox, not by this bus.
+ */
+export interface AgentEvents {
+  /** New notifications were committed; `lastSeq` is the newest. */
+  outbox: { lastSeq: number };
+  /** A service request changed (retained state, the operator screen). */
+  request: { type: "PICK" | "PUT"; externalServiceRequestId: string };
+  /** Station mode, seats, bins or racks changed. */
+  station: Record<string, never>;
+  /** An audit changed. */
+  audit: { auditId: string };
+}
+
+type Handler<T> = (payload: T) => void;
+
+export class EventBus {
+  private readonly handlers = new Map<keyof AgentEvents, Map<string, Set<Handler<never>>>>();
+
+  on<K extends keyof AgentEvents>(owner: string, event: K, handler: Handler<AgentEvents[K]>): void {
+    const byOwner = this.handlers.get(event) ?? new Map<string, Set<Handler<never>>>();
+    this.handlers.set(event, byOwner);
+    const set = byOwner.get(owner) ?? new Set<Handler<never>>();
+    byOwner.set(owner, set);
+    set.add(handler as Handler<never>);
+  }
+
+  /** Drops every subscription of an owner (on its stop). */
+  off(owner: string): void {
+    for (const byOwner of this.handlers.values()) byOwner.delete(owner);
+  }
+
+  /** Calls every handler; a failing handler is reported and does not stop the others. */
+  emit<K extends keyof AgentEvents>(event: K, payload: AgentEvents[K], onError?: (e: unknown) => void): void {
+    const byOwner = this.handlers.get(event);
+    if (!byOwner) return;
+    for (const set of byOwner.values()) {
+      for (const h of set) {
+        try {
+          (h as Handler<AgentEvents[K]>)(payload);
+        } catch (e) {
+          onError?.(e);
+        }
+      }
+    }
+  }
+}

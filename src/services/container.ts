@@ -1,0 +1,69 @@
+import type { Logger } from "pino";
+import type { Config } from "../config/config.schema.js";
+import { createAuthRepo } from "../db/auth.repo.js";
+import { createCatalogRepo } from "../db/catalog.repo.js";
+import { createItemsRepo } from "../db/items.repo.js";
+import type { DatabaseHandle } from "../db/open.js";
+import { createOutboxRepo } from "../db/outbox.repo.js";
+import { createStationRepo } from "../db/station.repo.js";
+import { createStockRepo } from "../db/stock.repo.js";
+import { EventBus } from "../events.js";
+import { createAuthService } from "./auth.service.js";
+import { createCatalogService } from "./catalog.service.js";
+import { createItemsService } from "./items.service.js";
+import { createTxRunner } from "./tx.js";
+
+export interface ServiceDeps {
+  handle: DatabaseHandle;
+  config: Config;
+  log: Logger;
+  now: () => number;
+}
+
+/**
+ * Builds every repository and use case over one open database. Pure construction: nothing is read or
+ * written here except the station's configured seats and bins, which `init` ensures.
+ */
+export function createServices({ handle, config, log, now }: ServiceDeps) {
+  const { db, sqlite } = handle;
+  const bus = new EventBus();
+  const repos = {
+    auth: createAuthRepo(db),
+    catalog: createCatalogRepo(db),
+    items: createItemsRepo(sqlite),
+    outbox: createOutboxRepo(sqlite, { site: config.site, ppsId: config.ppsId }),
+    stock: createStockRepo(sqlite),
+    station: createStationRepo(sqlite),
+  };
+  const tx = createTxRunner({
+    sqlite,
+    outbox: repos.outbox,
+    bus,
+    now,
+    log,
+    outboxLimit: config.outbox.maxUndelivered,
+  });
+  const auth = createAuthService(repos.auth, {
+    clientId: config.clientId,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    now,
+  });
+  const catalog = createCatalogService(repos.catalog, now);
+  const items = createItemsService(sqlite, repos.items, repos.catalog, now);
+
+  return {
+    bus,
+    repos,
+    tx,
+    auth,
+    catalog,
+    items,
+    /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
+    init(): void {
+      repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, now());
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
