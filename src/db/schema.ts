@@ -285,6 +285,8 @@ export const actuals = sqliteTable(
     quantity: integer("quantity").notNull(),
     /** productAttributes of the actual product (pdfa_values, package_name, package_count), JSON. */
     productJson: text("product_json").notNull(),
+    /** Id of the actual's one product (from entity_ids, as is the container's id). */
+    productId: integer("product_id"),
     /** Who and where: user_name, pps_id, pps_seat_name, pps_bin_id, JSON. */
     contextJson: text("context_json").notNull(),
     createdOn: integer("created_on").notNull(),
@@ -369,3 +371,12 @@ export const outbox = sqliteTable(
   },
   (t) => [index("outbox_undelivered_idx").on(t.deliveredAt, t.seq)],
 );
+
+/**
+ * One sequence for every container and product id the agent hands out (spec: Container.id,
+ * Product.id are integers), so no two containers or products ever share an id.
+ */
+export const entityIds = sqliteTable("entity_ids", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  kind: text("kind", { enum: ["container", "product"] }).notNull(),
+});
