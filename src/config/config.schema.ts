@@ -39,6 +39,65 @@ const idList = (fallback: string[]) =>
 
 const DEFAULT_BINS = ["1", "2", "3", "4", "5", "6", "7", "8"];
 
+const count = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+/**
+ * `url`: `embedded` (an in-process broker on embeddedHost:embeddedPort), `off`, or a broker URL.
+ * `clientId` defaults to `pps-edge-<site>-<ppsId>`: stable and unique per station, because two
+ * clients with one id kick each other off in a loop (reference/mqtt.md c.12).
+ */
+const mqttObject = z
+  .object({
+    url: z
+      .string()
+      .refine((v) => v === "embedded" || v === "off" || /^mqtts?:\/\/[^\s/]+/.test(v), {
+        message: "embedded, off, or an mqtt:// or mqtts:// URL",
+      })
+      .default("embedded"),
+    embeddedHost: z.string().min(1).default("127.0.0.1"),
+    /** 0 picks a free port (tests). */
+    embeddedPort: count(0, 65535, 1883),
+    /** 5 for brokers that speak MQTT 5 (PUBACK reason codes); 4 for 3.1.1. The embedded broker is 3.1.1. */
+    protocolVersion: z.coerce
+      .number()
+      .pipe(z.union([z.literal(4), z.literal(5)]))
+      .default(5),
+    username: z.string().min(1).max(256).optional(),
+    password: z.string().min(1).max(1024).optional(),
+    caFile: z.string().min(1).optional(),
+    certFile: z.string().min(1).optional(),
+    keyFile: z.string().min(1).optional(),
+    clientId: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,128}$/, "letters, digits, '_', '.', ':' or '-' (1-128)")
+      .optional(),
+    keepaliveSeconds: count(5, 3600, 15),
+    connectTimeoutMs: count(1000, 300_000, 30_000),
+    reconnectMinMs: count(10, 600_000, 1000),
+    reconnectMaxMs: count(10, 3_600_000, 60_000),
+    /** Notifications published and not yet acknowledged (PUBACK) at any moment. */
+    inflightWindow: count(1, 65_535, 64),
+    /** A notification larger than this (bytes) is moved aside instead of sent. */
+    maxMessageBytes: count(1024, 256 * 1024 * 1024, 1024 * 1024),
+    /** Connections lost with the same oldest notification unacknowledged before it is moved aside. */
+    maxDeliveryAttempts: count(1, 1_000_000, 10),
+    pruneDeliveredAfterHours: count(1, 24 * 365, 168),
+    /** Answered requests are remembered this long, so a repeated `transaction` is not applied twice. */
+    inboxRetentionHours: count(1, 24 * 365, 168),
+    /** /readyz, the log and /metrics report the outbox from this many undelivered notifications … */
+    outboxWarnDepth: count(1, 100_000_000, 10_000),
+    /** … or when the oldest undelivered one is this old. */
+    outboxWarnAgeSeconds: count(1, 30 * 24 * 3600, 300),
+  })
+  .strict()
+  .refine((m) => m.reconnectMinMs <= m.reconnectMaxMs, {
+    message: "reconnectMinMs must not exceed reconnectMaxMs",
+    path: ["reconnectMinMs"],
+  });
+
+const mqttSchema = mqttObject.default(() => mqttObject.parse({}));
+
 export const configSchema = z
   .object({
     site: z
@@ -119,6 +178,8 @@ export const configSchema = z
       })
       .strict()
       .default({ maxUndelivered: 1_000_000 }),
+    /** MQTT sync (DESIGN.md §5 "MQTT", reference/mqtt.md a.8); every key documented in the README. */
+    mqtt: mqttSchema,
     log: z
       .object({ level: logLevel.default("info") })
       .strict()
