@@ -10,6 +10,8 @@ export interface AgentEvents {
   request: { type: "PICK" | "PUT"; externalServiceRequestId: string };
   /** Station mode, seats, bins or racks changed. */
   station: Record<string, never>;
+  /** A pick request is held back until `releaseAt` (pick_after_time): wake the scheduler then. */
+  heldWork: { releaseAt: number };
   /** An audit changed. */
   audit: { auditId: string };
 }

@@ -1,0 +1,193 @@
+import type { Sqlite } from "./open.js";
+
+/** Rows of service requests, their pick lines, reservations and actuals (prepared statements: hot path). */
+export interface RequestRow {
+  id: number;
+  externalId: string;
+  type: "PICK" | "PUT";
+  state: string;
+  status: string;
+  requestJson: string;
+  attributesJson: string;
+  expectationsJson: string | null;
+  isPack: number;
+  binId: string | null;
+  priorityRank: number;
+  pickBefore: number | null;
+  pickAfter: number | null;
+  executionJson: string | null;
+  receivedOn: number;
+  createdOn: number;
+  updatedOn: number;
+}
+
+export interface LineRow {
+  id: number;
+  requestId: number;
+  externalId: string;
+  position: number;
+  state: string;
+  expected: number;
+  picked: number;
+  short: number;
+  filtersJson: string;
+  attributesJson: string;
+  expectationIdsJson: string;
+  createdOn: number;
+  updatedOn: number;
+}
+
+export interface ReservationRow {
+  lineId: number;
+  location: string;
+  itemId: number;
+  quantity: number;
+}
+
+export interface ActualRow {
+  id: number;
+  requestId: number;
+  lineId: number | null;
+  state: string;
+  location: string | null;
+  itemId: number | null;
+  quantity: number;
+  productJson: string;
+  productId: number | null;
+  contextJson: string;
+  createdOn: number;
+}
+
+const REQUEST_COLS = `id, external_id AS externalId, type, state, status, request_json AS requestJson,
+  attributes_json AS attributesJson, expectations_json AS expectationsJson, is_pack AS isPack, bin_id AS binId,
+  priority_rank AS priorityRank, pick_before AS pickBefore, pick_after AS pickAfter, execution_json AS executionJson,
+  received_on AS receivedOn, created_on AS createdOn, updated_on AS updatedOn`;
+const LINE_COLS = `id, request_id AS requestId, external_id AS externalId, position, state, expected, picked, short,
+  filters_json AS filtersJson, attributes_json AS attributesJson, expectation_ids_json AS expectationIdsJson,
+  created_on AS createdOn, updated_on AS updatedOn`;
+const ACTUAL_COLS = `id, request_id AS requestId, line_id AS lineId, state, location, item_id AS itemId, quantity,
+  product_json AS productJson, product_id AS productId, context_json AS contextJson, created_on AS createdOn`;
+
+export type NewRequest = Omit<RequestRow, "id">;
+export type NewLine = Omit<LineRow, "id">;
+
+export function createRequestsRepo(sqlite: Sqlite) {
+  const q = {
+    insert: sqlite.prepare(
+      `INSERT INTO service_requests (external_id, type, state, status, request_json, attributes_json, expectations_json,
+         is_pack, bin_id, priority_rank, pick_before, pick_after, execution_json, received_on, created_on, updated_on)
+       VALUES (@externalId, @type, @state, @status, @requestJson, @attributesJson, @expectationsJson, @isPack, @binId,
+         @priorityRank, @pickBefore, @pickAfter, @executionJson, @receivedOn, @createdOn, @updatedOn)`,
+    ),
+    find: sqlite.prepare<[string, string], RequestRow>(
+      `SELECT ${REQUEST_COLS} FROM service_requests WHERE type = ? AND external_id = ?`,
+    ),
+    findAnyType: sqlite.prepare<[string], RequestRow>(
+      `SELECT ${REQUEST_COLS} FROM service_requests WHERE external_id = ?`,
+    ),
+    byId: sqlite.prepare<[number], RequestRow>(`SELECT ${REQUEST_COLS} FROM service_requests WHERE id = ?`),
+    byStates: sqlite.prepare<[string, string], RequestRow>(
+      `SELECT ${REQUEST_COLS} FROM service_requests WHERE type = ? AND state IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    ),
+    inBin: sqlite.prepare<[string], RequestRow>(
+      `SELECT ${REQUEST_COLS} FROM service_requests WHERE bin_id = ? ORDER BY id`,
+    ),
+    update: sqlite.prepare(
+      `UPDATE service_requests SET state = @state, status = @status, bin_id = @binId, attributes_json = @attributesJson,
+         expectations_json = @expectationsJson, is_pack = @isPack, priority_rank = @priorityRank, pick_before = @pickBefore,
+         pick_after = @pickAfter, execution_json = @executionJson, updated_on = @updatedOn WHERE id = @id`,
+    ),
+    insertLine: sqlite.prepare(
+      `INSERT INTO pick_lines (request_id, external_id, position, state, expected, picked, short, filters_json,
+         attributes_json, expectation_ids_json, created_on, updated_on)
+       VALUES (@requestId, @externalId, @position, @state, @expected, @picked, @short, @filtersJson, @attributesJson,
+         @expectationIdsJson, @createdOn, @updatedOn)`,
+    ),
+    lines: sqlite.prepare<[number], LineRow>(
+      `SELECT ${LINE_COLS} FROM pick_lines WHERE request_id = ? ORDER BY position`,
+    ),
+    updateLine: sqlite.prepare(
+      "UPDATE pick_lines SET state = @state, picked = @picked, short = @short, updated_on = @updatedOn WHERE id = @id",
+    ),
+    deleteLines: sqlite.prepare("DELETE FROM pick_lines WHERE request_id = ?"),
+    addReservation: sqlite.prepare(
+      `INSERT INTO reservations (line_id, location, item_id, quantity) VALUES (?, ?, ?, ?)
+       ON CONFLICT(line_id, location, item_id) DO UPDATE SET quantity = quantity + excluded.quantity`,
+    ),
+    reservationsOfRequest: sqlite.prepare<[number], ReservationRow>(
+      `SELECT r.line_id AS lineId, r.location, r.item_id AS itemId, r.quantity FROM reservations r
+         JOIN pick_lines l ON l.id = r.line_id WHERE l.request_id = ? ORDER BY r.line_id, r.location, r.item_id`,
+    ),
+    setReservation: sqlite.prepare(
+      "UPDATE reservations SET quantity = ? WHERE line_id = ? AND location = ? AND item_id = ?",
+    ),
+    deleteReservation: sqlite.prepare(
+      "DELETE FROM reservations WHERE line_id = ? AND location = ? AND item_id = ?",
+    ),
+    requestsReservedAt: sqlite.prepare<[string], { requestId: number }>(
+      `SELECT DISTINCT l.request_id AS requestId FROM reservations r JOIN pick_lines l ON l.id = r.line_id
+        WHERE r.location IN (SELECT value FROM json_each(?)) ORDER BY l.request_id`,
+    ),
+    insertActual: sqlite.prepare(
+      `INSERT INTO actuals (id, request_id, line_id, state, location, item_id, quantity, product_json, product_id,
+         context_json, created_on)
+       VALUES (@id, @requestId, @lineId, @state, @location, @itemId, @quantity, @productJson, @productId, @contextJson, @createdOn)`,
+    ),
+    actuals: sqlite.prepare<[number], ActualRow>(
+      `SELECT ${ACTUAL_COLS} FROM actuals WHERE request_id = ? ORDER BY id`,
+    ),
+    insertTransaction: sqlite.prepare(
+      "INSERT INTO request_transactions (request_id, kind, body_json, outcome, created_on) VALUES (?, ?, ?, ?, ?)",
+    ),
+    nextEntity: sqlite.prepare("INSERT INTO entity_ids (kind) VALUES (?)"),
+    nextHeld: sqlite.prepare<[number], { at: number | null }>(
+      `SELECT min(pick_after) AS at FROM service_requests
+        WHERE type = 'PICK' AND state = 'fulfillable' AND bin_id IS NULL AND priority_rank > 0 AND pick_after > ?`,
+    ),
+  };
+
+  return {
+    insert: (row: NewRequest): number => Number(q.insert.run(row).lastInsertRowid),
+    find: (type: "PICK" | "PUT", externalId: string): RequestRow | undefined => q.find.get(type, externalId),
+    findAnyType: (externalId: string): RequestRow[] => q.findAnyType.all(externalId),
+    byId: (id: number): RequestRow | undefined => q.byId.get(id),
+    byStates: (type: "PICK" | "PUT", states: readonly string[]): RequestRow[] =>
+      q.byStates.all(type, JSON.stringify(states)),
+    inBin: (binId: string): RequestRow[] => q.inBin.all(binId),
+    update(row: RequestRow): void {
+      q.update.run(row);
+    },
+    insertLine: (row: NewLine): number => Number(q.insertLine.run(row).lastInsertRowid),
+    lines: (requestId: number): LineRow[] => q.lines.all(requestId),
+    updateLine(row: LineRow): void {
+      q.updateLine.run(row);
+    },
+    deleteLines: (requestId: number) => q.deleteLines.run(requestId),
+    addReservation: (r: ReservationRow) => q.addReservation.run(r.lineId, r.location, r.itemId, r.quantity),
+    reservationsOfRequest: (requestId: number): ReservationRow[] => q.reservationsOfRequest.all(requestId),
+    /** Sets a reservation's quantity; zero removes it. */
+    setReservation(r: ReservationRow): void {
+      if (r.quantity > 0) q.setReservation.run(r.quantity, r.lineId, r.location, r.itemId);
+      else q.deleteReservation.run(r.lineId, r.location, r.itemId);
+    },
+    requestsReservedAt: (locations: string[]): number[] =>
+      locations.length ? q.requestsReservedAt.all(JSON.stringify(locations)).map((r) => r.requestId) : [],
+    insertActual(row: ActualRow): void {
+      q.insertActual.run(row);
+    },
+    actuals: (requestId: number): ActualRow[] => q.actuals.all(requestId),
+    insertTransaction: (
+      requestId: number,
+      kind: "cancel" | "modify",
+      bodyJson: string,
+      outcome: "success" | "failure",
+      now: number,
+    ): number => Number(q.insertTransaction.run(requestId, kind, bodyJson, outcome, now).lastInsertRowid),
+    /** The earliest pick_after_time still ahead among waiting picks (once, at start). */
+    nextHeldRelease: (now: number): number | null => q.nextHeld.get(now)?.at ?? null,
+    /** A new container or product id, never reused (entity_ids). */
+    nextEntityId: (kind: "container" | "product"): number => Number(q.nextEntity.run(kind).lastInsertRowid),
+  };
+}
+
+export type RequestsRepo = ReturnType<typeof createRequestsRepo>;

@@ -1,0 +1,199 @@
+import { z } from "zod";
+import { PUT_EXCEPTION_STATES } from "./put.machine.js";
+import { SIMPLE_PRIORITIES } from "./work-order.js";
+
+/**
+ * Request bodies of the service-request endpoints (spec: "Service Request object", "Pick request",
+ * "Put request", Endpoints → Service requests). Response-only members (id, status, state, timestamps,
+ * actuals) are accepted and ignored, so a client may post back what it read.
+ */
+const id255 = z.string().min(1).max(255);
+const responseOnly = {
+  id: z.unknown().optional(),
+  status: z.unknown().optional(),
+  state: z.unknown().optional(),
+  actuals: z.unknown().optional(),
+  receivedOn: z.unknown().optional(),
+  createdOn: z.unknown().optional(),
+  updatedOn: z.unknown().optional(),
+};
+
+const orderOptions = z.record(z.string().max(255), z.unknown());
+
+export const pickAttributesSchema = z
+  .looseObject({
+    pick_before_time: z.string().max(64).optional(),
+    pick_after_time: z.string().max(64).optional(),
+    simple_priority: z.enum(SIMPLE_PRIORITIES).optional(),
+    order_options: orderOptions.optional(),
+  })
+  .nullable()
+  .optional();
+
+/** Pick+pack line attributes (spec: "Pick+pack"); any of them makes the request a pick+pack. */
+export const PACK_ATTRIBUTES = [
+  "shipping_address",
+  "carrier_label_url",
+  "packing_box_id",
+  "packing_box_type",
+  "order_number",
+] as const;
+
+export const pickLineAttributesSchema = z
+  .looseObject({
+    shipping_address: z.string().max(1024).optional(),
+    carrier_label_url: z.string().max(1024).optional(),
+    packing_box_id: z.string().max(255).optional(),
+    packing_box_type: z.string().max(255).optional(),
+    order_number: z.string().max(255).optional(),
+  })
+  .nullable()
+  .optional();
+
+const pickProductSchema = z.looseObject({
+  productQuantity: z.number().int().min(1).max(1_000_000),
+  productAttributes: z.looseObject({
+    filter_parameters: z.array(z.string().min(1).max(1024)).min(1).max(20),
+  }),
+});
+
+export const pickLineSchema = z.object({
+  ...responseOnly,
+  externalServiceRequestId: id255,
+  type: z.literal("PICK_LINE"),
+  serviceRequests: z.null().optional(),
+  expectations: z.looseObject({
+    containers: z.array(z.looseObject({ products: z.array(pickProductSchema).length(1) })).length(1),
+  }),
+  attributes: pickLineAttributesSchema,
+});
+export type PickLineInput = z.output<typeof pickLineSchema>;
+
+const uniqueLineIds = (lines: Array<{ externalServiceRequestId: string }>, ctx: z.RefinementCtx) => {
+  const seen = new Map<string, number>();
+  lines.forEach((l, i) => {
+    const prev = seen.get(l.externalServiceRequestId);
+    if (prev !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "externalServiceRequestId"],
+        message: `repeats line ${prev}'s id; line ids are unique within a request`,
+      });
+    } else seen.set(l.externalServiceRequestId, i);
+  });
+};
+
+export const pickCreateSchema = z.object({
+  ...responseOnly,
+  externalServiceRequestId: id255,
+  type: z.literal("PICK"),
+  serviceRequests: z
+    .array(pickLineSchema)
+    .min(1, "a pick request needs at least one pick line")
+    .max(1000)
+    .superRefine(uniqueLineIds),
+  expectations: z.null().optional(),
+  attributes: pickAttributesSchema,
+});
+export type PickCreateInput = z.output<typeof pickCreateSchema>;
+
+const putProductSchema = z.looseObject({
+  productQuantity: z.number().int().min(1).max(1_000_000),
+  productAttributes: z.looseObject({
+    pdfa_values: z.looseObject({ product_sku: z.string().min(1).max(255) }),
+  }),
+});
+
+export const putExpectationsSchema = z.looseObject({
+  containers: z
+    .array(z.looseObject({ products: z.array(putProductSchema).min(1).max(1000) }))
+    .min(1)
+    .max(100),
+});
+
+export const putAttributesSchema = z
+  .looseObject({ tote_id: z.string().min(1).max(255).optional() })
+  .nullable()
+  .optional();
+
+export const putCreateSchema = z.object({
+  ...responseOnly,
+  externalServiceRequestId: id255,
+  type: z.literal("PUT"),
+  serviceRequests: z.null().optional(),
+  expectations: putExpectationsSchema,
+  attributes: putAttributesSchema,
+});
+export type PutCreateInput = z.output<typeof putCreateSchema>;
+
+/** The create body is told apart by `type` before its own schema runs (400 naming `type`). */
+export const createTypeSchema = z.looseObject({ type: z.enum(["PICK", "PUT"]) });
+
+export const cancelSchema = z.object({
+  externalServiceRequestId: id255,
+  type: z.enum(["PICK", "PUT"]),
+});
+
+export const pickModifySchema = z.object({
+  externalServiceRequestId: id255,
+  type: z.literal("PICK"),
+  expectations: z.null().optional(),
+  serviceRequests: z.array(pickLineSchema).min(1).max(1000).superRefine(uniqueLineIds).optional(),
+  attributes: pickAttributesSchema,
+});
+export type PickModifyInput = z.output<typeof pickModifySchema>;
+
+export const putModifySchema = z.object({
+  externalServiceRequestId: id255,
+  type: z.literal("PUT"),
+  expectations: putExpectationsSchema.optional(),
+  attributes: putAttributesSchema,
+});
+export type PutModifyInput = z.output<typeof putModifySchema>;
+
+export const stagePutSchema = z.object({
+  serviceRequestId: id255,
+  ppsId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
+  ppsBinId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
+});
+
+// Station API bodies (DESIGN.md §5 "Station API").
+const qty = z.number().int().min(1).max(1_000_000);
+const seatName = z.string().min(1).max(32);
+
+export const pickTransactionSchema = z.object({
+  externalServiceRequestId: id255,
+  line: id255,
+  location: id255,
+  quantity: qty,
+  seat: seatName.optional(),
+});
+
+export const PICK_EXCEPTION_REASONS = ["item_missing", "physically_damaged", "unscannable"] as const;
+export const pickExceptionSchema = z.object({
+  externalServiceRequestId: id255,
+  line: id255,
+  quantity: qty,
+  reason: z.enum(PICK_EXCEPTION_REASONS),
+  seat: seatName.optional(),
+});
+
+export const putTransactionSchema = z.object({
+  externalServiceRequestId: id255,
+  product_sku: id255,
+  location: id255,
+  quantity: qty,
+  seat: seatName.optional(),
+});
+
+export const putExceptionSchema = z.object({
+  externalServiceRequestId: id255,
+  product_sku: id255,
+  quantity: qty,
+  reason: z.enum(PUT_EXCEPTION_STATES),
+  seat: seatName.optional(),
+});
+
+export const putBackStageSchema = z.object({
+  ppsBinId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
+});

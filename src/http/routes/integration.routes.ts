@@ -1,0 +1,69 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { stagePutSchema } from "../../domain/service-request.schema.js";
+import { readJson } from "../body.js";
+import type { AppEnv } from "../context.js";
+import type { RouteRegistry } from "../openapi.js";
+import { route } from "../route.js";
+
+export const INTEGRATION_PREFIX = "/api-gateway/integration-service/wms-integration/core/api";
+
+export interface IntegrationActions {
+  stagePut(serviceRequestId: string, ppsId: string, ppsBinId: string): void;
+  printReady(externalServiceRequestId: string): void;
+}
+
+/** Put staging and the print-ready trigger (spec: Stage put; Process flow trigger). */
+export function integrationRoutes(actions: IntegrationActions) {
+  return (app: Hono<AppEnv>, registry: RouteRegistry) => {
+    route(
+      app,
+      registry,
+      {
+        method: "post",
+        path: `${INTEGRATION_PREFIX}/stage_put_expectation`,
+        tag: "put staging",
+        summary:
+          "Stage a put request into a bin; the outcome comes as put_information (staged or stage_failure)",
+        auth: true,
+        body: stagePutSchema,
+        responses: {
+          200: { description: "staging requested (empty body)" },
+          400: { description: "bad data, another station's ppsId, or an unknown bin" },
+          404: { description: "unknown serviceRequestId" },
+          409: { description: "the put request is not in state created" },
+        },
+      },
+      async (c) => {
+        const body = await readJson(c, stagePutSchema);
+        actions.stagePut(body.serviceRequestId, body.ppsId, body.ppsBinId);
+        return c.body(null, 200);
+      },
+    );
+
+    route(
+      app,
+      registry,
+      {
+        method: "post",
+        path: `${INTEGRATION_PREFIX}/orders/print_ready/:externalServiceRequestId`,
+        tag: "process flow",
+        summary: "External printing of an order is done: its bin may be released",
+        auth: true,
+        responses: {
+          200: {
+            description: "the flow resumes",
+            schema: z.object({ externalServiceRequestId: z.string() }),
+          },
+          400: { description: "the order is not waiting for print (invalid order status)" },
+          404: { description: "service request id not found" },
+        },
+      },
+      (c) => {
+        const id = c.req.param("externalServiceRequestId") as string;
+        actions.printReady(id);
+        return c.json({ externalServiceRequestId: id });
+      },
+    );
+  };
+}

@@ -1,0 +1,135 @@
+import { expect } from "vitest";
+import type { TestAgent } from "./agent.js";
+import { itemBody } from "./fixtures.js";
+
+export const SR = "/api-gateway/sr-service/platform-srms/service-request";
+export const CORE = "/api-gateway/integration-service/wms-integration/core/api";
+export const ITEM = "/api-gateway/mdm-service/wms-masterdata/item";
+
+export type Json = Record<string, any>;
+
+export interface Envelope {
+  notification_type: string;
+  version_number: string;
+  notification_id: string;
+  notification_data: Json;
+}
+
+/** Reads notifications in sequence order, remembering where the last read stopped. */
+export class NotificationReader {
+  private seq = 0;
+  constructor(private readonly t: TestAgent) {}
+
+  async lastSeq(): Promise<number> {
+    const res = await this.t.call("GET", "/station/notifications?after=0&limit=1");
+    return ((await res.json()) as { lastSeq: number }).lastSeq;
+  }
+
+  /** Skips everything emitted so far. */
+  async skip(): Promise<void> {
+    this.seq = await this.lastSeq();
+  }
+
+  /** Everything new since the last read, checking the envelope of each. */
+  async next(): Promise<Envelope[]> {
+    const res = await this.t.call("GET", `/station/notifications?after=${this.seq}&limit=1000`);
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { notifications: Array<{ seq: number; notification: Envelope }> };
+    const out: Envelope[] = [];
+    for (const n of page.notifications) {
+      expect(n.seq).toBe(this.seq + 1);
+      this.seq = n.seq;
+      expect(Object.keys(n.notification).sort()).toEqual([
+        "notification_data",
+        "notification_id",
+        "notification_type",
+        "version_number",
+      ]);
+      expect(n.notification.version_number).toBe("1.5.0");
+      out.push(n.notification);
+    }
+    return out;
+  }
+
+  /** Waits (bounded) until at least `count` new notifications exist, for work done just after a response. */
+  async waitFor(count: number, timeoutMs = 2000): Promise<Envelope[]> {
+    const deadline = Date.now() + timeoutMs;
+    const got: Envelope[] = [];
+    while (got.length < count && Date.now() < deadline) {
+      got.push(...(await this.next()));
+      if (got.length < count) await new Promise((r) => setTimeout(r, 5));
+    }
+    return got;
+  }
+}
+
+/** `[type, state]` of each notification, the shape most flow assertions need. */
+export function kinds(list: Envelope[]): Array<[string, string | undefined]> {
+  return list.map((n) => [
+    n.notification_type,
+    (n.notification_data.state ?? n.notification_data.audit_status ?? undefined) as string | undefined,
+  ]);
+}
+
+export async function ok(res: Response | Promise<Response>, status = 200): Promise<Json> {
+  const r = await res;
+  const text = await r.text();
+  expect(r.status, text).toBe(status);
+  return text ? (JSON.parse(text) as Json) : {};
+}
+
+export async function seedItem(t: TestAgent, sku: string): Promise<number> {
+  return (await ok(t.call("POST", ITEM, itemBody(sku)))).id as number;
+}
+
+export async function setStock(t: TestAgent, location: string, msu: string, sku: string, quantity: number) {
+  await ok(t.call("PUT", "/station/stock", { location, msu, product_sku: sku, quantity }));
+}
+
+export function pickLine(id: string, sku: string, qty: number, attributes?: Json): Json {
+  return {
+    externalServiceRequestId: id,
+    type: "PICK_LINE",
+    expectations: {
+      containers: [
+        {
+          products: [
+            { productQuantity: qty, productAttributes: { filter_parameters: [`product_sku = '${sku}'`] } },
+          ],
+        },
+      ],
+    },
+    ...(attributes ? { attributes } : {}),
+  };
+}
+
+export function pickBody(id: string, lines: Json[], attributes?: Json): Json {
+  return {
+    externalServiceRequestId: id,
+    type: "PICK",
+    serviceRequests: lines,
+    ...(attributes ? { attributes } : {}),
+  };
+}
+
+export function putBody(id: string, products: Array<[string, number]>, tote = "TOTE-1"): Json {
+  return {
+    externalServiceRequestId: id,
+    type: "PUT",
+    attributes: { tote_id: tote },
+    expectations: {
+      containers: [
+        {
+          products: products.map(([sku, q]) => ({
+            productQuantity: q,
+            productAttributes: { pdfa_values: { product_sku: sku } },
+          })),
+        },
+      ],
+    },
+  };
+}
+
+export async function stockOf(t: TestAgent, location: string, itemId: number) {
+  return t.agent.services.repos.stock.stockAt(location, itemId);
+}
