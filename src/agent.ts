@@ -8,10 +8,12 @@ import { type DatabaseHandle, isMigrated, openDatabase, shippedMigrationCount } 
 import { createHttpApp } from "./http/app.js";
 import { requireBearer } from "./http/auth.middleware.js";
 import type { AppEnv } from "./http/context.js";
+import { auditsRoutes } from "./http/routes/audits.routes.js";
 import { authRoutes } from "./http/routes/auth.routes.js";
 import { masterdataRoutes } from "./http/routes/masterdata.routes.js";
 import { notificationsRoutes } from "./http/routes/notifications.routes.js";
 import { opsRoutes } from "./http/routes/ops.routes.js";
+import { reportsRoutes } from "./http/routes/reports.routes.js";
 import { createLogger, type Logger } from "./log.js";
 import { Metrics } from "./metrics.js";
 import { createServices, type Services } from "./services/container.js";
@@ -95,9 +97,23 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           authRoutes(auth),
           masterdataRoutes(catalog, items),
           notificationsRoutes(svc.repos.outbox),
+          auditsRoutes(svc.audits, now),
+          reportsRoutes(svc.reports),
         ],
       );
       app = built.app;
+
+      // each part on its own: one that fails to start is logged and the others keep running
+      for (const [name, part] of [
+        ["audit conflicts", svc.auditConflicts],
+        ["reports", svc.reports],
+      ] as const) {
+        try {
+          part.start();
+        } catch (err) {
+          log.error({ err, part: name }, "could not start");
+        }
+      }
 
       pruneTimer = setInterval(() => auth.pruneExpired(), 10 * 60_000);
       pruneTimer.unref();
@@ -132,6 +148,8 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           if ("closeAllConnections" in s) (s as { closeAllConnections(): void }).closeAllConnections();
         });
       }
+      services?.auditConflicts.stop();
+      await services?.reports.stop();
       handle?.close();
       handle = undefined;
       log.info("pps-edge stopped");

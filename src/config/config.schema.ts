@@ -122,6 +122,14 @@ export const configSchema = z
           .min(1024)
           .max(64 * 1024 * 1024)
           .default(1024 * 1024),
+        /**
+         * Absolute base URL clients reach this agent at (e.g. behind a proxy), used for links such as a
+         * report's `report_url`; `http://host:port` when absent.
+         */
+        publicUrl: z
+          .url({ protocol: /^https?$/ })
+          .transform((u) => u.replace(/\/+$/, ""))
+          .optional(),
       })
       .strict()
       .default({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024 }),

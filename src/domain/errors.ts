@@ -27,6 +27,7 @@ export type ErrorCode =
   | "duplicate_request" // 409
   | "invalid_state" // 409
   | "user_exists" // 409
+  | "keyin_not_allowed" // 409: a key-in audit count for an audit created without kq
   // capacity and availability
   | "outbox_full" // 503
   | "not_ready"; // 503

@@ -25,6 +25,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   duplicate_request: 409,
   invalid_state: 409,
   user_exists: 409,
+  keyin_not_allowed: 409,
   outbox_full: 503,
   not_ready: 503,
 };

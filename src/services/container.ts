@@ -1,16 +1,23 @@
+import { hostname } from "node:os";
+import { resolve } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config/config.schema.js";
+import { createAuditsRepo } from "../db/audits.repo.js";
 import { createAuthRepo } from "../db/auth.repo.js";
 import { createCatalogRepo } from "../db/catalog.repo.js";
 import { createItemsRepo } from "../db/items.repo.js";
 import type { DatabaseHandle } from "../db/open.js";
 import { createOutboxRepo } from "../db/outbox.repo.js";
+import { createReportsRepo } from "../db/reports.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { EventBus } from "../events.js";
+import { createAuditConflictWatcher } from "./audit-conflicts.js";
+import { createAuditsService } from "./audits.service.js";
 import { createAuthService } from "./auth.service.js";
 import { createCatalogService } from "./catalog.service.js";
 import { createItemsService } from "./items.service.js";
+import { createReportsService, publicBaseUrl } from "./reports.service.js";
 import { createTxRunner } from "./tx.js";
 
 export interface ServiceDeps {
@@ -34,6 +41,8 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
     outbox: createOutboxRepo(sqlite, { site: config.site, ppsId: config.ppsId }),
     stock: createStockRepo(sqlite),
     station: createStationRepo(sqlite),
+    audits: createAuditsRepo(sqlite),
+    reports: createReportsRepo(sqlite),
   };
   const tx = createTxRunner({
     sqlite,
@@ -51,6 +60,23 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
   });
   const catalog = createCatalogService(repos.catalog, now);
   const items = createItemsService(sqlite, repos.items, repos.catalog, now);
+  const audits = createAuditsService({
+    repo: repos.audits,
+    station: repos.station,
+    tx,
+    log,
+    ppsId: config.ppsId,
+    seats: config.station.seats,
+  });
+  /** Lifecycle parts: the agent starts them after the HTTP app is built and stops them first. */
+  const auditConflicts = createAuditConflictWatcher({ bus, audits, log });
+  const reports = createReportsService({
+    repo: repos.reports,
+    tx,
+    log,
+    dir: resolve(config.dataDir, "reports"),
+    baseUrl: () => publicBaseUrl(config.http, hostname()),
+  });
 
   return {
     bus,
@@ -59,6 +85,9 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
     auth,
     catalog,
     items,
+    audits,
+    auditConflicts,
+    reports,
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
     init(): void {
       repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, now());

@@ -1,0 +1,176 @@
+import type { Sqlite } from "./open.js";
+
+export interface AuditRow {
+  id: number;
+  auditId: string;
+  name: string;
+  paramType: "location" | "sku";
+  paramValueJson: string;
+  kq: number;
+  creatorName: string | null;
+  status: string;
+  pausedFrom: string | null;
+  ppsSeatName: string | null;
+  userName: string | null;
+  createdOn: number;
+  completedOn: number | null;
+  updatedOn: number;
+}
+
+export interface AuditLineRow {
+  id: number;
+  auditLineId: string;
+  itemId: number;
+  location: string;
+  status: string;
+  expectedQty: number;
+  countJson: string | null;
+  /** The item's schema and productAttributes (JSON), for the line's pdfa_values; null if gone. */
+  schemaJson: string | null;
+  attrsJson: string | null;
+}
+
+export interface NewAudit {
+  auditId: string;
+  name: string;
+  paramType: "location" | "sku";
+  paramValueJson: string;
+  kq: boolean;
+  creatorName: string | null;
+  userName: string | null;
+}
+
+export interface AuditPatch {
+  status: string;
+  pausedFrom: string | null;
+  ppsSeatName: string | null;
+  userName: string | null;
+  completedOn: number | null;
+}
+
+export interface StockQty {
+  location: string;
+  itemId: number;
+  quantity: number;
+}
+
+const AUDIT_COLUMNS = `id, audit_id AS auditId, name, param_type AS paramType, param_value_json AS paramValueJson, kq,
+  creator_name AS creatorName, status, paused_from AS pausedFrom, pps_seat_name AS ppsSeatName,
+  user_name AS userName, created_on AS createdOn, completed_on AS completedOn, updated_on AS updatedOn`;
+
+const LINE_COLUMNS = `l.id, l.audit_line_id AS auditLineId, l.item_id AS itemId, l.location, l.status,
+  l.expected_qty AS expectedQty, l.count_json AS countJson, i.schema_json AS schemaJson,
+  i.doc -> '$.productAttributes' AS attrsJson`;
+
+/** Audits, their lines, and the stock and conflict queries an audit needs. Lists go in as one JSON parameter. */
+export function createAuditsRepo(sqlite: Sqlite) {
+  const q = {
+    insert: sqlite.prepare(
+      `INSERT INTO audits (audit_id, name, param_type, param_value_json, kq, creator_name, status, user_name,
+                           created_on, updated_on)
+       VALUES (@auditId, @name, @paramType, @paramValueJson, @kq, @creatorName, 'created', @userName, @now, @now)`,
+    ),
+    byAuditId: sqlite.prepare<[string], AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM audits WHERE audit_id = ?`),
+    byId: sqlite.prepare<[number], AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM audits WHERE id = ?`),
+    withStatus: sqlite.prepare<[string], AuditRow>(
+      `SELECT ${AUDIT_COLUMNS} FROM audits WHERE status = ? ORDER BY id`,
+    ),
+    update: sqlite.prepare(
+      `UPDATE audits SET status = @status, paused_from = @pausedFrom, pps_seat_name = @ppsSeatName,
+              user_name = @userName, completed_on = @completedOn, updated_on = @now WHERE id = @id`,
+    ),
+    insertLine: sqlite.prepare(
+      `INSERT INTO audit_lines (audit_line_id, audit_row_id, item_id, location, status, expected_qty, updated_on)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    lines: sqlite.prepare<[number], AuditLineRow>(
+      `SELECT ${LINE_COLUMNS} FROM audit_lines l LEFT JOIN items i ON i.id = l.item_id
+        WHERE l.audit_row_id = ? ORDER BY l.id`,
+    ),
+    setLine: sqlite.prepare("UPDATE audit_lines SET status = ?, count_json = ?, updated_on = ? WHERE id = ?"),
+    resolveLocations: sqlite.prepare<[string, string], { id: string }>(
+      `SELECT id FROM locations WHERE id IN (SELECT value FROM json_each(?))
+       UNION SELECT id FROM locations WHERE msu IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    ),
+    stockAt: sqlite.prepare<[string], StockQty>(
+      `SELECT location, item_id AS itemId, quantity FROM stock
+        WHERE location IN (SELECT value FROM json_each(?)) AND quantity > 0 ORDER BY location, item_id`,
+    ),
+    stockOf: sqlite.prepare<[string], StockQty>(
+      `SELECT location, item_id AS itemId, quantity FROM stock
+        WHERE item_id IN (SELECT value FROM json_each(?)) AND quantity > 0 ORDER BY location, item_id`,
+    ),
+    itemsBySku: sqlite.prepare<[string], { id: number; attrsJson: string }>(
+      "SELECT id, doc -> '$.productAttributes' AS attrsJson FROM items WHERE product_sku = ? ORDER BY id",
+    ),
+    // DESIGN §4: a pick holds a location while it has reservations there; a staged put holds one where
+    // it has put stock (its actuals).
+    conflicts: sqlite.prepare<[string, string], { picks: number; puts: number }>(
+      `SELECT (SELECT count(*) FROM reservations
+                WHERE quantity > 0 AND location IN (SELECT value FROM json_each(?))) AS picks,
+              (SELECT count(*) FROM actuals a JOIN service_requests s ON s.id = a.request_id
+                WHERE s.type = 'PUT' AND s.state = 'staged'
+                  AND a.location IN (SELECT value FROM json_each(?))) AS puts`,
+    ),
+    setStock: sqlite.prepare(
+      `INSERT INTO stock (location, item_id, quantity, reserved) VALUES (?, ?, ?, 0)
+       ON CONFLICT(location, item_id) DO UPDATE SET quantity = excluded.quantity`,
+    ),
+    reservedAt: sqlite.prepare<[string, number], { reserved: number }>(
+      "SELECT reserved FROM stock WHERE location = ? AND item_id = ?",
+    ),
+  };
+
+  return {
+    insert(a: NewAudit, now: number): AuditRow {
+      const id = Number(q.insert.run({ ...a, kq: a.kq ? 1 : 0, now }).lastInsertRowid);
+      return q.byId.get(id) as AuditRow;
+    },
+    get: (auditId: string): AuditRow | undefined => q.byAuditId.get(auditId),
+    withStatus: (status: string): AuditRow[] => q.withStatus.all(status),
+    update(id: number, patch: AuditPatch, now: number): AuditRow {
+      q.update.run({ ...patch, now, id });
+      return q.byId.get(id) as AuditRow;
+    },
+    insertLine(
+      auditRowId: number,
+      line: { auditLineId: string; itemId: number; location: string; status: string; expectedQty: number },
+      now: number,
+    ): void {
+      q.insertLine.run(
+        line.auditLineId,
+        auditRowId,
+        line.itemId,
+        line.location,
+        line.status,
+        line.expectedQty,
+        now,
+      );
+    },
+    lines: (auditRowId: number): AuditLineRow[] => q.lines.all(auditRowId),
+    setLine(id: number, status: string, countJson: string | null, now: number): void {
+      q.setLine.run(status, countJson, now, id);
+    },
+    /** Slot ids as they are, MSU ids as all of their slots; unknown ids resolve to nothing. */
+    resolveLocations(ids: string[]): string[] {
+      const json = JSON.stringify(ids);
+      return q.resolveLocations.all(json, json).map((r) => r.id);
+    },
+    stockAt: (locations: string[]): StockQty[] =>
+      locations.length ? q.stockAt.all(JSON.stringify(locations)) : [],
+    stockOf: (itemIds: number[]): StockQty[] =>
+      itemIds.length ? q.stockOf.all(JSON.stringify(itemIds)) : [],
+    itemsBySku: (sku: string) => q.itemsBySku.all(sku),
+    conflicts(locations: string[]): { picks: number; puts: number } {
+      const json = JSON.stringify(locations);
+      return q.conflicts.get(json, json) ?? { picks: 0, puts: 0 };
+    },
+    setStock(location: string, itemId: number, quantity: number): void {
+      q.setStock.run(location, itemId, quantity);
+    },
+    reservedAt: (location: string, itemId: number): number =>
+      q.reservedAt.get(location, itemId)?.reserved ?? 0,
+  };
+}
+
+export type AuditsRepo = ReturnType<typeof createAuditsRepo>;

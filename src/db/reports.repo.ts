@@ -1,0 +1,49 @@
+import type { Sqlite } from "./open.js";
+
+export type ReportStatus = "requested" | "generated" | "failed";
+
+export interface ReportRow {
+  id: number;
+  type: string;
+  status: ReportStatus;
+  fileName: string | null;
+  requestedOn: number;
+  generatedOn: number | null;
+}
+
+const COLUMNS =
+  "id, type, status, file_name AS fileName, requested_on AS requestedOn, generated_on AS generatedOn";
+
+/** Report requests and the inventory they are made from. */
+export function createReportsRepo(sqlite: Sqlite) {
+  const q = {
+    insert: sqlite.prepare("INSERT INTO reports (type, status, requested_on) VALUES (?, 'requested', ?)"),
+    get: sqlite.prepare<[number], ReportRow>(`SELECT ${COLUMNS} FROM reports WHERE id = ?`),
+    requested: sqlite.prepare<[], ReportRow>(
+      `SELECT ${COLUMNS} FROM reports WHERE status = 'requested' ORDER BY id`,
+    ),
+    generated: sqlite.prepare(
+      "UPDATE reports SET status = 'generated', file_name = ?, generated_on = ? WHERE id = ? AND status = 'requested'",
+    ),
+    failed: sqlite.prepare("UPDATE reports SET status = 'failed' WHERE id = ? AND status = 'requested'"),
+    inventory: sqlite.prepare<[], { quantity: number; schemaJson: string; attrsJson: string }>(
+      `SELECT sum(s.quantity) AS quantity, i.schema_json AS schemaJson, i.doc -> '$.productAttributes' AS attrsJson
+         FROM stock s JOIN items i ON i.id = s.item_id
+        GROUP BY s.item_id HAVING sum(s.quantity) > 0 ORDER BY s.item_id`,
+    ),
+  };
+
+  return {
+    insert: (type: string, now: number): number => Number(q.insert.run(type, now).lastInsertRowid),
+    get: (id: number): ReportRow | undefined => q.get.get(id),
+    requested: (): ReportRow[] => q.requested.all(),
+    /** False when the report is no longer waiting (already generated or failed). */
+    markGenerated: (id: number, fileName: string, now: number): boolean =>
+      q.generated.run(fileName, now, id).changes > 0,
+    markFailed: (id: number): boolean => q.failed.run(id).changes > 0,
+    /** One row per item with stock, quantities summed over locations; one statement, so one snapshot. */
+    inventory: () => q.inventory.all(),
+  };
+}
+
+export type ReportsRepo = ReturnType<typeof createReportsRepo>;

@@ -1,0 +1,71 @@
+import { readFile } from "node:fs/promises";
+import type { Hono } from "hono";
+import { z } from "zod";
+import { AppError } from "../../domain/errors.js";
+import { REPORT_PREFIX, type ReportsService } from "../../services/reports.service.js";
+import type { AppEnv } from "../context.js";
+import type { RouteRegistry } from "../openapi.js";
+import { route } from "../route.js";
+
+/** Report ids are positive integers (spec: `{id}` "integer report id"). */
+function reportId(raw: string | undefined): number {
+  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) {
+    throw new AppError("validation_failed", `id: ${raw ?? ""} is not a report id`, [
+      { path: "id", message: "a positive integer" },
+    ]);
+  }
+  return Number(raw);
+}
+
+/** Inventory report: request it, then download the CSV the report_generation notification points to. */
+export function reportsRoutes(reports: ReportsService) {
+  return (app: Hono<AppEnv>, registry: RouteRegistry) => {
+    route(
+      app,
+      registry,
+      {
+        method: "post",
+        path: `${REPORT_PREFIX}/generate-inventory-report`,
+        tag: "reports",
+        summary: "Request an inventory report; a report_generation notification follows with its URL",
+        auth: true,
+        responses: {
+          200: { description: "the report id", schema: z.object({ id: z.number().int() }) },
+          401: { description: "unauthorized" },
+        },
+      },
+      (c) => c.json(reports.generate()),
+    );
+
+    route(
+      app,
+      registry,
+      {
+        method: "get",
+        path: `${REPORT_PREFIX}/download/:id`,
+        tag: "reports",
+        summary: "Download a generated report (the report_url of its notification)",
+        auth: true,
+        produces: "text/csv",
+        responses: {
+          200: { description: "the CSV file" },
+          400: { description: "the id is not an integer" },
+          401: { description: "unauthorized" },
+          404: { description: "unknown report" },
+          409: { description: "the report is not generated (still requested, or failed)" },
+        },
+      },
+      async (c) => {
+        const file = reports.file(reportId(c.req.param("id")));
+        const text = await readFile(file.path, "utf8").catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== "ENOENT") throw err;
+          throw new AppError("not_found", `the file of report ${file.name} is gone from the data folder`);
+        });
+        return c.body(text, 200, {
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${file.name}"`,
+        });
+      },
+    );
+  };
+}

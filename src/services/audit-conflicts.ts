@@ -1,0 +1,34 @@
+import type { Logger } from "pino";
+import type { EventBus } from "../events.js";
+import type { AuditsService } from "./audits.service.js";
+
+const OWNER = "audit-conflicts";
+
+/**
+ * Moves audits out of waiting_on_conflict once no pick or put holds their locations (spec audit table:
+ * "waiting_on_conflict → conflict resolved → queued"). Picks and puts announce every change on the bus
+ * (`request`); each announcement re-checks the waiting audits. `start()` also re-checks once, for
+ * conflicts that ended while the agent was stopped.
+ */
+export function createAuditConflictWatcher(deps: { bus: EventBus; audits: AuditsService; log: Logger }) {
+  function recheck(): void {
+    try {
+      const moved = deps.audits.resolveConflicts();
+      if (moved) deps.log.info({ moved }, "audits released from waiting_on_conflict");
+    } catch (err) {
+      deps.log.error({ err }, "audit conflict re-check failed");
+    }
+  }
+
+  return {
+    start(): void {
+      deps.bus.on(OWNER, "request", recheck);
+      recheck();
+    },
+    stop(): void {
+      deps.bus.off(OWNER);
+    },
+  };
+}
+
+export type AuditConflictWatcher = ReturnType<typeof createAuditConflictWatcher>;
