@@ -4,6 +4,7 @@ import { writeResult } from "./lib.mjs";
 
 const benches = {
   items: () => import("./items.bench.mjs"),
+  picks: () => import("./picks.bench.mjs"),
 };
 
 const wanted = process.argv.slice(2);

@@ -12,6 +12,7 @@ const config = parseConfig({
   adminPassword: "bench-password-123",
   http: { host: "127.0.0.1", port: 0 },
   log: { level: "silent" },
+  mqtt: { url: "off" },
 });
 const agent = createAgent(config, { log: pino({ level: "silent" }) });
 const t0 = performance.now();

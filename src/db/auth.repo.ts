@@ -1,4 +1,4 @@
-import { eq, lt } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "./open.js";
 import { settings, tokens, users } from "./schema.js";
 
@@ -19,6 +19,25 @@ export interface TokenRow {
 
 /** Users, tokens and the few settings the agent keeps for itself (client credential hash). */
 export function createAuthRepo(db: Db) {
+  // Every authenticated request reads its token and user: prepared once, not rebuilt per call.
+  const tokenByHash = db
+    .select({
+      tokenHash: tokens.tokenHash,
+      kind: tokens.kind,
+      userId: tokens.userId,
+      jti: tokens.jti,
+      expiresAt: tokens.expiresAt,
+      revoked: tokens.revoked,
+    })
+    .from(tokens)
+    .where(eq(tokens.tokenHash, sql.placeholder("hash")))
+    .prepare();
+  const userById = db
+    .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare();
+
   return {
     getSetting(key: string): string | undefined {
       return db.select().from(settings).where(eq(settings.key, key)).get()?.value;
@@ -37,11 +56,7 @@ export function createAuthRepo(db: Db) {
         .get();
     },
     findUserById(id: number): UserRow | undefined {
-      return db
-        .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(users.id, id))
-        .get();
+      return userById.get({ id });
     },
     listUsers(): Array<{ id: number; username: string }> {
       return db.select({ id: users.id, username: users.username }).from(users).orderBy(users.id).all();
@@ -66,18 +81,7 @@ export function createAuthRepo(db: Db) {
         .run();
     },
     findToken(tokenHash: string): TokenRow | undefined {
-      return db
-        .select({
-          tokenHash: tokens.tokenHash,
-          kind: tokens.kind,
-          userId: tokens.userId,
-          jti: tokens.jti,
-          expiresAt: tokens.expiresAt,
-          revoked: tokens.revoked,
-        })
-        .from(tokens)
-        .where(eq(tokens.tokenHash, tokenHash))
-        .get();
+      return tokenByHash.get({ hash: tokenHash });
     },
     revokeToken(tokenHash: string): void {
       db.update(tokens).set({ revoked: true }).where(eq(tokens.tokenHash, tokenHash)).run();

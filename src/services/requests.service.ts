@@ -11,7 +11,7 @@ import { validate } from "../domain/validate.js";
 import type { PicksService } from "./picks.service.js";
 import type { PutsService } from "./puts.service.js";
 import { mustFind, type RequestContext, viewOf } from "./requests.support.js";
-import type { TxRunner } from "./tx.js";
+import type { Tx, TxRunner } from "./tx.js";
 
 /** JSON with object keys sorted at every level: the same request always has the same text. */
 export function canonicalJson(value: unknown): string {
@@ -37,29 +37,44 @@ export function createRequestsService(
   picks: PicksService,
   puts: PutsService,
 ) {
+  /** Validation needs no transaction: a bad body never waits for, nor holds, the write lock. */
+  function prepareCreate(body: unknown) {
+    const { type } = validate(createTypeSchema, body);
+    const input = type === "PICK" ? validate(pickCreateSchema, body) : validate(putCreateSchema, body);
+    return { type, input, requestJson: canonicalJson(body) };
+  }
+
+  /**
+   * Create PICK or PUT. The same create sent again returns the stored request (a safe retry); another
+   * body under the same externalServiceRequestId and type is a 409 (station-practice C1).
+   */
+  function createIn(tx: Tx, { type, input, requestJson }: ReturnType<typeof prepareCreate>) {
+    const existing = ctx.requests.find(type, input.externalServiceRequestId);
+    if (existing) {
+      if (existing.requestJson === requestJson)
+        return { created: false, view: viewOf(existing, ctx) as unknown };
+      throw new AppError(
+        "duplicate_request",
+        `a ${type} request '${input.externalServiceRequestId}' exists with a different body`,
+        [{ path: "externalServiceRequestId", message: "already used for another request of this type" }],
+      );
+    }
+    const view =
+      input.type === "PICK" ? picks.create(tx, input, requestJson) : puts.create(tx, input, requestJson);
+    return { created: true, view: view as unknown };
+  }
+
   return {
-    /**
-     * Create PICK or PUT. The same create sent again returns the stored request (a safe retry); another
-     * body under the same externalServiceRequestId and type is a 409 (station-practice C1).
-     */
+    /** For callers already inside a transaction of their own (MQTT requests with their inbox row). */
     create(body: unknown): { created: boolean; view: unknown } {
-      const { type } = validate(createTypeSchema, body);
-      const input = type === "PICK" ? validate(pickCreateSchema, body) : validate(putCreateSchema, body);
-      const requestJson = canonicalJson(body);
-      return runner.run((tx) => {
-        const existing = ctx.requests.find(type, input.externalServiceRequestId);
-        if (existing) {
-          if (existing.requestJson === requestJson) return { created: false, view: viewOf(existing, ctx) };
-          throw new AppError(
-            "duplicate_request",
-            `a ${type} request '${input.externalServiceRequestId}' exists with a different body`,
-            [{ path: "externalServiceRequestId", message: "already used for another request of this type" }],
-          );
-        }
-        const view =
-          input.type === "PICK" ? picks.create(tx, input, requestJson) : puts.create(tx, input, requestJson);
-        return { created: true, view };
-      });
+      const prepared = prepareCreate(body);
+      return runner.run((tx) => createIn(tx, prepared));
+    },
+
+    /** For HTTP: committed together with the other changes of this event-loop turn (group commit). */
+    createAsync(body: unknown): Promise<{ created: boolean; view: unknown }> {
+      const prepared = prepareCreate(body);
+      return runner.runAsync((tx) => createIn(tx, prepared));
     },
 
     get(externalId: string, type: "PICK" | "PUT" | undefined) {

@@ -49,7 +49,7 @@ export function requestsRoutes(requests: RequestsService) {
         },
       },
       async (c) => {
-        const result = requests.create(await readJson(c, z.unknown()));
+        const result = await requests.createAsync(await readJson(c, z.unknown()));
         return c.json(result.view, 200);
       },
     );

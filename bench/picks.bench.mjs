@@ -1,0 +1,141 @@
+// Issue "Service requests" benchmark: pick creates over HTTP (one line each, allocation included)
+// with 100,000 items and stock rows present, against the bare-Hono baseline in the same run.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { createAgent } from "../dist/agent.js";
+import { parseConfig } from "../dist/config/config.load.js";
+import { load, startChild } from "./lib.mjs";
+import { itemBody } from "./seed.mjs";
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
+const CREATES = Number(process.env.BENCH_CREATES ?? 4000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const BASIC = `Basic ${Buffer.from("bench:bench-client-secret").toString("base64")}`;
+const SR_PATH = "/api-gateway/sr-service/platform-srms/service-request";
+const sku = (i) => `SKU-${String(i).padStart(7, "0")}`;
+
+async function seed(dir) {
+  const config = parseConfig({
+    dataDir: dir,
+    clientId: "bench",
+    clientSecret: "bench-client-secret",
+    adminUser: "bench",
+    adminPassword: "bench-password-123",
+    log: { level: "silent" },
+    mqtt: { url: "off" },
+  });
+  const agent = createAgent(config, { log: pino({ level: "silent" }) });
+  await agent.start(false);
+  const { items, repos } = agent.services;
+  const t0 = performance.now();
+  for (let start = 0; start < ITEMS; start += 5000) {
+    agent.db.sqlite.transaction(() => {
+      for (let i = start; i < Math.min(ITEMS, start + 5000); i++) {
+        const id = items.upsert(itemBody(i)).id;
+        const slot = `SLOT-${i}`;
+        repos.stock.upsertLocation(slot, `MSU-${Math.floor(i / 40)}`);
+        repos.stock.add(slot, id, 50);
+      }
+    })();
+  }
+  const seconds = Math.round((performance.now() - t0) / 100) / 10;
+  await agent.stop();
+  return { items: ITEMS, stockRows: ITEMS, seconds };
+}
+
+const pickBody = (i) =>
+  JSON.stringify({
+    externalServiceRequestId: `BENCH-${i}`,
+    type: "PICK",
+    attributes: { simple_priority: "normal" },
+    serviceRequests: [
+      {
+        externalServiceRequestId: `BENCH-${i}-1`,
+        type: "PICK_LINE",
+        expectations: {
+          containers: [
+            {
+              products: [
+                {
+                  productQuantity: 1,
+                  productAttributes: { filter_parameters: [`product_sku = '${sku((i * 7919) % ITEMS)}'`] },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  });
+
+export async function run() {
+  const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-picks-"));
+  try {
+    const seeded = await seed(dir);
+    const payloads = Array.from({ length: CREATES }, (_, i) => pickBody(i));
+    const agent = await startChild("agent.mjs", [dir]);
+    const base = `http://127.0.0.1:${agent.port}`;
+    const tokRes = await fetch(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
+      method: "POST",
+      headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "grant_type=password&username=bench&password=bench-password-123",
+    });
+    const headers = {
+      Authorization: `Bearer ${(await tokRes.json()).access_token}`,
+      "Content-Type": "application/json",
+    };
+    // warm-up on other ids, not measured
+    await load({
+      total: 300,
+      concurrency: CONCURRENCY,
+      send: (i) => fetch(`${base}${SR_PATH}`, { method: "POST", headers, body: pickBody(CREATES + i) }),
+    });
+    const agentRun = await load({
+      total: CREATES,
+      concurrency: CONCURRENCY,
+      send: (i) => fetch(`${base}${SR_PATH}`, { method: "POST", headers, body: payloads[i] }),
+    });
+    await agent.stop();
+
+    const baseline = await startChild("baseline.mjs", [join(dir, "baseline.db")]);
+    const bbase = `http://127.0.0.1:${baseline.port}`;
+    await load({
+      total: 300,
+      concurrency: CONCURRENCY,
+      send: (i) =>
+        fetch(`${bbase}${SR_PATH}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: pickBody(CREATES + i),
+        }),
+    });
+    const baselineRun = await load({
+      total: CREATES,
+      concurrency: CONCURRENCY,
+      send: (i) =>
+        fetch(`${bbase}${SR_PATH}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: payloads[i],
+        }),
+    });
+    await baseline.stop();
+    const ratio = Math.round((agentRun.perSecond / baselineRun.perSecond) * 100) / 100;
+    return {
+      config: {
+        items: ITEMS,
+        creates: CREATES,
+        concurrency: CONCURRENCY,
+        synchronous: "FULL",
+        linesPerPick: 1,
+      },
+      seed: seeded,
+      pickCreate: { agent: agentRun, baseline: baselineRun, ratioToBaseline: ratio },
+      targets: { "pick creates >= 1.0x baseline": ratio >= 1.0 },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
