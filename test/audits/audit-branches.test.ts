@@ -5,29 +5,69 @@ import {
   type AuditData,
   auditNotes,
   createAudit,
-  holdByPick,
-  holdByPut,
   lastSeq,
+  login,
+  notesAfter,
   ok,
   seedItem,
   seedStock,
+  setMode,
   stationReady,
+  until,
   view,
 } from "./support.js";
 
+const SR = "/api-gateway/sr-service/platform-srms/service-request";
+const STAGE = "/api-gateway/integration-service/wms-integration/core/api/stage_put_expectation";
+
 let t: TestAgent;
-let sock: number;
+let tie: number;
 beforeAll(async () => {
   t = await startTestAgent({ ppsId: "pps-north" });
-  sock = await seedItem(t, "SOCK");
-  seedStock(t, "A-1", "MSU-A", sock, 5);
-  seedStock(t, "B-1", "MSU-B", sock, 2);
-  seedStock(t, "C-1", "MSU-C", sock, 1);
-  t.agent.services.repos.stock.upsertLocation("EMPTY-1", "MSU-E");
-  stationReady(t);
+  for (const sku of ["SOCK", "TIE", "BELT"]) await seedItem(t, sku);
+  tie = t.agent.services.repos.items.idsByKey("product_sku", "TIE", 1)[0] as number;
+  await seedStock(t, "A-1", "MSU-A", "SOCK", 5);
+  await seedStock(t, "T-1", "MSU-T", "TIE", 3);
+  await seedStock(t, "B-1", "MSU-B", "BELT", 2);
+  await seedStock(t, "EMPTY-1", "MSU-E", "SOCK", 0);
+  await stationReady(t);
 });
 afterAll(async () => t.close());
 
+const status = async (id: string) => (await view(t, id)).audit_status;
+const call = async (method: string, path: string, body: unknown, expected = 200) => {
+  const res = await t.call(method, path, body);
+  expect(res.status, await res.text()).toBe(expected);
+};
+const pick = (id: string, sku: string, qty: number) => ({
+  externalServiceRequestId: id,
+  type: "PICK",
+  serviceRequests: [
+    {
+      externalServiceRequestId: `${id}-1`,
+      type: "PICK_LINE",
+      expectations: {
+        containers: [
+          {
+            products: [
+              { productQuantity: qty, productAttributes: { filter_parameters: [`product_sku = '${sku}'`] } },
+            ],
+          },
+        ],
+      },
+    },
+  ],
+});
+const put = (id: string, sku: string, qty: number) => ({
+  externalServiceRequestId: id,
+  type: "PUT",
+  attributes: { tote_id: `TOTE-${id}` },
+  expectations: {
+    containers: [
+      { products: [{ productQuantity: qty, productAttributes: { pdfa_values: { product_sku: sku } } }] },
+    ],
+  },
+});
 const statuses = (notes: AuditData[]) => notes.map((n) => n.audit_status);
 
 describe("created → deleted", () => {
@@ -67,36 +107,62 @@ describe("processing_start → aborted", () => {
 });
 
 describe("auditlines_created → waiting_on_conflict → queued", () => {
-  it("a pick holding the slot: waiting; when its reservation goes, queued", async () => {
-    const release = holdByPick(t, "PICK-1", "A-1", sock);
-    const id = await createAudit(t, { audit_param_value: { locations_list: ["A-1"] } });
+  it("a pick holding stock at the slot: waiting; when the pick is cancelled, queued", async () => {
+    await call("POST", SR, pick("PICK-1", "TIE", 2));
+    expect(t.agent.services.repos.stock.stockAt("T-1", tie)?.reserved).toBe(2);
+    const id = await createAudit(t, { audit_param_value: { locations_list: ["T-1"] } });
     const seq = await lastSeq(t);
     expect((await ok(t, id, "start")).audit_status).toBe("waiting_on_conflict");
     expect(statuses(await auditNotes(t, seq))).toEqual(["auditlines_created", "waiting_on_conflict"]);
 
     const before = await lastSeq(t);
-    t.agent.services.bus.emit("request", { type: "PICK", externalServiceRequestId: "OTHER" });
-    expect(await auditNotes(t, before)).toEqual([]);
-    release();
-    const [queued, ...more] = await auditNotes(t, before);
-    expect(more).toEqual([]);
-    expect(queued?.audit_status).toBe("queued");
-    expect(queued?.audit_data?.map((l) => l.status)).toEqual(["auditline_queued"]);
+    await call("POST", `${SR}/cancel`, { externalServiceRequestId: "PICK-1", type: "PICK" }, 202);
+    await until(async () => (await status(id)) === "queued");
+    const notes = (await notesAfter(t, before)).map((n) => n.notification);
+    expect(
+      notes.map((n) => [n.notification_type, n.notification_data.state ?? n.notification_data.audit_status]),
+    ).toEqual([
+      ["order_modification", "success"],
+      ["order_information", "cancelled"],
+      ["audit_information", "queued"],
+    ]);
+    const queued = notes[2]?.notification_data as AuditData;
+    expect(queued.audit_data?.map((l) => l.status)).toEqual(["auditline_queued"]);
   });
 
   it("a staged put with stock put at the slot: waiting; paused and resumed while held; queued once complete", async () => {
-    const release = holdByPut(t, "PUT-1", "B-1", sock);
+    await setMode(t, "put");
+    await login(t, "back", "op-put");
+    await call("POST", "/station/racks", { msu: "MSU-B", locations: ["B-1"] });
+    await call("POST", SR, put("PUT-1", "BELT", 2));
+    await call("POST", STAGE, { serviceRequestId: "PUT-1", ppsId: "pps-north", ppsBinId: "1" });
+    await until(async () => {
+      const res = await t.call("GET", `${SR}/PUT-1?type=PUT`);
+      return ((await res.json()) as { state?: string }).state === "staged";
+    });
+    await call("POST", "/station/puts", {
+      externalServiceRequestId: "PUT-1",
+      product_sku: "BELT",
+      location: "B-1",
+      quantity: 1,
+    });
+
     const id = await createAudit(t, { audit_param_value: { locations_list: ["MSU-B"] } });
     const seq = await lastSeq(t);
     await ok(t, id, "start");
     await ok(t, id, "pause");
     expect((await ok(t, id, "resume")).audit_status).toBe("waiting_on_conflict");
     await ok(t, id, "pause");
-    release();
-    expect((await view(t, id)).audit_status).toBe("paused");
+    await call("POST", "/station/puts", {
+      externalServiceRequestId: "PUT-1",
+      product_sku: "BELT",
+      location: "B-1",
+      quantity: 1,
+    });
+    expect(await status(id)).toBe("paused");
     // resumed after the conflict went while paused: back to waiting, then queued at once
     expect((await ok(t, id, "resume")).audit_status).toBe("queued");
-    expect(statuses(await auditNotes(t, seq))).toEqual([
+    expect(statuses(await auditNotes(t, seq, true))).toEqual([
       "auditlines_created",
       "waiting_on_conflict",
       "paused",
@@ -105,19 +171,20 @@ describe("auditlines_created → waiting_on_conflict → queued", () => {
       "waiting_on_conflict",
       "queued",
     ]);
+    await setMode(t, "audit");
   });
 
   it("starting the watcher (agent start) releases audits whose conflict ended while it was stopped", async () => {
-    const db = t.agent.db.sqlite;
-    holdByPick(t, "PICK-2", "C-1", sock);
-    const id = await createAudit(t, { audit_param_value: { locations_list: ["C-1"] } });
-    await ok(t, id, "start");
-    db.prepare("DELETE FROM reservations WHERE location = 'C-1'").run();
-    const seq = await lastSeq(t);
+    await call("POST", SR, pick("PICK-2", "TIE", 1));
+    const id = await createAudit(t, { audit_param_value: { locations_list: ["T-1"] } });
+    expect((await ok(t, id, "start")).audit_status).toBe("waiting_on_conflict");
     t.agent.services.auditConflicts.stop();
+    await call("POST", `${SR}/cancel`, { externalServiceRequestId: "PICK-2", type: "PICK" }, 202);
+    await until(async () => t.agent.services.repos.stock.stockAt("T-1", tie)?.reserved === 0);
+    expect(await status(id)).toBe("waiting_on_conflict");
+    const seq = await lastSeq(t);
     t.agent.services.auditConflicts.start();
     expect(statuses(await auditNotes(t, seq))).toEqual(["queued"]);
-    expect((await view(t, id)).audit_status).toBe("queued");
   });
 });
 

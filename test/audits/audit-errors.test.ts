@@ -6,20 +6,21 @@ import {
   createAudit,
   type Json,
   lastSeq,
+  login,
   ok,
   seedItem,
   seedStock,
+  setMode,
   stationReady,
   view,
 } from "./support.js";
 
 let t: TestAgent;
-let item: number;
 beforeAll(async () => {
   t = await startTestAgent();
-  item = await seedItem(t, "PEN");
-  seedStock(t, "P-1", "MSU-P", item, 5);
-  seedStock(t, "P-2", "MSU-P", item, 5);
+  await seedItem(t, "PEN");
+  await seedStock(t, "P-1", "MSU-P", "PEN", 5);
+  await seedStock(t, "P-2", "MSU-P", "PEN", 5);
 });
 afterAll(async () => t.close());
 
@@ -175,19 +176,18 @@ describe("begin: station mode, operator, seat", () => {
   });
 
   it("409 outside audit mode and without an operator at the seat", async () => {
-    const { station } = t.agent.services.repos;
-    station.setMode("pick", t.clock.now);
+    await setMode(t, "pick");
     const condition = async (body?: Json) =>
       (await refused(() => act(t, id, "begin", body), 409, "invalid_state", id)).details?.condition;
     expect(await condition()).toBe("pps_mode_incorrect");
-    station.setMode("audit", t.clock.now);
+    await setMode(t, "audit");
     expect(await condition()).toBe("pps_not_logged_in");
-    station.login("back", "op-b", t.clock.now);
+    await login(t, "back", "op-b");
     expect(await condition({ seat: "front" })).toBe("pps_not_logged_in");
   });
 
   it("400 for an unknown seat or a bad body", async () => {
-    stationReady(t);
+    await stationReady(t);
     await refused(() => act(t, id, "begin", { seat: "side" }), 400, "validation_failed", id);
     await refused(() => act(t, id, "begin", { seat: 1 }), 400, "validation_failed", id);
     await refused(() => act(t, id, "begin", { seat: "front", extra: true }), 400, "validation_failed", id);
@@ -205,7 +205,7 @@ describe("begin: station mode, operator, seat", () => {
 
 describe("count: key-in only with kq; quantities checked", () => {
   it("409 keyin_not_allowed when the audit was created with kq false", async () => {
-    stationReady(t);
+    await stationReady(t);
     const id = await createAudit(t, { kq: false, audit_param_value: { locations_list: ["P-1"] } });
     await ok(t, id, "start");
     await ok(t, id, "begin");
@@ -219,7 +219,7 @@ describe("count: key-in only with kq; quantities checked", () => {
   });
 
   it("400 for bad quantities, 404 for an unknown line, 409 before begin or for a counted line", async () => {
-    stationReady(t);
+    await stationReady(t);
     const id = await createAudit(t, { audit_param_value: { locations_list: ["MSU-P"] } });
     await ok(t, id, "start");
     const line = `${id}-1`;

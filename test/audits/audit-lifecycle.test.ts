@@ -9,6 +9,7 @@ import {
   ok,
   seedItem,
   seedStock,
+  seedStockOfItem,
   stationReady,
   stockAt,
   view,
@@ -52,10 +53,10 @@ beforeAll(async () => {
     clientCategoryId: "caps",
     productAttributes: { product_sku: "CAP", client_id: "C1", colour: "red" },
   });
-  seedStock(t, "S-1", "MSU-1", shirt, 10);
-  seedStock(t, "S-2", "MSU-1", cap, 4);
-  seedStock(t, "S-9", "MSU-9", shirt, 3);
-  stationReady(t, "op-1");
+  await seedStock(t, "S-1", "MSU-1", "SHIRT", 10);
+  await seedStock(t, "S-2", "MSU-1", "CAP", 4);
+  await seedStock(t, "S-9", "MSU-9", "SHIRT", 3);
+  await stationReady(t, "op-1");
 });
 afterAll(async () => t.close());
 
@@ -239,7 +240,8 @@ describe("SKU audit: every slot holding the SKU; all counts match → completed,
       productAttributes: { product_sku: "CAP", client_id: "C2", colour: "blue" },
       barcodeList: [{ barcode: "BC-CAP-BLUE" }],
     });
-    seedStock(t, "S-3", "MSU-3", blue, 6);
+    // two items now share the SKU CAP, which the station stock endpoint refuses to guess between
+    seedStockOfItem(t, "S-3", "MSU-3", blue, 6);
     const id = await createAudit(t, {
       audit_param_type: "sku",
       audit_param_value: {

@@ -20,24 +20,24 @@ const BASE = "https://station-7.example:8443";
 let t: TestAgent;
 beforeAll(async () => {
   t = await startTestAgent({ http: { host: "127.0.0.1", port: 0, publicUrl: `${BASE}/` } });
-  const shirt = await seedItem(t, "SHIRT");
-  const cap = await seedItem(t, "CAP", {
+  await seedItem(t, "SHIRT");
+  await seedItem(t, "CAP", {
     schema: { unique: [["product_sku", "client_id"]], type: "object" },
     clientCategoryId: "caps",
     productAttributes: { product_sku: "CAP", client_id: "C1" },
   });
-  const pen = await seedItem(t, 'PEN "fine", blue', {
+  await seedItem(t, 'PEN "fine", blue', {
     schema: { unique: [["product_sku"], ["ean"]], type: "object" },
     clientCategoryId: "pens",
     productAttributes: { product_sku: 'PEN "fine", blue', ean: "4006381333931" },
     barcodeList: [{ barcode: "BC-PEN" }],
   });
-  const none = await seedItem(t, "NO-STOCK");
-  seedStock(t, "S-1", "MSU-1", shirt, 10);
-  seedStock(t, "S-2", "MSU-1", shirt, 5);
-  seedStock(t, "S-2", "MSU-1", cap, 4);
-  seedStock(t, "S-3", "MSU-2", pen, 7);
-  seedStock(t, "S-3", "MSU-2", none, 0);
+  await seedItem(t, "NO-STOCK");
+  await seedStock(t, "S-1", "MSU-1", "SHIRT", 10);
+  await seedStock(t, "S-2", "MSU-1", "SHIRT", 5);
+  await seedStock(t, "S-2", "MSU-1", "CAP", 4);
+  await seedStock(t, "S-3", "MSU-2", 'PEN "fine", blue', 7);
+  await seedStock(t, "S-3", "MSU-2", "NO-STOCK", 0);
 });
 afterAll(async () => t.close());
 
