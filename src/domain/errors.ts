@@ -26,6 +26,9 @@ export type ErrorCode =
   | "identity_conflict" // 409
   | "duplicate_request" // 409
   | "invalid_state" // 409
+  | "invalid_order_status" // 400 (spec: print ready "400 can be due to invalid order status")
+  | "not_logged_in" // 409
+  | "wrong_mode" // 409
   | "user_exists" // 409
   | "keyin_not_allowed" // 409: a key-in audit count for an audit created without kq
   // capacity and availability

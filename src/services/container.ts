@@ -9,15 +9,23 @@ import { createItemsRepo } from "../db/items.repo.js";
 import type { DatabaseHandle } from "../db/open.js";
 import { createOutboxRepo } from "../db/outbox.repo.js";
 import { createReportsRepo } from "../db/reports.repo.js";
+import { createRequestsRepo } from "../db/requests.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { EventBus } from "../events.js";
 import { createAuditConflictWatcher } from "./audit-conflicts.js";
 import { createAuditsService } from "./audits.service.js";
 import { createAuthService } from "./auth.service.js";
+import { createBinsService } from "./bins.service.js";
 import { createCatalogService } from "./catalog.service.js";
 import { createItemsService } from "./items.service.js";
+import { createOperations } from "./operations.js";
+import { createPickingService } from "./picking.service.js";
+import { createPicksService } from "./picks.service.js";
+import { createPutsService } from "./puts.service.js";
 import { createReportsService, publicBaseUrl } from "./reports.service.js";
+import { createRequestsService } from "./requests.service.js";
+import { createStationService } from "./station.service.js";
 import { createTxRunner } from "./tx.js";
 
 export interface ServiceDeps {
@@ -43,6 +51,7 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
     station: createStationRepo(sqlite),
     audits: createAuditsRepo(sqlite),
     reports: createReportsRepo(sqlite),
+    requests: createRequestsRepo(sqlite),
   };
   const tx = createTxRunner({
     sqlite,
@@ -68,6 +77,24 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
     ppsId: config.ppsId,
     seats: config.station.seats,
   });
+  const ctx = { requests: repos.requests, items: repos.items, station: repos.station, ppsId: config.ppsId };
+  const bins = createBinsService(ctx, repos.stock);
+  const picks = createPicksService(ctx, repos.stock, bins, config.timeZone);
+  const picking = createPickingService(ctx, repos.stock, bins);
+  const puts = createPutsService(ctx, repos.stock, config.station.stagingWithLogout);
+  const station = createStationService(ctx, repos.station, repos.stock, bins);
+  const requests = createRequestsService(ctx, tx, picks, puts);
+  const auditRunning = sqlite.prepare("SELECT 1 AS one FROM audits WHERE status = 'started' LIMIT 1");
+  const operations = createOperations({
+    ctx,
+    runner: tx,
+    picking,
+    puts,
+    bins,
+    station,
+    log,
+    auditBusy: () => auditRunning.get() !== undefined,
+  });
   /** Lifecycle parts: the agent starts them after the HTTP app is built and stops them first. */
   const auditConflicts = createAuditConflictWatcher({ bus, audits, log });
   const reports = createReportsService({
@@ -88,6 +115,10 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
     audits,
     auditConflicts,
     reports,
+    requests,
+    puts,
+    station,
+    operations,
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
     init(): void {
       repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, now());
