@@ -12,6 +12,8 @@ export interface AgentEvents {
   station: Record<string, never>;
   /** A pick request is held back until `releaseAt` (pick_after_time): wake the scheduler then. */
   heldWork: { releaseAt: number };
+  /** Every request of a bin has ended (bin_complete); `pack` when a label must be printed. */
+  binComplete: { binId: string; pack: boolean; requests: string[] };
   /** An audit changed. */
   audit: { auditId: string };
 }

@@ -37,7 +37,8 @@ const idList = (fallback: string[]) =>
       .default(fallback),
   );
 
-const DEFAULT_BINS = ["1", "2", "3", "4", "5", "6", "7", "8"];
+export const DEFAULT_SEATS = ["front", "back"];
+export const DEFAULT_BINS = ["1", "2", "3", "4", "5", "6", "7", "8"];
 
 const count = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -161,9 +162,14 @@ export const configSchema = z
       .default({ synchronous: "FULL", busyTimeoutMs: 5000 }),
     station: z
       .object({
-        /** Seats of the station (DESIGN.md §3). */
-        seats: idList(["front", "back"]),
-        /** Order bin ids (`ppsBinId`). */
+        /**
+         * The station file (YAML, DESIGN.md §3): devices, and the seats and bins with their lights and
+         * sensors. Absent: the embedded simulated station built from `seats` and `bins` below.
+         */
+        file: z.string().min(1).optional(),
+        /** Seats of the station (DESIGN.md §3); a station file's seats take their place. */
+        seats: idList(DEFAULT_SEATS),
+        /** Order bin ids (`ppsBinId`); a station file's bins take their place. */
         bins: idList(DEFAULT_BINS),
         /** The mode a new station database starts in. */
         initialMode: z.enum(["pick", "put", "audit"]).default("pick"),
@@ -186,8 +192,35 @@ export const configSchema = z
       })
       .strict()
       .default({ maxUndelivered: 1_000_000 }),
+    devices: z
+      .object({
+        /** Folder of firmware profiles (`*.json`); absent: the `firmware-profiles/` shipped with the agent. */
+        profilesDir: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({}),
     /** MQTT sync (DESIGN.md §5 "MQTT", reference/mqtt.md a.8); every key documented in the README. */
     mqtt: mqttSchema,
+    printing: z
+      .object({
+        /**
+         * `external`: pick+pack bins wait for the print_ready call (spec: Process flow trigger).
+         * `station`: the agent prints the shipping label itself and the printer's "job done" releases the bin.
+         */
+        mode: z.enum(["external", "station"]).default("external"),
+        /** `file`: labels are written as PDF to `dir` (the simulated printer); `cups`: sent to `cupsQueue`. */
+        printer: z.enum(["file", "cups"]).default("file"),
+        cupsQueue: z.string().min(1).max(128).optional(),
+        media: z.enum(["4x6", "a6"]).default("4x6"),
+        /** Folder of the file printer; default `<dataDir>/labels`. */
+        dir: z.string().min(1).optional(),
+      })
+      .strict()
+      .refine((p) => p.printer !== "cups" || p.cupsQueue !== undefined, {
+        message: "printer 'cups' needs cupsQueue",
+        path: ["cupsQueue"],
+      })
+      .default({ mode: "external", printer: "file", media: "4x6" }),
     log: z
       .object({ level: logLevel.default("info") })
       .strict()

@@ -4,6 +4,7 @@ import { AppError } from "../domain/errors.js";
 import { isRefusal } from "../domain/machine.js";
 import { type PickState, stepPick } from "../domain/pick.machine.js";
 import { orderWork, type PickWork, SIMPLE_PRIORITIES } from "../domain/work-order.js";
+import type { LabelData } from "../labels/shipping-label.js";
 import { applyPickEffects } from "./pick-effects.js";
 import { parseJson, ppsIdValue, type RequestContext, viewOf } from "./requests.support.js";
 import type { Tx } from "./tx.js";
@@ -88,6 +89,11 @@ export function createBinsService(ctx: RequestContext, stock: StockRepo) {
     }
     const pack = done.some((r) => r.isPack);
     ctx.station.setBin(binId, "complete", pack ? "waiting" : "none", tx.now);
+    tx.announce("binComplete", {
+      binId,
+      pack,
+      requests: done.filter((r) => r.isPack).map((r) => r.externalId),
+    });
     tx.notify("bin_complete", {
       ppsId: ppsIdValue(ctx.ppsId),
       ppsBinId: binId,
@@ -101,6 +107,31 @@ export function createBinsService(ctx: RequestContext, stock: StockRepo) {
     lockAtPresentedRacks,
     checkBin,
     hooks,
+
+    /** What the shipping label of a pick+pack order shows (labels/shipping-label.ts). */
+    labelData(externalId: string, printedAt: string): LabelData | undefined {
+      const row = ctx.requests.find("PICK", externalId);
+      if (!row?.isPack) return undefined;
+      const lines = ctx.requests.lines(row.id);
+      const pack = parseJson<Record<string, unknown>>(lines[0]?.attributesJson ?? null) ?? {};
+      const exec = parseJson<Record<string, unknown>>(row.executionJson) ?? {};
+      const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+      return {
+        externalServiceRequestId: row.externalId,
+        olpn: str(exec.olpn) ?? `${ctx.ppsId}-${row.id}`,
+        orderNumber: str(pack.order_number),
+        shippingAddress: str(pack.shipping_address),
+        carrierLabelUrl: str(pack.carrier_label_url),
+        packingBoxId: str(pack.packing_box_id),
+        packingBoxType: str(pack.packing_box_type),
+        station: `${ctx.ppsId}/${str(exec.pps_bin_id) ?? row.binId ?? "?"}`,
+        lines: lines.map((l) => ({
+          filter: (JSON.parse(l.filtersJson) as string[]).join(" and "),
+          quantity: l.picked,
+        })),
+        printedAt,
+      };
+    },
 
     /** print_ready: the external printing of a pick+pack order is done; its bin may be released. */
     printReady(tx: Tx, externalId: string): void {

@@ -117,6 +117,7 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
     reports,
     requests,
     puts,
+    bins,
     station,
     operations,
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */

@@ -1,0 +1,60 @@
+import type { Logger } from "pino";
+import type { LabelPrinter } from "../devices/printing/label-printer.js";
+import type { EventBus } from "../events.js";
+import { type LabelData, type LabelMedia, renderShippingLabel } from "../labels/shipping-label.js";
+
+const OWNER = "pack-labels";
+
+export interface PackLabelDeps {
+  bus: EventBus;
+  printer: LabelPrinter;
+  media: LabelMedia;
+  /** The label data of a pick+pack request, or undefined when it is not one. */
+  labelData: (externalServiceRequestId: string, printedAt: string) => LabelData | undefined;
+  /** The printer reported the job done: the bin's flow resumes (as the print_ready call would). */
+  printed: (externalServiceRequestId: string) => void;
+  now: () => number;
+  log: Logger;
+}
+
+/**
+ * Prints the shipping label of each pick+pack order when its bin completes, then releases the bin
+ * (DESIGN.md §4 "Pick and pack"). Printing runs after the commit; a failed print leaves the bin
+ * waiting, so the order can still be released by the print_ready call, and is logged.
+ */
+export function createPackLabels(deps: PackLabelDeps) {
+  let chain: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  async function printOne(id: string): Promise<void> {
+    const data = deps.labelData(id, new Date(deps.now()).toISOString());
+    if (!data) return;
+    try {
+      const pdf = await renderShippingLabel(data, deps.media);
+      await deps.printer.print(pdf, `${data.olpn}-${id}`);
+      if (!stopped) deps.printed(id);
+      deps.log.info({ externalServiceRequestId: id, olpn: data.olpn }, "shipping label printed");
+    } catch (err) {
+      deps.log.error(
+        { err, externalServiceRequestId: id },
+        "shipping label not printed; the bin waits for print_ready",
+      );
+    }
+  }
+
+  return {
+    start(): void {
+      stopped = false;
+      deps.bus.on(OWNER, "binComplete", (e) => {
+        if (!e.pack) return;
+        // one print job at a time, in bin order: a label printer takes jobs one by one
+        for (const id of e.requests) chain = chain.then(() => printOne(id));
+      });
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      deps.bus.off(OWNER);
+      await chain;
+    },
+  };
+}
