@@ -23,8 +23,15 @@ export function createStockRepo(sqlite: Sqlite) {
       "SELECT location, item_id AS itemId, quantity, reserved FROM stock WHERE location = ? AND item_id = ?",
     ),
     stockOfItems: sqlite.prepare<[string], StockRowView>(
+      // Slots under an audit that is being counted or decided are not allocated: a count must not race
+      // a pick (DESIGN.md §4 Audit; the audit waits for picks that already hold the slot).
       `SELECT location, item_id AS itemId, quantity, reserved FROM stock
-        WHERE item_id IN (SELECT value FROM json_each(?)) AND quantity > reserved ORDER BY location, item_id`,
+        WHERE item_id IN (SELECT value FROM json_each(?)) AND quantity > reserved
+          AND location NOT IN (
+            SELECT al.location FROM audit_lines al JOIN audits a ON a.id = al.audit_row_id
+             WHERE a.status IN ('waiting_on_conflict', 'queued', 'started', 'pending_approval', 'rejected',
+                                'sent_for_reaudit', 'paused'))
+        ORDER BY location, item_id`,
     ),
     stockAtLocations: sqlite.prepare<[string], StockRowView>(
       `SELECT location, item_id AS itemId, quantity, reserved FROM stock

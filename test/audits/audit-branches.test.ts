@@ -28,6 +28,8 @@ beforeAll(async () => {
   tie = t.agent.services.repos.items.idsByKey("product_sku", "TIE", 1)[0] as number;
   await seedStock(t, "A-1", "MSU-A", "SOCK", 5);
   await seedStock(t, "T-1", "MSU-T", "TIE", 3);
+  // a second slot: T-1 stays under an audit (queued) once its first test ends, and audited slots are not allocated
+  await seedStock(t, "T-2", "MSU-T2", "TIE", 3);
   await seedStock(t, "B-1", "MSU-B", "BELT", 2);
   await seedStock(t, "EMPTY-1", "MSU-E", "SOCK", 0);
   await stationReady(t);
@@ -176,11 +178,11 @@ describe("auditlines_created → waiting_on_conflict → queued", () => {
 
   it("starting the watcher (agent start) releases audits whose conflict ended while it was stopped", async () => {
     await call("POST", SR, pick("PICK-2", "TIE", 1));
-    const id = await createAudit(t, { audit_param_value: { locations_list: ["T-1"] } });
+    const id = await createAudit(t, { audit_param_value: { locations_list: ["T-2"] } });
     expect((await ok(t, id, "start")).audit_status).toBe("waiting_on_conflict");
     t.agent.services.auditConflicts.stop();
     await call("POST", `${SR}/cancel`, { externalServiceRequestId: "PICK-2", type: "PICK" }, 202);
-    await until(async () => t.agent.services.repos.stock.stockAt("T-1", tie)?.reserved === 0);
+    await until(async () => t.agent.services.repos.stock.stockAt("T-2", tie)?.reserved === 0);
     expect(await status(id)).toBe("waiting_on_conflict");
     const seq = await lastSeq(t);
     t.agent.services.auditConflicts.start();
