@@ -72,7 +72,7 @@ export function createAuditsService(deps: AuditsDeps) {
       if (s?.userName) return { ppsSeatName: s.seat, userName: s.userName };
     }
     throw new AppError(
-      "invalid_state",
+      "not_logged_in",
       requested ? `no operator is logged in at seat ${requested}` : "no operator is logged in at any seat",
       [{ path: "seat", message: "log an operator in at the seat first" }],
       { condition: "pps_not_logged_in" },
@@ -130,10 +130,15 @@ export function createAuditsService(deps: AuditsDeps) {
         }
         const mode = deps.station.mode();
         if (mode !== "audit") {
-          throw new AppError("invalid_state", `the station is in ${mode} mode, not audit`, [], {
-            condition: "pps_mode_incorrect",
-            mode,
-          });
+          throw new AppError(
+            "wrong_mode",
+            `the station is in ${mode} mode, not audit`,
+            [{ path: "mode", message: "counting needs audit mode" }],
+            {
+              condition: "pps_mode_incorrect",
+              mode,
+            },
+          );
         }
         const other = repo.withStatus("started")[0];
         if (other) {

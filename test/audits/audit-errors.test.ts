@@ -177,13 +177,13 @@ describe("begin: station mode, operator, seat", () => {
 
   it("409 outside audit mode and without an operator at the seat", async () => {
     await setMode(t, "pick");
-    const condition = async (body?: Json) =>
-      (await refused(() => act(t, id, "begin", body), 409, "invalid_state", id)).details?.condition;
-    expect(await condition()).toBe("pps_mode_incorrect");
+    const condition = async (code: string, body?: Json) =>
+      (await refused(() => act(t, id, "begin", body), 409, code, id)).details?.condition;
+    expect(await condition("wrong_mode")).toBe("pps_mode_incorrect");
     await setMode(t, "audit");
-    expect(await condition()).toBe("pps_not_logged_in");
+    expect(await condition("not_logged_in")).toBe("pps_not_logged_in");
     await login(t, "back", "op-b");
-    expect(await condition({ seat: "front" })).toBe("pps_not_logged_in");
+    expect(await condition("not_logged_in", { seat: "front" })).toBe("pps_not_logged_in");
   });
 
   it("400 for an unknown seat or a bad body", async () => {
