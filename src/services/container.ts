@@ -68,7 +68,7 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
     now,
   });
   const catalog = createCatalogService(repos.catalog, now);
-  const items = createItemsService(sqlite, repos.items, repos.catalog, now);
+  const items = createItemsService(sqlite, repos.items, repos.catalog, now, tx);
   const audits = createAuditsService({
     repo: repos.audits,
     station: repos.station,

@@ -12,6 +12,7 @@ import {
 } from "../domain/item.identity.js";
 import type { ItemInput, ItemSchema, SearchInput } from "../domain/item.schema.js";
 import { itemView, type StoredItem } from "../domain/item.view.js";
+import type { TxRunner } from "./tx.js";
 
 /** search_v2 answers at most this many items (pagination is not shown in the spec; README: decisions). */
 export const SEARCH_LIMIT = 1000;
@@ -21,6 +22,8 @@ export function createItemsService(
   items: ItemsRepo,
   catalog: CatalogRepo,
   now: () => number,
+  /** Group commit for HTTP upserts; without it each upsert commits on its own. */
+  runner?: TxRunner,
 ) {
   function resolveSchema(input: ItemInput): { schema: ItemSchema; own: boolean } {
     if (input.schema) return { schema: input.schema, own: true };
@@ -144,6 +147,12 @@ export function createItemsService(
   return {
     upsert(input: ItemInput): Record<string, unknown> {
       return itemView(upsertTx.immediate(input));
+    },
+
+    /** For HTTP: committed with the other changes of this event-loop turn (one fsync for them all). */
+    async upsertAsync(input: ItemInput): Promise<Record<string, unknown>> {
+      if (!runner) return itemView(upsertTx.immediate(input));
+      return itemView(await runner.runAsync(() => upsertTx(input)));
     },
 
     /** search_v2: every filter must name a unique attribute; results come from the item_keys index. */

@@ -72,7 +72,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
           409: { description: "a barcode is held by another item, or the unique groups match several items" },
         },
       },
-      async (c) => c.json(items.upsert(await readJson(c, itemInputSchema))),
+      async (c) => c.json(await items.upsertAsync(await readJson(c, itemInputSchema))),
     );
 
     route(
