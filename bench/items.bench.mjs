@@ -6,7 +6,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { createAgent } from "../dist/agent.js";
 import { parseConfig } from "../dist/config/config.load.js";
-import { load, startChild, summary } from "./lib.mjs";
+import { load, peakRssMb, startChild, summary } from "./lib.mjs";
 import { itemBody, seedItems } from "./seed.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
@@ -104,6 +104,7 @@ export async function run() {
       concurrency: CONCURRENCY,
       send: (i) => fetch(`${base}${ITEM_PATH}`, { method: "POST", headers: auth, body: payloads[i] }),
     });
+    const agentPeakRssMb = peakRssMb(agent.pid);
     await agent.stop();
 
     const baseline = await startChild("baseline.mjs", [join(dir, "baseline.db")]);
@@ -137,6 +138,7 @@ export async function run() {
       },
       searchV2: { inProcessMs: summary(inproc), overHttpMs: searchHttp, healthzOverHttpMs: summary(floor) },
       itemUpsert: { agent: agentUpsert, baseline: baselineUpsert, ratioToBaseline: ratio },
+      agentPeakRssMb,
       targets: {
         "searchV2.p99 < 2 ms (in process)": summary(inproc).p99 < 2,
         "searchV2.p99 < 2 ms (over HTTP)": searchHttp.p99 < 2,

@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: child servers, a bounded load loop, percentiles.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -84,6 +84,16 @@ export async function load({ total, concurrency, send }) {
     failures,
     latencyMs: summary(latencies),
   };
+}
+
+/** Peak resident memory of a process so far (Linux VmHWM), in MB. */
+export function peakRssMb(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
 }
 
 export function machine() {

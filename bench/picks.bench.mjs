@@ -6,7 +6,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { createAgent } from "../dist/agent.js";
 import { parseConfig } from "../dist/config/config.load.js";
-import { load, startChild } from "./lib.mjs";
+import { load, peakRssMb, startChild } from "./lib.mjs";
 import { itemBody } from "./seed.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
@@ -97,7 +97,15 @@ export async function run() {
       concurrency: CONCURRENCY,
       send: (i) => fetch(`${base}${SR_PATH}`, { method: "POST", headers, body: payloads[i] }),
     });
+    const agentPeakRssMb = peakRssMb(agent.pid);
     await agent.stop();
+    // start to ready with everything above in the database (100,000 items and stock rows, the requests)
+    const again = await startChild("agent.mjs", [dir]);
+    const startToReady = {
+      agentStartMs: Math.round(again.info.startMs),
+      spawnToReadyMs: Math.round(again.spawnToReadyMs),
+    };
+    await again.stop();
 
     const baseline = await startChild("baseline.mjs", [join(dir, "baseline.db")]);
     const bbase = `http://127.0.0.1:${baseline.port}`;
@@ -133,7 +141,13 @@ export async function run() {
       },
       seed: seeded,
       pickCreate: { agent: agentRun, baseline: baselineRun, ratioToBaseline: ratio },
-      targets: { "pick creates >= 1.0x baseline": ratio >= 1.0 },
+      agentPeakRssMb,
+      startToReady,
+      targets: {
+        "pick creates >= 1.0x baseline": ratio >= 1.0,
+        "peak RSS < 150 MB": agentPeakRssMb !== null && agentPeakRssMb < 150,
+        "start to ready < 1 s": startToReady.agentStartMs < 1000,
+      },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
