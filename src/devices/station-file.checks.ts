@@ -1,0 +1,158 @@
+/**
+ * Rules of a station file that span fields or need the firmware profiles: every profile named exists and
+ * is of the device's kind and transport, every light, sensor and button names a device of the right kind
+ * and an address or channel that device has. Each issue carries the dotted path to fix. Pure.
+ */
+import type { FieldError } from "../domain/errors.js";
+import type { FirmwareProfile } from "./profiles/firmware-profile.schema.js";
+import type { BinDefinition, DeviceDefinition, StationFile } from "./station-file.schema.js";
+
+/** The built-in profile of simulated devices; no file, only with `transport: sim`. */
+export const SIM_PROFILE = "sim";
+
+type Profiles = ReadonlyMap<string, FirmwareProfile>;
+
+/**
+ * The canonical form of a light address for a controller profile, or the reason it is not one. Node
+ * and unit ids are numbers ("005" = "5"); SorTexx addresses are shelf + compartment, "000" being
+ * broadcast [SRC 33], which no single bin may use.
+ */
+export function canonicalAddress(
+  profile: FirmwareProfile | null,
+  address: string,
+): string | { error: string } {
+  if (profile === null || profile.kind !== "ptl-controller") return address;
+  const { scheme, min, max } = profile.ptl.addressing;
+  if (scheme === "shelf+compartment") {
+    if (!/^\d{6}$/.test(address)) return { error: "expected 6 digits: shelf (3) and compartment (3)" };
+    if (address.startsWith("000") || address.endsWith("000"))
+      return { error: "000 is the broadcast address [SRC 33]" };
+    return address;
+  }
+  if (!/^\d{1,3}$/.test(address)) return { error: `expected a ${scheme === "node" ? "tag" : "unit"} number` };
+  const n = Number(address);
+  if (n < min || n > max) return { error: `must be ${min}..${max}` };
+  return String(n);
+}
+
+/** Which station-file transports can carry a profile's transport (Atop also runs over RS-232, §2.1). */
+function transportFits(device: DeviceDefinition, profile: FirmwareProfile): string | null {
+  const t = device.transport.type;
+  if (t === "sim") return null;
+  const wanted = profile.transport.type;
+  const ok =
+    wanted === t || (profile.kind === "ptl-controller" && profile.ptl.codec === "atop-ccb" && t === "serial");
+  return ok ? null : `profile ${profile.profileId} speaks ${wanted}, not ${t}`;
+}
+
+/** Real (non-sim) devices need an adapter for their codec. */
+function adapterMissing(profile: FirmwareProfile): string | null {
+  if (profile.kind === "ptl-controller" && profile.ptl.codec === "custom")
+    return "codec custom has no adapter";
+  if (profile.kind === "bin-sensor" && profile.sensor.codec !== "modbus-rtu")
+    return `codec ${profile.sensor.codec} has no adapter`;
+  return null;
+}
+
+export function stationIssues(file: StationFile, profiles: Profiles): FieldError[] {
+  const issues: FieldError[] = [];
+  const add = (path: Array<string | number>, message: string) =>
+    issues.push({ path: path.join("."), message });
+  const seats = new Set<string>();
+  file.station.seats.forEach((s, i) => {
+    if (seats.has(s)) add(["station", "seats", i], "is listed twice");
+    seats.add(s);
+  });
+
+  const devices = new Map<string, { device: DeviceDefinition; profile: FirmwareProfile | null }>();
+  const buses = new Map<string, DeviceDefinition>();
+  file.devices.forEach((d, i) => {
+    const at = ["devices", i];
+    if (devices.has(d.id)) add([...at, "id"], `is used by another device`);
+    let profile: FirmwareProfile | null = null;
+    if (d.profile === SIM_PROFILE) {
+      if (d.transport.type !== "sim") add([...at, "profile"], "sim is only for transport: sim");
+    } else {
+      profile = profiles.get(d.profile) ?? null;
+      if (profile === null) {
+        add(
+          [...at, "profile"],
+          `unknown profile '${d.profile}' (known: ${[...profiles.keys()].sort().join(", ")})`,
+        );
+      } else if (profile.kind !== d.kind) {
+        add([...at, "profile"], `profile ${d.profile} is for a ${profile.kind}, not a ${d.kind}`);
+      } else {
+        const wrong = transportFits(d, profile);
+        if (wrong) add([...at, "transport"], wrong);
+        const missing = d.transport.type === "sim" ? null : adapterMissing(profile);
+        if (missing) add([...at, "profile"], missing);
+      }
+    }
+    if (d.seat !== undefined && !seats.has(d.seat)) add([...at, "seat"], `names no seat of station.seats`);
+    if (d.seat !== undefined && d.kind !== "scanner") add([...at, "seat"], "only scanners belong to a seat");
+    if (d.transport.type === "serial") {
+      // Only Modbus devices can share a bus: they answer one request at a time by unit id [SRC 39].
+      const other = buses.get(d.transport.path);
+      const modbus = (x: FirmwareProfile | null) =>
+        (x?.kind === "ptl-controller" && x.ptl.codec === "modbus-rtu") ||
+        (x?.kind === "bin-sensor" && x.sensor.codec === "modbus-rtu");
+      if (other && !(modbus(profile) && modbus(devices.get(other.id)?.profile ?? null))) {
+        add(
+          [...at, "transport", "serial"],
+          `is also used by device ${other.id}; only Modbus devices share a bus`,
+        );
+      }
+      buses.set(d.transport.path, d);
+    }
+    devices.set(d.id, { device: d, profile });
+  });
+
+  const lights = new Map<string, string>();
+  const checkBin = (bin: BinDefinition, at: Array<string | number>) => {
+    if (bin.light) {
+      const dev = devices.get(bin.light.device);
+      if (!dev) add([...at, "light", "device"], `names no device (${bin.light.device})`);
+      else if (dev.device.kind !== "ptl-controller")
+        add([...at, "light", "device"], `${bin.light.device} is a ${dev.device.kind}, not a ptl-controller`);
+      else {
+        const a = canonicalAddress(dev.profile, bin.light.address);
+        if (typeof a !== "string") add([...at, "light", "address"], a.error);
+        else {
+          const key = `${bin.light.device}/${a}`;
+          const other = lights.get(key);
+          if (other !== undefined) add([...at, "light", "address"], `is also the light of bin ${other}`);
+          lights.set(key, bin.id);
+        }
+      }
+    }
+    for (const part of ["sensor", "button"] as const) {
+      const ref = bin[part];
+      if (!ref) continue;
+      const dev = devices.get(ref.device);
+      if (!dev) add([...at, part, "device"], `names no device (${ref.device})`);
+      else if (dev.device.kind !== "bin-sensor")
+        add([...at, part, "device"], `${ref.device} is a ${dev.device.kind}, not a bin-sensor`);
+      else if (dev.profile?.kind === "bin-sensor") {
+        const ch = dev.profile.sensor.channels.find((c) => c.name === ref.channel);
+        const role = ch?.role ?? "presence";
+        if (!ch)
+          add([...at, part, "channel"], `profile ${dev.profile.profileId} has no channel ${ref.channel}`);
+        else if (part === "sensor" && role !== "presence")
+          add([...at, part, "channel"], `is a ${role} input`);
+        else if (part === "button" && role === "presence")
+          add([...at, part, "channel"], "is a presence input");
+      }
+    }
+  };
+  const binIds = new Set<string>();
+  file.station.bins.forEach((b, i) => {
+    if (binIds.has(b.id)) add(["station", "bins", i, "id"], "is listed twice");
+    binIds.add(b.id);
+    checkBin(b, ["station", "bins", i]);
+  });
+  if (file.station.irtBin) {
+    if (binIds.has(file.station.irtBin.id)) add(["station", "irtBin", "id"], "is also an order bin");
+    checkBin(file.station.irtBin, ["station", "irtBin"]);
+  }
+  return issues;
+}

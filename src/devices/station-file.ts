@@ -1,0 +1,189 @@
+/**
+ * The station file: read, validated against the firmware profiles, addresses made canonical; or, with
+ * no file, the embedded simulated station (DESIGN.md §3). A bad file stops the start with the file, the
+ * dotted path and the reason, as a bad config or profile does.
+ *
+ * Precedence: with a station file, its seats and bins ARE the station's (config `station.seats` and
+ * `station.bins` only shape the embedded default). A config that sets them to something else as well is
+ * refused rather than silently overridden, and so is a file whose `site`/`ppsId` differ from the config's.
+ */
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import type { z } from "zod";
+import { AppError, type FieldError } from "../domain/errors.js";
+import type { DeviceEvent } from "./hub.types.js";
+import type { FirmwareProfile } from "./profiles/firmware-profile.schema.js";
+import { loadProfiles } from "./profiles/load-profiles.js";
+import { canonicalAddress, SIM_PROFILE, stationIssues } from "./station-file.checks.js";
+import { type BinDefinition, type StationFile, stationFileSchema } from "./station-file.schema.js";
+
+/** The profiles shipped with the agent (`<package>/firmware-profiles/`, from src/ and dist/ alike). */
+export const DEFAULT_PROFILES_DIR = fileURLToPath(new URL("../../firmware-profiles/", import.meta.url));
+
+export interface LoadedStation {
+  /** The file read, or null for the embedded default station. */
+  source: string | null;
+  definition: StationFile;
+  profiles: ReadonlyMap<string, FirmwareProfile>;
+}
+
+export function stationError(file: string, errors: FieldError[]): AppError {
+  const first = errors[0];
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  const summary = first === undefined ? "invalid" : `${first.path}: ${first.message}`;
+  return new AppError("validation_failed", `station file ${file}: ${summary}${more}`, errors, { file });
+}
+
+function zodErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => {
+    const extra = issue.code === "unrecognized_keys" ? [issue.keys[0] ?? ""] : [];
+    const path = [...issue.path, ...extra].map(String).join(".") || "(root)";
+    return { path, message: issue.code === "unrecognized_keys" ? "unknown key" : issue.message };
+  });
+}
+
+/** Validates parsed YAML; `file` only labels errors. Light addresses come back canonical. */
+export function validateStation(
+  file: string,
+  raw: unknown,
+  profiles: ReadonlyMap<string, FirmwareProfile>,
+): StationFile {
+  const parsed = stationFileSchema.safeParse(raw);
+  if (!parsed.success) throw stationError(file, zodErrors(parsed.error));
+  const issues = stationIssues(parsed.data, profiles);
+  if (issues.length > 0) throw stationError(file, issues);
+  const def = parsed.data;
+  const profileOf = (device: string) => {
+    const d = def.devices.find((x) => x.id === device);
+    return (d && profiles.get(d.profile)) ?? null;
+  };
+  const canon = (b: BinDefinition): BinDefinition => {
+    if (!b.light) return b;
+    const a = canonicalAddress(profileOf(b.light.device), b.light.address);
+    return typeof a === "string" ? { ...b, light: { ...b.light, address: a } } : b;
+  };
+  const station = { ...def.station, bins: def.station.bins.map(canon) };
+  if (def.station.irtBin) station.irtBin = canon(def.station.irtBin);
+  return { ...def, station };
+}
+
+export function parseStationText(
+  file: string,
+  text: string,
+  profiles: ReadonlyMap<string, FirmwareProfile>,
+): StationFile {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw stationError(file, [{ path: "(root)", message: `not valid YAML: ${(e as Error).message}` }]);
+  }
+  return validateStation(file, raw, profiles);
+}
+
+/**
+ * The embedded station (DESIGN.md §3): one simulated light controller with a light (and its button) per
+ * bin at address = bin id, one simulated scanner per seat, one simulated sensor channel `bin-<id>` per bin.
+ */
+export function defaultStation(seats: readonly string[], bins: readonly string[]): StationFile {
+  const sim = { type: "sim" } as const;
+  return {
+    station: {
+      seats: [...seats],
+      bins: bins.map((id) => ({
+        id,
+        light: { device: "sim-ptl", address: id },
+        sensor: { device: "sim-sensors", channel: `bin-${id}` },
+      })),
+    },
+    devices: [
+      { id: "sim-ptl", kind: "ptl-controller", profile: SIM_PROFILE, transport: sim },
+      { id: "sim-sensors", kind: "bin-sensor", profile: SIM_PROFILE, transport: sim },
+      ...seats.map((seat) => ({
+        id: `sim-scanner-${seat}`,
+        kind: "scanner" as const,
+        profile: SIM_PROFILE,
+        seat,
+        transport: sim,
+      })),
+    ],
+  };
+}
+
+export interface StationSource {
+  /** `station.file`; absent = embedded default. */
+  file?: string | undefined;
+  profilesDir?: string | undefined;
+  seats: readonly string[];
+  bins: readonly string[];
+}
+
+/** Reads the profiles (a bad one stops the start) and the station file, or builds the default. */
+export async function loadStation(src: StationSource): Promise<LoadedStation> {
+  const profiles = await loadProfiles(src.profilesDir ?? DEFAULT_PROFILES_DIR);
+  if (src.file === undefined) {
+    return { source: null, definition: defaultStation(src.seats, src.bins), profiles };
+  }
+  let text: string;
+  try {
+    text = await readFile(src.file, "utf8");
+  } catch (e) {
+    throw stationError(src.file, [{ path: "(root)", message: `cannot be read: ${(e as Error).message}` }]);
+  }
+  return { source: src.file, definition: parseStationText(src.file, text, profiles), profiles };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The seats and order bins the station database is set up with (see the precedence note at the top).
+ * `config` is the agent's config, `defaults` the config's own defaults for seats and bins (a value equal
+ * to them counts as "not set"); throws when the config and the station file disagree.
+ */
+export function stationSeatsAndBins(
+  config: { site: string; ppsId: string; station: { seats: string[]; bins: string[] } },
+  loaded: LoadedStation,
+  defaults: { seats: readonly string[]; bins: readonly string[] },
+): { seats: string[]; bins: string[] } {
+  if (loaded.source === null) return { seats: config.station.seats, bins: config.station.bins };
+  const file = loaded.source;
+  const st = loaded.definition.station;
+  const seats = st.seats;
+  const bins = st.bins.map((b) => b.id);
+  const clash: FieldError[] = [];
+  if (st.site !== undefined && st.site !== config.site)
+    clash.push({ path: "station.site", message: `is ${st.site}, the config's site is ${config.site}` });
+  if (st.ppsId !== undefined && st.ppsId !== config.ppsId)
+    clash.push({ path: "station.ppsId", message: `is ${st.ppsId}, the config's ppsId is ${config.ppsId}` });
+  const { seats: cSeats, bins: cBins } = config.station;
+  if (!sameList(cSeats, defaults.seats) && !sameList(cSeats, seats))
+    clash.push({
+      path: "station.seats",
+      message: `differ from the config's station.seats (${cSeats.join(",")})`,
+    });
+  if (!sameList(cBins, defaults.bins) && !sameList(cBins, bins))
+    clash.push({
+      path: "station.bins",
+      message: `differ from the config's station.bins (${cBins.join(",")})`,
+    });
+  if (clash.length > 0) throw stationError(file, clash);
+  return { seats, bins };
+}
+
+/**
+ * The bin a button or sensor event belongs to: a light controller's button by the bin's light, a DI
+ * module's input by the bin's `button`, a sensor by the bin's `sensor`. null when no bin claims it.
+ */
+export function binOfEvent(def: StationFile, event: DeviceEvent): string | null {
+  if (event.type === "scan") return null;
+  const all = def.station.irtBin ? [...def.station.bins, def.station.irtBin] : def.station.bins;
+  for (const b of all) {
+    if (event.type === "sensor") {
+      if (b.sensor?.device === event.deviceId && b.sensor.channel === event.channel) return b.id;
+    } else if (b.light?.device === event.deviceId && b.light.address === event.address) return b.id;
+    else if (b.button?.device === event.deviceId && b.button.channel === event.address) return b.id;
+  }
+  return null;
+}
