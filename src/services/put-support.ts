@@ -24,7 +24,6 @@ export interface StoredExpectations extends PutExpectations {
 /** Excess items are extra: they do not settle expected quantity (spec: put container states). */
 export const EXCESS: readonly string[] = ["back_excess_entities", "front_excess_entities"];
 
-/** Put requests: create, cancel, modify, staging, put transactions and exceptions, release. */
 /** What the put use cases share: expectations and progress, the machine step, effects, actuals. */
 export function createPutSupport(ctx: RequestContext) {
   /** Every expected product must name one known item (its unique attributes in pdfa_values). */
