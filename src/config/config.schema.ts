@@ -177,6 +177,10 @@ export const configSchema = z
         stagingWithLogout: z
           .preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean())
           .default(false),
+        /** A scan equal to the scanner's previous one within this window is dropped (double delivery). */
+        scanDebounceMs: count(0, 10_000, 300),
+        /** How long a refused scan's error signal shows before the light returns to what it showed. */
+        errorSignalMs: count(0, 60_000, 1500),
       })
       .strict()
       .default({
@@ -184,6 +188,8 @@ export const configSchema = z
         bins: DEFAULT_BINS,
         initialMode: "pick",
         stagingWithLogout: false,
+        scanDebounceMs: 300,
+        errorSignalMs: 1500,
       }),
     outbox: z
       .object({

@@ -155,13 +155,14 @@ export function createAuditsService(deps: AuditsDeps) {
     },
 
     /**
-     * A key-in count of one line (only when the audit's `kq` is true). When no line is left to count,
-     * the audit moves to completed (all match) or pending_approval (spec audit table).
+     * A count of one line: keyed in (only when the audit's `kq` is true), or `scanned` by the station
+     * engine (each unit scanned, DESIGN §4 Audit). When no line is left to count, the audit moves to
+     * completed (all match) or pending_approval (spec audit table).
      */
-    count(auditId: string, input: AuditCountInput): Record<string, unknown> {
+    count(auditId: string, input: AuditCountInput, via: "keyin" | "scanned" = "keyin"): Record<string, unknown> {
       return tx.run((t) => {
         const a = mustGet(auditId);
-        if (a.kq !== 1) {
+        if (a.kq !== 1 && via === "keyin") {
           throw new AppError(
             "keyin_not_allowed",
             `audit ${auditId} was created without kq: counts are scanned`,

@@ -1,0 +1,87 @@
+import type { Sqlite } from "./open.js";
+
+/**
+ * Reads the station engine makes for every scan (hot path: a scan must light its bin within a few
+ * milliseconds, DESIGN.md §7). Each is one prepared statement on an index: a barcode, a slot, an
+ * MSU, the work reserved at the slots of presented racks, the staged puts, the audit being counted.
+ */
+export interface PickCandidateRow {
+  externalServiceRequestId: string;
+  line: string;
+  location: string;
+  itemId: number;
+  quantity: number;
+  binId: string;
+}
+
+export interface PutRow {
+  id: number;
+  externalServiceRequestId: string;
+  state: string;
+  binId: string | null;
+  expectationsJson: string | null;
+  attributesJson: string;
+}
+
+export function createScanRepo(sqlite: Sqlite) {
+  const q = {
+    item: sqlite.prepare<[string], { itemId: number; sku: string }>(
+      `SELECT b.item_id AS itemId, i.product_sku AS sku FROM barcodes b JOIN items i ON i.id = b.item_id
+        WHERE b.barcode = ?`,
+    ),
+    slot: sqlite.prepare<[string], { location: string; msu: string; presented: number }>(
+      `SELECT l.id AS location, l.msu, r.msu IS NOT NULL AS presented
+         FROM locations l LEFT JOIN racks r ON r.msu = l.msu WHERE l.id = ?`,
+    ),
+    msuSlots: sqlite.prepare<[string], { id: string }>("SELECT id FROM locations WHERE msu = ? ORDER BY id"),
+    presented: sqlite.prepare<[string], { one: number }>("SELECT 1 AS one FROM racks WHERE msu = ?"),
+    // Work order (DESIGN.md §4 Pick): priority, then pick_before_time (none last), then arrival.
+    picks: sqlite.prepare<[number, string], PickCandidateRow>(
+      `SELECT sr.external_id AS externalServiceRequestId, l.external_id AS line, r.location, r.item_id AS itemId,
+              min(r.quantity, l.expected - l.picked - l.short) AS quantity, sr.bin_id AS binId
+         FROM racks rk JOIN locations loc ON loc.msu = rk.msu
+         JOIN reservations r ON r.location = loc.id
+         JOIN pick_lines l ON l.id = r.line_id
+         JOIN service_requests sr ON sr.id = l.request_id
+        WHERE (r.item_id = ? OR r.location = ?) AND r.quantity > 0 AND l.expected - l.picked - l.short > 0
+          AND sr.type = 'PICK' AND sr.state IN ('cancellation_locked', 'pick_started') AND sr.bin_id IS NOT NULL
+        ORDER BY sr.priority_rank, sr.pick_before IS NULL, sr.pick_before, sr.id, l.position, r.location`,
+    ),
+    puts: sqlite.prepare<[], PutRow>(
+      `SELECT id, external_id AS externalServiceRequestId, state, bin_id AS binId,
+              expectations_json AS expectationsJson, attributes_json AS attributesJson
+         FROM service_requests WHERE type = 'PUT' AND state IN ('staged', 'complete') ORDER BY id`,
+    ),
+    // Excess items do not settle what is expected (spec: put container states; puts.service.ts).
+    handled: sqlite.prepare<[number, number], { n: number }>(
+      `SELECT coalesce(sum(quantity), 0) AS n FROM actuals
+        WHERE request_id = ? AND item_id = ? AND state NOT IN ('back_excess_entities', 'front_excess_entities')`,
+    ),
+    audit: sqlite.prepare<[], { id: number; auditId: string; kq: number }>(
+      "SELECT id, audit_id AS auditId, kq FROM audits WHERE status = 'started' ORDER BY id LIMIT 1",
+    ),
+    auditLines: sqlite.prepare<
+      [number],
+      { auditLineId: string; location: string; itemId: number; status: string }
+    >(
+      `SELECT audit_line_id AS auditLineId, location, item_id AS itemId, status FROM audit_lines
+        WHERE audit_row_id = ? ORDER BY id`,
+    ),
+  };
+
+  return {
+    item: (barcode: string) => q.item.get(barcode),
+    slot: (id: string) => q.slot.get(id),
+    msuSlots: (msu: string): string[] => q.msuSlots.all(msu).map((r) => r.id),
+    isPresented: (msu: string): boolean => q.presented.get(msu) !== undefined,
+    /** Pick work reserved at presented slots for an item, or at one slot (pass -1 / "" for the other). */
+    picks: (itemId: number, location: string): PickCandidateRow[] => q.picks.all(itemId, location),
+    /** Staged and complete puts (the ones a tote or item scan can be about). */
+    puts: (): PutRow[] => q.puts.all(),
+    handled: (requestId: number, itemId: number): number => q.handled.get(requestId, itemId)?.n ?? 0,
+    startedAudit: () => q.audit.get(),
+    auditLines: (auditRowId: number) => q.auditLines.all(auditRowId),
+  };
+}
+
+export type ScanRepo = ReturnType<typeof createScanRepo>;

@@ -1,0 +1,234 @@
+/**
+ * The seat machine (pure): `(seat state, input) → { state, actions }` or a refusal. It decides what a
+ * scan means by the step the seat is in (DESIGN.md §4 flows made physical): the same text may be an
+ * item, a slot, an MSU or a tote in the data, and only the step says which one counts. A refusal
+ * changes nothing; the shell answers it with an error signal. Operation calls in `actions` are made
+ * before any light: a light goes on only after its transaction committed (DESIGN.md §2).
+ */
+import { type ExceptionCode, fixedMeaning, pickReason } from "./scan-codes.js";
+import {
+  auditItem,
+  auditKeyin,
+  auditSlot,
+  commitLocation,
+  putConfirm,
+  putException,
+  putItem,
+  putKeyin,
+  putSlot,
+  tote,
+} from "./seat.put-audit.js";
+import { moved, refused } from "./seat.result.js";
+import {
+  type DataMeaning,
+  type PickTarget,
+  READY,
+  type Resolved,
+  type SeatAction,
+  type SeatInput,
+  type SeatState,
+  type SeatStep,
+  type World,
+} from "./seat.types.js";
+
+/** The lights the pending work of a seat holds on, to turn off when it ends. */
+export function heldLights(state: SeatState): SeatAction[] {
+  switch (state.step) {
+    case "pick_confirm":
+      return [{ kind: "clear", target: { bin: state.pick.binId } }];
+    case "put_slot":
+    case "put_confirm": {
+      const out: SeatAction[] = [];
+      if (state.put.binId) out.push({ kind: "clear", target: { bin: state.put.binId } });
+      if (state.step === "put_confirm") out.push({ kind: "clear", target: { slot: state.location } });
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/** The meaning the step accepts, in the step's order of preference. */
+function choose(meanings: DataMeaning[], order: DataMeaning["kind"][]): DataMeaning | undefined {
+  for (const kind of order) {
+    const found = meanings.find((x) => x.kind === kind);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function lightPick(pick: PickTarget, as: "item" | "slot"): SeatStep {
+  return moved(
+    { step: "pick_confirm", pick },
+    [{ kind: "show", target: { bin: pick.binId }, quantity: pick.quantity }],
+    as,
+    "bin_lit",
+  );
+}
+
+function present(state: SeatState, m: Extract<DataMeaning, { kind: "msu" }>): SeatStep {
+  if (m.presented) return moved(state, [], "msu", "rack_already_presented");
+  return moved(
+    state,
+    [{ kind: "call", call: { op: "rackPresented", msu: m.msu, locations: m.locations } }],
+    "msu",
+    "rack_presented",
+  );
+}
+
+const ORDER: Record<World["mode"], DataMeaning["kind"][]> = {
+  pick: ["item", "slot", "msu"],
+  put: ["tote", "item", "msu"],
+  audit: ["slot", "item", "msu"],
+};
+
+function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning, w: World): SeatStep {
+  if (m.kind === "msu") return present(state, m);
+  if (w.mode === "pick") {
+    if (m.kind === "slot" && !m.presented)
+      return refused("slot_not_presented", `slot ${m.location} is not on a presented rack`, "slot");
+    const pick =
+      m.kind === "item"
+        ? w.picks.find((p) => p.itemId === m.itemId)
+        : w.picks.find((p) => m.kind === "slot" && p.location === m.location);
+    if (!pick) return refused("no_work", `nothing to pick for this ${m.kind} at a presented slot`, m.kind);
+    return lightPick(pick, m.kind === "item" ? "item" : "slot");
+  }
+  if (w.mode === "put") return m.kind === "tote" ? tote(m) : putItem(state, m, w);
+  return m.kind === "slot" ? auditSlot(state, m, w) : auditItem(state, m, w);
+}
+
+function scanData(state: SeatState, meanings: DataMeaning[], w: World): SeatStep {
+  if (state.step === "pick_confirm")
+    return refused("finish_first", "confirm or cancel the lit bin first", meanings[0]?.kind);
+  // past ready (counting, putting): another unit of the item, or the next slot
+  const order: DataMeaning["kind"][] = state.step === "ready" ? ORDER[w.mode] : ["item", "slot"];
+  const m = choose(meanings, order);
+  if (!m)
+    return refused("not_this_step", `a ${meanings[0]?.kind} scan is not expected now`, meanings[0]?.kind);
+  if (state.step === "ready") return scanReady(state, m, w);
+  if (state.step === "audit_count")
+    return m.kind === "slot" ? auditSlot(state, m, w) : auditItem(state, m, w);
+  return m.kind === "slot" ? putSlot(state, m) : putItem(state, m, w);
+}
+
+function badge(state: SeatState, user: string, w: World): SeatStep {
+  if (state.step !== "ready")
+    return refused("finish_first", "finish or cancel the pending work first", "badge");
+  if (w.user === null)
+    return moved(state, [{ kind: "call", call: { op: "login", user } }], "badge", "logged_in");
+  if (w.user === user) return moved(READY, [{ kind: "call", call: { op: "logout" } }], "badge", "logged_out");
+  return refused("seat_taken", `seat ${w.seat} is taken by ${w.user}`, "badge");
+}
+
+function pickDone(state: Extract<SeatState, { step: "pick_confirm" }>, quantity: number, as: Resolved["as"]) {
+  const p = state.pick;
+  return moved(
+    READY,
+    [
+      {
+        kind: "call",
+        call: {
+          op: "pick",
+          externalServiceRequestId: p.externalServiceRequestId,
+          line: p.line,
+          location: p.location,
+          quantity,
+        },
+      },
+      ...heldLights(state),
+    ],
+    as,
+    "picked",
+  );
+}
+
+function pickException(state: Extract<SeatState, { step: "pick_confirm" }>, code: ExceptionCode): SeatStep {
+  const reason = pickReason(code);
+  if (!reason) return refused("exception_not_applicable", `${code} is not a pick exception`, "exception");
+  const p = state.pick;
+  const call = {
+    op: "pickException" as const,
+    externalServiceRequestId: p.externalServiceRequestId,
+    line: p.line,
+    quantity: p.quantity,
+    reason,
+  };
+  return moved(READY, [{ kind: "call", call }, ...heldLights(state)], "exception", "pick_exception", code);
+}
+
+/** The pending work confirmed, by the button, the beam, EXC-CONFIRM or a key-in quantity. */
+function confirm(state: SeatState, w: World, as: Resolved["as"], quantity?: number): SeatStep {
+  switch (state.step) {
+    case "pick_confirm":
+      if (quantity !== undefined && quantity > state.pick.quantity)
+        return refused("more_than_expected", `at most ${state.pick.quantity} to pick here`, as);
+      return pickDone(state, quantity ?? state.pick.quantity, as);
+    case "put_confirm":
+      return putConfirm(state, as, quantity);
+    case "put_slot":
+      return refused("not_this_step", "scan the target slot first", as);
+    case "audit_count":
+      return commitLocation(state, w, as);
+    default:
+      return refused("nothing_pending", "nothing to confirm at this seat", as);
+  }
+}
+
+function exception(state: SeatState, code: ExceptionCode, w: World): SeatStep {
+  if (code === "CANCEL") {
+    if (state.step === "ready" && state.tote === null)
+      return refused("nothing_pending", "nothing to cancel", "exception");
+    const keep = state.step === "put_slot" || state.step === "put_confirm" ? state.tote : null;
+    return moved({ step: "ready", tote: keep }, heldLights(state), "exception", "cancelled", code);
+  }
+  if (code === "CONFIRM") {
+    const step = confirm(state, w, "exception");
+    return step.ok ? { ...step, resolved: { ...step.resolved, code } } : step;
+  }
+  if (state.step === "pick_confirm") return pickException(state, code);
+  if (state.step === "put_slot" || state.step === "put_confirm") return putException(state, code, w);
+  return refused("nothing_pending", "scan the item (or slot) the exception is about first", "exception");
+}
+
+export function stepSeat(state: SeatState, input: SeatInput): SeatStep {
+  if (input.type === "changed") {
+    if (input.stillValid || state.step === "ready") return moved(state, [], "none", "unchanged");
+    return moved({ step: "ready", tote: null }, heldLights(state), "none", "dropped");
+  }
+  const w = input.world;
+  if (input.type === "scan") {
+    const fixed = fixedMeaning(input.barcode);
+    if (fixed?.kind === "bad_code") return refused("bad_code", fixed.reason);
+    if (fixed?.kind === "badge") return badge(state, fixed.user, w);
+    if (w.user === null)
+      return refused("not_logged_in", `no operator is logged in at seat ${w.seat}`, fixed?.kind);
+    if (fixed?.kind === "exception") return exception(state, fixed.code, w);
+    if (!input.meanings.length) return refused("unknown_barcode", `'${input.barcode}' is not known here`);
+    return scanData(state, input.meanings, w);
+  }
+  if (w.user === null) return refused("not_logged_in", `no operator is logged in at seat ${w.seat}`);
+  if (input.type === "keyin") {
+    if (state.step === "put_slot") return putKeyin(state, input.quantity);
+    if (state.step === "audit_count") return auditKeyin(state, input.quantity, w);
+    return confirm(state, w, "keyin", input.quantity);
+  }
+  // a bin's button or beam: only the seat whose pending work lit that bin takes it
+  if (input.signal === "sensor" && state.step !== "pick_confirm") return moved(state, [], "bin", "ignored");
+  if (input.signal === "shortage") {
+    if (state.step !== "pick_confirm")
+      return refused("not_this_step", "shortage applies to a lit pick bin", "bin");
+    return pickException(state, "ITEM_MISSING");
+  }
+  const lit = pendingBin(state);
+  if (lit !== input.binId)
+    return refused("not_this_step", `bin ${input.binId} is not lit for this seat`, "bin");
+  return confirm(state, w, "bin");
+}
+
+/** The bin whose button confirms the seat's pending work (the pick's bin, or the put's tote bin). */
+export function pendingBin(state: SeatState): string | null {
+  if (state.step === "pick_confirm") return state.pick.binId;
+  if (state.step === "put_confirm" || state.step === "put_slot") return state.put.binId;
+  return null;
+}

@@ -1,0 +1,198 @@
+/**
+ * Put and audit steps of the seat machine (pure; see seat.machine.ts).
+ *
+ * Put (DESIGN.md §4 Put): the item from the tote (each scan one unit; a key-in sets the count), then
+ * the target slot (its light, where fitted, shows the quantity), then confirm: the tote bin's button,
+ * EXC-CONFIRM, or a key-in quantity. A tote scan selects that tote (later items must be its) or, once
+ * the put is complete, releases it.
+ *
+ * Audit (DESIGN.md §4 Audit): the slot, then each unit of each item there (or a key-in count where the
+ * audit's `kq` allows); the next slot or EXC-CONFIRM closes the slot: every open line there is counted,
+ * a line whose item was never scanned as zero.
+ */
+import { type ExceptionCode, putReason } from "./scan-codes.js";
+import { moved, refused } from "./seat.result.js";
+import type { DataMeaning, Resolved, SeatAction, SeatState, SeatStep, World } from "./seat.types.js";
+
+type Ready = Extract<SeatState, { step: "ready" }>;
+type Putting = Extract<SeatState, { step: "put_slot" | "put_confirm" }>;
+type Counting = Extract<SeatState, { step: "audit_count" }>;
+type Slot = Extract<DataMeaning, { kind: "slot" }>;
+
+function putLights(s: Putting): SeatAction[] {
+  const out: SeatAction[] = [];
+  if (s.put.binId) out.push({ kind: "show", target: { bin: s.put.binId }, quantity: s.quantity });
+  if (s.step === "put_confirm")
+    out.push({ kind: "show", target: { slot: s.location }, quantity: s.quantity });
+  return out;
+}
+
+function clearPut(s: Putting): SeatAction[] {
+  const out: SeatAction[] = [];
+  if (s.put.binId) out.push({ kind: "clear", target: { bin: s.put.binId } });
+  if (s.step === "put_confirm") out.push({ kind: "clear", target: { slot: s.location } });
+  return out;
+}
+
+export function tote(m: Extract<DataMeaning, { kind: "tote" }>): SeatStep {
+  if (m.state === "complete") {
+    const call = { op: "release" as const, externalServiceRequestId: m.externalServiceRequestId };
+    return moved({ step: "ready", tote: null }, [{ kind: "call", call }], "tote", "released");
+  }
+  if (m.state !== "staged") return refused("not_expected", `the put of this tote is ${m.state}`, "tote");
+  return moved({ step: "ready", tote: m.externalServiceRequestId }, [], "tote", "tote_selected");
+}
+
+export function putItem(state: Ready | Putting, m: DataMeaning, w: World): SeatStep {
+  if (m.kind !== "item") return refused("not_this_step", `a ${m.kind} scan is not expected now`, m.kind);
+  if (state.step !== "ready") {
+    // another unit of the same item; a different item waits until this one is put
+    if (m.itemId !== state.put.itemId)
+      return refused("finish_first", "put or cancel the pending item first", "item");
+    const next = { ...state, quantity: state.quantity + 1 };
+    return moved(next, putLights(next), "item", "counted");
+  }
+  const mine = w.puts.filter(
+    (p) => p.itemId === m.itemId && (state.tote === null || p.externalServiceRequestId === state.tote),
+  );
+  // a put still expecting the item first; one that expects no more takes it only as excess
+  const put = mine.find((p) => p.left > 0) ?? mine[0];
+  if (!put) return refused("not_expected", "no staged put expects this item", "item");
+  const next: Putting = { step: "put_slot", tote: state.tote, put, quantity: 1 };
+  return moved(next, putLights(next), "item", "put_item");
+}
+
+export function putSlot(state: Putting, m: Slot): SeatStep {
+  if (!m.presented)
+    return refused("slot_not_presented", `slot ${m.location} is not on a presented rack`, "slot");
+  const next: Putting = {
+    step: "put_confirm",
+    tote: state.tote,
+    put: state.put,
+    quantity: state.quantity,
+    location: m.location,
+  };
+  const before =
+    state.step === "put_confirm" ? [{ kind: "clear" as const, target: { slot: state.location } }] : [];
+  return moved(next, [...before, ...putLights(next)], "slot", "slot_selected");
+}
+
+export function putKeyin(state: Extract<SeatState, { step: "put_slot" }>, quantity: number): SeatStep {
+  const next = { ...state, quantity };
+  return moved(next, putLights(next), "keyin", "quantity_set");
+}
+
+export function putConfirm(
+  state: Extract<SeatState, { step: "put_confirm" }>,
+  as: Resolved["as"],
+  quantity?: number,
+): SeatStep {
+  const q = quantity ?? state.quantity;
+  if (q > state.put.left)
+    return refused(
+      "more_than_expected",
+      `the put expects ${state.put.left} more; scan EXC-EXCESS for extras`,
+      as,
+    );
+  const call = {
+    op: "put" as const,
+    externalServiceRequestId: state.put.externalServiceRequestId,
+    product_sku: state.put.sku,
+    location: state.location,
+    quantity: q,
+  };
+  return moved({ step: "ready", tote: state.tote }, [{ kind: "call", call }, ...clearPut(state)], as, "put");
+}
+
+export function putException(state: Putting, code: ExceptionCode, w: World): SeatStep {
+  const reason = putReason(code, w.seat);
+  if (!reason)
+    return refused(
+      "exception_not_applicable",
+      `${code} is not a put exception at seat ${w.seat}`,
+      "exception",
+    );
+  const call = {
+    op: "putException" as const,
+    externalServiceRequestId: state.put.externalServiceRequestId,
+    product_sku: state.put.sku,
+    quantity: state.quantity,
+    reason,
+  };
+  return moved(
+    { step: "ready", tote: state.tote },
+    [{ kind: "call", call }, ...clearPut(state)],
+    "exception",
+    "put_exception",
+    code,
+  );
+}
+
+const openAt = (w: World, location: string) =>
+  (w.audit?.lines ?? []).filter((l) => l.open && l.location === location);
+
+/** Counts of the slot being closed, one call per open line there (unscanned lines count zero). */
+function closeCalls(state: Counting, w: World): SeatAction[] {
+  return openAt(w, state.location).map((l) => ({
+    kind: "call" as const,
+    call: {
+      op: "auditCount" as const,
+      auditId: state.auditId,
+      auditLineId: l.auditLineId,
+      good: state.counts[l.auditLineId] ?? 0,
+    },
+  }));
+}
+
+export function commitLocation(state: Counting, w: World, as: Resolved["as"]): SeatStep {
+  if (w.audit?.auditId !== state.auditId) return moved({ step: "ready", tote: null }, [], as, "dropped");
+  return moved({ step: "ready", tote: null }, closeCalls(state, w), as, "location_counted");
+}
+
+export function auditSlot(state: Ready | Counting, m: Slot, w: World): SeatStep {
+  if (!w.audit) return refused("no_audit", "no audit is being counted at the station", "slot");
+  if (state.step === "audit_count" && state.location === m.location)
+    return moved(state, [], "slot", "location_selected");
+  if (!openAt(w, m.location).length)
+    return refused("not_expected", `slot ${m.location} has nothing left to count`, "slot");
+  const before = state.step === "audit_count" ? closeCalls(state, w) : [];
+  return moved(
+    { step: "audit_count", auditId: w.audit.auditId, location: m.location, counts: {}, last: null },
+    before,
+    "slot",
+    "location_selected",
+  );
+}
+
+export function auditItem(state: Ready | Counting, m: DataMeaning, w: World): SeatStep {
+  if (m.kind !== "item") return refused("not_this_step", `a ${m.kind} scan is not expected now`, m.kind);
+  if (!w.audit) return refused("no_audit", "no audit is being counted at the station", "item");
+  let at = state;
+  if (at.step === "ready") {
+    // with one slot to count for this item, the item scan also chooses the slot
+    const slots = new Set(
+      w.audit.lines.filter((l) => l.open && l.itemId === m.itemId).map((l) => l.location),
+    );
+    const only = [...slots][0];
+    if (slots.size !== 1 || only === undefined)
+      return refused("not_this_step", "scan the slot being counted first", "item");
+    at = { step: "audit_count", auditId: w.audit.auditId, location: only, counts: {}, last: null };
+  }
+  const line = openAt(w, at.location).find((l) => l.itemId === m.itemId);
+  if (!line) return refused("not_expected", `this item is not counted at slot ${at.location}`, "item");
+  const counts = { ...at.counts, [line.auditLineId]: (at.counts[line.auditLineId] ?? 0) + 1 };
+  return moved({ ...at, counts, last: line.auditLineId }, [], "item", "counted");
+}
+
+export function auditKeyin(state: Counting, quantity: number, w: World): SeatStep {
+  if (!w.audit?.kq)
+    return refused("keyin_not_allowed", "this audit is counted by scans (kq is false)", "keyin");
+  if (state.last === null)
+    return refused("not_this_step", "scan the item whose count you key in first", "keyin");
+  return moved(
+    { ...state, counts: { ...state.counts, [state.last]: quantity } },
+    [],
+    "keyin",
+    "quantity_set",
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * Shapes of the seat machine (seat.machine.ts): what a seat is doing, what the shell tells it about
+ * the station for one input, and what it asks the shell to do. Pure data.
+ */
+import type { PickExceptionReason } from "../domain/pick.machine.js";
+import type { PutExceptionState } from "../domain/put.machine.js";
+import type { ExceptionCode } from "./scan-codes.js";
+
+/** One reserved pick line at a presented slot, in an order whose bin is at the station. */
+export interface PickTarget {
+  externalServiceRequestId: string;
+  line: string;
+  location: string;
+  itemId: number;
+  /** what to pick now: the line's reservation at this slot (never more than outstanding) */
+  quantity: number;
+  binId: string;
+}
+
+/** A staged put that still expects `left` of an item. */
+export interface PutTarget {
+  externalServiceRequestId: string;
+  sku: string;
+  itemId: number;
+  left: number;
+  binId: string | null;
+  toteId: string | null;
+}
+
+export interface AuditLineView {
+  auditLineId: string;
+  location: string;
+  itemId: number;
+  /** lines still `auditline_started` are the ones to count */
+  open: boolean;
+}
+
+export interface AuditView {
+  auditId: string;
+  kq: boolean;
+  lines: AuditLineView[];
+}
+
+export type StationMode = "pick" | "put" | "audit";
+
+/** What a scanned text can be in the station's data (the shell looks each up; the step chooses). */
+export type DataMeaning =
+  | { kind: "item"; itemId: number; sku: string }
+  | { kind: "slot"; location: string; msu: string; presented: boolean }
+  | { kind: "msu"; msu: string; locations: string[]; presented: boolean }
+  | { kind: "tote"; externalServiceRequestId: string; state: string; binId: string | null };
+
+/** The station as this one input needs it, read by the shell just before. */
+export interface World {
+  mode: StationMode;
+  seat: string;
+  /** the operator logged in at this seat */
+  user: string | null;
+  /** pick work for the scanned item or slot, in work order, minus what other seats have pending */
+  picks: PickTarget[];
+  /** staged puts expecting the scanned item */
+  puts: PutTarget[];
+  /** the audit being counted at the station (audit mode) */
+  audit: AuditView | null;
+}
+
+export type SeatState =
+  | { step: "ready"; tote: string | null }
+  | { step: "pick_confirm"; pick: PickTarget }
+  | { step: "put_slot"; tote: string | null; put: PutTarget; quantity: number }
+  | { step: "put_confirm"; tote: string | null; put: PutTarget; quantity: number; location: string }
+  | {
+      step: "audit_count";
+      auditId: string;
+      location: string;
+      counts: Readonly<Record<string, number>>;
+      last: string | null;
+    };
+
+export const READY: SeatState = { step: "ready", tote: null };
+
+export type SeatInput =
+  | { type: "scan"; barcode: string; meanings: DataMeaning[]; world: World }
+  | { type: "keyin"; quantity: number; world: World }
+  /** the lit bin's confirm button, its beam (sensor), or its shortage button */
+  | { type: "bin"; binId: string; signal: "confirm" | "sensor" | "shortage"; world: World }
+  /** the request behind the pending work changed elsewhere (bus): drop it if it is gone */
+  | { type: "changed"; stillValid: boolean };
+
+/** A station operation, as operations.ts names it, with its input. */
+export type OpCall =
+  | { op: "login"; user: string }
+  | { op: "logout" }
+  | { op: "rackPresented"; msu: string; locations: string[] }
+  | { op: "pick"; externalServiceRequestId: string; line: string; location: string; quantity: number }
+  | {
+      op: "pickException";
+      externalServiceRequestId: string;
+      line: string;
+      quantity: number;
+      reason: PickExceptionReason;
+    }
+  | { op: "put"; externalServiceRequestId: string; product_sku: string; location: string; quantity: number }
+  | {
+      op: "putException";
+      externalServiceRequestId: string;
+      product_sku: string;
+      quantity: number;
+      reason: PutExceptionState;
+    }
+  | { op: "release"; externalServiceRequestId: string }
+  | { op: "binEmptied"; binId: string }
+  | { op: "auditCount"; auditId: string; auditLineId: string; good: number };
+
+/** A light the seat wants on (the shell maps bins and slots to device addresses). */
+export type LightTarget = { bin: string } | { slot: string };
+
+export type SeatAction =
+  | { kind: "call"; call: OpCall }
+  | { kind: "show"; target: LightTarget; quantity: number }
+  | { kind: "clear"; target: LightTarget };
+
+/** Stable reasons a scan or press is refused (README: scan rules). */
+export type RefusalReason =
+  | "unknown_barcode"
+  | "bad_code"
+  | "not_logged_in"
+  | "seat_taken"
+  | "finish_first"
+  | "nothing_pending"
+  | "no_work"
+  | "not_expected"
+  | "slot_not_presented"
+  | "not_this_step"
+  | "more_than_expected"
+  | "exception_not_applicable"
+  | "keyin_not_allowed"
+  | "no_audit";
+
+export interface Resolved {
+  /** what the input was taken as */
+  as: DataMeaning["kind"] | "badge" | "exception" | "keyin" | "bin" | "none";
+  /** what the seat did, e.g. `bin_lit`, `picked` */
+  did: string;
+  code?: ExceptionCode;
+}
+
+export type SeatStep =
+  | { ok: true; state: SeatState; actions: SeatAction[]; resolved: Resolved }
+  | { ok: false; reason: RefusalReason; message: string; as?: Resolved["as"] };

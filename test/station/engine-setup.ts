@@ -1,0 +1,59 @@
+/** An in-process agent with a station engine on a fake hub: bins 1-8 lit at `ptl/<bin>`, beams `beam-<bin>`. */
+import pino from "pino";
+import { createScanRepo } from "../../src/db/scan.repo.js";
+import { createScanLookup } from "../../src/services/scan-lookup.service.js";
+import { createStationEngine, type StationEngine } from "../../src/station/engine.js";
+import { createLayout } from "../../src/station/layout.js";
+import { createOpRunner } from "../../src/station/op-calls.js";
+import { startTestAgent, type TestAgent } from "../helpers/agent.js";
+import { FakeHub } from "./fake-hub.js";
+
+export interface EngineRig {
+  t: TestAgent;
+  hub: FakeHub;
+  engine: StationEngine;
+  /** Moves the agent's clock past the debounce window, as between two scans a person makes. */
+  later(): void;
+  close(): Promise<void>;
+}
+
+export async function startEngineRig(): Promise<EngineRig> {
+  const t = await startTestAgent({ ppsId: "7" });
+  const svc = t.agent.services;
+  const hub = new FakeHub(() => t.clock.now);
+  const ids = ["1", "2", "3", "4", "5", "6", "7", "8"];
+  const engine = createStationEngine({
+    hub,
+    bus: svc.bus,
+    run: createOpRunner(svc.operations, svc.audits),
+    lookup: createScanLookup(createScanRepo(t.agent.db.sqlite), svc.repos.station),
+    layout: createLayout(
+      ids.map((id) => ({
+        id,
+        light: { device: "ptl", address: id },
+        sensor: { device: "curtain", channel: `beam-${id}` },
+      })),
+    ),
+    seats: ["front", "back"],
+    debounceMs: 300,
+    errorSignalMs: 20,
+    now: () => t.clock.now,
+    log: pino({ level: "silent" }),
+  });
+  engine.start();
+  return {
+    t,
+    hub,
+    engine,
+    later: () => {
+      t.clock.now += 1000;
+    },
+    async close() {
+      engine.stop();
+      await t.close();
+    },
+  };
+}
+
+export const tick = () => new Promise((r) => setImmediate(r));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

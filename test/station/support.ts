@@ -1,0 +1,149 @@
+/** Builders for the seat machine's inputs, so each row of a table states only what it is about. */
+import type {
+  AuditView,
+  DataMeaning,
+  PickTarget,
+  PutTarget,
+  SeatAction,
+  SeatInput,
+  SeatState,
+  SeatStep,
+  World,
+} from "../../src/station/seat.types.js";
+
+export const item = (itemId = 1, sku = "A"): DataMeaning => ({ kind: "item", itemId, sku });
+export const slot = (location = "S1", presented = true, msu = "M1"): DataMeaning => ({
+  kind: "slot",
+  location,
+  msu,
+  presented,
+});
+export const msu = (id = "M1", presented = false): DataMeaning => ({
+  kind: "msu",
+  msu: id,
+  locations: ["S1", "S2"],
+  presented,
+});
+export const tote = (state = "staged", id = "U1"): DataMeaning => ({
+  kind: "tote",
+  externalServiceRequestId: id,
+  state,
+  binId: "3",
+});
+
+export const pick = (over: Partial<PickTarget> = {}): PickTarget => ({
+  externalServiceRequestId: "P1",
+  line: "P1-L1",
+  location: "S1",
+  itemId: 1,
+  quantity: 3,
+  binId: "2",
+  ...over,
+});
+
+export const put = (over: Partial<PutTarget> = {}): PutTarget => ({
+  externalServiceRequestId: "U1",
+  sku: "A",
+  itemId: 1,
+  left: 5,
+  binId: "3",
+  toteId: "T1",
+  ...over,
+});
+
+export const audit = (kq = false): AuditView => ({
+  auditId: "AU1",
+  kq,
+  lines: [
+    { auditLineId: "AU1-1", location: "S1", itemId: 1, open: true },
+    { auditLineId: "AU1-2", location: "S1", itemId: 2, open: true },
+    { auditLineId: "AU1-3", location: "S2", itemId: 1, open: true },
+    { auditLineId: "AU1-4", location: "S3", itemId: 3, open: true },
+  ],
+});
+
+export function world(over: Partial<World> = {}): World {
+  return { mode: "pick", seat: "front", user: "alice", picks: [], puts: [], audit: null, ...over };
+}
+
+export const scan = (barcode: string, meanings: DataMeaning[], w: Partial<World> = {}): SeatInput => ({
+  type: "scan",
+  barcode,
+  meanings,
+  world: world(w),
+});
+export const keyin = (quantity: number, w: Partial<World> = {}): SeatInput => ({
+  type: "keyin",
+  quantity,
+  world: world(w),
+});
+export const bin = (
+  binId: string,
+  signal: "confirm" | "sensor" | "shortage" = "confirm",
+  w: Partial<World> = {},
+): SeatInput => ({ type: "bin", binId, signal, world: world(w) });
+
+export const READY_STATE: SeatState = { step: "ready", tote: null };
+export const PICKING: SeatState = { step: "pick_confirm", pick: pick() };
+export const PUT_SLOT: SeatState = { step: "put_slot", tote: null, put: put(), quantity: 2 };
+export const PUT_CONFIRM: SeatState = {
+  step: "put_confirm",
+  tote: null,
+  put: put(),
+  quantity: 2,
+  location: "S9",
+};
+export const COUNTING: SeatState = {
+  step: "audit_count",
+  auditId: "AU1",
+  location: "S1",
+  counts: { "AU1-1": 2 },
+  last: "AU1-1",
+};
+
+/** One step as text: `refused <reason>`, or `<step> <did> | <actions>` (see `act`). */
+export function fmt(out: SeatStep): string {
+  if (!out.ok) return `refused ${out.reason}`;
+  return `${out.state.step} ${out.resolved.did} | ${out.actions.map(act).join(", ")}`;
+}
+
+const where = (t: { bin: string } | { slot: string }) => ("bin" in t ? t.bin : `slot ${t.slot}`);
+
+export function act(a: SeatAction): string {
+  if (a.kind === "show") return `show ${where(a.target)}=${a.quantity}`;
+  if (a.kind === "clear") return `clear ${where(a.target)}`;
+  const c = a.call;
+  switch (c.op) {
+    case "login":
+      return `login ${c.user}`;
+    case "rackPresented":
+      return `present ${c.msu}[${c.locations.join(",")}]`;
+    case "pick":
+      return `pick ${c.externalServiceRequestId}/${c.line}@${c.location}x${c.quantity}`;
+    case "pickException":
+      return `${c.reason} ${c.externalServiceRequestId}/${c.line}x${c.quantity}`;
+    case "put":
+      return `put ${c.externalServiceRequestId}/${c.product_sku}@${c.location}x${c.quantity}`;
+    case "putException":
+      return `${c.reason} ${c.externalServiceRequestId}/${c.product_sku}x${c.quantity}`;
+    case "release":
+      return `release ${c.externalServiceRequestId}`;
+    case "binEmptied":
+      return `empty ${c.binId}`;
+    case "auditCount":
+      return `count ${c.auditLineId}=${c.good}`;
+    default:
+      return c.op;
+  }
+}
+
+export interface Row {
+  name: string;
+  start: SeatState;
+  input: SeatInput;
+  want: string;
+  state?: object;
+}
+
+export const row = (name: string, start: SeatState, input: SeatInput, want: string, state?: object): Row =>
+  state ? { name, start, input, want, state } : { name, start, input, want };
