@@ -159,7 +159,11 @@ export function createAuditsService(deps: AuditsDeps) {
      * engine (each unit scanned, DESIGN §4 Audit). When no line is left to count, the audit moves to
      * completed (all match) or pending_approval (spec audit table).
      */
-    count(auditId: string, input: AuditCountInput, via: "keyin" | "scanned" = "keyin"): Record<string, unknown> {
+    count(
+      auditId: string,
+      input: AuditCountInput,
+      via: "keyin" | "scanned" = "keyin",
+    ): Record<string, unknown> {
       return tx.run((t) => {
         const a = mustGet(auditId);
         if (a.kq !== 1 && via === "keyin") {
