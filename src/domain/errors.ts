@@ -31,6 +31,7 @@ export type ErrorCode =
   | "wrong_mode" // 409
   | "user_exists" // 409
   | "keyin_not_allowed" // 409: a key-in audit count for an audit created without kq
+  | "scan_refused" // 409: a scan, key-in or press the station engine refused (details.reason says why)
   // capacity and availability
   | "outbox_full" // 503
   | "not_ready"; // 503

@@ -29,6 +29,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   wrong_mode: 409,
   user_exists: 409,
   keyin_not_allowed: 409,
+  scan_refused: 409,
   outbox_full: 503,
   not_ready: 503,
 };

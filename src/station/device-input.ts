@@ -7,34 +7,42 @@ import type { Logger } from "pino";
 import type { DeviceEvent } from "../devices/hub.types.js";
 import type { StationLayout } from "./layout.js";
 
-interface Inputs {
-  scan(seat: string, barcode: string, source: string): { result: string };
-  press(binId: string, signal: "confirm" | "shortage" | "sensor"): { result: string };
+interface Inputs<O> {
+  scan(seat: string, barcode: string, source: string): O;
+  press(binId: string, signal: "confirm" | "shortage" | "sensor"): O;
 }
 
-export function routeDeviceEvent(
+/** Returns what the engine made of the event, or null when it was not for the engine. */
+export function routeDeviceEvent<O>(
   e: DeviceEvent,
-  engine: Inputs,
+  engine: Inputs<O>,
   deps: { seats: readonly string[]; layout: StationLayout; log: Logger },
-): void {
+): O | null {
   const { layout, log } = deps;
   try {
-    let out: { result: string } | null = null;
+    let out: O | null = null;
     if (e.type === "scan") {
       const seat = e.seat ?? (deps.seats.length === 1 ? deps.seats[0] : undefined);
-      if (seat === undefined)
-        return void log.warn({ device: e.deviceId }, "scan from a scanner with no seat");
+      if (seat === undefined) {
+        log.warn({ device: e.deviceId }, "scan from a scanner with no seat");
+        return null;
+      }
       out = engine.scan(seat, e.value, e.deviceId);
     } else if (e.type === "button") {
       const bin = layout.binOfButton(e.deviceId, e.address);
-      if (bin === null) return void log.warn({ device: e.deviceId, address: e.address }, "button of no bin");
+      if (bin === null) {
+        log.warn({ device: e.deviceId, address: e.address }, "button of no bin");
+        return null;
+      }
       out = engine.press(bin, e.button);
     } else if (e.active) {
       const bin = layout.binOfSensor(e.deviceId, e.channel);
       if (bin !== null) out = engine.press(bin, "sensor");
     }
     if (out) log.debug({ event: e, outcome: out }, "station input");
+    return out;
   } catch (err) {
     log.error({ err, event: e }, "station input failed");
+    return null;
   }
 }

@@ -67,6 +67,7 @@ export function createStationEngine(deps: EngineDeps) {
   let litSlots = new Set<string>();
   let stepping = false;
   let recheck: NodeJS.Immediate | undefined;
+  let last: EngineOutcome | null = null;
 
   function mustSeat(seat: string): SeatState {
     const s = states.get(seat);
@@ -243,7 +244,12 @@ export function createStationEngine(deps: EngineDeps) {
       return { seat: null, result: "done", as: "bin", did: call.op, calls: [call.op] };
     },
 
-    onDevice: (e: DeviceEvent) => routeDeviceEvent(e, engine, deps),
+    onDevice(e: DeviceEvent): void {
+      last = routeDeviceEvent(e, engine, deps);
+    },
+
+    /** What the engine made of the last device event (the simulator's answer). */
+    last: (): EngineOutcome | null => last,
 
     /** Every seat's step and pending work (the operator screen). */
     seats: () => [...states].map(([seat, state]) => ({ seat, ...state })),

@@ -1,0 +1,88 @@
+/**
+ * The station engine as a part of the agent: built on the device hub and the services, with the
+ * station API's scan, key-in and simulator controls. The composition root (agent.ts) builds it after
+ * the hub, starts it after HTTP is up and stops it before the hub.
+ */
+import type { Logger } from "pino";
+import type { Config } from "../config/config.schema.js";
+import type { Sqlite } from "../db/open.js";
+import { createScanRepo } from "../db/scan.repo.js";
+import type { StationDeviceHub } from "../devices/device-hub.js";
+import { AppError } from "../domain/errors.js";
+import { type SimPort, scanRoutes } from "../http/routes/scan.routes.js";
+import type { Services } from "../services/container.js";
+import { createScanLookup } from "../services/scan-lookup.service.js";
+import { createStationEngine } from "./engine.js";
+import { createLayout } from "./layout.js";
+import { createOpRunner } from "./op-calls.js";
+
+export function createStationPart(deps: {
+  hub: StationDeviceHub;
+  services: Services;
+  sqlite: Sqlite;
+  config: Config;
+  now: () => number;
+  log: Logger;
+}) {
+  const { hub, services: svc } = deps;
+  const bins = hub.station.station.bins;
+  const layout = createLayout(bins);
+  const engine = createStationEngine({
+    hub,
+    bus: svc.bus,
+    run: createOpRunner(svc.operations, svc.audits),
+    lookup: createScanLookup(createScanRepo(deps.sqlite), svc.repos.station),
+    layout,
+    seats: hub.station.station.seats,
+    debounceMs: deps.config.station.scanDebounceMs,
+    errorSignalMs: deps.config.station.errorSignalMs,
+    now: deps.now,
+    log: deps.log.child({ part: "station" }),
+  });
+
+  const binOf = (ppsBinId: string) => {
+    const bin = bins.find((b) => b.id === ppsBinId);
+    if (!bin)
+      throw new AppError("not_found", `no bin '${ppsBinId}'`, [{ path: "ppsBinId", message: "unknown bin" }]);
+    return bin;
+  };
+  const none = (what: string) =>
+    new AppError("not_found", `the bin has no ${what}`, [
+      { path: "ppsBinId", message: `no ${what} declared` },
+    ]);
+
+  const sim: SimPort = {
+    scan: (seat, barcode) => hub.simulator().scan(seat, barcode),
+    press(target, button) {
+      const s = hub.simulator();
+      if (target.device !== undefined) return s.press(target.device, target.address ?? "", button);
+      const bin = binOf(target.ppsBinId ?? "");
+      if (bin.light) return s.press(bin.light.device, bin.light.address, button);
+      if (!bin.button) throw none("button");
+      // a DI input: pressed, then let go, as a finger does
+      s.sensor(bin.button.device, bin.button.channel, true);
+      s.sensor(bin.button.device, bin.button.channel, false);
+    },
+    sensor(target, active) {
+      const s = hub.simulator();
+      if (target.device !== undefined) return s.sensor(target.device, target.channel ?? "", active);
+      const bin = binOf(target.ppsBinId ?? "");
+      if (!bin.sensor) throw none("sensor");
+      s.sensor(bin.sensor.device, bin.sensor.channel, active);
+    },
+    lights: () =>
+      hub
+        .simulator()
+        .lights()
+        .map((l) => ({ ppsBinId: layout.binOfButton(l.deviceId, l.address), ...l })),
+  };
+
+  return {
+    engine,
+    routes: scanRoutes(engine, sim),
+    start: () => engine.start(),
+    stop: () => engine.stop(),
+  };
+}
+
+export type StationPart = ReturnType<typeof createStationPart>;
