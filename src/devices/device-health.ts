@@ -18,6 +18,8 @@ export interface HealthBookOptions {
   log: Logger;
   now(): number;
   onChange(): void;
+  /** Every error report, e.g. for the operator screen; not an announcement. */
+  onError?(deviceId: string, reason: string): void;
 }
 
 export class DeviceHealthBook {
@@ -57,7 +59,7 @@ export class DeviceHealthBook {
       lastSeenMs: null,
     };
     this.entries.set(device.id, entry);
-    const { log, metrics, now, onChange } = this.opts;
+    const { log, metrics, now, onChange, onError } = this.opts;
     const h = entry.health;
     const labels = { device: h.id };
     const ctx = { device: h.id, transport: h.transport };
@@ -89,6 +91,7 @@ export class DeviceHealthBook {
         if (h.lastError !== reason) log.warn({ ...ctx, reason }, "device error");
         else log.debug({ ...ctx, reason }, "device error");
         h.lastError = reason;
+        onError?.(h.id, reason);
       },
       reconnecting() {
         metrics.inc("device_reconnects_total", labels);

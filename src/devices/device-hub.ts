@@ -44,6 +44,8 @@ export interface DeviceHubOptions {
   now?: () => number;
   /** Called when a device connects or disconnects (the agent announces `station` on its bus). */
   onHealthChange?: () => void;
+  /** Called on every device error (bad frame, unanswered command); for screens and tests. */
+  onDeviceError?: (deviceId: string, reason: string) => void;
   backends?: DeviceBackends;
 }
 
@@ -52,7 +54,13 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
   const log = opts.log.child({ part: "devices" });
   const now = opts.now ?? Date.now;
   const handlers = new Map<string, Set<(event: DeviceEvent) => void>>();
-  const health = new DeviceHealthBook({ metrics, log, now, onChange: () => opts.onHealthChange?.() });
+  const health = new DeviceHealthBook({
+    metrics,
+    log,
+    now,
+    onChange: () => opts.onHealthChange?.(),
+    onError: (id, reason) => opts.onDeviceError?.(id, reason),
+  });
   const build = adapterFactory({ backends: opts.backends ?? {}, log, now });
   const adapters = new Map<string, DeviceAdapter>();
   let started = false;

@@ -68,6 +68,7 @@ export async function startHub(
     metrics,
     log: pino({ level: "silent" }),
     onHealthChange: wake,
+    onDeviceError: wake,
     backends,
   });
   hub.onEvent("test", (e) => {
