@@ -9,12 +9,14 @@ import { openDatabase } from "./db/open.js";
 import { isAppError } from "./domain/errors.js";
 import { createLogger } from "./log.js";
 import { createAuthService } from "./services/auth.service.js";
+import { SIM_USAGE, simCommand } from "./sim.cli.js";
 
 const USAGE = `usage: pps-edge [run] [--config FILE]
        pps-edge user add NAME [--config FILE]             (password read from standard input)
        pps-edge user reset-password NAME [--config FILE]  (password read from standard input)
        pps-edge user remove NAME [--config FILE]
        pps-edge user list [--config FILE]
+${SIM_USAGE}
 Configuration: --config FILE or PPS_EDGE_CONFIG, and PPS_EDGE_<KEY> variables (see README).`;
 
 export const MIN_PASSWORD = 8;
@@ -103,6 +105,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   try {
     if (command === "user") return await userCommand(config, rest, io);
+    if (command === "sim") return await simCommand(config, rest, io);
     if (command !== "run") {
       io.err(USAGE);
       return 2;

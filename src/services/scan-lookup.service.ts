@@ -1,5 +1,6 @@
 import type { ScanRepo } from "../db/scan.repo.js";
 import type { StationRepo } from "../db/station.repo.js";
+import type { StoredExpectations } from "./put-support.js";
 
 /**
  * What the station engine reads about the station for one scan or press: what a scanned text is in
@@ -11,10 +12,6 @@ export type ScanMeaning =
   | { kind: "slot"; location: string; msu: string; presented: boolean }
   | { kind: "msu"; msu: string; locations: string[]; presented: boolean }
   | { kind: "tote"; externalServiceRequestId: string; state: string; binId: string | null };
-
-interface StoredExpectations {
-  containers: Array<{ products: Array<{ itemId: number; sku: string; productQuantity: number }> }>;
-}
 
 const toteOf = (attributesJson: string): string | null => {
   const a = JSON.parse(attributesJson) as { tote_id?: unknown } | null;
