@@ -3,7 +3,6 @@
  * timing): response timeout and retries from the profile, one transaction at a time on a line,
  * exceptions not retried, a 2-wire RS-485 echo skipped, a reply split over reads still understood.
  */
-import type { MockPortBinding } from "@serialport/binding-mock";
 import pino from "pino";
 import { SerialPortMock } from "serialport";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -19,6 +18,7 @@ import { readReply } from "./support/modbus-device.js";
 const PATH = "/dev/ttyMOCK-RS485";
 /** The binding instance serialport itself loaded (the package ships CJS and ESM builds; use its one). */
 const MockBinding = SerialPortMock.binding;
+type MockPortBinding = NonNullable<SerialPortMock["port"]>;
 type Reply = (frame: Buffer, n: number) => Uint8Array | null;
 
 let line: ModbusLine | undefined;
