@@ -3,8 +3,10 @@ import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import type { Hono } from "hono";
-import type { Config } from "./config/config.schema.js";
+import { type Config, DEFAULT_BINS, DEFAULT_SEATS } from "./config/config.schema.js";
 import { type DatabaseHandle, isMigrated, openDatabase, shippedMigrationCount } from "./db/open.js";
+import { createDeviceHub, type StationDeviceHub } from "./devices/device-hub.js";
+import { loadStation, stationSeatsAndBins } from "./devices/station-file.js";
 import { createHttpApp } from "./http/app.js";
 import { requireBearer } from "./http/auth.middleware.js";
 import type { AppEnv } from "./http/context.js";
@@ -41,6 +43,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
   let app: Hono<AppEnv> | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
   let services: Services | undefined;
+  let devices: StationDeviceHub | undefined;
   const metrics = new Metrics();
 
   return {
@@ -57,6 +60,11 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       if (!handle) throw new Error("agent not started");
       return handle;
     },
+    /** The device hub (scanners, lights, sensors and their health; `simulator()` for simulated ones). */
+    get devices(): StationDeviceHub {
+      if (!devices) throw new Error("agent not started");
+      return devices;
+    },
     metrics,
     log,
     /** The address the HTTP server listens on, once started. */
@@ -64,6 +72,14 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
 
     async start(listen = true): Promise<void> {
       const started = performance.now();
+      // The profiles and the station file first: a bad one stops the start before anything is opened.
+      const station = await loadStation({
+        file: config.station.file,
+        profilesDir: config.devices.profilesDir,
+        seats: config.station.seats,
+        bins: config.station.bins,
+      });
+      const layout = stationSeatsAndBins(config, station, { seats: DEFAULT_SEATS, bins: DEFAULT_BINS });
       mkdirSync(dataDir, { recursive: true, mode: 0o750 });
       handle = openDatabase(join(dataDir, DB_FILE), {
         synchronous: config.db.synchronous,
@@ -72,10 +88,27 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       const { sqlite } = handle;
       const expectedMigrations = shippedMigrationCount();
 
-      const svc = createServices({ handle, config, log, now });
+      let announce = () => {};
+      const hub = createDeviceHub({ station, metrics, log, now, onHealthChange: () => announce() });
+      devices = hub;
+      const svc = createServices({
+        handle,
+        config: { ...config, station: { ...config.station, ...layout } },
+        log,
+        now,
+        devices: () => hub.health(),
+      });
+      // a device coming or going changes state/station and /station/state
+      announce = () => svc.bus.emit("station", {});
       svc.init();
       await ensureCredentials(svc.auth, config, dataDir, log);
       services = svc;
+      // Devices start connecting now; an absent one is reported and retried, never fatal (DESIGN.md §3).
+      try {
+        await hub.start();
+      } catch (err) {
+        log.error({ err, part: "devices" }, "could not start");
+      }
       const { auth, catalog, items } = svc;
 
       const built = createHttpApp(
@@ -150,6 +183,8 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       }
       services?.auditConflicts.stop();
       await services?.reports.stop();
+      await devices?.stop();
+      devices = undefined;
       handle?.close();
       handle = undefined;
       log.info("pps-edge stopped");

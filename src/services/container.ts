@@ -12,6 +12,7 @@ import { createReportsRepo } from "../db/reports.repo.js";
 import { createRequestsRepo } from "../db/requests.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
+import type { DeviceHealth } from "../devices/hub.types.js";
 import { EventBus } from "../events.js";
 import { createAuditConflictWatcher } from "./audit-conflicts.js";
 import { createAuditsService } from "./audits.service.js";
@@ -33,13 +34,15 @@ export interface ServiceDeps {
   config: Config;
   log: Logger;
   now: () => number;
+  /** Health of the station's devices, from the device hub (none when the agent runs without one). */
+  devices?: () => DeviceHealth[];
 }
 
 /**
  * Builds every repository and use case over one open database. Pure construction: nothing is read or
  * written here except the station's configured seats and bins, which `init` ensures.
  */
-export function createServices({ handle, config, log, now }: ServiceDeps) {
+export function createServices({ handle, config, log, now, devices = () => [] }: ServiceDeps) {
   const { db, sqlite } = handle;
   const bus = new EventBus();
   const repos = {
@@ -82,7 +85,7 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
   const picks = createPicksService(ctx, repos.stock, bins, config.timeZone);
   const picking = createPickingService(ctx, repos.stock, bins);
   const puts = createPutsService(ctx, repos.stock, config.station.stagingWithLogout);
-  const station = createStationService(ctx, repos.station, repos.stock, bins);
+  const station = createStationService(ctx, repos.station, repos.stock, bins, devices);
   const requests = createRequestsService(ctx, tx, picks, puts);
   const auditRunning = sqlite.prepare("SELECT 1 AS one FROM audits WHERE status = 'started' LIMIT 1");
   const operations = createOperations({
@@ -120,6 +123,8 @@ export function createServices({ handle, config, log, now }: ServiceDeps) {
     bins,
     station,
     operations,
+    /** Health of the station's devices (state/station, /station/state). */
+    deviceHealth: devices,
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
     init(): void {
       repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, now());

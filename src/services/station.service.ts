@@ -1,5 +1,6 @@
 import type { StationMode, StationRepo } from "../db/station.repo.js";
 import type { StockRepo } from "../db/stock.repo.js";
+import type { DeviceHealth } from "../devices/hub.types.js";
 import { AppError } from "../domain/errors.js";
 import { orderWork } from "../domain/work-order.js";
 import { type BinsService, workOf } from "./bins.service.js";
@@ -19,6 +20,8 @@ export function createStationService(
   station: StationRepo,
   stock: StockRepo,
   bins: BinsService,
+  /** Health of the station's devices (device hub); shown with the state so a maintainer sees what is unplugged. */
+  devices: () => DeviceHealth[] = () => [],
 ) {
   function seat(name: string) {
     const s = station.seat(name);
@@ -125,6 +128,7 @@ export function createStationService(
           state: r.state,
           ppsBinId: r.binId ?? parseJson<Record<string, unknown>>(r.executionJson)?.pps_bin_id ?? null,
         })),
+        devices: devices(),
       };
     },
   };
