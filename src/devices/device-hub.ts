@@ -183,10 +183,8 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
     simulator(): DeviceSimulator {
       return {
         scan(target, value) {
-          for (const a of adapters.values()) {
-            if (!(a instanceof SimScanner)) continue;
-            const id = [...adapters].find(([, x]) => x === a)?.[0];
-            if (id === target || a.seat === target) return a.scan(value);
+          for (const [id, a] of adapters) {
+            if (a instanceof SimScanner && (id === target || a.seat === target)) return a.scan(value);
           }
           throw new AppError("not_found", `no simulated scanner '${target}'`, [
             { path: "scanner", message: "not a simulated scanner id or a seat with one" },

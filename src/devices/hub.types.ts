@@ -54,7 +54,11 @@ export interface DeviceHub {
   /** Subscribe to device events; `owner` lets a part drop its handlers on stop. */
   onEvent(owner: string, handler: (event: DeviceEvent) => void): void;
   off(owner: string): void;
-  /** Sends a light command; resolves once its bytes are written (not when the module acknowledges). */
+  /**
+   * Sends a light command; resolves once its bytes are written (not when the module acknowledges).
+   * Rejects while the controller is down (`code: "device_unavailable"`); the hub keeps the wanted
+   * state and shows it again when the controller is back.
+   */
   light(command: LightCommand): Promise<void>;
   health(): DeviceHealth[];
 }
