@@ -4,7 +4,7 @@
  * again on the same paths (a replug), as a /dev/serial/by-id link comes back with its device.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SerialPort } from "serialport";
@@ -19,8 +19,10 @@ export interface PtyPair {
   close(): Promise<void>;
 }
 
+/** Two link paths in a fresh temp folder, removed when the test process exits. */
 export function linkPaths(name: string): { agent: string; device: string } {
   const dir = mkdtempSync(join(tmpdir(), `pps-pty-${name}-`));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   return { agent: join(dir, "agent"), device: join(dir, "device") };
 }
 
