@@ -19,10 +19,15 @@ export interface PtyPair {
   close(): Promise<void>;
 }
 
+const linkDirs: string[] = [];
+process.once("exit", () => {
+  for (const dir of linkDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Two link paths in a fresh temp folder, removed when the test process exits. */
 export function linkPaths(name: string): { agent: string; device: string } {
   const dir = mkdtempSync(join(tmpdir(), `pps-pty-${name}-`));
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  linkDirs.push(dir);
   return { agent: join(dir, "agent"), device: join(dir, "device") };
 }
 
