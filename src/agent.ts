@@ -20,6 +20,7 @@ import { createLogger, type Logger } from "./log.js";
 import { Metrics } from "./metrics.js";
 import { createServices, type Services } from "./services/container.js";
 import { ensureCredentials } from "./services/credentials.service.js";
+import { createStationPart, type StationPart } from "./station/station.part.js";
 import { VERSION } from "./version.js";
 
 export interface AgentOptions {
@@ -44,6 +45,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
   let pruneTimer: NodeJS.Timeout | undefined;
   let services: Services | undefined;
   let devices: StationDeviceHub | undefined;
+  let stationPart: StationPart | undefined;
   const metrics = new Metrics();
 
   return {
@@ -111,6 +113,10 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       }
       const { auth, catalog, items } = svc;
 
+      // the station engine: device events and scans → station operations → lights (DESIGN.md §2)
+      const stationEngine = createStationPart({ hub, services: svc, sqlite, config, now, log });
+      stationPart = stationEngine;
+
       const built = createHttpApp(
         { log, metrics, bodyLimitBytes: config.http.bodyLimitBytes, guard: requireBearer(auth) },
         [
@@ -132,6 +138,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           notificationsRoutes(svc.repos.outbox),
           auditsRoutes(svc.audits, now),
           reportsRoutes(svc.reports),
+          stationEngine.routes,
         ],
       );
       app = built.app;
@@ -140,6 +147,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       for (const [name, part] of [
         ["audit conflicts", svc.auditConflicts],
         ["reports", svc.reports],
+        ["station engine", stationEngine],
       ] as const) {
         try {
           part.start();
@@ -181,6 +189,8 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           if ("closeAllConnections" in s) (s as { closeAllConnections(): void }).closeAllConnections();
         });
       }
+      stationPart?.stop();
+      stationPart = undefined;
       services?.auditConflicts.stop();
       await services?.reports.stop();
       await devices?.stop();
