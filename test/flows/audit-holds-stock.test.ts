@@ -25,7 +25,9 @@ afterAll(async () => t.close());
 describe("a slot under audit is not allocated to picks", () => {
   it("not_fulfillable while the audit is queued; fulfillable again once it ends", async () => {
     const id = await createAudit(t, { audit_param_value: { locations_list: ["AU-1"] } });
-    expect((await (await act(t, id, "start")).json()).audit_status).toBe("queued");
+    expect(((await (await act(t, id, "start")).json()) as { audit_status: string }).audit_status).toBe(
+      "queued",
+    );
     await n.skip();
     await ok(t.call("POST", SR, pickBody("AP1", [pickLine("AP1-1", "AU", 1)])));
     expect(kinds(await n.next())).toEqual([["order_information", "not_fulfillable"]]);

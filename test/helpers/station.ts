@@ -6,6 +6,7 @@ export const SR = "/api-gateway/sr-service/platform-srms/service-request";
 export const CORE = "/api-gateway/integration-service/wms-integration/core/api";
 export const ITEM = "/api-gateway/mdm-service/wms-masterdata/item";
 
+// biome-ignore lint/suspicious/noExplicitAny: assertions walk spec payloads of many shapes; the spec, not a type, is the contract
 export type Json = Record<string, any>;
 
 export interface Envelope {
