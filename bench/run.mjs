@@ -5,6 +5,7 @@ import { writeResult } from "./lib.mjs";
 const benches = {
   items: () => import("./items.bench.mjs"),
   picks: () => import("./picks.bench.mjs"),
+  "scan-light": () => import("./scan-light.bench.mjs"),
 };
 
 const wanted = process.argv.slice(2);
