@@ -85,7 +85,12 @@ export const bin = (
 
 export const READY_STATE: SeatState = { step: "ready", tote: null };
 export const PICKING: SeatState = { step: "pick_confirm", pick: pick() };
-export const PUT_SLOT: Extract<SeatState, { step: "put_slot" }> = { step: "put_slot", tote: null, put: put(), quantity: 2 };
+export const PUT_SLOT: Extract<SeatState, { step: "put_slot" }> = {
+  step: "put_slot",
+  tote: null,
+  put: put(),
+  quantity: 2,
+};
 export const PUT_CONFIRM: SeatState = {
   step: "put_confirm",
   tote: null,
