@@ -18,14 +18,8 @@ import { createLightsShell } from "./lights.shell.js";
 import type { OpRunner } from "./op-calls.js";
 import { fixedMeaning } from "./scan-codes.js";
 import { pendingBin, stepSeat } from "./seat.machine.js";
-import {
-  type DataMeaning,
-  READY,
-  type SeatInput,
-  type SeatState,
-  type SeatStep,
-  type World,
-} from "./seat.types.js";
+import { type DataMeaning, READY, type SeatInput, type SeatState, type SeatStep } from "./seat.types.js";
+import { readWorld } from "./world.js";
 
 const OWNER = "station-engine";
 
@@ -75,30 +69,7 @@ export function createStationEngine(deps: EngineDeps) {
     return s;
   }
 
-  function world(seat: string, meanings: DataMeaning[]): World {
-    const mode = lookup.mode();
-    // work another seat already has lit is not offered twice
-    const taken = new Set(
-      [...states].flatMap(([s, st]) =>
-        s !== seat && st.step === "pick_confirm"
-          ? [`${st.pick.externalServiceRequestId}|${st.pick.line}|${st.pick.location}`]
-          : [],
-      ),
-    );
-    return {
-      mode,
-      seat,
-      user: lookup.user(seat),
-      picks:
-        mode === "pick" && meanings.length
-          ? lookup
-              .picks(meanings)
-              .filter((p) => !taken.has(`${p.externalServiceRequestId}|${p.line}|${p.location}`))
-          : [],
-      puts: mode === "put" && meanings.length ? lookup.puts(meanings) : [],
-      audit: mode === "audit" ? lookup.audit() : null,
-    };
-  }
+  const world = (seat: string, meanings: DataMeaning[]) => readWorld(lookup, states, seat, meanings);
 
   function refreshLights(): void {
     bins ??= lookup.bins();

@@ -1,0 +1,31 @@
+/**
+ * What the seat machine is told about the station for one input (seat.types.ts `World`), read just
+ * before it: the mode, the seat's operator, and only the work the scanned text can be about (picks
+ * in pick mode, staged puts in put mode, the audit being counted in audit mode).
+ */
+import type { ScanLookup } from "../services/scan-lookup.service.js";
+import type { DataMeaning, SeatState, World } from "./seat.types.js";
+
+const key = (p: { externalServiceRequestId: string; line: string; location: string }) =>
+  `${p.externalServiceRequestId}|${p.line}|${p.location}`;
+
+export function readWorld(
+  lookup: ScanLookup,
+  seats: ReadonlyMap<string, SeatState>,
+  seat: string,
+  meanings: DataMeaning[],
+): World {
+  const mode = lookup.mode();
+  // work another seat already has lit is not offered twice (two operators, one order line)
+  const taken = new Set(
+    [...seats].flatMap(([s, st]) => (s !== seat && st.step === "pick_confirm" ? [key(st.pick)] : [])),
+  );
+  return {
+    mode,
+    seat,
+    user: lookup.user(seat),
+    picks: mode === "pick" && meanings.length ? lookup.picks(meanings).filter((p) => !taken.has(key(p))) : [],
+    puts: mode === "put" && meanings.length ? lookup.puts(meanings) : [],
+    audit: mode === "audit" ? lookup.audit() : null,
+  };
+}
