@@ -7,6 +7,7 @@ import type { Metrics } from "../metrics.js";
 import type { AppEnv } from "./context.js";
 import { sendError } from "./errors.js";
 import { RouteRegistry } from "./openapi.js";
+import { perTurn } from "./turns.js";
 
 export interface HttpDeps {
   log: Logger;
@@ -48,6 +49,9 @@ export function createHttpApp(
     if (c.res.status >= 500) log.error({ requestId, ...labels }, "request failed");
     else log.debug({ requestId, ...labels }, "request");
   });
+
+  // a burst of requests is spread over event-loop turns so device I/O is not held up (turns.ts)
+  app.use("*", perTurn(4));
 
   app.use(
     "*",

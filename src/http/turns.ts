@@ -1,0 +1,38 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./context.js";
+
+/**
+ * Spreads request handling over turns of the event loop: at most `perTurn` handlers start in one turn,
+ * the rest wait for the next. The agent is one process (DESIGN.md §2), so a burst of HTTP requests
+ * handled in one turn delays everything else due then, the station's serial devices first: a scan
+ * needs two turns before the engine sees it. Bounding the turn keeps scan → light fast while the API
+ * is busy (DESIGN.md §7: p99 under 20 ms under load) at the price of a little queueing for the API.
+ * Changes queued in one turn still share one commit (tx.ts group commit).
+ *
+ * @example app.use("*", perTurn(4));
+ */
+export function perTurn(limit: number): MiddlewareHandler<AppEnv> {
+  let started = 0;
+  let armed = false;
+  const waiting: Array<() => void> = [];
+
+  function nextTurn(): void {
+    started = 0;
+    while (started < limit && waiting.length) {
+      started++;
+      waiting.shift()?.();
+    }
+    if (waiting.length) setImmediate(nextTurn);
+    else armed = false;
+  }
+
+  return async function spreadOverTurns(_c, next) {
+    if (!armed) {
+      armed = true;
+      setImmediate(nextTurn);
+    }
+    if (started < limit && waiting.length === 0) started++;
+    else await new Promise<void>((resume) => waiting.push(resume));
+    await next();
+  };
+}
