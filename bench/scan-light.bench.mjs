@@ -7,7 +7,7 @@
 // process. Targets (DESIGN.md §7): p99 < 5 ms idle, < 20 ms under load.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os, { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH_DIR, startChild, summary } from "./lib.mjs";
 import { closePort, openPort, ptyPair, sortexxUnit } from "./pty.mjs";
@@ -81,22 +81,11 @@ const item = (sku) => ({
   barcodeList: [{ barcode: `BC-${sku}` }],
 });
 
-async function startLoad(base, token) {
-  const child = spawn(
-    process.execPath,
-    [
-      join(BENCH_DIR, "servers", "http-load.mjs"),
-      base,
-      token,
-      String(READERS),
-      String(WRITERS),
-      String(RATE),
-    ],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  if (process.env.BENCH_LOAD_NICE) os.setPriority(child.pid, Number(process.env.BENCH_LOAD_NICE));
+/** The HTTP load in its own process: `rate` 0 is the saturating closed loop, else requests per second. */
+async function startLoad(base, token, rate) {
+  const script = join(BENCH_DIR, "servers", "http-load.mjs");
+  const args = [script, base, token, String(READERS), String(WRITERS), String(rate)];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout.on("data", (d) => {
     out += d;
@@ -145,6 +134,7 @@ async function setUp(base) {
 }
 
 export async function run() {
+  const loadBefore = loadavg();
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-scan-"));
   const scannerPty = await ptyPair("scanner");
   const ptlPty = await ptyPair("ptl");
@@ -207,6 +197,8 @@ export async function run() {
 
     return {
       scans: SCANS,
+      // other processes on the machine share its cores: the 1-minute load average before and after
+      machineLoadAverage: { before: loadBefore[0], after: loadavg()[0] },
       bareRoundTripMs: bare,
       idleMs: { ...idle, agent: idleLoop },
       underLoadMs: {
