@@ -20,7 +20,7 @@ import { createLogger, type Logger } from "./log.js";
 import { Metrics } from "./metrics.js";
 import { createServices, type Services } from "./services/container.js";
 import { ensureCredentials } from "./services/credentials.service.js";
-import { createStationPart, type StationPart } from "./station/station.part.js";
+import { createStationPart, type StationPart } from "./station.part.js";
 import { VERSION } from "./version.js";
 
 export interface AgentOptions {

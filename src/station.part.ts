@@ -1,20 +1,20 @@
 /**
- * The station engine as a part of the agent: built on the device hub and the services, with the
- * station API's scan, key-in and simulator controls. The composition root (agent.ts) builds it after
- * the hub, starts it after HTTP is up and stops it before the hub.
+ * The station engine as a part of the agent (composition root, beside agent.ts: it joins the engine
+ * to the device hub, the services and the station API's scan, key-in and simulator routes). agent.ts
+ * builds it after the hub, starts it with the other parts and stops it before the hub.
  */
 import type { Logger } from "pino";
-import type { Config } from "../config/config.schema.js";
-import type { Sqlite } from "../db/open.js";
-import { createScanRepo } from "../db/scan.repo.js";
-import type { StationDeviceHub } from "../devices/device-hub.js";
-import { AppError } from "../domain/errors.js";
-import { type SimPort, scanRoutes } from "../http/routes/scan.routes.js";
-import type { Services } from "../services/container.js";
-import { createScanLookup } from "../services/scan-lookup.service.js";
-import { createStationEngine } from "./engine.js";
-import { createLayout } from "./layout.js";
-import { createOpRunner } from "./op-calls.js";
+import type { Config } from "./config/config.schema.js";
+import type { Sqlite } from "./db/open.js";
+import { createScanRepo } from "./db/scan.repo.js";
+import type { StationDeviceHub } from "./devices/device-hub.js";
+import { AppError } from "./domain/errors.js";
+import { type SimPort, scanRoutes } from "./http/routes/scan.routes.js";
+import type { Services } from "./services/container.js";
+import { createScanLookup } from "./services/scan-lookup.service.js";
+import { createStationEngine } from "./station/engine.js";
+import { createLayout } from "./station/layout.js";
+import { createOpRunner } from "./station/op-calls.js";
 
 export function createStationPart(deps: {
   hub: StationDeviceHub;
