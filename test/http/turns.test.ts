@@ -20,7 +20,7 @@ describe("perTurn: request handlers spread over event-loop turns", () => {
       return c.text(c.req.param("i"));
     });
     const answers = await Promise.all(
-      Array.from({ length: 7 }, (_, i) => app.request(`/${i}`).then((r) => r.text())),
+      Array.from({ length: 7 }, async (_, i) => (await app.request(`/${i}`)).text()),
     );
     ticking = false;
     expect(answers).toEqual(["0", "1", "2", "3", "4", "5", "6"]);
