@@ -4,6 +4,7 @@ import { writeResult } from "./lib.mjs";
 
 const benches = {
   items: () => import("./items.bench.mjs"),
+  mqtt: () => import("./mqtt.bench.mjs"),
   picks: () => import("./picks.bench.mjs"),
   "scan-light": () => import("./scan-light.bench.mjs"),
 };

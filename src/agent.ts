@@ -21,6 +21,9 @@ import { Metrics } from "./metrics.js";
 import { createServices, type Services } from "./services/container.js";
 import { ensureCredentials } from "./services/credentials.service.js";
 import { createStationPart, type StationPart } from "./station.part.js";
+import { requestOperations } from "./sync/request-operations.js";
+import { requestSnapshots, stationSnapshot } from "./sync/snapshots.js";
+import { createSync, type Sync } from "./sync/sync.js";
 import { VERSION } from "./version.js";
 
 export interface AgentOptions {
@@ -46,6 +49,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
   let services: Services | undefined;
   let devices: StationDeviceHub | undefined;
   let stationPart: StationPart | undefined;
+  let sync: Sync | undefined;
   const metrics = new Metrics();
 
   return {
@@ -66,6 +70,11 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
     get devices(): StationDeviceHub {
       if (!devices) throw new Error("agent not started");
       return devices;
+    },
+    /** The MQTT sync (its broker URL and connection state), once started. */
+    get sync(): Sync {
+      if (!sync) throw new Error("agent not started");
+      return sync;
     },
     metrics,
     log,
@@ -113,6 +122,22 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       }
       const { auth, catalog, items } = svc;
 
+      // MQTT sync (DESIGN.md §5): built now for its readiness checks, started once HTTP listens.
+      const mqttSync = createSync({
+        config,
+        sqlite,
+        outbox: svc.repos.outbox,
+        bus: svc.bus,
+        setUndelivered: (n) => svc.tx.setUndelivered(n),
+        operations: requestOperations(svc),
+        stationSnapshot: stationSnapshot(svc, config.site, now),
+        requests: requestSnapshots(svc, sqlite),
+        metrics,
+        log,
+        now,
+      });
+      sync = mqttSync;
+
       // the station engine: device events and scans → station operations → lights (DESIGN.md §2)
       const stationEngine = createStationPart({ hub, services: svc, sqlite, config, now, log });
       stationPart = stationEngine;
@@ -131,6 +156,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
                     ? { ok: true }
                     : { ok: false, detail: "database not open or not migrated" },
               },
+              ...mqttSync.readiness(),
             ],
           }),
           authRoutes(auth),
@@ -172,6 +198,8 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           s.once("error", fail);
           server = s;
         });
+        // `start(false)` opens no network server and no connection: no HTTP, no MQTT (in-process tests).
+        await mqttSync.start();
       }
       log.info(
         { address: this.address, dataDir, ms: Math.round(performance.now() - started) },
@@ -193,6 +221,9 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       stationPart = undefined;
       services?.auditConflicts.stop();
       await services?.reports.stop();
+      // After HTTP (no new changes), before the database closes: the last PUBACKs are recorded, then OFFLINE.
+      await sync?.stop();
+      sync = undefined;
       await devices?.stop();
       devices = undefined;
       handle?.close();

@@ -42,6 +42,8 @@ export async function startTestAgent(
     adminPassword: ADMIN_PASSWORD,
     http: { host: "127.0.0.1", port: 0 },
     log: { level: "silent" },
+    // No broker unless a test asks for one (test/sync/): parallel test files would share port 1883.
+    mqtt: { url: "off" },
     ...overrides,
   });
   const agent = createAgent(config, { log: pino({ level: "silent" }), now: () => clock.now });

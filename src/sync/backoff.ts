@@ -1,0 +1,26 @@
+/**
+ * Reconnect delays: exponential from `minMs` to `maxMs`, with "equal jitter" (a random point in the
+ * upper half of the step), so that a fleet of stations does not reconnect in lockstep after a broker
+ * restart, and a broker that bans flapping clients is not hammered (reference/mqtt.md c.4, a.8).
+ * Pure: the random source is an input.
+ */
+export interface BackoffOptions {
+  minMs: number;
+  maxMs: number;
+}
+
+export function backoffDelay(
+  attempt: number,
+  opts: BackoffOptions,
+  random: () => number = Math.random,
+): number {
+  const step = Math.min(opts.maxMs, opts.minMs * 2 ** Math.min(Math.max(attempt, 0), 30));
+  return Math.round(step / 2 + random() * (step / 2));
+}
+
+/**
+ * A connection that stayed up this long resets the backoff; a shorter one (accepted, then kicked, as
+ * with a duplicate client id: reference/mqtt.md c.12) keeps growing it. Greengrass has the same knob
+ * (`minimumConnectedTimeBeforeRetryResetSeconds`).
+ */
+export const STABLE_CONNECTION_MS = 10_000;

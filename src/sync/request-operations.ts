@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { auditCreateSchema } from "../domain/audit.schema.js";
+import { catalogInputSchema } from "../domain/catalog.schema.js";
+import { itemInputSchema } from "../domain/item.schema.js";
+import { stagePutSchema } from "../domain/service-request.schema.js";
+import type { Services } from "../services/container.js";
+import { operation, type RequestOperations } from "./requests.js";
+
+const id = z.string().min(1).max(255);
+/** Path parameters of the HTTP call travel in the payload, under the same name. */
+const byRequestId = z.object({ externalServiceRequestId: id });
+const byAuditId = z.object({ audit_id: id });
+/** The body of POST /station/racks (station.routes.ts). */
+const rackBody = z.object({ msu: id, locations: z.array(id).min(1).max(1000) });
+
+/**
+ * Request name → the use case behind the matching HTTP endpoint, with the same body schema and the
+ * same answer as `data` (DESIGN.md §5: "the payload is the HTTP body plus `transaction`"). Every call
+ * runs inside the transaction that also writes the request's inbox row (requests.ts). The service
+ * request operations validate their bodies themselves, exactly as over HTTP.
+ */
+export function requestOperations(s: Services): RequestOperations {
+  return {
+    // POST …/service-request (the same create again returns the stored request)
+    create_service_request: operation(z.unknown(), (body) => s.requests.create(body).view),
+    // POST …/service-request/cancel and …/modify: a PICK is answered by order_modification later
+    cancel_service_request: operation(z.unknown(), (body) => s.requests.cancel(body).body),
+    modify_service_request: operation(z.unknown(), (body) => s.requests.modify(body).body),
+    // POST …/stage_put_expectation: the outcome comes as put_information (staged or stage_failure)
+    stage_put: operation(stagePutSchema, (b) => {
+      s.operations.stagePut(b.serviceRequestId, b.ppsId, b.ppsBinId);
+      return {};
+    }),
+    // POST …/audit and …/audit/delete/{audit_id}
+    create_audit: operation(auditCreateSchema, (body) => s.audits.create(body)),
+    delete_audit: operation(byAuditId, (b) => s.audits.delete(b.audit_id)),
+    // POST …/item and …/catalog
+    upsert_item: operation(itemInputSchema, (body) => s.items.upsert(body)),
+    upsert_catalog: operation(catalogInputSchema, (body) => s.catalog.upsert(body)),
+    // POST …/generate-inventory-report: report_generation follows when the file is written
+    generate_inventory_report: operation(z.object({}), () => s.reports.generate()),
+    // POST …/orders/print_ready/{externalServiceRequestId}
+    print_ready: operation(byRequestId, (b) => {
+      s.operations.printReady(b.externalServiceRequestId);
+      return { externalServiceRequestId: b.externalServiceRequestId };
+    }),
+    // POST /station/racks: central drives the robots, so it says when a rack reached the station
+    rack_presented: operation(rackBody, (b) => {
+      s.operations.rackPresented(b.msu, b.locations);
+      return { ok: true };
+    }),
+  };
+}

@@ -1,0 +1,38 @@
+import { createMqttRepo } from "../db/mqtt.repo.js";
+import type { Sqlite } from "../db/open.js";
+import { isAppError } from "../domain/errors.js";
+import type { Services } from "../services/container.js";
+import type { RequestSnapshots } from "./retained-state.js";
+
+/**
+ * What `state/station` carries (DESIGN.md §5): mode, seats, bins (with the requests they hold), racks,
+ * devices and their health, as GET /station/state reads them. The pick queue and puts are left out:
+ * each request has its own retained `state/<type>/<id>`, and a station message that changed with every
+ * request would be republished for every change.
+ */
+export function stationSnapshot(services: Services, site: string, now: () => number): () => object {
+  return () => {
+    const { pickQueue: _q, heldBack: _h, puts: _p, bins, ...rest } = services.station.state(now(), site);
+    return {
+      ...rest,
+      bins: bins.map((b) => ({ ...b, requests: b.requests.map(({ state: _s, ...r }) => r) })),
+      timestamp: new Date(now()).toISOString(),
+    };
+  };
+}
+
+/** `state/<type>/<externalServiceRequestId>`: the full current service request, as HTTP GET returns it. */
+export function requestSnapshots(services: Services, sqlite: Sqlite): RequestSnapshots {
+  const repo = createMqttRepo(sqlite);
+  return {
+    snapshot(type, externalServiceRequestId) {
+      try {
+        return services.requests.get(externalServiceRequestId, type === "PUT" ? "PUT" : "PICK") as object;
+      } catch (e) {
+        if (isAppError(e) && e.code === "not_found") return undefined;
+        throw e;
+      }
+    },
+    list: (after, limit) => repo.requestPage(after, limit),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Topic names (DESIGN.md §5 "MQTT"): everything of one station lives under
+ * `ppsedge/v1/<site>/<ppsId>/`, with `v1` the major version of the interface (reference/mqtt.md a.1).
+ * Pure: no IO.
+ */
+export const TOPIC_PREFIX = "ppsedge/v1";
+
+/** Write operations the central system may request over MQTT (DESIGN.md §5). */
+export const REQUEST_NAMES = [
+  "create_service_request",
+  "cancel_service_request",
+  "modify_service_request",
+  "stage_put",
+  "create_audit",
+  "delete_audit",
+  "upsert_item",
+  "upsert_catalog",
+  "generate_inventory_report",
+  "print_ready",
+  "rack_presented",
+] as const;
+export type RequestName = (typeof REQUEST_NAMES)[number];
+
+export function isRequestName(name: string): name is RequestName {
+  return (REQUEST_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * One topic level from an id. Ids keep `A-Z a-z 0-9 _ . : -` as they are; any other character
+ * (notably `/`, `+`, `#`, which would split a level or act as a wildcard: reference/mqtt.md a.1) is
+ * percent-encoded, so every id maps to exactly one level and back.
+ */
+export function topicLevel(id: string): string {
+  return id.replace(/[^A-Za-z0-9_.:-]/gu, (ch) =>
+    [...Buffer.from(ch, "utf8")].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join(""),
+  );
+}
+
+export interface Topics {
+  root: string;
+  connection: string;
+  notification: string;
+  stationState: string;
+  requestState(type: string, externalServiceRequestId: string): string;
+  /** The filter the agent subscribes to: every request name, one level. */
+  requests: string;
+  response(name: string): string;
+  /** The request name of a topic under `request/`, or undefined for any other topic. */
+  requestName(topic: string): string | undefined;
+}
+
+export function topicsFor(site: string, ppsId: string): Topics {
+  const root = `${TOPIC_PREFIX}/${topicLevel(site)}/${topicLevel(ppsId)}`;
+  const requestPrefix = `${root}/request/`;
+  return {
+    root,
+    connection: `${root}/connection`,
+    notification: `${root}/notification`,
+    stationState: `${root}/state/station`,
+    requestState: (type, id) => `${root}/state/${topicLevel(type)}/${topicLevel(id)}`,
+    requests: `${requestPrefix}+`,
+    response: (name) => `${root}/response/${topicLevel(name)}`,
+    requestName(topic) {
+      if (!topic.startsWith(requestPrefix)) return undefined;
+      const name = topic.slice(requestPrefix.length);
+      return name === "" || name.includes("/") ? undefined : name;
+    },
+  };
+}

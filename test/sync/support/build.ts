@@ -1,0 +1,31 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+
+/**
+ * Compiles src/ into a temp folder laid out like the package (dist/ beside drizzle/, firmware-profiles/
+ * and node_modules/, all linked), so a test can run the agent as its own process and kill it, without touching the
+ * working tree's dist/.
+ */
+export async function buildAgent(): Promise<{ dist: string; remove(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), "pps-edge-build-"));
+  symlinkSync(join(ROOT, "drizzle"), join(dir, "drizzle"));
+  symlinkSync(join(ROOT, "firmware-profiles"), join(dir, "firmware-profiles"));
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  const dist = join(dir, "dist");
+  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  // Type errors elsewhere in the tree do not stop the emit; a missing output does.
+  await promisify(execFile)(
+    process.execPath,
+    [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", dist, "--sourceMap", "false"],
+    {
+      cwd: ROOT,
+    },
+  ).catch((e: { stdout?: string }) => e);
+  if (!existsSync(join(dist, "agent.js"))) throw new Error(`the build wrote no ${join(dist, "agent.js")}`);
+  return { dist, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,86 @@
+import mqtt from "mqtt";
+
+export interface Received {
+  topic: string;
+  payload: string;
+  retain: boolean;
+}
+
+/**
+ * A central-system stand-in: subscribes and records every message. `waitFor` resolves on the message
+ * that makes the condition true, or fails after a bounded time saying what was seen.
+ */
+export interface Subscriber {
+  messages: Received[];
+  on(topic: string): Received[];
+  waitFor(what: string, done: (messages: Received[]) => boolean, timeoutMs?: number): Promise<void>;
+  publish(topic: string, payload: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function subscribe(
+  url: string,
+  filters: string[],
+  opts: { clientId?: string; clean?: boolean; protocolVersion?: 4 | 5 } = {},
+): Promise<Subscriber> {
+  const client = mqtt.connect(url, {
+    clientId: opts.clientId ?? `test-sub-${process.pid}-${Math.random().toString(16).slice(2)}`,
+    clean: opts.clean ?? true,
+    protocolVersion: opts.protocolVersion ?? 4,
+    reconnectPeriod: 20,
+    connectTimeout: 5000,
+  });
+  const messages: Received[] = [];
+  const waiters = new Set<() => void>();
+  client.on("message", (topic, payload, packet) => {
+    messages.push({ topic, payload: payload.toString("utf8"), retain: packet.retain });
+    for (const w of [...waiters]) w();
+  });
+  // Subscribe on every connect that has no session at the broker: a clean session loses its subscriptions.
+  await new Promise<void>((ok, fail) => {
+    const t = setTimeout(() => fail(new Error(`subscriber could not connect to ${url}`)), 10_000);
+    const ready = (err?: Error | null) => {
+      clearTimeout(t);
+      if (err) fail(err);
+      else ok();
+    };
+    client.on("connect", (connack) => {
+      if (connack.sessionPresent) ready();
+      else client.subscribe(filters, { qos: 1 }, (err) => ready(err));
+    });
+  });
+  return {
+    ...recorder(messages, waiters),
+    publish: async (topic, payload) => {
+      await client.publishAsync(topic, payload, { qos: 1 });
+    },
+    close: () => client.endAsync(true),
+  };
+}
+
+/** The reading side of a subscriber, over a list that something else fills and a set of waiters to wake. */
+export function recorder(
+  messages: Received[],
+  waiters: Set<() => void>,
+): Pick<Subscriber, "messages" | "on" | "waitFor"> {
+  return {
+    messages,
+    on: (topic) => messages.filter((m) => m.topic === topic),
+    waitFor(what, done, timeoutMs = 15_000) {
+      if (done(messages)) return Promise.resolve();
+      return new Promise<void>((ok, fail) => {
+        const check = () => {
+          if (!done(messages)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          ok();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          fail(new Error(`timed out waiting for ${what}; ${messages.length} messages seen`));
+        }, timeoutMs);
+        waiters.add(check);
+      });
+    },
+  };
+}
