@@ -1,5 +1,8 @@
 import bwipjs from "bwip-js";
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { type LabelMedia, MEDIA_4X6 } from "./media.js";
+
+export { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 
 /**
  * The pick+pack shipping label (DESIGN.md §4 "Pick and pack"): data in, PDF bytes out; no IO, no clock
@@ -19,17 +22,6 @@ export interface LabelData {
   lines: Array<{ filter: string; quantity: number }>;
   printedAt: string;
 }
-
-export interface LabelMedia {
-  /** Page size in PDF points (72 per inch): 4×6 in = 288×432 (hardware.md §3.7). */
-  widthPt: number;
-  heightPt: number;
-  /** Printer resolution: one barcode PNG pixel is placed on one printer dot (hardware.md §3.7). */
-  dpi: number;
-}
-
-export const MEDIA_4X6: LabelMedia = { widthPt: 288, heightPt: 432, dpi: 203 };
-export const MEDIA_A6: LabelMedia = { widthPt: 297.64, heightPt: 419.53, dpi: 203 };
 
 const MARGIN = 14;
 

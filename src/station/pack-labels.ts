@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 import type { LabelPrinter } from "../devices/printing/label-printer.js";
 import type { EventBus } from "../events.js";
-import { type LabelData, type LabelMedia, renderShippingLabel } from "../labels/shipping-label.js";
+import type { LabelMedia } from "../labels/media.js";
+import type { LabelData } from "../labels/shipping-label.js";
 
 const OWNER = "pack-labels";
 
@@ -30,6 +31,8 @@ export function createPackLabels(deps: PackLabelDeps) {
     const data = deps.labelData(id, new Date(deps.now()).toISOString());
     if (!data) return;
     try {
+      // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
+      const { renderShippingLabel } = await import("../labels/shipping-label.js");
       const pdf = await renderShippingLabel(data, deps.media);
       await deps.printer.print(pdf, `${data.olpn}-${id}`);
       if (!stopped) deps.printed(id);

@@ -6,8 +6,8 @@
  * so tests can use @serialport/binding-mock.
  */
 
+import { createRequire } from "node:module";
 import type { Logger } from "pino";
-import { SerialPort } from "serialport";
 import { type ByteLink, errorText, type LinkEvents } from "./adapter.types.js";
 import { Reconnector } from "./reconnect.js";
 
@@ -32,7 +32,11 @@ export interface SerialPortLike {
 export type SerialPortFactory = (settings: SerialSettings) => SerialPortLike;
 
 /** The real port. `lock: true` (the default) refuses a port another process holds [SRC 71]. */
-export const nodeSerialPort: SerialPortFactory = (s) => new SerialPort({ ...s, autoOpen: false });
+export const nodeSerialPort: SerialPortFactory = (s) => {
+  // Loaded on first use: a station without serial devices does not pay for the native binding.
+  const { SerialPort } = createRequire(import.meta.url)("serialport") as typeof import("serialport");
+  return new SerialPort({ ...s, autoOpen: false });
+};
 
 export interface SerialLinkOptions extends LinkEvents {
   settings: SerialSettings;
