@@ -6,20 +6,27 @@ import type { Hono } from "hono";
 import { type Config, DEFAULT_BINS, DEFAULT_SEATS } from "./config/config.schema.js";
 import { type DatabaseHandle, isMigrated, openDatabase, shippedMigrationCount } from "./db/open.js";
 import { createDeviceHub, type StationDeviceHub } from "./devices/device-hub.js";
+import { cupsPrinter, filePrinter } from "./devices/printing/label-printer.js";
 import { loadStation, stationSeatsAndBins } from "./devices/station-file.js";
 import { createHttpApp } from "./http/app.js";
 import { requireBearer } from "./http/auth.middleware.js";
 import type { AppEnv } from "./http/context.js";
 import { auditsRoutes } from "./http/routes/audits.routes.js";
 import { authRoutes } from "./http/routes/auth.routes.js";
+import { integrationRoutes } from "./http/routes/integration.routes.js";
 import { masterdataRoutes } from "./http/routes/masterdata.routes.js";
 import { notificationsRoutes } from "./http/routes/notifications.routes.js";
 import { opsRoutes } from "./http/routes/ops.routes.js";
 import { reportsRoutes } from "./http/routes/reports.routes.js";
+import { requestsRoutes } from "./http/routes/requests.routes.js";
+import { stationRoutes } from "./http/routes/station.routes.js";
+import { MEDIA_4X6, MEDIA_A6 } from "./labels/media.js";
 import { createLogger, type Logger } from "./log.js";
 import { Metrics } from "./metrics.js";
 import { createServices, type Services } from "./services/container.js";
 import { ensureCredentials } from "./services/credentials.service.js";
+import { createPackLabels } from "./station/pack-labels.js";
+import { createWorkScheduler } from "./station/work-scheduler.js";
 import { createStationPart, type StationPart } from "./station.part.js";
 import { requestOperations } from "./sync/request-operations.js";
 import { requestSnapshots, stationSnapshot } from "./sync/snapshots.js";
@@ -50,6 +57,8 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
   let devices: StationDeviceHub | undefined;
   let stationPart: StationPart | undefined;
   let sync: Sync | undefined;
+  let scheduler: ReturnType<typeof createWorkScheduler> | undefined;
+  let labels: ReturnType<typeof createPackLabels> | undefined;
   const metrics = new Metrics();
 
   return {
@@ -162,6 +171,9 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           authRoutes(auth),
           masterdataRoutes(catalog, items),
           notificationsRoutes(svc.repos.outbox),
+          requestsRoutes(svc.requests),
+          integrationRoutes(svc.operations),
+          stationRoutes(svc.operations, () => svc.station.state(now(), config.site)),
           auditsRoutes(svc.audits, now),
           reportsRoutes(svc.reports),
           stationEngine.routes,
@@ -169,10 +181,40 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       );
       app = built.app;
 
+      scheduler = createWorkScheduler({
+        bus: svc.bus,
+        release: () => svc.operations.releaseHeldWork(),
+        nextHeld: () => svc.repos.requests.nextHeldRelease(now()),
+        now,
+        log,
+      });
+      const staging = { start: () => svc.operations.kickStaging() };
+      const { printing } = config;
+      labels =
+        printing.mode === "station"
+          ? createPackLabels({
+              bus: svc.bus,
+              printer:
+                printing.printer === "cups"
+                  ? cupsPrinter({
+                      queue: printing.cupsQueue as string,
+                      media: printing.media === "a6" ? "iso_a6_105x148mm" : "na_index-4x6_4x6in",
+                    })
+                  : filePrinter(printing.dir ?? join(dataDir, "labels")),
+              media: printing.media === "a6" ? MEDIA_A6 : MEDIA_4X6,
+              labelData: (id, at) => svc.bins.labelData(id, at),
+              printed: (id) => svc.operations.printReady(id),
+              now,
+              log,
+            })
+          : undefined;
       // each part on its own: one that fails to start is logged and the others keep running
       for (const [name, part] of [
         ["audit conflicts", svc.auditConflicts],
         ["reports", svc.reports],
+        ["work scheduler", scheduler],
+        ["staging", staging],
+        ["pack labels", labels ?? { start: () => {} }],
         ["station engine", stationEngine],
       ] as const) {
         try {
@@ -217,8 +259,13 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           if ("closeAllConnections" in s) (s as { closeAllConnections(): void }).closeAllConnections();
         });
       }
+      scheduler?.stop();
+      scheduler = undefined;
       stationPart?.stop();
       stationPart = undefined;
+      await labels?.stop();
+      labels = undefined;
+      services?.operations.stop();
       services?.auditConflicts.stop();
       await services?.reports.stop();
       // After HTTP (no new changes), before the database closes: the last PUBACKs are recorded, then OFFLINE.
