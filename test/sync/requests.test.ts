@@ -128,6 +128,20 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
       expect(updatedAt("C3")).toBeUndefined();
     });
 
+    it.each([
+      ["rack_presented", "/station/racks", { msu: "M9", locations: [] }],
+      [
+        "stage_put",
+        "/api-gateway/integration-service/wms-integration/core/api/stage_put_expectation",
+        { ppsId: "7" },
+      ],
+    ])("%s refuses a bad body with the error HTTP gives for it", async (name, path, body) => {
+      const r = await json(name, { transaction: `bad-${name}`, ...body });
+      const http = (await (await t.call("POST", path, body)).json()) as Record<string, unknown>;
+      expect(r.status).toBe("error");
+      expect(r.error).toEqual({ ...http, requestId: undefined });
+    });
+
     it("refuses text that is not JSON, a missing transaction, and a transaction reused for another body", async () => {
       const notJson = JSON.parse(await request("upsert_catalog", "{not json")) as Response;
       expect(notJson).toMatchObject({
