@@ -6,7 +6,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { createAgent } from "../dist/agent.js";
 import { parseConfig } from "../dist/config/config.load.js";
-import { load, peakRssMb, startChild, summary } from "./lib.mjs";
+import { AGENT_NODE_FLAGS, load, peakRssMb, startChild, summary } from "./lib.mjs";
 import { itemBody, seedItems } from "./seed.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
@@ -74,7 +74,7 @@ export async function run() {
     await local.stop();
 
     // The agent as a service: start-to-ready, search over loopback HTTP, durable upserts.
-    const agent = await startChild("agent.mjs", [dir]);
+    const agent = await startChild("agent.mjs", [dir], {}, AGENT_NODE_FLAGS);
     const base = `http://127.0.0.1:${agent.port}`;
     const readyRes = await fetch(`${base}/readyz`);
     const tok = await token(base);

@@ -25,11 +25,18 @@ export function summary(latenciesMs) {
   };
 }
 
+/**
+ * The V8 flags the agent runs with in production (`npm start`, systemd/pps-edge.service): a small young
+ * generation keeps the resident set of a busy station under 150 MB (DESIGN.md §7). A test keeps the three
+ * places in step.
+ */
+export const AGENT_NODE_FLAGS = ["--max-semi-space-size=4", "--max-old-space-size=256"];
+
 /** Starts a server script in a child process; it prints `READY <port> <json>` when listening. */
-export function startChild(script, args = [], env = {}) {
+export function startChild(script, args = [], env = {}, nodeFlags = []) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [join(BENCH_DIR, "servers", script), ...args], {
+    const child = spawn(process.execPath, [...nodeFlags, join(BENCH_DIR, "servers", script), ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });
