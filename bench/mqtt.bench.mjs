@@ -12,7 +12,7 @@ import mqtt from "mqtt";
 import pino from "pino";
 import { createAgent } from "../dist/agent.js";
 import { parseConfig } from "../dist/config/config.load.js";
-import { BENCH_DIR } from "./lib.mjs";
+import { AGENT_NODE_FLAGS, BENCH_DIR } from "./lib.mjs";
 
 const N = Number(process.env.BENCH_NOTIFICATIONS ?? 100_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 64);
@@ -169,7 +169,8 @@ async function consumer(url, n) {
  * Both processes run with the V8 heap settings of systemd/pps-edge.service: without them V8 lets the
  * heap grow far beyond what is live while garbage is produced at this rate (see the uncapped figure).
  */
-export const NODE_FLAGS = ["--max-semi-space-size=4", "--max-old-space-size=128"];
+/** Both sides run with the agent's production flags (lib.mjs AGENT_NODE_FLAGS). */
+export const NODE_FLAGS = AGENT_NODE_FLAGS;
 
 function child(script, args, flags = NODE_FLAGS) {
   return new Promise((ok, fail) => {

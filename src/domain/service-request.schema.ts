@@ -197,3 +197,9 @@ export const putExceptionSchema = z.object({
 export const putBackStageSchema = z.object({
   ppsBinId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
 });
+
+/** POST /station/racks, and the MQTT request `rack_presented`: a rack (MSU face) reached the station. */
+export const rackPresentedSchema = z.object({
+  msu: id255,
+  locations: z.array(id255).min(1).max(1000),
+});

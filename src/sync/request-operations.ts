@@ -2,7 +2,7 @@ import { z } from "zod";
 import { auditCreateSchema } from "../domain/audit.schema.js";
 import { catalogInputSchema } from "../domain/catalog.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
-import { stagePutSchema } from "../domain/service-request.schema.js";
+import { rackPresentedSchema, stagePutSchema } from "../domain/service-request.schema.js";
 import type { Services } from "../services/container.js";
 import { operation, type RequestOperations } from "./requests.js";
 
@@ -10,8 +10,6 @@ const id = z.string().min(1).max(255);
 /** Path parameters of the HTTP call travel in the payload, under the same name. */
 const byRequestId = z.object({ externalServiceRequestId: id });
 const byAuditId = z.object({ audit_id: id });
-/** The body of POST /station/racks (station.routes.ts). */
-const rackBody = z.object({ msu: id, locations: z.array(id).min(1).max(1000) });
 
 /**
  * Request name → the use case behind the matching HTTP endpoint, with the same body schema and the
@@ -45,7 +43,7 @@ export function requestOperations(s: Services): RequestOperations {
       return { externalServiceRequestId: b.externalServiceRequestId };
     }),
     // POST /station/racks: central drives the robots, so it says when a rack reached the station
-    rack_presented: operation(rackBody, (b) => {
+    rack_presented: operation(rackPresentedSchema, (b) => {
       s.operations.rackPresented(b.msu, b.locations);
       return { ok: true };
     }),

@@ -3,9 +3,9 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { MqttRepo } from "../db/mqtt.repo.js";
 import type { Sqlite } from "../db/open.js";
+import { type ErrorBody, errorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { validate } from "../domain/validate.js";
-import { type ErrorBody, errorBody } from "../http/errors.js";
 import { isRequestName, type RequestName } from "./topics.js";
 
 /** One write operation reachable over MQTT: the HTTP body's schema and the use case. */

@@ -6,6 +6,7 @@ import {
   putBackStageSchema,
   putExceptionSchema,
   putTransactionSchema,
+  rackPresentedSchema,
 } from "../../domain/service-request.schema.js";
 import type { Operations } from "../../services/operations.js";
 import { readJson } from "../body.js";
@@ -16,7 +17,6 @@ import { type Handler, route } from "../route.js";
 const id = z.string().min(1).max(255);
 const loginBody = z.object({ user: z.string().min(1).max(128) });
 const modeBody = z.object({ mode: z.enum(["pick", "put", "audit"]) });
-const rackBody = z.object({ msu: id, locations: z.array(id).min(1).max(1000) });
 const stockBody = z.object({
   location: id,
   msu: id,
@@ -83,9 +83,9 @@ export function stationRoutes(ops: Operations, state: () => unknown) {
     post(
       "/station/racks",
       "A rack (MSU face) is presented; pick requests with stock on it lock",
-      { body: rackBody },
+      { body: rackPresentedSchema },
       async (c) => {
-        const b = await readJson(c, rackBody);
+        const b = await readJson(c, rackPresentedSchema);
         ops.rackPresented(b.msu, b.locations);
         return c.json({ ok: true });
       },
