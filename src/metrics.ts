@@ -4,7 +4,22 @@
  */
 type Labels = Record<string, string>;
 
+const keyCache = new Map<string, string>();
+
+/** The Prometheus label text, memoised: a request's labels repeat, sorting and escaping them need not. */
 function labelKey(labels: Labels): string {
+  let raw = "";
+  for (const k in labels) raw += `${k}\u0001${labels[k]}\u0002`;
+  let key = keyCache.get(raw);
+  if (key === undefined) {
+    key = formatLabels(labels);
+    if (keyCache.size > 10_000) keyCache.clear();
+    keyCache.set(raw, key);
+  }
+  return key;
+}
+
+function formatLabels(labels: Labels): string {
   return Object.keys(labels)
     .sort()
     .map((k) => `${k}="${escapeLabel(labels[k] as string)}"`)

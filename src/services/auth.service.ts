@@ -42,7 +42,16 @@ function badCredentials(): AppError {
   return new AppError("invalid_credentials", "invalid client credential, username or password");
 }
 
+/**
+ * Recently checked tokens, so a busy client does not cost two lookups per request. An entry lives a few
+ * seconds at most: a revocation made by this process clears it at once; one made by the CLI (another
+ * process) takes effect within TOKEN_CACHE_MS.
+ */
+export const TOKEN_CACHE_MS = 5000;
+const TOKEN_CACHE_MAX = 1000;
+
 export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
+  const recent = new Map<string, { user: AuthUser; until: number }>();
   function clientSecretMatches(secret: string): boolean {
     const stored = repo.getSetting(CLIENT_SECRET_KEY);
     if (!stored) return false;
@@ -126,6 +135,7 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
       if (row.revoked) {
         // A refresh token used twice was stolen or replayed: end every session of that user (RFC 6819 §5.2.2.3).
         repo.revokeUserTokens(row.userId);
+        recent.clear();
         throw badCredentials();
       }
       repo.revokeToken(row.tokenHash);
@@ -142,6 +152,9 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
           [{ path: "Authorization", message: "expected 'Bearer <access_token>'" }],
         );
       }
+      const now = opts.now();
+      const hit = recent.get(m[1]);
+      if (hit && now < hit.until) return hit.user;
       const row = repo.findToken(sha256(m[1]));
       if (row?.kind !== "access" || row.revoked) {
         throw new AppError("unauthorized", "unknown or revoked token", [
@@ -155,7 +168,10 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
       }
       const user = repo.findUserById(row.userId);
       if (!user) throw new AppError("unauthorized", "unknown or revoked token");
-      return { id: user.id, username: user.username };
+      const found = { id: user.id, username: user.username };
+      if (recent.size >= TOKEN_CACHE_MAX) recent.clear();
+      recent.set(m[1], { user: found, until: Math.min(row.expiresAt, now + TOKEN_CACHE_MS) });
+      return found;
     },
 
     async addUser(username: string, password: string): Promise<number> {
@@ -167,11 +183,13 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
       if (!user) throw new AppError("not_found", `no user ${username}`);
       repo.updatePassword(user.id, await hashPassword(password), opts.now());
       repo.revokeUserTokens(user.id);
+      recent.clear();
     },
     removeUser(username: string): void {
       const user = repo.findUser(username);
       if (!user) throw new AppError("not_found", `no user ${username}`);
       repo.deleteUser(user.id);
+      recent.clear();
     },
     hasUser(username: string): boolean {
       return repo.findUser(username) !== undefined;
