@@ -37,8 +37,13 @@ export function createBinsService(ctx: RequestContext, stock: StockRepo) {
   }
 
   /** Gives free bins to released fulfillable requests, in work order; only in pick mode. */
-  function assignBins(tx: Tx): void {
+  /**
+   * `lock: "if-assigned"` (a newly allocated request): only a request that got a bin just now can have
+   * become lockable, so the presented racks are looked at only then.
+   */
+  function assignBins(tx: Tx, lock: "always" | "if-assigned" = "always"): void {
     if (ctx.station.mode() !== "pick") return;
+    let assigned = 0;
     const free = ctx.station.bins().filter((b) => b.state === "empty");
     const waiting = free.length
       ? ctx.requests.byStates("PICK", ["fulfillable"]).filter((r) => r.binId === null)
@@ -54,8 +59,9 @@ export function createBinsService(ctx: RequestContext, stock: StockRepo) {
       ctx.station.setBin(bin.id, "pick", "none", tx.now);
       tx.announce("request", { type: "PICK", externalServiceRequestId: row.externalId });
       tx.announce("station", {});
+      assigned++;
     }
-    lockAtPresentedRacks(tx);
+    if (lock === "always" || assigned > 0) lockAtPresentedRacks(tx);
   }
 
   /** "first rack reached": a fulfillable request with a bin and stock on a presented rack is locked. */

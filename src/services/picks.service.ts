@@ -159,7 +159,7 @@ export function createPicksService(
       if (!isRefusal(ls)) ctx.requests.updateLine({ ...l, state: ls.state.state, updatedOn: tx.now });
     }
     const next = applyPickEffects(tx, ctx, stock, row, step.state, step.effects, bins.hooks);
-    if (next.state === "fulfillable") bins.assignBins(tx);
+    if (next.state === "fulfillable") bins.assignBins(tx, "if-assigned");
     return next;
   }
 
@@ -193,7 +193,7 @@ export function createPicksService(
       checkLines(input.serviceRequests);
       const sched = scheduling(input.attributes);
       const start = createPick();
-      const id = ctx.requests.insert({
+      const fresh: Omit<RequestRow, "id"> = {
         externalId: input.externalServiceRequestId,
         type: "PICK",
         state: start.state,
@@ -208,10 +208,11 @@ export function createPicksService(
         receivedOn: tx.now,
         createdOn: tx.now,
         updatedOn: tx.now,
-      });
+      };
+      const id = ctx.requests.insert(fresh);
       insertLines(tx, id, input.serviceRequests);
       announceHeld(tx, sched);
-      const row = ctx.requests.byId(id) as RequestRow;
+      const row: RequestRow = { id, ...fresh };
       const created = viewOf(row, ctx);
       allocateRequest(tx, row);
       return created;
