@@ -1,6 +1,7 @@
 // Shared helpers for the benchmarks: child servers, a bounded load loop, percentiles.
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,6 +92,24 @@ export async function load({ total, concurrency, send }) {
     failures,
     latencyMs: summary(latencies),
   };
+}
+
+/**
+ * A lean keep-alive HTTP client (node:http) for latency measurements: fetch's own allocations and
+ * garbage collection in the measuring process would otherwise show in the tail being measured.
+ */
+export function keepAliveRequest(port) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return (method, path, headers, body) =>
+    new Promise((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port, method, path, headers, agent }, (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
 }
 
 /** Peak resident memory of a process so far (Linux VmHWM), in MB. */
