@@ -32,7 +32,7 @@ describe("pick+pack with station printing", () => {
     const pack = { shipping_address: "Jane Roe\n1 Main St", packing_box_id: "BOX-7", order_number: "O-7" };
     await ok(t.call("POST", SR, pickBody("PL1", [pickLine("PL1-1", "PK", 2, pack)])));
     await ok(t.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
-    await n.skip();
+    await n.catchUp();
     await ok(
       t.call("POST", "/station/picks", {
         externalServiceRequestId: "PL1",

@@ -31,7 +31,7 @@ afterAll(async () => t.close());
 
 describe("pick: created → fulfillable → cancellation_locked → pick_started → complete, then bin_complete", () => {
   it("walks every state with the notifications the spec names, in order", async () => {
-    await n.skip();
+    await n.catchUp();
     const created = await ok(
       t.call(
         "POST",
@@ -160,7 +160,7 @@ describe("pick: created → fulfillable → cancellation_locked → pick_started
 
 describe("pick: other ends of the table", () => {
   it("not_fulfillable (FAILED) when stock does not cover every line; nothing is reserved", async () => {
-    await n.skip();
+    await n.catchUp();
     await ok(t.call("POST", SR, pickBody("P2", [pickLine("P2-L1", "A", 2), pickLine("P2-L2", "D", 1)])));
     const list = await n.next();
     expect(kinds(list)).toEqual([["order_information", "not_fulfillable"]]);
@@ -169,7 +169,7 @@ describe("pick: other ends of the table", () => {
   });
 
   it("cancel before lock: order_modification success, then order_information cancelled; reservation released", async () => {
-    await n.skip();
+    await n.catchUp();
     await ok(t.call("POST", SR, pickBody("P3", [pickLine("P3-L1", "A", 4)])));
     await n.next();
     expect((await stockOf(t, "S1", item.A as number))?.reserved).toBe(4);
@@ -189,7 +189,7 @@ describe("pick: other ends of the table", () => {
   });
 
   it("modify before lock re-allocates: order_modification success, then order_information", async () => {
-    await n.skip();
+    await n.catchUp();
     await ok(t.call("POST", SR, pickBody("P4", [pickLine("P4-L1", "A", 1)])));
     await n.next();
     const res = await ok(
@@ -214,7 +214,7 @@ describe("pick: other ends of the table", () => {
   });
 
   it("abandoned (CANCELLED) when a line ends short because items are missing", async () => {
-    await n.skip();
+    await n.catchUp();
     await ok(t.call("POST", SR, pickBody("P5", [pickLine("P5-L1", "C", 3)])));
     await ok(t.call("POST", "/station/racks", { msu: "M2", locations: ["S3"] }));
     expect(kinds(await n.next())).toEqual([
@@ -258,7 +258,7 @@ describe("pick: other ends of the table", () => {
   });
 
   it("pick+pack: complete carries olpn, the bin waits for print-ready, then pack_information (type PACK)", async () => {
-    await n.skip();
+    await n.catchUp();
     const pack = {
       shipping_address: "1 Main St",
       carrier_label_url: "http://x/label",

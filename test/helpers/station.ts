@@ -27,7 +27,7 @@ export class NotificationReader {
   }
 
   /** Skips everything emitted so far. */
-  async skip(): Promise<void> {
+  async catchUp(): Promise<void> {
     this.seq = await this.lastSeq();
   }
 

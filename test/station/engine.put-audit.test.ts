@@ -29,7 +29,7 @@ describe("engine shell: a put by scans and the tote bin's button", () => {
     await ok(
       t.call("POST", `${CORE}/stage_put_expectation`, { serviceRequestId: "U1", ppsId: "7", ppsBinId: "3" }),
     );
-    await n.skip();
+    await n.catchUp();
     await n.waitFor(1);
     await ok(t.call("POST", "/station/racks", { msu: "M5", locations: ["S50", "S51"] }));
 
@@ -106,7 +106,7 @@ describe("engine shell: an audit counted by scans", () => {
     );
     await ok(t.call("POST", `/station/audits/${id}/start`));
     await ok(t.call("POST", `/station/audits/${id}/begin`, { seat: "front" }));
-    await n.skip();
+    await n.catchUp();
 
     for (const code of ["S60", "BC-A", "BC-B", "BC-A"]) {
       later();

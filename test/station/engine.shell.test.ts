@@ -39,7 +39,7 @@ describe("engine shell over a hub: a pick by scans, buttons and beams", () => {
 
   it("badge, rack, item → lit bin; button → pick; beam → complete; button on the complete bin empties it", async () => {
     await ok(t.call("POST", SR, pickBody("P1", [pickLine("P1-L1", "A", 3), pickLine("P1-L2", "B", 2)])));
-    await n.skip();
+    await n.catchUp();
     const bin = (await ok(t.call("GET", "/station/state"))).pickQueue[0].ppsBinId as string;
     let mark = hub.sent.length;
 

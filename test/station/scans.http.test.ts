@@ -79,7 +79,7 @@ describe("POST /station/scans: bad input", () => {
     ["an item with no work", "no_work", "BC-A"],
   ])("refused scan (%s) → 409 scan_refused, reason %s, nothing changed", async (name, reason, barcode) => {
     if (name === "unknown barcode") await ok(t.call("POST", "/station/seats/front/login", { user: "alice" }));
-    await n.skip();
+    await n.catchUp();
     later();
     const b = await refused(
       t.call("POST", "/station/scans", { seat: "front", barcode }),
@@ -111,7 +111,7 @@ describe("a pick through POST /station/scans and the simulator", () => {
       as: "msu",
       did: "rack_presented",
     });
-    await n.skip();
+    await n.catchUp();
     later();
     const lit = await ok(t.call("POST", "/station/scans", { seat: "front", barcode: "BC-A" }));
     expect(lit).toMatchObject({ result: "done", as: "item", did: "bin_lit", step: "pick_confirm" });
