@@ -47,7 +47,7 @@ export function createHttpApp(
     metrics.inc("http_requests_total", labels);
     metrics.observe("http_request_duration_seconds", labels, (performance.now() - started) / 1000);
     if (c.res.status >= 500) log.error({ requestId, ...labels }, "request failed");
-    else log.debug({ requestId, ...labels }, "request");
+    else if (log.isLevelEnabled("debug")) log.debug({ requestId, ...labels }, "request");
   });
 
   // a burst of requests is spread over event-loop turns so device I/O is not held up (turns.ts)

@@ -11,6 +11,17 @@ const OWNER = "audit-conflicts";
  * conflicts that ended while the agent was stopped.
  */
 export function createAuditConflictWatcher(deps: { bus: EventBus; audits: AuditsService; log: Logger }) {
+  let pending: NodeJS.Immediate | undefined;
+
+  /** A burst of request changes (creates under load) costs one re-check, just after it. */
+  function soon(): void {
+    if (pending) return;
+    pending = setImmediate(() => {
+      pending = undefined;
+      recheck();
+    });
+  }
+
   function recheck(): void {
     try {
       const moved = deps.audits.resolveConflicts();
@@ -22,11 +33,13 @@ export function createAuditConflictWatcher(deps: { bus: EventBus; audits: Audits
 
   return {
     start(): void {
-      deps.bus.on(OWNER, "request", recheck);
+      deps.bus.on(OWNER, "request", soon);
       recheck();
     },
     stop(): void {
       deps.bus.off(OWNER);
+      if (pending) clearImmediate(pending);
+      pending = undefined;
     },
   };
 }
