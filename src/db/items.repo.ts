@@ -86,10 +86,6 @@ export function createItemsRepo(sqlite: Sqlite) {
     hasKey: sqlite.prepare<[string, string, number], { one: number }>(
       "SELECT 1 AS one FROM item_keys WHERE attr = ? AND value = ? AND item_id = ?",
     ),
-    itemByBarcode: sqlite.prepare<[string], { itemId: number; levelPath: string | null }>(
-      "SELECT item_id AS itemId, level_path AS levelPath FROM barcodes WHERE barcode = ?",
-    ),
-    count: sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM items"),
   };
 
   return {
@@ -139,8 +135,6 @@ export function createItemsRepo(sqlite: Sqlite) {
       q.idsByKey.all(attr, value, limit).map((r) => r.itemId),
     hasKey: (itemId: number, attr: string, value: string): boolean =>
       q.hasKey.get(attr, value, itemId) !== undefined,
-    byBarcode: (barcode: string) => q.itemByBarcode.get(barcode),
-    count: (): number => q.count.get()?.n ?? 0,
   };
 }
 

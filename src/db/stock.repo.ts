@@ -37,9 +37,6 @@ export function createStockRepo(sqlite: Sqlite) {
       `SELECT location, item_id AS itemId, quantity, reserved FROM stock
         WHERE location IN (SELECT value FROM json_each(?)) AND quantity > 0 ORDER BY location, item_id`,
     ),
-    allStock: sqlite.prepare<[], { itemId: number; quantity: number }>(
-      "SELECT item_id AS itemId, sum(quantity) AS quantity FROM stock GROUP BY item_id HAVING sum(quantity) > 0 ORDER BY item_id",
-    ),
     addStock: sqlite.prepare(
       `INSERT INTO stock (location, item_id, quantity, reserved) VALUES (?, ?, ?, 0)
        ON CONFLICT(location, item_id) DO UPDATE SET quantity = quantity + excluded.quantity`,
@@ -68,8 +65,6 @@ export function createStockRepo(sqlite: Sqlite) {
       itemIds.length ? q.stockOfItems.all(JSON.stringify(itemIds)) : [],
     stockAtLocations: (ids: string[]): StockRowView[] =>
       ids.length ? q.stockAtLocations.all(JSON.stringify(ids)) : [],
-    /** Quantity per item over every location (the inventory report). */
-    totals: () => q.allStock.all(),
     add(location: string, itemId: number, quantity: number): void {
       q.addStock.run(location, itemId, quantity);
     },

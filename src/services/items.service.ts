@@ -187,9 +187,6 @@ export function createItemsService(
         .slice(0, SEARCH_LIMIT);
       return ids.map((id) => itemView(load(id) as StoredItem));
     },
-
-    get: (id: number) => load(id),
-    count: () => items.count(),
   };
 }
 

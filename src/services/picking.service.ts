@@ -11,7 +11,7 @@ import {
 import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../domain/pick-line.machine.js";
 import type { BinsService } from "./bins.service.js";
 import { applyPickEffects } from "./pick-effects.js";
-import { lineState, mustFind, operator, parseJson, type RequestContext } from "./requests.support.js";
+import { lineState, mustFind, operatorIn, parseJson, type RequestContext } from "./requests.support.js";
 import type { Tx } from "./tx.js";
 
 export interface PickTransactionInput {
@@ -32,22 +32,7 @@ export interface PickExceptionInput {
 
 /** Racks at the station and the operator's pick transactions (DESIGN.md §4 Pick). */
 export function createPickingService(ctx: RequestContext, stock: StockRepo, bins: BinsService) {
-  function atStation(seat: string | undefined) {
-    if (ctx.station.mode() !== "pick") {
-      throw new AppError("wrong_mode", `the station is in ${ctx.station.mode()} mode`, [
-        { path: "mode", message: "picking needs pick mode" },
-      ]);
-    }
-    const op = operator(ctx, seat);
-    if (!op) {
-      throw new AppError(
-        "not_logged_in",
-        seat ? `no operator is logged in at seat '${seat}'` : "no operator is logged in",
-        [{ path: "seat", message: "log in at a seat first" }],
-      );
-    }
-    return op;
-  }
+  const atStation = (seat: string | undefined) => operatorIn(ctx, "pick", seat);
 
   function findLine(row: RequestRow, externalLineId: string) {
     const line = ctx.requests.lines(row.id).find((l) => l.externalId === externalLineId);

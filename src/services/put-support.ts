@@ -4,7 +4,14 @@ import { isRefusal } from "../domain/machine.js";
 import { PUT_STATUS, type PutEffect, type PutInput, type PutState, stepPut } from "../domain/put.machine.js";
 import type { PutCreateInput } from "../domain/service-request.schema.js";
 import { actualContainer, type PutExpectations } from "../domain/service-request.view.js";
-import { operator, parseJson, pdfaValues, type RequestContext, toData, viewOf } from "./requests.support.js";
+import {
+  operatorIn,
+  parseJson,
+  pdfaValues,
+  type RequestContext,
+  toData,
+  viewOf,
+} from "./requests.support.js";
 import type { Tx } from "./tx.js";
 
 /** Expectations as stored: the view's shape plus the item each product resolved to. */
@@ -27,7 +34,7 @@ export const EXCESS: readonly string[] = ["back_excess_entities", "front_excess_
 /** What the put use cases share: expectations and progress, the machine step, effects, actuals. */
 export function createPutSupport(ctx: RequestContext) {
   /** Every expected product must name one known item (its unique attributes in pdfa_values). */
-  function resolve(tx: Tx, expectations: PutCreateInput["expectations"]): StoredExpectations {
+  function resolve(expectations: PutCreateInput["expectations"]): StoredExpectations {
     const errors: FieldError[] = [];
     const containers = expectations.containers.map((c, i) => ({
       id: ctx.requests.nextEntityId("container"),
@@ -56,7 +63,6 @@ export function createPutSupport(ctx: RequestContext) {
     }));
     if (errors.length)
       throw new AppError("validation_failed", `${errors[0]?.path}: ${errors[0]?.message}`, errors);
-    void tx;
     return { containers };
   }
 
@@ -164,19 +170,7 @@ export function createPutSupport(ctx: RequestContext) {
     return id;
   }
 
-  function atStation(seat: string | undefined) {
-    if (ctx.station.mode() !== "put") {
-      throw new AppError("wrong_mode", `the station is in ${ctx.station.mode()} mode`, [
-        { path: "mode", message: "putting needs put mode" },
-      ]);
-    }
-    const op = operator(ctx, seat);
-    if (!op)
-      throw new AppError("not_logged_in", "no operator is logged in", [
-        { path: "seat", message: "log in at a seat first" },
-      ]);
-    return op;
-  }
+  const atStation = (seat: string | undefined) => operatorIn(ctx, "put", seat);
 
   function itemFor(row: RequestRow, sku: string): number {
     const p = expectationsOf(row)

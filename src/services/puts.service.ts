@@ -40,7 +40,7 @@ export function createPutsService(ctx: RequestContext, stock: StockRepo, staging
 
   return {
     create(tx: Tx, input: PutCreateInput, requestJson: string) {
-      const expectations = resolve(tx, input.expectations);
+      const expectations = resolve(input.expectations);
       const start = createPut();
       const id = ctx.requests.insert({
         externalId: input.externalServiceRequestId,
@@ -79,7 +79,7 @@ export function createPutsService(ctx: RequestContext, stock: StockRepo, staging
         attributesJson:
           input.attributes !== undefined ? JSON.stringify(input.attributes) : row.attributesJson,
         expectationsJson: input.expectations
-          ? JSON.stringify(resolve(tx, input.expectations))
+          ? JSON.stringify(resolve(input.expectations))
           : row.expectationsJson,
       };
       return apply(tx, next, s.state, s.effects);

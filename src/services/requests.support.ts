@@ -111,6 +111,32 @@ export function operator(ctx: RequestContext, seat?: string): { seat: string; us
   return s ? { seat: s.seat, user: s.userName as string } : undefined;
 }
 
+/**
+ * The operator who acts at the station, which must be in `mode`: a 409 `wrong_mode` or `not_logged_in`
+ * otherwise (DESIGN.md §4: picks and puts are done at a logged-in seat of a station in that mode).
+ */
+export function operatorIn(
+  ctx: RequestContext,
+  mode: "pick" | "put",
+  seat?: string,
+): { seat: string; user: string } {
+  const current = ctx.station.mode();
+  if (current !== mode) {
+    throw new AppError("wrong_mode", `the station is in ${current} mode`, [
+      { path: "mode", message: `${mode === "pick" ? "picking" : "putting"} needs ${mode} mode` },
+    ]);
+  }
+  const op = operator(ctx, seat);
+  if (!op) {
+    throw new AppError(
+      "not_logged_in",
+      seat ? `no operator is logged in at seat '${seat}'` : "no operator is logged in",
+      [{ path: "seat", message: "log in at a seat first" }],
+    );
+  }
+  return op;
+}
+
 /** Spec: bin_complete `ppsId` is an integer; a station id that is not a number is passed as given. */
 export function ppsIdValue(ppsId: string): number | string {
   return /^\d+$/.test(ppsId) ? Number(ppsId) : ppsId;
