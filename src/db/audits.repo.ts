@@ -1,58 +1,27 @@
 import type { Sqlite } from "./open.js";
+import type { SqlRow } from "./row.types.js";
+import type { auditLines, audits, items, locations, stock } from "./schema.js";
 
-export interface AuditRow {
-  id: number;
-  auditId: string;
-  name: string;
-  paramType: "location" | "sku";
-  paramValueJson: string;
-  kq: number;
-  creatorName: string | null;
-  status: string;
-  pausedFrom: string | null;
-  ppsSeatName: string | null;
-  userName: string | null;
-  createdOn: number;
-  completedOn: number | null;
-  updatedOn: number;
-}
+export type AuditRow = SqlRow<typeof audits>;
 
-export interface AuditLineRow {
-  id: number;
-  auditLineId: string;
-  itemId: number;
-  location: string;
-  status: string;
-  expectedQty: number;
-  countJson: string | null;
+export type AuditLineRow = Pick<
+  SqlRow<typeof auditLines>,
+  "id" | "auditLineId" | "itemId" | "location" | "status" | "expectedQty" | "countJson"
+> & {
   /** The item's schema and productAttributes (JSON), for the line's pdfa_values; null if gone. */
-  schemaJson: string | null;
+  schemaJson: SqlRow<typeof items>["schemaJson"] | null;
   attrsJson: string | null;
-}
+};
 
-export interface NewAudit {
-  auditId: string;
-  name: string;
-  paramType: "location" | "sku";
-  paramValueJson: string;
-  kq: boolean;
-  creatorName: string | null;
-  userName: string | null;
-}
+/** What a new audit is made of; `kq` is a boolean here and bound as 0/1. */
+export type NewAudit = Pick<
+  typeof audits.$inferSelect,
+  "auditId" | "name" | "paramType" | "paramValueJson" | "kq" | "creatorName" | "userName"
+>;
 
-export interface AuditPatch {
-  status: string;
-  pausedFrom: string | null;
-  ppsSeatName: string | null;
-  userName: string | null;
-  completedOn: number | null;
-}
+export type AuditPatch = Pick<AuditRow, "status" | "pausedFrom" | "ppsSeatName" | "userName" | "completedOn">;
 
-export interface StockQty {
-  location: string;
-  itemId: number;
-  quantity: number;
-}
+export type StockQty = Pick<SqlRow<typeof stock>, "location" | "itemId" | "quantity">;
 
 const AUDIT_COLUMNS = `id, audit_id AS auditId, name, param_type AS paramType, param_value_json AS paramValueJson, kq,
   creator_name AS creatorName, status, paused_from AS pausedFrom, pps_seat_name AS ppsSeatName,
@@ -88,7 +57,7 @@ export function createAuditsRepo(sqlite: Sqlite) {
         WHERE l.audit_row_id = ? ORDER BY l.id`,
     ),
     setLine: sqlite.prepare("UPDATE audit_lines SET status = ?, count_json = ?, updated_on = ? WHERE id = ?"),
-    resolveLocations: sqlite.prepare<[string, string], { id: string }>(
+    resolveLocations: sqlite.prepare<[string, string], Pick<SqlRow<typeof locations>, "id">>(
       `SELECT id FROM locations WHERE id IN (SELECT value FROM json_each(?))
        UNION SELECT id FROM locations WHERE msu IN (SELECT value FROM json_each(?)) ORDER BY id`,
     ),
@@ -100,7 +69,7 @@ export function createAuditsRepo(sqlite: Sqlite) {
       `SELECT location, item_id AS itemId, quantity FROM stock
         WHERE item_id IN (SELECT value FROM json_each(?)) AND quantity > 0 ORDER BY location, item_id`,
     ),
-    itemsBySku: sqlite.prepare<[string], { id: number; attrsJson: string }>(
+    itemsBySku: sqlite.prepare<[string], Pick<SqlRow<typeof items>, "id"> & { attrsJson: string }>(
       "SELECT id, doc -> '$.productAttributes' AS attrsJson FROM items WHERE product_sku = ? ORDER BY id",
     ),
     // DESIGN §4: a pick holds a location while it has reservations there; a staged put holds one where
@@ -116,7 +85,7 @@ export function createAuditsRepo(sqlite: Sqlite) {
       `INSERT INTO stock (location, item_id, quantity, reserved) VALUES (?, ?, ?, 0)
        ON CONFLICT(location, item_id) DO UPDATE SET quantity = excluded.quantity`,
     ),
-    reservedAt: sqlite.prepare<[string, number], { reserved: number }>(
+    reservedAt: sqlite.prepare<[string, number], Pick<SqlRow<typeof stock>, "reserved">>(
       "SELECT reserved FROM stock WHERE location = ? AND item_id = ?",
     ),
   };
@@ -134,7 +103,7 @@ export function createAuditsRepo(sqlite: Sqlite) {
     },
     insertLine(
       auditRowId: number,
-      line: { auditLineId: string; itemId: number; location: string; status: string; expectedQty: number },
+      line: Pick<AuditLineRow, "auditLineId" | "itemId" | "location" | "status" | "expectedQty">,
       now: number,
     ): void {
       q.insertLine.run(

@@ -2,20 +2,13 @@ import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "./open.js";
 import { settings, tokens, users } from "./schema.js";
 
-export interface UserRow {
-  id: number;
-  username: string;
-  passwordHash: string;
-}
+/** Rows read through the query builder: drizzle maps `revoked` to a boolean itself. */
+export type UserRow = Pick<typeof users.$inferSelect, "id" | "username" | "passwordHash">;
 
-export interface TokenRow {
-  tokenHash: string;
-  kind: "access" | "refresh";
-  userId: number;
-  jti: string;
-  expiresAt: number;
-  revoked: boolean;
-}
+export type TokenRow = Pick<
+  typeof tokens.$inferSelect,
+  "tokenHash" | "kind" | "userId" | "jti" | "expiresAt" | "revoked"
+>;
 
 /** Users, tokens and the few settings the agent keeps for itself (client credential hash). */
 export function createAuthRepo(db: Db) {
@@ -58,7 +51,7 @@ export function createAuthRepo(db: Db) {
     findUserById(id: number): UserRow | undefined {
       return userById.get({ id });
     },
-    listUsers(): Array<{ id: number; username: string }> {
+    listUsers(): Array<Pick<UserRow, "id" | "username">> {
       return db.select({ id: users.id, username: users.username }).from(users).orderBy(users.id).all();
     },
     insertUser(username: string, passwordHash: string, now: number): number {

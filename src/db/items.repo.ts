@@ -1,47 +1,33 @@
 import type { Identity } from "../domain/item.identity.js";
 import type { Sqlite } from "./open.js";
+import type { SqlRow } from "./row.types.js";
+import type { barcodes, categories, itemIdentities, itemKeys, items } from "./schema.js";
 
 /**
  * Items are on the hot path (every upsert, every search, every scan), so this repository uses
  * prepared better-sqlite3 statements over the drizzle-defined tables rather than the query builder.
  * Lists are passed as one JSON parameter (`json_each`) so each statement is prepared once.
  */
-export interface ItemRow {
-  id: number;
-  clientItemId: string | null;
-  productSku: string;
-  clientCategoryId: string | null;
-  schemaJson: string;
-  ownSchema: number;
-  doc: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type ItemRow = SqlRow<typeof items>;
 
-export interface BarcodeRow {
-  id: number;
-  barcode: string;
-  itemId: number;
-  levelPath: string | null;
-}
+export type BarcodeRow = SqlRow<typeof barcodes>;
 
-export interface NewItem {
-  clientItemId: string | null;
-  productSku: string;
-  clientCategoryId: string | null;
-  schemaJson: string;
-  ownSchema: boolean;
-  doc: string;
-}
+export type IdentityRow = SqlRow<typeof itemIdentities>;
+
+/** What an item is written from; `ownSchema` is a boolean here and bound as 0/1. */
+export type NewItem = Pick<
+  typeof items.$inferSelect,
+  "clientItemId" | "productSku" | "clientCategoryId" | "schemaJson" | "ownSchema" | "doc"
+>;
 
 export function createItemsRepo(sqlite: Sqlite) {
   const q = {
-    identity: sqlite.prepare<[string], { groupKey: string; tuple: string; itemId: number }>(
+    identity: sqlite.prepare<[string], IdentityRow>(
       `SELECT i.group_key AS groupKey, i.tuple AS tuple, i.item_id AS itemId
          FROM item_identities i JOIN json_each(?) j
            ON i.group_key = j.value ->> '$.groupKey' AND i.tuple = j.value ->> '$.tuple'`,
     ),
-    barcodesIn: sqlite.prepare<[string], BarcodeRow & { productSku: string }>(
+    barcodesIn: sqlite.prepare<[string], BarcodeRow & Pick<ItemRow, "productSku">>(
       `SELECT b.id, b.barcode, b.item_id AS itemId, b.level_path AS levelPath, it.product_sku AS productSku
          FROM barcodes b JOIN items it ON it.id = b.item_id
         WHERE b.barcode IN (SELECT value FROM json_each(?))`,
@@ -71,7 +57,7 @@ export function createItemsRepo(sqlite: Sqlite) {
     deleteBarcode: sqlite.prepare("DELETE FROM barcodes WHERE id = ?"),
     insertBarcode: sqlite.prepare("INSERT INTO barcodes (barcode, item_id, level_path) VALUES (?, ?, ?)"),
     updateBarcodeLevel: sqlite.prepare("UPDATE barcodes SET level_path = ? WHERE id = ?"),
-    categorySchema: sqlite.prepare<[string], { schemaJson: string }>(
+    categorySchema: sqlite.prepare<[string], Pick<SqlRow<typeof categories>, "schemaJson">>(
       "SELECT schema_json AS schemaJson FROM categories WHERE client_category_id = ?",
     ),
     insertCategory: sqlite.prepare(
@@ -80,7 +66,7 @@ export function createItemsRepo(sqlite: Sqlite) {
     keyKnown: sqlite.prepare<[string], { one: number }>(
       "SELECT 1 AS one FROM item_keys WHERE attr = ? LIMIT 1",
     ),
-    idsByKey: sqlite.prepare<[string, string, number], { itemId: number }>(
+    idsByKey: sqlite.prepare<[string, string, number], Pick<SqlRow<typeof itemKeys>, "itemId">>(
       "SELECT item_id AS itemId FROM item_keys WHERE attr = ? AND value = ? ORDER BY item_id LIMIT ?",
     ),
     hasKey: sqlite.prepare<[string, string, number], { one: number }>(
@@ -90,10 +76,10 @@ export function createItemsRepo(sqlite: Sqlite) {
 
   return {
     /** Items that already hold any of these identities. */
-    holdersOf(identities: Identity[]): Array<{ groupKey: string; tuple: string; itemId: number }> {
+    holdersOf(identities: Identity[]): IdentityRow[] {
       return q.identity.all(JSON.stringify(identities));
     },
-    barcodesIn(barcodes: string[]): Array<BarcodeRow & { productSku: string }> {
+    barcodesIn(barcodes: string[]): Array<BarcodeRow & Pick<ItemRow, "productSku">> {
       return barcodes.length ? q.barcodesIn.all(JSON.stringify(barcodes)) : [];
     },
     barcodesOf: (itemId: number): BarcodeRow[] => q.barcodesOf.all(itemId),

@@ -1,34 +1,26 @@
 import type { Sqlite } from "./open.js";
+import type { OutboxRow } from "./outbox.repo.js";
+import type { RequestRow } from "./requests.repo.js";
+import type { SqlRow } from "./row.types.js";
+import type { mqttInbox, outboxDead, settings } from "./schema.js";
 
-export interface InboxRow {
-  txnId: string;
-  name: string;
-  requestHash: string;
-  response: string;
-  createdAt: number;
-}
+export type InboxRow = SqlRow<typeof mqttInbox>;
 
-export interface PendingRow {
-  seq: number;
-  notificationId: string;
+export type PendingRow = Pick<OutboxRow, "seq" | "notificationId"> & {
   /** The envelope exactly as committed, UTF-8. */
   payload: Buffer;
-}
+};
 
 export interface RequestKeyRow {
-  cursor: number;
-  type: string;
-  externalServiceRequestId: string;
+  cursor: RequestRow["id"];
+  type: RequestRow["type"];
+  externalServiceRequestId: RequestRow["externalId"];
 }
 
-export interface DeadRow {
-  seq: number;
-  notificationId: string;
-  type: string;
-  reason: string;
-  reasonCode: number | null;
-  deadAt: number;
-}
+export type DeadRow = Pick<
+  SqlRow<typeof outboxDead>,
+  "seq" | "notificationId" | "type" | "reason" | "reasonCode" | "deadAt"
+>;
 
 /** The delivery watermark, as an SQL expression (0 before the first delivery). */
 const WATERMARK = `coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = 'mqtt.deliveredSeq'), 0)`;
@@ -66,7 +58,7 @@ export function createMqttRepo(sqlite: Sqlite) {
          FROM outbox_dead ORDER BY seq LIMIT ?`,
     ),
     deadCount: sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM outbox_dead"),
-    session: sqlite.prepare<[], { value: string }>(
+    session: sqlite.prepare<[], Pick<SqlRow<typeof settings>, "value">>(
       `INSERT INTO settings (key, value) VALUES ('mqtt.session', '1')
          ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)
        RETURNING value`,
@@ -74,7 +66,7 @@ export function createMqttRepo(sqlite: Sqlite) {
     undelivered: sqlite.prepare<[], { n: number }>(
       `SELECT count(*) AS n FROM outbox WHERE delivered_at IS NULL AND seq > ${WATERMARK}`,
     ),
-    oldestUndelivered: sqlite.prepare<[], { seq: number; createdAt: number }>(
+    oldestUndelivered: sqlite.prepare<[], Pick<OutboxRow, "seq" | "createdAt">>(
       `SELECT seq, created_at AS createdAt FROM outbox WHERE delivered_at IS NULL AND seq > ${WATERMARK}
         ORDER BY seq LIMIT 1`,
     ),

@@ -1,14 +1,9 @@
 import { envelope, type NotificationType, notificationId } from "../domain/notification.js";
 import type { Sqlite } from "./open.js";
+import type { SqlRow } from "./row.types.js";
+import type { outbox } from "./schema.js";
 
-export interface OutboxRow {
-  seq: number;
-  notificationId: string;
-  type: string;
-  envelope: string;
-  createdAt: number;
-  deliveredAt: number | null;
-}
+export type OutboxRow = SqlRow<typeof outbox>;
 
 /**
  * The outbox: notifications in commit order. `append` must run inside the transaction of the change

@@ -1,15 +1,10 @@
 import type { Sqlite } from "./open.js";
+import type { SqlRow } from "./row.types.js";
+import type { items, reports } from "./schema.js";
 
-export type ReportStatus = "requested" | "generated" | "failed";
+export type ReportRow = SqlRow<typeof reports>;
 
-export interface ReportRow {
-  id: number;
-  type: string;
-  status: ReportStatus;
-  fileName: string | null;
-  requestedOn: number;
-  generatedOn: number | null;
-}
+export type ReportStatus = ReportRow["status"];
 
 const COLUMNS =
   "id, type, status, file_name AS fileName, requested_on AS requestedOn, generated_on AS generatedOn";
@@ -26,7 +21,10 @@ export function createReportsRepo(sqlite: Sqlite) {
       "UPDATE reports SET status = 'generated', file_name = ?, generated_on = ? WHERE id = ? AND status = 'requested'",
     ),
     failed: sqlite.prepare("UPDATE reports SET status = 'failed' WHERE id = ? AND status = 'requested'"),
-    inventory: sqlite.prepare<[], { quantity: number; schemaJson: string; attrsJson: string }>(
+    inventory: sqlite.prepare<
+      [],
+      { quantity: number; attrsJson: string } & Pick<SqlRow<typeof items>, "schemaJson">
+    >(
       `SELECT sum(s.quantity) AS quantity, i.schema_json AS schemaJson, i.doc -> '$.productAttributes' AS attrsJson
          FROM stock s JOIN items i ON i.id = s.item_id
         GROUP BY s.item_id HAVING sum(s.quantity) > 0 ORDER BY s.item_id`,

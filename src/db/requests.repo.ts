@@ -1,62 +1,15 @@
 import type { Sqlite } from "./open.js";
+import type { SqlRow } from "./row.types.js";
+import type { actuals, pickLines, reservations, serviceRequests } from "./schema.js";
 
 /** Rows of service requests, their pick lines, reservations and actuals (prepared statements: hot path). */
-export interface RequestRow {
-  id: number;
-  externalId: string;
-  type: "PICK" | "PUT";
-  state: string;
-  status: string;
-  requestJson: string;
-  attributesJson: string;
-  expectationsJson: string | null;
-  isPack: number;
-  binId: string | null;
-  priorityRank: number;
-  pickBefore: number | null;
-  pickAfter: number | null;
-  executionJson: string | null;
-  receivedOn: number;
-  createdOn: number;
-  updatedOn: number;
-}
+export type RequestRow = SqlRow<typeof serviceRequests>;
 
-export interface LineRow {
-  id: number;
-  requestId: number;
-  externalId: string;
-  position: number;
-  state: string;
-  expected: number;
-  picked: number;
-  short: number;
-  filtersJson: string;
-  attributesJson: string;
-  expectationIdsJson: string;
-  createdOn: number;
-  updatedOn: number;
-}
+export type LineRow = SqlRow<typeof pickLines>;
 
-export interface ReservationRow {
-  lineId: number;
-  location: string;
-  itemId: number;
-  quantity: number;
-}
+export type ReservationRow = SqlRow<typeof reservations>;
 
-export interface ActualRow {
-  id: number;
-  requestId: number;
-  lineId: number | null;
-  state: string;
-  location: string | null;
-  itemId: number | null;
-  quantity: number;
-  productJson: string;
-  productId: number | null;
-  contextJson: string;
-  createdOn: number;
-}
+export type ActualRow = SqlRow<typeof actuals>;
 
 const REQUEST_COLS = `id, external_id AS externalId, type, state, status, request_json AS requestJson,
   attributes_json AS attributesJson, expectations_json AS expectationsJson, is_pack AS isPack, bin_id AS binId,
@@ -124,7 +77,7 @@ export function createRequestsRepo(sqlite: Sqlite) {
     deleteReservation: sqlite.prepare(
       "DELETE FROM reservations WHERE line_id = ? AND location = ? AND item_id = ?",
     ),
-    requestsReservedAt: sqlite.prepare<[string], { requestId: number }>(
+    requestsReservedAt: sqlite.prepare<[string], Pick<LineRow, "requestId">>(
       `SELECT DISTINCT l.request_id AS requestId FROM reservations r JOIN pick_lines l ON l.id = r.line_id
         WHERE r.location IN (SELECT value FROM json_each(?)) ORDER BY l.request_id`,
     ),

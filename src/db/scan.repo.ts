@@ -1,39 +1,46 @@
+import type { AuditLineRow, AuditRow } from "./audits.repo.js";
+import type { BarcodeRow, ItemRow } from "./items.repo.js";
 import type { Sqlite } from "./open.js";
+import type { LineRow, RequestRow, ReservationRow } from "./requests.repo.js";
+import type { SqlRow } from "./row.types.js";
+import type { locations } from "./schema.js";
 
 /**
  * Reads the station engine makes for every scan (hot path: a scan must light its bin within a few
  * milliseconds, DESIGN.md §7). Each is one prepared statement on an index: a barcode, a slot, an
  * MSU, the work reserved at the slots of presented racks, the staged puts, the audit being counted.
  */
-export interface PickCandidateRow {
-  externalServiceRequestId: string;
-  line: string;
-  location: string;
-  itemId: number;
+export type PickCandidateRow = Pick<ReservationRow, "location" | "itemId"> & {
+  externalServiceRequestId: RequestRow["externalId"];
+  line: LineRow["externalId"];
+  /** What is left to pick of the reservation: min(reserved, still expected). */
   quantity: number;
-  binId: string;
-}
+  /** Only requests already in a bin are candidates. */
+  binId: NonNullable<RequestRow["binId"]>;
+};
 
-export interface PutRow {
-  id: number;
-  externalServiceRequestId: string;
-  state: string;
-  binId: string | null;
-  expectationsJson: string | null;
-  attributesJson: string;
-}
+export type PutRow = Pick<RequestRow, "id" | "state" | "binId" | "expectationsJson" | "attributesJson"> & {
+  externalServiceRequestId: RequestRow["externalId"];
+};
+
+type LocationRow = SqlRow<typeof locations>;
 
 export function createScanRepo(sqlite: Sqlite) {
   const q = {
-    item: sqlite.prepare<[string], { itemId: number; sku: string }>(
+    item: sqlite.prepare<[string], Pick<BarcodeRow, "itemId"> & { sku: ItemRow["productSku"] }>(
       `SELECT b.item_id AS itemId, i.product_sku AS sku FROM barcodes b JOIN items i ON i.id = b.item_id
         WHERE b.barcode = ?`,
     ),
-    slot: sqlite.prepare<[string], { location: string; msu: string; presented: number }>(
+    slot: sqlite.prepare<
+      [string],
+      Pick<LocationRow, "msu"> & { location: LocationRow["id"]; presented: number }
+    >(
       `SELECT l.id AS location, l.msu, r.msu IS NOT NULL AS presented
          FROM locations l LEFT JOIN racks r ON r.msu = l.msu WHERE l.id = ?`,
     ),
-    msuSlots: sqlite.prepare<[string], { id: string }>("SELECT id FROM locations WHERE msu = ? ORDER BY id"),
+    msuSlots: sqlite.prepare<[string], Pick<LocationRow, "id">>(
+      "SELECT id FROM locations WHERE msu = ? ORDER BY id",
+    ),
     presented: sqlite.prepare<[string], { one: number }>("SELECT 1 AS one FROM racks WHERE msu = ?"),
     // Work order (DESIGN.md §4 Pick): priority, then pick_before_time (none last), then arrival.
     picks: sqlite.prepare<[number, string], PickCandidateRow>(
@@ -57,12 +64,12 @@ export function createScanRepo(sqlite: Sqlite) {
       `SELECT coalesce(sum(quantity), 0) AS n FROM actuals
         WHERE request_id = ? AND item_id = ? AND state NOT IN ('back_excess_entities', 'front_excess_entities')`,
     ),
-    audit: sqlite.prepare<[], { id: number; auditId: string; kq: number }>(
+    audit: sqlite.prepare<[], Pick<AuditRow, "id" | "auditId" | "kq">>(
       "SELECT id, audit_id AS auditId, kq FROM audits WHERE status = 'started' ORDER BY id LIMIT 1",
     ),
     auditLines: sqlite.prepare<
       [number],
-      { auditLineId: string; location: string; itemId: number; status: string }
+      Pick<AuditLineRow, "auditLineId" | "location" | "itemId" | "status">
     >(
       `SELECT audit_line_id AS auditLineId, location, item_id AS itemId, status FROM audit_lines
         WHERE audit_row_id = ? ORDER BY id`,

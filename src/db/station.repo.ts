@@ -1,25 +1,20 @@
 import type { Sqlite } from "./open.js";
+import type { SqlRow } from "./row.types.js";
+import type { bins, seats, stationState } from "./schema.js";
 
-export type StationMode = "pick" | "put" | "audit";
-export type BinState = "empty" | "pick" | "put" | "complete";
-export type PrintState = "none" | "waiting" | "done";
+type StationStateRow = SqlRow<typeof stationState>;
+export type StationMode = StationStateRow["mode"];
+export type BinState = SqlRow<typeof bins>["state"];
+export type PrintState = SqlRow<typeof bins>["printState"];
 
-export interface BinRow {
-  id: string;
-  state: BinState;
-  printState: PrintState;
-}
+export type BinRow = Pick<SqlRow<typeof bins>, "id" | "state" | "printState">;
 
-export interface SeatRow {
-  seat: string;
-  userName: string | null;
-  loggedInAt: number | null;
-}
+export type SeatRow = SqlRow<typeof seats>;
 
 /** Station mode, seats and order bins. The configured seats and bins are ensured at start. */
 export function createStationRepo(sqlite: Sqlite) {
   const q = {
-    mode: sqlite.prepare<[], { mode: StationMode }>("SELECT mode FROM station_state WHERE id = 1"),
+    mode: sqlite.prepare<[], Pick<StationStateRow, "mode">>("SELECT mode FROM station_state WHERE id = 1"),
     initMode: sqlite.prepare("INSERT OR IGNORE INTO station_state (id, mode, updated_at) VALUES (1, ?, ?)"),
     setMode: sqlite.prepare("UPDATE station_state SET mode = ?, updated_at = ? WHERE id = 1"),
     ensureSeat: sqlite.prepare("INSERT OR IGNORE INTO seats (seat) VALUES (?)"),

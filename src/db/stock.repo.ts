@@ -1,11 +1,10 @@
 import type { Sqlite } from "./open.js";
+import type { SqlRow } from "./row.types.js";
+import type { locations, racks, stock } from "./schema.js";
 
-export interface StockRowView {
-  location: string;
-  itemId: number;
-  quantity: number;
-  reserved: number;
-}
+export type StockRowView = SqlRow<typeof stock>;
+
+type LocationRow = SqlRow<typeof locations>;
 
 /** Locations (slots in MSUs), stock per (location, item), racks presented at the station. */
 export function createStockRepo(sqlite: Sqlite) {
@@ -13,10 +12,8 @@ export function createStockRepo(sqlite: Sqlite) {
     upsertLocation: sqlite.prepare(
       "INSERT INTO locations (id, msu) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET msu = excluded.msu",
     ),
-    location: sqlite.prepare<[string], { id: string; msu: string }>(
-      "SELECT id, msu FROM locations WHERE id = ?",
-    ),
-    locationsOfMsu: sqlite.prepare<[string], { id: string }>(
+    location: sqlite.prepare<[string], LocationRow>("SELECT id, msu FROM locations WHERE id = ?"),
+    locationsOfMsu: sqlite.prepare<[string], Pick<LocationRow, "id">>(
       "SELECT id FROM locations WHERE msu = ? ORDER BY id",
     ),
     stockAt: sqlite.prepare<[string, number], StockRowView>(
@@ -47,7 +44,7 @@ export function createStockRepo(sqlite: Sqlite) {
       "INSERT INTO racks (msu, presented_at) VALUES (?, ?) ON CONFLICT(msu) DO UPDATE SET presented_at = excluded.presented_at",
     ),
     removeRack: sqlite.prepare("DELETE FROM racks WHERE msu = ?"),
-    racks: sqlite.prepare<[], { msu: string; presentedAt: number }>(
+    racks: sqlite.prepare<[], SqlRow<typeof racks>>(
       "SELECT msu, presented_at AS presentedAt FROM racks ORDER BY presented_at, msu",
     ),
     isPresented: sqlite.prepare<[string], { one: number }>(

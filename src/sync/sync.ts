@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
-import type { Config } from "../config/config.schema.js";
 import { createMqttRepo } from "../db/mqtt.repo.js";
 import type { Sqlite } from "../db/open.js";
 import type { OutboxRepo } from "../db/outbox.repo.js";
@@ -14,10 +13,11 @@ import { createPublisher } from "./publisher.js";
 import { redact } from "./redact.js";
 import { createRequestHandler, type RequestOperations } from "./requests.js";
 import { createRetainedState, type RetainedStateDeps } from "./retained-state.js";
+import type { SyncConfig } from "./sync-config.js";
 import { topicsFor } from "./topics.js";
 
 export interface SyncDeps {
-  config: Config;
+  config: SyncConfig;
   sqlite: Sqlite;
   outbox: OutboxRepo;
   bus: EventBus;

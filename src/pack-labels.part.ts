@@ -1,8 +1,13 @@
+/**
+ * Station label printing as a part of the agent (composition root, beside agent.ts): it joins the
+ * event bus, a label printer of devices/ and the label layout of labels/, which station/ may not
+ * import (docs/architecture.md, "Layers"). agent.ts builds it when `printing.mode` is `station`.
+ */
 import type { Logger } from "pino";
-import type { LabelPrinter } from "../devices/printing/label-printer.js";
-import type { EventBus } from "../events.js";
-import type { LabelMedia } from "../labels/media.js";
-import type { LabelData } from "../labels/shipping-label.js";
+import type { LabelPrinter } from "./devices/printing/label-printer.js";
+import type { EventBus } from "./events.js";
+import type { LabelMedia } from "./labels/media.js";
+import type { LabelData } from "./labels/shipping-label.js";
 
 const OWNER = "pack-labels";
 
@@ -32,7 +37,7 @@ export function createPackLabels(deps: PackLabelDeps) {
     if (!data) return;
     try {
       // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
-      const { renderShippingLabel } = await import("../labels/shipping-label.js");
+      const { renderShippingLabel } = await import("./labels/shipping-label.js");
       const pdf = await renderShippingLabel(data, deps.media);
       await deps.printer.print(pdf, `${data.olpn}-${id}`);
       if (!stopped) deps.printed(id);

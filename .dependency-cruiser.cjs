@@ -1,0 +1,127 @@
+/**
+ * Layer rules of src/ (docs/architecture.md, "Layers"), checked by `npm run lint:layers` in `npm test`.
+ *
+ * dependency-cruiser rather than Biome's `noRestrictedImports`: Biome matches the import string as
+ * written, so a folder-to-folder rule would take one override per folder and patterns over relative
+ * specifiers whose target depends on how deep the importing file sits (`../db/x.js`, `../../db/x.js`),
+ * and it does not look for cycles at all. dependency-cruiser resolves every import to a file
+ * (TypeScript's `.js` → `.ts` included), matches the importing folder against the imported one, and
+ * finds cycles across the whole graph.
+ *
+ * Type-only imports count like any other (`tsPreCompilationDeps`): a layer that names another layer's
+ * type depends on it. Dynamic `import()` counts too.
+ */
+
+/** Files at the src/ root that every layer except domain/ may use: the event bus, logging, metrics. */
+const SHARED = "^src/(events|log|metrics|version)\\.ts$";
+
+/** The composition root: builds everything, so it may import everything. */
+const ROOT = ["^src/(main|agent)\\.ts$", "^src/[^/]+\\.(part|cli)\\.ts$"];
+
+/** Each folder under src/ and the folders it may import besides its own and the shared files. */
+const LAYERS = {
+  domain: [],
+  db: ["domain"],
+  services: ["domain", "db"],
+  http: ["services", "domain", "shell"],
+  devices: ["domain"],
+  station: ["services", "devices", "domain"],
+  sync: ["services", "db", "domain", "shell"],
+  labels: ["domain"],
+  // The error body and the kind → status map that HTTP and MQTT responses share.
+  shell: ["domain", "services"],
+  config: ["domain"],
+};
+
+const folders = (names) => `^src/(${names.join("|")})/`;
+
+const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => ({
+  name: `layer-${layer}`,
+  comment:
+    layer === "domain"
+      ? "domain/ is the pure core: it imports nothing else of src/."
+      : `${layer}/ may import only ${[...allowed.map((a) => `${a}/`), "the shared src/ root files"].join(", ")}.`,
+  severity: "error",
+  from: { path: `^src/${layer}/` },
+  to: {
+    path: "^src/",
+    pathNot: layer === "domain" ? [folders(["domain"])] : [folders([layer, ...allowed]), SHARED],
+  },
+}));
+
+/** Where each driver-level package may be imported from (docs/architecture.md: who owns which IO). */
+const PACKAGES = [
+  { name: "hardware-packages", packages: "node-hid|serialport|@serialport/[^/]+", owner: "devices" },
+  { name: "mqtt-packages", packages: "mqtt|aedes", owner: "sync" },
+  // The unit of work in services/ takes its handle type from db/open.ts (`Sqlite`), so no file outside
+  // db/ needs these packages, not even for a type.
+  { name: "database-packages", packages: "better-sqlite3|drizzle-orm", owner: "db" },
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "No cycles anywhere in src/: each module can be read, tested and started after what it uses.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      name: "shared-root-files",
+      comment:
+        "The shared root files sit under every layer but domain/: they import only domain/ and each other.",
+      severity: "error",
+      from: { path: SHARED },
+      to: { path: "^src/", pathNot: [folders(["domain"]), SHARED] },
+    },
+    {
+      name: "unlisted-folder",
+      comment:
+        "A folder under src/ that is not in the layer table above: give it a row before it imports src/.",
+      severity: "error",
+      from: { path: "^src/[^/]+/", pathNot: folders(Object.keys(LAYERS)) },
+      to: { path: "^src/" },
+    },
+    {
+      name: "unlisted-root-file",
+      comment: "A file at the src/ root is the composition root (main, agent, *.part, *.cli) or shared.",
+      severity: "error",
+      from: { path: "^src/[^/]+$", pathNot: [...ROOT, SHARED] },
+      to: { path: "^src/" },
+    },
+    ...PACKAGES.map(({ name, packages, owner }) => ({
+      name,
+      comment: `${packages.replaceAll("|", ", ")} are imported only under src/${owner}/.`,
+      severity: "error",
+      from: { path: "^src/", pathNot: `^src/${owner}/` },
+      to: { path: `(^|/)node_modules/(${packages})/` },
+    })),
+    {
+      name: "no-tests-in-src",
+      comment: "The product never imports test or benchmark code.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^(test|bench)/" },
+    },
+    {
+      name: "no-unresolvable",
+      comment: "An import that does not resolve would slip past every rule above.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "(^|/)node_modules/" },
+    tsPreCompilationDeps: true,
+    // Beside this file, so the rules also run from another folder (the rule test's fixture).
+    tsConfig: { fileName: `${__dirname}/tsconfig.json` },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"],
+    },
+  },
+};

@@ -1,0 +1,42 @@
+import type { ConnectionOptions } from "./connection.js";
+
+/**
+ * The part of the agent's configuration the MQTT sync reads. config/ validates it and sets the defaults;
+ * the composition root hands the whole configuration in, and the compiler checks that it fits here.
+ * Declared on this side so that sync/ does not depend on config/ (docs/architecture.md, "Layers").
+ */
+export interface SyncConfig {
+  site: string;
+  ppsId: string;
+  mqtt: MqttSettings;
+  outbox: { maxUndelivered: number };
+  http: { bodyLimitBytes: number };
+}
+
+/** The `mqtt` section; the keys are documented in the README. */
+export type MqttSettings = Pick<
+  ConnectionOptions,
+  | "protocolVersion"
+  | "keepaliveSeconds"
+  | "connectTimeoutMs"
+  | "reconnectMinMs"
+  | "reconnectMaxMs"
+  | "username"
+  | "password"
+> & {
+  /** `embedded`, `off`, or a broker URL. */
+  url: string;
+  embeddedHost: string;
+  embeddedPort: number;
+  clientId?: string | undefined;
+  caFile?: string | undefined;
+  certFile?: string | undefined;
+  keyFile?: string | undefined;
+  inflightWindow: number;
+  maxMessageBytes: number;
+  maxDeliveryAttempts: number;
+  pruneDeliveredAfterHours: number;
+  inboxRetentionHours: number;
+  outboxWarnDepth: number;
+  outboxWarnAgeSeconds: number;
+};
