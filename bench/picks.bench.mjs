@@ -1,6 +1,6 @@
 // Issue "Service requests" benchmark: durable pick creates over HTTP (one line each, allocation
 // included) with 100,000 items and stock rows present, against the naive durable stack (bare Hono +
-// better-sqlite3 inserting the same JSON at synchronous=FULL) in the same run.
+// better-sqlite3 inserting the same JSON at synchronous=FULL) in the same run, over 32 connections.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +9,8 @@ import { seedItems } from "./seed.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const CREATES = Number(process.env.BENCH_CREATES ?? 4000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+/** Connections in flight: a station's own clients and central's at their busiest (BENCH_CONCURRENCY). */
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BASIC = `Basic ${Buffer.from("bench:bench-client-secret").toString("base64")}`;
 const SR_PATH = "/api-gateway/sr-service/platform-srms/service-request";
