@@ -13,7 +13,7 @@ const sameMachine = (a, b) =>
 
 /**
  * The newest earlier result of `record.name` on the same machine with the same settings (`config`),
- * not profiled (the sampling slows the agent). Null when there is none.
+ * not profiled nor SQL-counted (both slow the agent). Null when there is none.
  */
 export function previousResult(record) {
   const stamped = new RegExp(`^${record.name}-\\d{4}-\\d{2}-\\d{2}T.*\\.json$`);
@@ -30,7 +30,8 @@ export function previousResult(record) {
     } catch {
       continue;
     }
-    if (r.name !== record.name || r.date >= record.date || r.skipped || r.cpuProfiles) continue;
+    if (r.name !== record.name || r.date >= record.date || r.skipped || r.cpuProfiles || r.sqlCounts)
+      continue;
     if (!sameMachine(r.machine, record.machine)) continue;
     if (JSON.stringify(r.config ?? null) !== JSON.stringify(record.config ?? null)) continue;
     return { file, result: r };

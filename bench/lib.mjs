@@ -67,18 +67,21 @@ export const AGENT_NODE_FLAGS = ["--max-semi-space-size=4", "--max-old-space-siz
 /**
  * The agent's flags for a benchmark child `role` (agent, station-agent, ...): the production ones,
  * plus a CPU profile into <BENCH_CPU_PROF_DIR>/<role>/ when `npm run bench -- --cpu-prof` asked for
- * one (written when the child exits; summarise it with bench/profile-summary.mjs).
+ * one (written when the child exits; summarise it with bench/profile-summary.mjs), plus the SQL
+ * counter (sql-count.mjs) writing into <BENCH_SQL_COUNT_DIR>/<role>/ for `--sql-count`.
  */
 export function agentFlags(role) {
-  const dir = process.env.BENCH_CPU_PROF_DIR;
-  if (!dir) return AGENT_NODE_FLAGS;
+  const flags = [...AGENT_NODE_FLAGS];
+  const prof = process.env.BENCH_CPU_PROF_DIR;
   const interval = process.env.BENCH_CPU_PROF_INTERVAL_US;
-  return [
-    ...AGENT_NODE_FLAGS,
-    "--cpu-prof",
-    `--cpu-prof-dir=${join(dir, role)}`,
-    ...(interval ? [`--cpu-prof-interval=${interval}`] : []),
-  ];
+  if (prof) flags.push("--cpu-prof", `--cpu-prof-dir=${join(prof, role)}`);
+  if (prof && interval) flags.push(`--cpu-prof-interval=${interval}`);
+  const sql = process.env.BENCH_SQL_COUNT_DIR;
+  if (sql) {
+    const out = encodeURIComponent(join(sql, role));
+    flags.push(`--import=${pathToFileURL(join(BENCH_DIR, "sql-count.mjs")).href}?out=${out}`);
+  }
+  return flags;
 }
 
 /** Starts a server script in a child process; it prints `READY <port> <json>` when listening. */

@@ -11,6 +11,8 @@
 //                            bench/results/profiles/<time>/<bench>/<role>/); summarise them with
 //                            `node bench/profile-summary.mjs <file.cpuprofile>`.
 //   --cpu-prof-interval <µs> sampling interval (V8's default: 1000).
+//   --sql-count              count the agent's SQL by statement (sql-count.mjs) into
+//                            bench/results/sql-counts/<time>/<bench>/<role>/<pid>.txt.
 //   --strict                 exit 1 when a figure regressed by more than 10%.
 // Benchmark settings are environment variables (BENCH_CONCURRENCY, BENCH_SCANS, ...; see each bench).
 import { existsSync } from "node:fs";
@@ -34,6 +36,7 @@ const { values: opts, positionals: wanted } = parseArgs({
     "cpu-prof": { type: "boolean", default: false },
     "cpu-prof-dir": { type: "string" },
     "cpu-prof-interval": { type: "string" },
+    "sql-count": { type: "boolean", default: false },
     strict: { type: "boolean", default: false },
   },
 });
@@ -49,6 +52,9 @@ const profileRoot = opts["cpu-prof"]
   ? resolve(opts["cpu-prof-dir"] ?? join(RESULTS_DIR, "profiles", started))
   : null;
 if (opts["cpu-prof-interval"]) process.env.BENCH_CPU_PROF_INTERVAL_US = opts["cpu-prof-interval"];
+const sqlRoot = opts["sql-count"] ? join(RESULTS_DIR, "sql-counts", started) : null;
+/** A profiled or counted run is slower: it is compared with nothing and nothing is compared with it. */
+const instrumented = Boolean(profileRoot || sqlRoot);
 
 let regressions = 0;
 for (const [name, loader] of Object.entries(benches)) {
@@ -56,6 +62,7 @@ for (const [name, loader] of Object.entries(benches)) {
   const build = agentBuild();
   process.stderr.write(`bench ${name}: running on ${build.dir} (${build.commit ?? "no git"})\n`);
   if (profileRoot) process.env.BENCH_CPU_PROF_DIR = join(profileRoot, name);
+  if (sqlRoot) process.env.BENCH_SQL_COUNT_DIR = join(sqlRoot, name);
   const bench = await loader();
   const loadBefore = loadavg()[0];
   const result = await bench.run();
@@ -67,19 +74,23 @@ for (const [name, loader] of Object.entries(benches)) {
     machineLoad: { before: loadBefore, after: loadavg()[0] },
     agentBuild: build,
     ...(profileRoot ? { cpuProfiles: process.env.BENCH_CPU_PROF_DIR } : {}),
+    ...(sqlRoot ? { sqlCounts: process.env.BENCH_SQL_COUNT_DIR } : {}),
     ...result,
   };
-  const previous = previousResult(record);
+  const previous = instrumented ? null : previousResult(record);
   const rows =
     previous && bench.figures ? compareFigures(bench.figures(previous.result), bench.figures(record)) : [];
   record.comparison = previous ? { with: previous.file, figures: rows } : null;
   const file = writeResult(name, record);
   process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
-  for (const line of comparisonText(name, previous, rows)) process.stderr.write(`${line}\n`);
-  if (profileRoot)
-    process.stderr.write(`bench ${name}: CPU profiles in ${record.cpuProfiles} (profiled: slower)\n`);
+  const lines = instrumented
+    ? [`bench ${name}: profiled or SQL-counted, so compared with nothing`]
+    : comparisonText(name, previous, rows);
+  for (const line of lines) process.stderr.write(`${line}\n`);
+  if (profileRoot) process.stderr.write(`bench ${name}: CPU profiles in ${record.cpuProfiles}\n`);
+  if (sqlRoot) process.stderr.write(`bench ${name}: SQL counts in ${record.sqlCounts}\n`);
   process.stderr.write(`bench ${name}: written to ${file}\n`);
-  if (!profileRoot) regressions += rows.filter((r) => r.regression).length;
+  regressions += rows.filter((r) => r.regression).length;
 }
 if (regressions && opts.strict) {
   process.stderr.write(`${regressions} figure(s) regressed by more than 10%\n`);
