@@ -1,7 +1,16 @@
 // Shared helpers for the benchmarks: the agent build under test, child servers, a bounded load loop,
 // percentiles.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fdatasyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import http from "node:http";
 import { cpus, hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -161,6 +170,31 @@ export function keepAliveRequest(port) {
       req.on("error", reject);
       req.end(body);
     });
+}
+
+/**
+ * What one durable commit costs the disk right now: 4 KB appended and fdatasync'd `n` times in `dir`
+ * (as a WAL commit at synchronous=FULL does), p50 and p90 in ms. Other work on a shared machine moves
+ * it a lot, and with it every durable figure: the results keep it beside them.
+ */
+export function fsyncProbe(dir, n = 40) {
+  const file = join(dir, "fsync-probe");
+  const fd = openSync(file, "a");
+  const page = Buffer.alloc(4096, 1);
+  const ms = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      writeSync(fd, page);
+      fdatasyncSync(fd);
+      ms.push(performance.now() - t0);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
+  const s = summary(ms);
+  return { p50: s.p50, p90: s.p90 };
 }
 
 /** Peak resident memory of a process so far (Linux VmHWM), in MB. */

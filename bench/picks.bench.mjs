@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { agentFlags, load, peakRssMb, startChild } from "./lib.mjs";
+import { agentFlags, fsyncProbe, load, peakRssMb, startChild } from "./lib.mjs";
 import { seedItems } from "./seed.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
@@ -66,6 +66,7 @@ export async function run() {
     await load({ total: 500, concurrency: CONCURRENCY, send: (i) => toAgent(ROUNDS * CREATES + i) });
     await load({ total: 500, concurrency: CONCURRENCY, send: (i) => toBaseline(ROUNDS * CREATES + i) });
     // Rounds alternate between the two servers so a passing load on the machine hits both alike.
+    const fsyncBefore = fsyncProbe(dir);
     const rounds = [];
     for (let r = 0; r < ROUNDS; r++) {
       const a = await load({
@@ -80,6 +81,7 @@ export async function run() {
       });
       rounds.push({ agent: a, baseline: b, ratio: Math.round((a.perSecond / b.perSecond) * 100) / 100 });
     }
+    const diskFsyncMs = { before: fsyncBefore, after: fsyncProbe(dir) };
     const agentPeakRssMb = peakRssMb(agent.pid);
     await agent.stop();
     await baseline.stop();
@@ -113,6 +115,7 @@ export async function run() {
           baselinePerSecond: r.baseline.perSecond,
         })),
       },
+      diskFsyncMs,
       agentPeakRssMb,
       startToReady,
       targets: {
@@ -137,5 +140,6 @@ export function figures(r) {
     "agent peak RSS MB": { value: r.agentPeakRssMb, better: "lower" },
     "agent start ms": { value: r.startToReady.agentStartMs, better: "lower" },
     "baseline creates/s": { value: p.baseline.perSecond, better: "higher", reference: true },
+    "disk fsync p50 ms": { value: r.diskFsyncMs?.before.p50, better: "lower", reference: true },
   };
 }
