@@ -4,14 +4,15 @@
 // busy time (every sample but "(idle)").
 //
 //   node bench/profile-summary.mjs <file.cpuprofile | folder>... [--top 25] [--skip <ms>]
-//                                  [--callees <regex>]
+//                                  [--callees <regex>] [--callers <regex>]
 //
 // Total time counts a sample once per function (or file) on its stack, so recursion is not counted
 // twice. A native function called from JavaScript (better-sqlite3's statements, an fsync in its
 // COMMIT) has no frame of its own: its time is the self time of the JavaScript function that called
 // it. `--skip` drops the first milliseconds of each profile (the start). `--callees <regex>` splits the
 // total time of the (outermost) function whose "name file:line" matches by the function it called
-// next, "(self)" for its own time: what a costly function spends its time on.
+// next, "(self)" for its own time: what a costly function spends its time on. `--callers <regex>`
+// splits the self time of the matching functions by their two callers: who makes them cost.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,6 +23,7 @@ const { values: opts, positionals } = parseArgs({
     top: { type: "string", default: "25" },
     skip: { type: "string", default: "0" },
     callees: { type: "string" },
+    callers: { type: "string" },
   },
 });
 const TOP = Number(opts.top);
@@ -65,6 +67,8 @@ const self = { fn: new Map(), file: new Map(), area: new Map() };
 const total = { fn: new Map(), file: new Map(), area: new Map() };
 const callees = new Map();
 const focusRe = opts.callees ? new RegExp(opts.callees) : null;
+const callers = new Map();
+const callersRe = opts.callers ? new RegExp(opts.callers) : null;
 let busyUs = 0;
 let idleUs = 0;
 const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
@@ -115,6 +119,10 @@ for (const file of positionals.flatMap(profileFiles)) {
       below = x.fn;
     }
     if (focus) add(callees, `${focus.fn} → ${focus.below}`, us);
+    if (callersRe?.test(leaf.fn)) {
+      const up = [parent.get(id), parent.get(parent.get(id))].map((n) => info.get(n)?.fn ?? "-");
+      add(callers, `${leaf.fn} ← ${up.join(" ← ")}`, us);
+    }
     if (!nodes.has(id)) throw new Error(`sample of unknown node ${id} in ${file}`);
   });
 }
@@ -144,6 +152,11 @@ table("Source files", self.file, total.file, "self");
 table("Source files", self.file, total.file, "total");
 table("Areas", self.area, total.area, "self");
 table("Areas", self.area, total.area, "total");
+if (callersRe) {
+  process.stdout.write(`\nSelf time of /${opts.callers}/ by its two callers (top ${TOP})\n`);
+  for (const [k, v] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    process.stdout.write(`  ${ms(v)} ${pct(v)}  ${k}\n`);
+}
 if (focusRe) {
   process.stdout.write(`\nTotal time of /${opts.callees}/ by what it called next (top ${TOP})\n`);
   for (const [k, v] of [...callees].sort((a, b) => b[1] - a[1]).slice(0, TOP))
