@@ -66,9 +66,10 @@ export async function run() {
     await load({ total: 500, concurrency: CONCURRENCY, send: (i) => toAgent(ROUNDS * CREATES + i) });
     await load({ total: 500, concurrency: CONCURRENCY, send: (i) => toBaseline(ROUNDS * CREATES + i) });
     // Rounds alternate between the two servers so a passing load on the machine hits both alike.
-    const fsyncBefore = fsyncProbe(dir);
+    // The disk's fsync time moves the baseline most (one fsync per create): probed before each round.
     const rounds = [];
     for (let r = 0; r < ROUNDS; r++) {
+      const fsyncMs = fsyncProbe(dir);
       const a = await load({
         total: CREATES,
         concurrency: CONCURRENCY,
@@ -79,9 +80,10 @@ export async function run() {
         concurrency: CONCURRENCY,
         send: (i) => toBaseline(r * CREATES + i),
       });
-      rounds.push({ agent: a, baseline: b, ratio: Math.round((a.perSecond / b.perSecond) * 100) / 100 });
+      const ratio = Math.round((a.perSecond / b.perSecond) * 100) / 100;
+      rounds.push({ agent: a, baseline: b, ratio, fsyncMs });
     }
-    const diskFsyncMs = { before: fsyncBefore, after: fsyncProbe(dir) };
+    const diskFsyncMs = { before: rounds[0]?.fsyncMs, after: fsyncProbe(dir) };
     const agentPeakRssMb = peakRssMb(agent.pid);
     await agent.stop();
     await baseline.stop();
@@ -113,6 +115,7 @@ export async function run() {
         rounds: rounds.map((r) => ({
           agentPerSecond: r.agent.perSecond,
           baselinePerSecond: r.baseline.perSecond,
+          fsyncP50Ms: r.fsyncMs.p50,
         })),
       },
       diskFsyncMs,
