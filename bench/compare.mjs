@@ -75,5 +75,10 @@ export function comparisonText(name, previous, rows) {
       `  ${r.label.padEnd(width)}  ${cell(r.before, 10)}  ${cell(r.now, 10)}  ${cell(r.ratio, 10)}${note}`,
     );
   }
+  const moved = rows.filter((r) => r.reference && r.ratio !== null && Math.abs(r.ratio - 1) > TOLERANCE);
+  if (moved.length && rows.some((r) => r.regression))
+    lines.push(
+      `  note: the reference figures moved too (${moved.map((r) => `${r.label} ×${r.ratio}`).join(", ")}): the machine changed between the runs, so a flagged figure may be the machine's, not the agent's`,
+    );
   return lines;
 }
