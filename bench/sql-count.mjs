@@ -2,7 +2,8 @@
 // `node --import` (`npm run bench -- <bench> --sql-count`), it wraps better-sqlite3's prepare, exec
 // and transaction. Counting windows as the station agent's (a SIGUSR2 closes one); on exit the
 // windows are written to <out>/<pid>.txt (`out` from the import's query string), most run first. Instruments a run
-// to count, never one to time: the wrapping costs a little on every statement.
+// to count, never one to time: the wrapping costs a little on every statement. It patches this
+// checkout's better-sqlite3: an --agent-dir checkout must use the same node_modules (a link to it).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
