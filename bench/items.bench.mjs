@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { createAgent } from "../dist/agent.js";
-import { parseConfig } from "../dist/config/config.load.js";
-import { AGENT_NODE_FLAGS, keepAliveRequest, load, peakRssMb, startChild, summary } from "./lib.mjs";
+import { agentFlags, agentModules, keepAliveRequest, load, peakRssMb, startChild, summary } from "./lib.mjs";
 import { itemBody, seedItems } from "./seed.mjs";
+
+const { createAgent, parseConfig } = await agentModules();
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const UPSERTS = Number(process.env.BENCH_UPSERTS ?? 4000);
@@ -74,7 +74,7 @@ export async function run() {
     await local.stop();
 
     // The agent as a service: start-to-ready, search over loopback HTTP, durable upserts.
-    const agent = await startChild("agent.mjs", [dir], {}, AGENT_NODE_FLAGS);
+    const agent = await startChild("agent.mjs", [dir], {}, agentFlags("agent"));
     const base = `http://127.0.0.1:${agent.port}`;
     const readyRes = await fetch(`${base}/readyz`);
     const tok = await token(base);
@@ -151,4 +151,21 @@ export async function run() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The figures run.mjs compares between runs (compare.mjs). */
+export function figures(r) {
+  const s = r.searchV2;
+  return {
+    "agent upserts/s": { value: r.itemUpsert.agent.perSecond, better: "higher" },
+    "agent ÷ baseline": { value: r.itemUpsert.ratioToBaseline, better: "higher" },
+    "search in process p50 ms": { value: s.inProcessMs.p50, better: "lower" },
+    "search in process p99 ms": { value: s.inProcessMs.p99, better: "lower" },
+    "search over HTTP p50 ms": { value: s.overHttpMs.p50, better: "lower" },
+    "search over HTTP p99 ms": { value: s.overHttpMs.p99, better: "lower" },
+    "agent peak RSS MB": { value: r.agentPeakRssMb, better: "lower" },
+    "agent start ms": { value: r.startToReady.agentStartMs, better: "lower" },
+    "baseline upserts/s": { value: r.itemUpsert.baseline.perSecond, better: "higher", reference: true },
+    "healthz over HTTP p50 ms": { value: s.healthzOverHttpMs.p50, better: "lower", reference: true },
+  };
 }

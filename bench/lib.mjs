@@ -1,12 +1,52 @@
-// Shared helpers for the benchmarks: child servers, a bounded load loop, percentiles.
-import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// Shared helpers for the benchmarks: the agent build under test, child servers, a bounded load loop,
+// percentiles.
+import { spawn, spawnSync } from "node:child_process";
+import {
+  closeSync,
+  fdatasyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import http from "node:http";
-import { cpus } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { cpus, hostname } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The checkout whose `dist/` is measured: this one, or another one built with `npm run build`
+ * (`npm run bench -- picks --agent-dir ../old`, which sets BENCH_AGENT_DIR for the benchmark and for
+ * every server it starts), so a before/after pair runs on the same machine in the same hour.
+ */
+export const agentDir = () => resolve(process.env.BENCH_AGENT_DIR || join(BENCH_DIR, ".."));
+
+/** `createAgent` and `parseConfig` of the build under test (the only two entry points the benches use). */
+export async function agentModules() {
+  const load = (file) => import(pathToFileURL(join(agentDir(), "dist", file)).href);
+  const [{ createAgent }, { parseConfig }] = await Promise.all([
+    load("agent.js"),
+    load("config/config.load.js"),
+  ]);
+  return { createAgent, parseConfig };
+}
+
+/** Which build was measured: its folder, commit, and whether its sources differ from that commit. */
+export function agentBuild() {
+  const dir = agentDir();
+  const git = (...args) => spawnSync("git", ["-C", dir, ...args], { encoding: "utf8" });
+  const head = git("rev-parse", "--short", "HEAD");
+  const dirty = git("status", "--porcelain", "--", "src");
+  return {
+    dir,
+    commit: head.status === 0 ? head.stdout.trim() : null,
+    srcChanged: dirty.status === 0 ? dirty.stdout.trim().length > 0 : null,
+  };
+}
 
 export function percentile(sorted, p) {
   if (sorted.length === 0) return Number.NaN;
@@ -32,6 +72,26 @@ export function summary(latenciesMs) {
  * places in step.
  */
 export const AGENT_NODE_FLAGS = ["--max-semi-space-size=4", "--max-old-space-size=256"];
+
+/**
+ * The agent's flags for a benchmark child `role` (agent, station-agent, ...): the production ones,
+ * plus a CPU profile into <BENCH_CPU_PROF_DIR>/<role>/ when `npm run bench -- --cpu-prof` asked for
+ * one (written when the child exits; summarise it with bench/profile-summary.mjs), plus the SQL
+ * counter (sql-count.mjs) writing into <BENCH_SQL_COUNT_DIR>/<role>/ for `--sql-count`.
+ */
+export function agentFlags(role) {
+  const flags = [...AGENT_NODE_FLAGS];
+  const prof = process.env.BENCH_CPU_PROF_DIR;
+  const interval = process.env.BENCH_CPU_PROF_INTERVAL_US;
+  if (prof) flags.push("--cpu-prof", `--cpu-prof-dir=${join(prof, role)}`);
+  if (prof && interval) flags.push(`--cpu-prof-interval=${interval}`);
+  const sql = process.env.BENCH_SQL_COUNT_DIR;
+  if (sql) {
+    const out = encodeURIComponent(join(sql, role));
+    flags.push(`--import=${pathToFileURL(join(BENCH_DIR, "sql-count.mjs")).href}?out=${out}`);
+  }
+  return flags;
+}
 
 /** Starts a server script in a child process; it prints `READY <port> <json>` when listening. */
 export function startChild(script, args = [], env = {}, nodeFlags = []) {
@@ -112,6 +172,31 @@ export function keepAliveRequest(port) {
     });
 }
 
+/**
+ * What one durable commit costs the disk right now: 4 KB appended and fdatasync'd `n` times in `dir`
+ * (as a WAL commit at synchronous=FULL does), p50 and p90 in ms. Other work on a shared machine moves
+ * it a lot, and with it every durable figure: the results keep it beside them.
+ */
+export function fsyncProbe(dir, n = 40) {
+  const file = join(dir, "fsync-probe");
+  const fd = openSync(file, "a");
+  const page = Buffer.alloc(4096, 1);
+  const ms = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      writeSync(fd, page);
+      fdatasyncSync(fd);
+      ms.push(performance.now() - t0);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
+  const s = summary(ms);
+  return { p50: s.p50, p90: s.p90 };
+}
+
 /** Peak resident memory of a process so far (Linux VmHWM), in MB. */
 export function peakRssMb(pid) {
   try {
@@ -123,19 +208,23 @@ export function peakRssMb(pid) {
 }
 
 export function machine() {
-  return { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? "unknown" };
+  return {
+    host: hostname(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? "unknown",
+  };
 }
 
-export function writeResult(name, result) {
-  const dir = join(BENCH_DIR, "results");
-  mkdirSync(dir, { recursive: true });
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const body = JSON.stringify(
-    { name, date: new Date().toISOString(), machine: machine(), ...result },
-    null,
-    2,
-  );
-  writeFileSync(join(dir, `${name}-${stamp}.json`), body);
-  writeFileSync(join(dir, `${name}-latest.json`), body);
-  return join(dir, `${name}-latest.json`);
+export const RESULTS_DIR = join(BENCH_DIR, "results");
+
+/** Writes a result record as bench/results/<name>-<time>.json and <name>-latest.json. */
+export function writeResult(name, record) {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const stamp = record.date.replace(/[:.]/g, "-");
+  const body = JSON.stringify(record, null, 2);
+  const file = join(RESULTS_DIR, `${name}-${stamp}.json`);
+  writeFileSync(file, body);
+  writeFileSync(join(RESULTS_DIR, `${name}-latest.json`), body);
+  return file;
 }

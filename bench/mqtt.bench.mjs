@@ -9,10 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import mqtt from "mqtt";
-import pino from "pino";
-import { createAgent } from "../dist/agent.js";
-import { parseConfig } from "../dist/config/config.load.js";
 import { AGENT_NODE_FLAGS, BENCH_DIR } from "./lib.mjs";
+import { seedOutbox } from "./seed.mjs";
 
 const N = Number(process.env.BENCH_NOTIFICATIONS ?? 100_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 64);
@@ -105,36 +103,6 @@ function orderData(i) {
   };
 }
 
-async function seed(dataDir) {
-  const config = parseConfig({
-    dataDir,
-    site: "bench",
-    ppsId: "1",
-    clientId: "bench",
-    clientSecret: "bench-client-secret",
-    adminUser: "bench",
-    adminPassword: "bench-password-123",
-    log: { level: "silent" },
-    outbox: { maxUndelivered: 100_000_000 },
-  });
-  const agent = createAgent(config, { log: pino({ level: "silent" }) });
-  await agent.start(false);
-  const t0 = performance.now();
-  for (let start = 1; start <= N; start += 5000) {
-    agent.services.tx.run((t) => {
-      for (let i = start; i < Math.min(N + 1, start + 5000); i++) t.notify("order_information", orderData(i));
-    });
-  }
-  const seconds = (performance.now() - t0) / 1000;
-  const bytes = agent.db.sqlite.prepare("SELECT sum(length(envelope)) AS b FROM outbox").get().b;
-  await agent.stop();
-  return {
-    notifications: N,
-    seconds: Math.round(seconds * 100) / 100,
-    avgEnvelopeBytes: Math.round(bytes / N),
-  };
-}
-
 /** Counts what arrives on the notification topic; `done` resolves after `n` messages. */
 async function consumer(url, n) {
   const client = await mqtt.connectAsync(url, {
@@ -223,7 +191,7 @@ export async function run() {
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-mqtt-"));
   const broker = await startMosquitto(dir);
   try {
-    const seeded = await seed(join(dir, "data"));
+    const seeded = await seedOutbox(join(dir, "data"), N, "order_information", orderData);
     // Interleaved rounds: a machine shared with other work slows one run or another, not one side.
     const agentRuns = [];
     const bareRuns = [];
@@ -267,4 +235,15 @@ export async function run() {
     await broker.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The figures run.mjs compares between runs (compare.mjs). */
+export function figures(r) {
+  if (r.skipped) return {};
+  return {
+    "agent notifications/s": { value: r.agent.perSecondMedian, better: "higher" },
+    "agent ÷ bare client": { value: r.ratioToBare, better: "higher" },
+    "agent peak RSS MB": { value: r.agent.peakRssMb, better: "lower" },
+    "bare client notifications/s": { value: r.bareClient.perSecondMedian, better: "higher", reference: true },
+  };
 }

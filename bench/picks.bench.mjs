@@ -1,50 +1,20 @@
-// Issue "Service requests" benchmark: pick creates over HTTP (one line each, allocation included)
-// with 100,000 items and stock rows present, against the bare-Hono baseline in the same run.
+// Issue "Service requests" benchmark: durable pick creates over HTTP (one line each, allocation
+// included) with 100,000 items and stock rows present, against the naive durable stack (bare Hono +
+// better-sqlite3 inserting the same JSON at synchronous=FULL) in the same run, over 32 connections.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pino from "pino";
-import { createAgent } from "../dist/agent.js";
-import { parseConfig } from "../dist/config/config.load.js";
-import { AGENT_NODE_FLAGS, load, peakRssMb, startChild } from "./lib.mjs";
-import { itemBody } from "./seed.mjs";
+import { agentFlags, fsyncProbe, load, peakRssMb, startChild } from "./lib.mjs";
+import { seedItems } from "./seed.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const CREATES = Number(process.env.BENCH_CREATES ?? 4000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+/** Connections in flight: a station's own clients and central's at their busiest (BENCH_CONCURRENCY). */
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BASIC = `Basic ${Buffer.from("bench:bench-client-secret").toString("base64")}`;
 const SR_PATH = "/api-gateway/sr-service/platform-srms/service-request";
 const sku = (i) => `SKU-${String(i).padStart(7, "0")}`;
-
-async function seed(dir) {
-  const config = parseConfig({
-    dataDir: dir,
-    clientId: "bench",
-    clientSecret: "bench-client-secret",
-    adminUser: "bench",
-    adminPassword: "bench-password-123",
-    log: { level: "silent" },
-    mqtt: { url: "off" },
-  });
-  const agent = createAgent(config, { log: pino({ level: "silent" }) });
-  await agent.start(false);
-  const { items, repos } = agent.services;
-  const t0 = performance.now();
-  for (let start = 0; start < ITEMS; start += 5000) {
-    agent.db.sqlite.transaction(() => {
-      for (let i = start; i < Math.min(ITEMS, start + 5000); i++) {
-        const id = items.upsert(itemBody(i)).id;
-        const slot = `SLOT-${i}`;
-        repos.stock.upsertLocation(slot, `MSU-${Math.floor(i / 40)}`);
-        repos.stock.add(slot, id, 50);
-      }
-    })();
-  }
-  const seconds = Math.round((performance.now() - t0) / 100) / 10;
-  await agent.stop();
-  return { items: ITEMS, stockRows: ITEMS, seconds };
-}
 
 const pickBody = (i) =>
   JSON.stringify({
@@ -74,8 +44,8 @@ const pickBody = (i) =>
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-picks-"));
   try {
-    const seeded = await seed(dir);
-    const agent = await startChild("agent.mjs", [dir], {}, AGENT_NODE_FLAGS);
+    const seeded = await seedItems(dir, ITEMS, { stock: true });
+    const agent = await startChild("agent.mjs", [dir], {}, agentFlags("agent"));
     const baseline = await startChild("baseline.mjs", [join(dir, "baseline.db")]);
     const base = `http://127.0.0.1:${agent.port}`;
     const bbase = `http://127.0.0.1:${baseline.port}`;
@@ -96,8 +66,10 @@ export async function run() {
     await load({ total: 500, concurrency: CONCURRENCY, send: (i) => toAgent(ROUNDS * CREATES + i) });
     await load({ total: 500, concurrency: CONCURRENCY, send: (i) => toBaseline(ROUNDS * CREATES + i) });
     // Rounds alternate between the two servers so a passing load on the machine hits both alike.
+    // The disk's fsync time moves the baseline most (one fsync per create): probed before each round.
     const rounds = [];
     for (let r = 0; r < ROUNDS; r++) {
+      const fsyncMs = fsyncProbe(dir);
       const a = await load({
         total: CREATES,
         concurrency: CONCURRENCY,
@@ -108,13 +80,15 @@ export async function run() {
         concurrency: CONCURRENCY,
         send: (i) => toBaseline(r * CREATES + i),
       });
-      rounds.push({ agent: a, baseline: b, ratio: Math.round((a.perSecond / b.perSecond) * 100) / 100 });
+      const ratio = Math.round((a.perSecond / b.perSecond) * 100) / 100;
+      rounds.push({ agent: a, baseline: b, ratio, fsyncMs });
     }
+    const diskFsyncMs = { before: rounds[0]?.fsyncMs, after: fsyncProbe(dir) };
     const agentPeakRssMb = peakRssMb(agent.pid);
     await agent.stop();
     await baseline.stop();
     // start to ready with everything above in the database (100,000 items and stock rows, the requests)
-    const again = await startChild("agent.mjs", [dir], {}, AGENT_NODE_FLAGS);
+    const again = await startChild("agent.mjs", [dir], {}, agentFlags("agent-restart"));
     const startToReady = {
       agentStartMs: Math.round(again.info.startMs),
       spawnToReadyMs: Math.round(again.spawnToReadyMs),
@@ -141,8 +115,10 @@ export async function run() {
         rounds: rounds.map((r) => ({
           agentPerSecond: r.agent.perSecond,
           baselinePerSecond: r.baseline.perSecond,
+          fsyncP50Ms: r.fsyncMs.p50,
         })),
       },
+      diskFsyncMs,
       agentPeakRssMb,
       startToReady,
       targets: {
@@ -154,4 +130,19 @@ export async function run() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The figures run.mjs compares between runs (compare.mjs). */
+export function figures(r) {
+  const p = r.pickCreate;
+  return {
+    "agent creates/s": { value: p.agent.perSecond, better: "higher" },
+    "agent ÷ baseline": { value: p.ratioToBaseline, better: "higher" },
+    "agent p50 ms": { value: p.agent.latencyMs.p50, better: "lower" },
+    "agent p99 ms": { value: p.agent.latencyMs.p99, better: "lower" },
+    "agent peak RSS MB": { value: r.agentPeakRssMb, better: "lower" },
+    "agent start ms": { value: r.startToReady.agentStartMs, better: "lower" },
+    "baseline creates/s": { value: p.baseline.perSecond, better: "higher", reference: true },
+    "disk fsync p50 ms": { value: r.diskFsyncMs?.before.p50, better: "lower", reference: true },
+  };
 }

@@ -59,3 +59,26 @@ export function sortexxUnit(port, onFrame) {
     buf = buf.slice(buf.lastIndexOf(">") + 1);
   });
 }
+
+/** Resolves the next frame equal to `frame` with the time its last byte was read. */
+export function frameWaiter() {
+  const waiting = [];
+  return {
+    onFrame(frame, at) {
+      const i = waiting.findIndex((w) => w.frame === frame);
+      if (i >= 0) waiting.splice(i, 1)[0].resolve(at);
+    },
+    next(frame) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${frame} within 5 s`)), 5000);
+        waiting.push({
+          frame,
+          resolve: (at) => {
+            clearTimeout(timer);
+            resolve(at);
+          },
+        });
+      });
+    },
+  };
+}

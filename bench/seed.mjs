@@ -1,8 +1,11 @@
-// Seeds a data folder with N items through the real items service (one outer transaction, so
-// seeding does not pay one fsync per item; the measured paths below do).
+// Seeds a data folder through the real services of the build under test, in outer transactions of
+// 5,000 so that seeding does not pay one fsync per row (the measured paths do). With
+// servers/mqtt-drain.mjs (which watches the outbox), the only place the benchmarks reach past the
+// agent's HTTP interface into its services: when those move, these follow.
 import pino from "pino";
-import { createAgent } from "../dist/agent.js";
-import { parseConfig } from "../dist/config/config.load.js";
+import { agentModules } from "./lib.mjs";
+
+const { createAgent, parseConfig } = await agentModules();
 
 export function itemBody(i, prefix = "SKU") {
   const sku = `${prefix}-${String(i).padStart(7, "0")}`;
@@ -19,7 +22,8 @@ export function itemBody(i, prefix = "SKU") {
   };
 }
 
-export async function seedItems(dataDir, count) {
+/** The agent on `dataDir` without network (`start(false)`), for seeding. */
+async function offlineAgent(dataDir, extra = {}) {
   const config = parseConfig({
     dataDir,
     clientId: "bench",
@@ -27,18 +31,54 @@ export async function seedItems(dataDir, count) {
     adminUser: "bench",
     adminPassword: "bench-password-123",
     log: { level: "silent" },
+    mqtt: { url: "off" },
+    ...extra,
   });
   const agent = createAgent(config, { log: pino({ level: "silent" }) });
   await agent.start(false);
-  const { items } = agent.services;
+  return agent;
+}
+
+/** `count` items (itemBody); with `stock`, each also 50 units in its own slot SLOT-i, 40 slots per MSU. */
+export async function seedItems(dataDir, count, { stock = false } = {}) {
+  const agent = await offlineAgent(dataDir);
+  const { items, repos } = agent.services;
   const t0 = performance.now();
   const batch = 5000;
   for (let start = 0; start < count; start += batch) {
     agent.db.sqlite.transaction(() => {
-      for (let i = start; i < Math.min(count, start + batch); i++) items.upsert(itemBody(i));
+      for (let i = start; i < Math.min(count, start + batch); i++) {
+        const id = items.upsert(itemBody(i)).id;
+        if (!stock) continue;
+        repos.stock.upsertLocation(`SLOT-${i}`, `MSU-${Math.floor(i / 40)}`);
+        repos.stock.add(`SLOT-${i}`, id, 50);
+      }
     })();
   }
   const seconds = (performance.now() - t0) / 1000;
   await agent.stop();
-  return { count, seconds: Math.round(seconds * 10) / 10 };
+  return { count, ...(stock ? { stockRows: count } : {}), seconds: Math.round(seconds * 10) / 10 };
+}
+
+/** `count` notifications of `type` in the outbox, undelivered, with `dataOf(i)` as data (i from 1). */
+export async function seedOutbox(dataDir, count, type, dataOf) {
+  const agent = await offlineAgent(dataDir, {
+    site: "bench",
+    ppsId: "1",
+    outbox: { maxUndelivered: 100_000_000 },
+  });
+  const t0 = performance.now();
+  for (let start = 1; start <= count; start += 5000) {
+    agent.services.tx.run((t) => {
+      for (let i = start; i < Math.min(count + 1, start + 5000); i++) t.notify(type, dataOf(i));
+    });
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const bytes = agent.db.sqlite.prepare("SELECT sum(length(envelope)) AS b FROM outbox").get().b;
+  await agent.stop();
+  return {
+    notifications: count,
+    seconds: Math.round(seconds * 100) / 100,
+    avgEnvelopeBytes: Math.round(bytes / count),
+  };
 }

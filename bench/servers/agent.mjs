@@ -1,7 +1,8 @@
 // The agent as a benchmark target: its real start path, on the given data folder, port chosen by the OS.
 import pino from "pino";
-import { createAgent } from "../../dist/agent.js";
-import { parseConfig } from "../../dist/config/config.load.js";
+import { agentModules } from "../lib.mjs";
+
+const { createAgent, parseConfig } = await agentModules();
 
 const [dataDir] = process.argv.slice(2);
 const config = parseConfig({

@@ -2,8 +2,9 @@
 // process so that its peak RSS is its own. Prints `DONE <json>` once every notification is delivered
 // (PUBACK received and recorded), then stops cleanly.
 import pino from "pino";
-import { createAgent } from "../../dist/agent.js";
-import { parseConfig } from "../../dist/config/config.load.js";
+import { agentModules } from "../lib.mjs";
+
+const { createAgent, parseConfig } = await agentModules();
 
 const [dataDir, url, window] = process.argv.slice(2);
 const config = parseConfig({

@@ -4,8 +4,9 @@
 import { writeFileSync } from "node:fs";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import pino from "pino";
-import { createAgent } from "../../dist/agent.js";
-import { parseConfig } from "../../dist/config/config.load.js";
+import { agentModules } from "../lib.mjs";
+
+const { createAgent, parseConfig } = await agentModules();
 
 const [dataDir, stationFile, statsFile] = process.argv.slice(2);
 const config = parseConfig({
