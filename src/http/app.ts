@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Hono, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Logger } from "pino";
 import { AppError, isAppError } from "../domain/errors.js";
 import type { Metrics } from "../metrics.js";
+import { limitBody } from "./body.js";
 import type { AppEnv } from "./context.js";
 import { sendError } from "./errors.js";
 import { RouteRegistry } from "./openapi.js";
@@ -53,19 +53,7 @@ export function createHttpApp(
   // a burst of requests is spread over event-loop turns so device I/O is not held up (turns.ts)
   app.use("*", perTurn(4));
 
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: deps.bodyLimitBytes,
-      onError: (c) =>
-        sendError(
-          c,
-          new AppError("payload_too_large", `the body is larger than ${deps.bodyLimitBytes} bytes`, [
-            { path: "(body)", message: `at most ${deps.bodyLimitBytes} bytes` },
-          ]),
-        ),
-    }),
-  );
+  app.use("*", limitBody(deps.bodyLimitBytes));
 
   for (const group of groups) group(app, registry);
 

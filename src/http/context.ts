@@ -7,5 +7,7 @@ export type AppEnv = {
     /** The matched route pattern, for metrics and logs. */
     route: string;
     user: AuthUser;
+    /** The body limit in force (body.ts `limitBody`). */
+    bodyLimitBytes: number;
   };
 };

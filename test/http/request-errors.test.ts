@@ -56,6 +56,41 @@ describe("every client mistake gets its own clear 4xx, never a 500", () => {
     expect(await res.json()).toMatchObject({ code: "payload_too_large" });
   });
 
+  /** A body sent in chunks without Content-Length: the limit is counted while it is read. */
+  async function sendChunked(text: string) {
+    const bytes = new TextEncoder().encode(text);
+    const stream = new ReadableStream<Uint8Array>({
+      start(ctl) {
+        for (let i = 0; i < bytes.length; i += 64) ctl.enqueue(bytes.subarray(i, i + 64));
+        ctl.close();
+      },
+    });
+    return fetch(`${base}${CATALOG}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${await t.token()}`, "Content-Type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+  }
+
+  it("a chunked body over the limit → 413, and the same socket's client is answered", async () => {
+    const res = await sendChunked(JSON.stringify({ clientCatalogId: "x", description: "d".repeat(9000) }));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ code: "payload_too_large", errors: [{ path: "(body)" }] });
+  });
+
+  it("a chunked body within the limit is read whole", async () => {
+    const res = await sendChunked(
+      JSON.stringify({
+        clientCatalogId: "chunked-1",
+        description: "c".repeat(200),
+        exhaustive_pdea_list: [],
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ clientCatalogId: "chunked-1" });
+  });
+
   it("an unknown path → 404 route_not_found", async () => {
     const res = await send("GET", "/api-gateway/nothing-here");
     expect(res.status).toBe(404);

@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
 import type { AuthService, GrantRequest } from "../../services/auth.service.js";
+import { readBodyText } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
@@ -31,7 +32,7 @@ const tokenResponse = z.object({
  */
 async function readParams(c: Context<AppEnv>): Promise<Record<string, string>> {
   const out: Record<string, string> = { ...c.req.query() };
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   if (text.length === 0) return out;
   const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") {
