@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import { type Config, DEFAULT_BINS, DEFAULT_SEATS } from "./config/config.schema.js";
 import { type DatabaseHandle, isMigrated, openDatabase, shippedMigrationCount } from "./db/open.js";
 import { createDeviceHub, type StationDeviceHub } from "./devices/device-hub.js";
-import { cupsPrinter, filePrinter } from "./devices/printing/label-printer.js";
+import { cupsPrinter, filePrinter } from "./devices/drivers/label-printer/label-printer.js";
 import { loadStation, stationSeatsAndBins } from "./devices/station-file.js";
 import { createHttpApp } from "./http/app.js";
 import { requireBearer } from "./http/auth.middleware.js";

@@ -7,10 +7,10 @@
 import type { Logger } from "pino";
 import { AppError } from "../domain/errors.js";
 import type { Metrics } from "../metrics.js";
-import { type AdapterContext, type DeviceAdapter, isDeviceUnavailable } from "./adapters/adapter.types.js";
-import { adapterFactory, type DeviceBackends } from "./adapters/create-adapter.js";
-import { SimLights, SimScanner, SimSensors } from "./adapters/sim.adapter.js";
 import { DeviceHealthBook } from "./device-health.js";
+import { type AdapterContext, type DeviceAdapter, isDeviceUnavailable } from "./drivers/adapter.types.js";
+import { adapterFactory, type DeviceBackends } from "./drivers/create-adapter.js";
+import { SimLights, SimScanner, SimSensors } from "./drivers/sim/sim.adapter.js";
 import type { DeviceEvent, DeviceHealth, DeviceHub, LightCommand } from "./hub.types.js";
 import { binOfEvent, type LoadedStation } from "./station-file.js";
 import type { StationFile } from "./station-file.schema.js";

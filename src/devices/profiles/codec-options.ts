@@ -2,15 +2,16 @@
  * From a validated profile to the options of its codec. Everything device-specific comes from the
  * profile; the few fallbacks here are the agent's own safety limits, not device facts.
  */
-import type { AtopCcbOptions } from "../codecs/atop-ccb.codec.js";
-import { ATOP_MESSAGE_TYPES } from "../codecs/atop-ccb.codec.js";
-import type { AtopCcbParserOptions } from "../codecs/atop-ccb.parser.js";
-import type { HidKeyboardOptions } from "../codecs/hid-keyboard.codec.js";
-import type { HidPosLayout } from "../codecs/hid-pos.codec.js";
-import type { ModbusRtuParserOptions } from "../codecs/modbus-rtu.parser.js";
+
 import type { ScanInterpretOptions } from "../codecs/scan-interpret.js";
-import type { SerialScannerOptions } from "../codecs/serial-scanner.codec.js";
-import type { SortexxResultChars } from "../codecs/sortexx-ack.js";
+import type { AtopCcbOptions } from "../drivers/atop-ccb/atop-ccb.codec.js";
+import { ATOP_MESSAGE_TYPES } from "../drivers/atop-ccb/atop-ccb.codec.js";
+import type { AtopCcbParserOptions } from "../drivers/atop-ccb/atop-ccb.parser.js";
+import type { HidKeyboardOptions } from "../drivers/hid-keyboard/hid-keyboard.codec.js";
+import type { HidPosLayout } from "../drivers/hid-pos/hid-pos.codec.js";
+import type { ModbusRtuParserOptions } from "../drivers/modbus-rtu/modbus-rtu.parser.js";
+import type { SerialScannerOptions } from "../drivers/serial-scanner/serial-scanner.codec.js";
+import type { SortexxResultChars } from "../drivers/sortexx/sortexx-ack.js";
 import type { FirmwareProfile, PtlProfile, ScannerProfile } from "./firmware-profile.schema.js";
 
 /** Longest scan the agent keeps in memory; real barcodes (even 2D) are far below this. */

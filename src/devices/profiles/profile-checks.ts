@@ -2,7 +2,7 @@
  * Rules that span several fields of a firmware profile (the zod shapes check each field alone).
  * Each rule returns the JSON path it is about, so a refused profile names the exact place to fix.
  */
-import { SORTEXX_DELIMITERS } from "../codecs/sortexx.codec.js";
+import { SORTEXX_DELIMITERS } from "../drivers/sortexx/sortexx.codec.js";
 import type { FirmwareProfileShape } from "./firmware-profile.schema.js";
 
 export interface ProfileIssue {

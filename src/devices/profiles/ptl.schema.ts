@@ -1,7 +1,7 @@
 /** Put-to-light controller body (hardware.md §4.2 `ptl`, examples §4.5-4.7). */
 import { z } from "zod";
+import { modbusMapSchema } from "../drivers/modbus-rtu/modbus-map.schema.js";
 import { byte, char, positiveInt } from "./envelope.schema.js";
-import { modbusMapSchema } from "./modbus-map.schema.js";
 
 export const atopCcbSchema = z.strictObject({
   /** 0x60 = tags on port 1, 0x61 = AT400 port 2 [SRC 30]. */

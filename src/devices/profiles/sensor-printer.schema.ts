@@ -1,7 +1,7 @@
 /** Bin-sensor and printer bodies (hardware.md §4.2 `sensor` and `printer`, examples §4.8-4.9). */
 import { z } from "zod";
+import { modbusMapSchema } from "../drivers/modbus-rtu/modbus-map.schema.js";
 import { port, positiveInt } from "./envelope.schema.js";
-import { modbusMapSchema } from "./modbus-map.schema.js";
 
 export const channelSchema = z.strictObject({
   name: z.string().min(1),

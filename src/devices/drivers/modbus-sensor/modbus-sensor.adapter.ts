@@ -1,0 +1,134 @@
+/**
+ * Bin sensors and inputs on Modbus RTU: a light curtain (Delta AS-BA beam registers [SRC 40]) or a
+ * discrete-input module (FC02 [ASSUMPTION §2.5]). Modbus devices never speak unasked [SRC 39], so the
+ * adapter polls each point its channels use every `timing.pollIntervalMs`, debounces each channel and
+ * turns edges into events: presence channels give `sensor` events, confirm/shortage inputs give
+ * `button` events on press (address = channel name). A unit that stops answering is reported
+ * disconnected and polled on; its answer brings it back.
+ */
+
+import { Debouncer } from "../../codecs/debouncer.js";
+import type { SensorProfile } from "../../profiles/firmware-profile.schema.js";
+import { type AdapterContext, type DeviceAdapter, errorText, FALLBACK_TIMING } from "../adapter.types.js";
+import { ModbusTimeoutError } from "../modbus-rtu/modbus-bus.js";
+import type { LineMember, ModbusLine } from "../modbus-rtu/modbus-line.js";
+import { encodeReadRequest } from "../modbus-rtu/modbus-rtu.codec.js";
+import { readChannelBit } from "./modbus-points.js";
+
+type Channel = SensorProfile["sensor"]["channels"][number];
+
+interface PointRead {
+  frame: Uint8Array;
+  type: "bits" | "bits-msb-first";
+  count: number;
+  channels: Array<{ channel: Channel; debounce: Debouncer }>;
+}
+
+export function createModbusSensorAdapter(
+  ctx: AdapterContext,
+  profile: SensorProfile,
+  line: ModbusLine,
+  unitId?: number,
+): DeviceAdapter {
+  const map = profile.sensor.modbus;
+  if (!map) throw new RangeError(`profile ${profile.profileId} has no sensor.modbus`);
+  const unit = unitId ?? map.unitId;
+  const t = profile.timing ?? {};
+  const transaction = {
+    timeoutMs: t.responseTimeoutMs ?? FALLBACK_TIMING.responseTimeoutMs,
+    retries: t.retries ?? FALLBACK_TIMING.retries,
+  };
+  const interval = t.pollIntervalMs ?? FALLBACK_TIMING.pollIntervalMs;
+  const reads: PointRead[] = [];
+  for (const name of new Set(profile.sensor.channels.map((c) => c.point))) {
+    const point = map.points[name];
+    if (!point || (point.fc !== 1 && point.fc !== 2 && point.fc !== 3 && point.fc !== 4)) continue;
+    const count = point.count ?? 1;
+    reads.push({
+      // addressBase 1: the manual counts from 1, the PDU from 0 [SRC 42]
+      frame: encodeReadRequest(unit, point.fc, point.address - map.addressBase, count),
+      type: point.type === "bits-msb-first" ? "bits-msb-first" : "bits",
+      count,
+      channels: profile.sensor.channels
+        .filter((c) => c.point === name)
+        .map((channel) => ({ channel, debounce: new Debouncer(channel.debounceMs ?? 0) })),
+    });
+  }
+
+  let running = false;
+  let online = false;
+  let timer: NodeJS.Timeout | undefined;
+  let cycle: Promise<void> | undefined;
+
+  const offline = (reason: string) => {
+    online = false;
+    ctx.status.disconnected(reason);
+  };
+  const emitEdge = (channel: Channel, active: boolean, at: number) => {
+    const role = channel.role ?? "presence";
+    if (role === "presence")
+      ctx.emit({ type: "sensor", deviceId: ctx.deviceId, channel: channel.name, active, at });
+    else if (active)
+      ctx.emit({ type: "button", deviceId: ctx.deviceId, address: channel.name, button: role, at });
+  };
+
+  async function pollOnce(): Promise<void> {
+    for (const r of reads) {
+      try {
+        const answer = await line.bus.request(r.frame, transaction);
+        if (!online) {
+          online = true;
+          ctx.status.connected();
+        }
+        ctx.status.seen();
+        if (answer.kind !== "read") continue;
+        const at = ctx.now();
+        for (const { channel, debounce } of r.channels) {
+          const bit = readChannelBit(r.type, answer.data, r.count, channel.bit);
+          if (bit === undefined) {
+            ctx.status.error(`channel ${channel.name}: bit ${channel.bit} not in the answer`);
+            continue;
+          }
+          const edge = debounce.update(bit === channel.activeWhen, at);
+          if (edge !== null) emitEdge(channel, edge, at);
+        }
+      } catch (e) {
+        if (e instanceof ModbusTimeoutError) offline(e.message);
+        else if (line.isOpen) ctx.status.error(errorText(e));
+        return;
+      }
+    }
+  }
+
+  function schedule(delay: number): void {
+    if (!running || timer || cycle || !line.isOpen) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      cycle = pollOnce().finally(() => {
+        cycle = undefined;
+        schedule(interval);
+      });
+    }, delay);
+  }
+
+  const member: LineMember = {
+    opened: () => schedule(0),
+    down: (reason) => offline(reason),
+    retrying: () => ctx.status.reconnecting(),
+    noise: (reason) => ctx.status.error(`line ${line.path}: ${reason}`),
+  };
+
+  return {
+    start() {
+      running = true;
+      line.join(member);
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await cycle;
+      await line.leave(member);
+    },
+  };
+}
