@@ -79,7 +79,6 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
   }
 
   for (const device of station.definition.devices) {
-    if (device.kind === "printer") continue;
     const profile = station.profiles.get(device.profile) ?? null;
     // The status is bound after the transport is known; adapters only report once started.
     const ctx: AdapterContext = {
@@ -90,6 +89,7 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
       log: log.child({ device: device.id }),
     };
     const built = build(ctx, device, profile);
+    if (built === null) continue; // printers print through the label part, not the hub
     ctx.status = health.add({
       id: device.id,
       kind: device.kind,

@@ -4,7 +4,10 @@
  * and an address or channel that device has. Each issue carries the dotted path to fix. Pure.
  */
 import type { FieldError } from "../domain/errors.js";
+import { driverOfProfile, type RegisteredDriver } from "./drivers/registry.js";
 import type { FirmwareProfile } from "./profiles/firmware-profile.schema.js";
+import { parseLightAddress } from "./profiles/light-address.js";
+import { PROFILE_KINDS, protocolOf } from "./profiles/profile-kinds.js";
 import type { BinDefinition, DeviceDefinition, StationFile } from "./station-file.schema.js";
 
 /** The built-in profile of simulated devices; no file, only with `transport: sim`. */
@@ -13,45 +16,41 @@ export const SIM_PROFILE = "sim";
 type Profiles = ReadonlyMap<string, FirmwareProfile>;
 
 /**
- * The canonical form of a light address for a controller profile, or the reason it is not one. Node
- * and unit ids are numbers ("005" = "5"); SorTexx addresses are shelf + compartment, "000" being
- * broadcast [SRC 33], which no single bin may use.
+ * The canonical form of a light address for a controller profile, or the reason it is not one (the
+ * profile's addressing scheme decides: light-address.ts). Without a profile (simulated lights) any
+ * text is an address.
  */
 export function canonicalAddress(
   profile: FirmwareProfile | null,
   address: string,
 ): string | { error: string } {
   if (profile === null || profile.kind !== "ptl-controller") return address;
-  const { scheme, min, max } = profile.ptl.addressing;
-  if (scheme === "shelf+compartment") {
-    if (!/^\d{6}$/.test(address)) return { error: "expected 6 digits: shelf (3) and compartment (3)" };
-    if (address.startsWith("000") || address.endsWith("000"))
-      return { error: "000 is the broadcast address [SRC 33]" };
-    return address;
-  }
-  if (!/^\d{1,3}$/.test(address)) return { error: `expected a ${scheme === "node" ? "tag" : "unit"} number` };
-  const n = Number(address);
-  if (n < min || n > max) return { error: `must be ${min}..${max}` };
-  return String(n);
+  const a = parseLightAddress(profile.ptl.addressing, address);
+  return "error" in a ? a : a.canonical;
 }
 
-/** Which station-file transports can carry a profile's transport (Atop also runs over RS-232, §2.1). */
+/** Which station-file transports can carry a profile's: its own, or any of its driver's when both are. */
 function transportFits(device: DeviceDefinition, profile: FirmwareProfile): string | null {
   const t = device.transport.type;
   if (t === "sim") return null;
   const wanted = profile.transport.type;
-  const ok =
-    wanted === t || (profile.kind === "ptl-controller" && profile.ptl.codec === "atop-ccb" && t === "serial");
+  const over = driverOfProfile(profile)?.transports ?? [];
+  const ok = wanted === t || (over.includes(t) && over.includes(wanted));
   return ok ? null : `profile ${profile.profileId} speaks ${wanted}, not ${t}`;
 }
 
-/** Real (non-sim) devices need an adapter for their codec. */
-function adapterMissing(profile: FirmwareProfile): string | null {
-  if (profile.kind === "ptl-controller" && profile.ptl.codec === "custom")
-    return "codec custom has no adapter";
-  if (profile.kind === "bin-sensor" && profile.sensor.codec !== "modbus-rtu")
-    return `codec ${profile.sensor.codec} has no adapter`;
-  return null;
+/** Real (non-sim) devices need a driver for their protocol. */
+function driverMissing(profile: FirmwareProfile): string | null {
+  if (driverOfProfile(profile) !== null) return null;
+  return `${PROFILE_KINDS[profile.kind].variant} ${protocolOf(profile)} has no adapter`;
+}
+
+/** Devices on one serial path: only those whose drivers share a line protocol (Modbus unit ids [SRC 39]). */
+function shareLine(a: FirmwareProfile | null, b: FirmwareProfile | null): boolean {
+  const line = (p: FirmwareProfile | null): RegisteredDriver["sharedLine"] =>
+    p === null ? undefined : driverOfProfile(p)?.sharedLine;
+  const la = line(a);
+  return la !== undefined && la === line(b);
 }
 
 export function stationIssues(file: StationFile, profiles: Profiles): FieldError[] {
@@ -84,19 +83,15 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
       } else {
         const wrong = transportFits(d, profile);
         if (wrong) add([...at, "transport"], wrong);
-        const missing = d.transport.type === "sim" ? null : adapterMissing(profile);
+        const missing = d.transport.type === "sim" ? null : driverMissing(profile);
         if (missing) add([...at, "profile"], missing);
       }
     }
     if (d.seat !== undefined && !seats.has(d.seat)) add([...at, "seat"], `names no seat of station.seats`);
     if (d.seat !== undefined && d.kind !== "scanner") add([...at, "seat"], "only scanners belong to a seat");
     if (d.transport.type === "serial") {
-      // Only Modbus devices can share a bus: they answer one request at a time by unit id [SRC 39].
       const other = buses.get(d.transport.path);
-      const modbus = (x: FirmwareProfile | null) =>
-        (x?.kind === "ptl-controller" && x.ptl.codec === "modbus-rtu") ||
-        (x?.kind === "bin-sensor" && x.sensor.codec === "modbus-rtu");
-      if (other && !(modbus(profile) && modbus(devices.get(other.id)?.profile ?? null))) {
+      if (other && !shareLine(profile, devices.get(other.id)?.profile ?? null)) {
         add(
           [...at, "transport", "serial"],
           `is also used by device ${other.id}; only Modbus devices share a bus`,

@@ -1,7 +1,18 @@
-/** From the text of one decoded scan to the `scan` event every scanner adapter emits (hardware.md §5). */
-
+/**
+ * From the text of one decoded scan to the `scan` event every scanner adapter emits (hardware.md §5),
+ * and what a scanner profile says about interpreting it (every scanner mode shares these fields).
+ */
 import type { DeviceEvent } from "../hub.types.js";
+import type { KindProfile } from "../profiles/profile-kinds.js";
 import { interpretScan, type ScanInterpretOptions } from "./scan-interpret.js";
+
+/** Longest scan the agent keeps in memory; real barcodes (even 2D) are far below this. */
+export const MAX_SCAN_BYTES = 4096;
+
+export function scanInterpretOptions(p: KindProfile<"scanner">): ScanInterpretOptions {
+  const f = p.scanner.framing;
+  return { aimTransmitted: f?.aimTransmitted ?? false, groupSeparator: f?.groupSeparator ?? "\x1d" };
+}
 
 export function scanEvent(
   deviceId: string,

@@ -1,30 +1,20 @@
 /**
- * From a station-file device and its profile to the adapter that drives it: sim, serial (scanner,
- * SorTexx, Atop over RS-232, Modbus on a shared line), TCP (Atop) or HID (scanner). Only this folder
- * knows the transports; the hub sees DeviceAdapter. Printers are driven by the label printing part,
- * not here.
+ * From a station-file device and its profile to the adapter that drives it: the registry names the
+ * driver (the simulator for `transport: sim`), this file lends it the IO the station file describes
+ * (a serial port or TCP socket, a HID interface, lines shared between devices) and the driver builds
+ * the adapter. Only drivers and links know the transports; the hub sees DeviceAdapter.
  */
 import type { Logger } from "pino";
+import { type ByteLink, DEFAULT_BACKOFF_MS, type LinkEvents } from "../link/byte-link.js";
 import { type HidBackend, nodeHidBackend } from "../link/hid-backend.js";
-import { createHidScannerAdapter, describeHid } from "../link/hid-link.js";
+import { describeHid, HidLink, type HidLinkEvents } from "../link/hid-link.js";
 import { SerialLink, type SerialPortFactory, type SerialSettings } from "../link/serial-link.js";
 import { TcpLink } from "../link/tcp-link.js";
 import type { FirmwareProfile } from "../profiles/firmware-profile.schema.js";
 import type { DeviceDefinition } from "../station-file.schema.js";
-import {
-  type AdapterContext,
-  DEFAULT_BACKOFF_MS,
-  type DeviceAdapter,
-  type LinkEvents,
-  type MakeLink,
-} from "./adapter.types.js";
-import { createAtopCcbAdapter } from "./atop-ccb/atop-ccb.adapter.js";
-import { createModbusDisplayAdapter } from "./led485/led485.adapter.js";
-import { ModbusLine } from "./modbus-rtu/modbus-line.js";
-import { createModbusSensorAdapter } from "./modbus-sensor/modbus-sensor.adapter.js";
-import { createSerialScannerAdapter } from "./serial-scanner/serial-scanner.adapter.js";
-import { SimLights, SimScanner, SimSensors } from "./sim/sim.adapter.js";
-import { createSortexxAdapter } from "./sortexx/sortexx.adapter.js";
+import type { AdapterContext, DeviceAdapter } from "./adapter.types.js";
+import type { AdapterIo } from "./driver.js";
+import { driverOfDevice } from "./registry.js";
 
 /** Replaceable IO: tests pass @serialport/binding-mock ports or a fake HID backend. */
 export interface DeviceBackends {
@@ -44,105 +34,76 @@ export interface AdapterFactoryDeps {
   now(): number;
 }
 
-/** Builds adapters; Modbus devices on one serial path share one line (one transaction at a time). */
-export function adapterFactory(deps: AdapterFactoryDeps) {
-  const lines = new Map<string, ModbusLine>();
+function describeTransport(device: DeviceDefinition): string {
+  const t = device.transport;
+  if (t.type === "tcp") return `tcp://${t.host}:${t.port}`;
+  if (t.type === "serial") return t.path;
+  if (t.type === "hid") return describeHid(t);
+  return "sim";
+}
 
-  function serialSettings(device: DeviceDefinition, profile: FirmwareProfile): SerialSettings {
-    const t = device.transport;
-    const p = profile.transport.type === "serial" ? profile.transport : undefined;
-    if (t.type !== "serial") throw new RangeError(`device ${device.id} is not on a serial port`);
+function serialSettings(device: DeviceDefinition, profile: FirmwareProfile | null): SerialSettings {
+  const t = device.transport;
+  const p = profile?.transport.type === "serial" ? profile.transport : undefined;
+  if (t.type !== "serial") throw new RangeError(`device ${device.id} is not on a serial port`);
+  return {
+    path: t.path,
+    baudRate: t.baudRate ?? p?.baudRate ?? 9600,
+    dataBits: t.dataBits ?? p?.dataBits ?? 8,
+    parity: t.parity ?? p?.parity ?? "none",
+    stopBits: t.stopBits ?? p?.stopBits ?? 1,
+  };
+}
+
+/** Builds adapters; what devices share (a Modbus line on one serial path) lives as long as the factory. */
+export function adapterFactory(deps: AdapterFactoryDeps) {
+  const shared = new Map<string, unknown>();
+
+  function io(device: DeviceDefinition, profile: FirmwareProfile | null): AdapterIo {
+    const backoffMs = profile?.timing?.reconnectBackoffMs ?? DEFAULT_BACKOFF_MS;
+    const common = { backoffMs, log: deps.log };
     return {
-      path: t.path,
-      baudRate: t.baudRate ?? p?.baudRate ?? 9600,
-      dataBits: t.dataBits ?? p?.dataBits ?? 8,
-      parity: t.parity ?? p?.parity ?? "none",
-      stopBits: t.stopBits ?? p?.stopBits ?? 1,
+      transport: describeTransport(device),
+      backoffMs,
+      link(events: LinkEvents): ByteLink {
+        const t = device.transport;
+        if (t.type === "tcp") return new TcpLink({ ...common, ...events, host: t.host, port: t.port });
+        const settings = serialSettings(device, profile);
+        return new SerialLink({ ...common, ...events, settings, factory: deps.backends.serialPort });
+      },
+      hidLink(events: HidLinkEvents): HidLink {
+        const t = device.transport;
+        const p = profile?.transport;
+        if (t.type !== "hid" || p?.type !== "hid") {
+          throw new RangeError(`device ${device.id}: only scanners are read over HID`);
+        }
+        const backend = (deps.backends.hid ?? nodeHidBackend)(p.driver);
+        const initFeatureReports = p.initFeatureReports ?? [];
+        return new HidLink({ ...events, match: t, backend, backoffMs, initFeatureReports });
+      },
+      serialSettings: () => serialSettings(device, profile),
+      serialPort: deps.backends.serialPort,
+      shared<T>(key: string, make: () => T): T {
+        if (!shared.has(key)) shared.set(key, make());
+        return shared.get(key) as T;
+      },
+      log: deps.log,
+      now: deps.now,
     };
   }
 
-  function line(
-    device: DeviceDefinition,
-    profile: FirmwareProfile,
-    backoffMs: readonly number[],
-  ): ModbusLine {
-    const settings = serialSettings(device, profile);
-    const existing = lines.get(settings.path);
-    if (existing) return existing;
-    const echo = profile.transport.type === "serial" && profile.transport.rs485?.twoWireEcho === true;
-    const made = new ModbusLine({
-      settings,
-      factory: deps.backends.serialPort,
-      backoffMs,
-      twoWireEcho: echo,
-      interFrameGapMs: profile.timing?.interFrameGapMs ?? null,
-      now: deps.now,
-      log: deps.log,
-    });
-    lines.set(settings.path, made);
-    return made;
-  }
-
+  /** The device's adapter, or null when the hub does not drive it (printers). */
   return function build(
     ctx: AdapterContext,
     device: DeviceDefinition,
     profile: FirmwareProfile | null,
-  ): BuiltAdapter {
-    const t = device.transport;
-    const seat = device.seat ?? null;
-    if (t.type === "sim" || profile === null) {
-      const adapter =
-        device.kind === "scanner"
-          ? new SimScanner(ctx, seat, profile)
-          : device.kind === "ptl-controller"
-            ? new SimLights(ctx)
-            : new SimSensors(ctx, profile);
-      return { adapter, transport: "sim" };
+  ): BuiltAdapter | null {
+    const driver = driverOfDevice(device, profile);
+    if (driver === null) {
+      throw new RangeError(`device ${device.id}: no adapter for profile ${profile?.profileId ?? "sim"}`);
     }
-    const backoffMs = profile.timing?.reconnectBackoffMs ?? DEFAULT_BACKOFF_MS;
-    const common = { backoffMs, log: deps.log };
-    let link: MakeLink;
-    let transport: string;
-    if (t.type === "tcp") {
-      link = (events: LinkEvents) => new TcpLink({ ...common, ...events, host: t.host, port: t.port });
-      transport = `tcp://${t.host}:${t.port}`;
-    } else if (t.type === "serial") {
-      const settings = serialSettings(device, profile);
-      link = (events: LinkEvents) =>
-        new SerialLink({ ...common, ...events, settings, factory: deps.backends.serialPort });
-      transport = t.path;
-    } else {
-      if (profile.kind !== "scanner" || profile.transport.type !== "hid") {
-        throw new RangeError(`device ${device.id}: only scanners are read over HID`);
-      }
-      const backend = (deps.backends.hid ?? nodeHidBackend)(profile.transport.driver);
-      const adapter = createHidScannerAdapter(ctx, profile, seat, { match: t, backend, backoffMs });
-      return { adapter, transport: describeHid(t) };
-    }
-
-    switch (profile.kind) {
-      case "scanner":
-        return { adapter: createSerialScannerAdapter(ctx, profile, seat, link), transport };
-      case "ptl-controller": {
-        const codec = profile.ptl.codec;
-        if (codec === "atop-ccb") return { adapter: createAtopCcbAdapter(ctx, profile, link), transport };
-        if (codec === "ascii-fixed") return { adapter: createSortexxAdapter(ctx, profile, link), transport };
-        if (codec === "modbus-rtu")
-          return {
-            adapter: createModbusDisplayAdapter(ctx, profile, line(device, profile, backoffMs)),
-            transport,
-          };
-        break;
-      }
-      case "bin-sensor":
-        if (profile.sensor.codec === "modbus-rtu") {
-          const l = line(device, profile, backoffMs);
-          return { adapter: createModbusSensorAdapter(ctx, profile, l, device.unitId), transport };
-        }
-        break;
-      case "printer":
-        break;
-    }
-    throw new RangeError(`device ${device.id}: no adapter for profile ${profile.profileId}`);
+    const lent = io(device, profile);
+    const adapter = driver.createAdapter(ctx, device, profile, lent);
+    return adapter === null ? null : { adapter, transport: lent.transport };
   };
 }

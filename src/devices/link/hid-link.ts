@@ -1,18 +1,14 @@
 /**
- * Scanner on USB HID, HID POS (usage page 0x8C) or keyboard-wedge mode, through node-hid. The device is
- * found by enumeration on every (re)open, matched by vendor/product/usage from the station file, never by
- * a stored /dev/hidrawN path, which changes on replug [SRC 1, 14]. node-hid has no unplug event: an unplug
- * is an `error` after which reading stops [SRC 13], so: close, back off, enumerate again, reopen, and send
- * the profile's init feature reports again (e.g. Honeywell's output redirection [SRC 9]). The data listener
- * is attached before anything else because node-hid does not buffer reports without one [SRC 1].
+ * One USB HID device kept open (a scanner in HID POS or keyboard-wedge mode), the HID counterpart of
+ * serial-link.ts. The device is found by enumeration on every (re)open, matched by vendor/product/usage
+ * from the station file, never by a stored /dev/hidrawN path, which changes on replug [SRC 1, 14].
+ * node-hid has no unplug event: an unplug is an `error` after which reading stops [SRC 13], so: close,
+ * back off, enumerate again, reopen, and send the profile's init feature reports again (e.g.
+ * Honeywell's output redirection [SRC 9]). The data listener is attached before anything else because
+ * node-hid does not buffer reports without one [SRC 1].
  */
 import { fromHex } from "../codecs/bytes.js";
-import { scanEvent } from "../codecs/scan-event.js";
-import { type AdapterContext, type DeviceAdapter, errorText } from "../drivers/adapter.types.js";
-import { HidKeyboardDecoder, type HidKeyboardEvent } from "../drivers/hid-keyboard/hid-keyboard.codec.js";
-import { HidPosDecoder, type HidPosEvent } from "../drivers/hid-pos/hid-pos.codec.js";
-import { hidKeyboardOptions, hidPosLayout, scanInterpretOptions } from "../profiles/codec-options.js";
-import type { ScannerProfile } from "../profiles/firmware-profile.schema.js";
+import { errorText } from "./byte-link.js";
 import { type HidBackend, type HidHandle, type HidMatch, matchesHid } from "./hid-backend.js";
 import { Reconnector } from "./reconnect.js";
 
@@ -22,122 +18,91 @@ export function describeHid(m: HidMatch): string {
   return `hid ${hex4(m.vendorId)}:${m.productId === undefined ? "*" : hex4(m.productId)}`;
 }
 
-export interface HidScannerOptions {
+export interface HidLinkEvents {
+  onReport(report: Uint8Array): void;
+  onOpen(): void;
+  /** The device was unplugged or could not be opened. */
+  onDown(reason: string): void;
+  onRetry(): void;
+  /** An init feature report was refused; the device stays open. */
+  onInitError(reason: string): void;
+}
+
+export interface HidLinkOptions extends HidLinkEvents {
   match: HidMatch;
   backend: HidBackend;
   backoffMs: readonly number[];
+  /** Sent after every open: lower-case hex bytes, first byte = report id (profile `initFeatureReports`). */
+  initFeatureReports: readonly string[];
 }
 
-export function createHidScannerAdapter(
-  ctx: AdapterContext,
-  profile: ScannerProfile,
-  seat: string | null,
-  opts: HidScannerOptions,
-): DeviceAdapter {
-  const interpret = scanInterpretOptions(profile);
-  const codeNames = profile.scanner.vendorCodeIds ?? {};
-  const pos = profile.scanner.mode === "hid-pos" ? new HidPosDecoder(hidPosLayout(profile)) : null;
-  const keyboard = pos === null ? new HidKeyboardDecoder(hidKeyboardOptions(profile)) : null;
-  const init = profile.transport.type === "hid" ? (profile.transport.initFeatureReports ?? []) : [];
-  let handle: HidHandle | undefined;
-  let idle: NodeJS.Timeout | undefined;
+export class HidLink {
+  private handle: HidHandle | undefined;
+  private readonly reconnect: Reconnector;
 
-  const reconnect = new Reconnector({
-    delaysMs: opts.backoffMs,
-    connect: open,
-    failed: (e) => ctx.status.disconnected(errorText(e)),
-    retrying: () => ctx.status.reconnecting(),
-  });
-
-  function decoded(events: Array<HidPosEvent | HidKeyboardEvent>): void {
-    for (const ev of events) {
-      if (ev.type === "parse-error") ctx.status.error(ev.reason);
-      else if ("truncated" in ev && ev.truncated)
-        ctx.status.error(`a scan lost its end (${ev.reports} reports)`);
-      else if ("aim" in ev) {
-        const vendor = ev.codeId === null ? undefined : codeNames[ev.codeId];
-        ctx.emit(scanEvent(ctx.deviceId, seat, ev.text, { ...interpret, aim: ev.aim }, ctx.now(), vendor));
-      } else ctx.emit(scanEvent(ctx.deviceId, seat, ev.text, interpret, ctx.now()));
-    }
+  constructor(private readonly opts: HidLinkOptions) {
+    this.reconnect = new Reconnector({
+      delaysMs: opts.backoffMs,
+      connect: () => this.open(),
+      failed: (e) => opts.onDown(errorText(e)),
+      retrying: () => opts.onRetry(),
+    });
   }
 
-  /** Wedge scanners may end a message by silence: tick the decoder when it says so [§3.1 step 8]. */
-  function armIdle(): void {
-    if (idle) clearTimeout(idle);
-    idle = undefined;
-    const due = keyboard?.deadline() ?? null;
-    if (due === null) return;
-    idle = setTimeout(
-      () => {
-        idle = undefined;
-        if (keyboard) decoded(keyboard.tick(ctx.now()));
-      },
-      Math.max(0, due - ctx.now()),
-    );
+  get path(): string {
+    return describeHid(this.opts.match);
   }
 
-  function onReport(report: Buffer): void {
-    ctx.status.seen();
-    const bytes = new Uint8Array(report);
-    if (pos) decoded(pos.push(bytes));
-    else if (keyboard) {
-      decoded(keyboard.push(bytes, ctx.now()));
-      armIdle();
-    }
+  start(): void {
+    this.reconnect.start();
   }
 
-  async function drop(h: HidHandle): Promise<void> {
-    h.removeAllListeners();
-    h.on("error", () => {});
-    try {
-      await h.close();
-    } catch {
-      // closing an unplugged device fails; it is gone either way
-    }
+  async stop(): Promise<void> {
+    this.reconnect.stop();
+    const h = this.handle;
+    this.handle = undefined;
+    if (h) await drop(h);
   }
 
-  function lost(h: HidHandle, err: Error): void {
-    if (handle !== h) return;
-    handle = undefined;
-    // A message cut by the unplug is not a scan; the scanner sends the next one whole.
-    if ((pos?.flush().length ?? 0) > 0) ctx.status.error("a scan was cut by the disconnect");
-    keyboard?.reset();
+  private lost(h: HidHandle, err: Error): void {
+    if (this.handle !== h) return;
+    this.handle = undefined;
     void drop(h);
-    ctx.status.disconnected(err.message);
-    reconnect.lost();
+    this.opts.onDown(err.message);
+    this.reconnect.lost();
   }
 
-  async function open(): Promise<void> {
-    const found = (await opts.backend.devices()).find((d) => matchesHid(d, opts.match));
-    if (!found?.path) throw new Error(`no HID device matches ${describeHid(opts.match)}`);
-    const h = await opts.backend.open(found.path);
-    if (!reconnect.running) {
+  private async open(): Promise<void> {
+    const { backend, match } = this.opts;
+    const found = (await backend.devices()).find((d) => matchesHid(d, match));
+    if (!found?.path) throw new Error(`no HID device matches ${describeHid(match)}`);
+    const h = await backend.open(found.path);
+    if (!this.reconnect.running) {
       await drop(h);
       throw new Error("stopped");
     }
-    handle = h;
+    this.handle = h;
     h.on("data", (report: Buffer) => {
-      if (handle === h) onReport(report);
+      if (this.handle === h) this.opts.onReport(new Uint8Array(report));
     });
-    h.on("error", (err: Error) => lost(h, err));
-    for (const r of init) {
+    h.on("error", (err: Error) => this.lost(h, err));
+    for (const r of this.opts.initFeatureReports) {
       try {
         await h.sendFeatureReport(Array.from(fromHex(r)));
       } catch (e) {
-        ctx.status.error(`init report ${r}: ${errorText(e)}`);
+        this.opts.onInitError(`init report ${r}: ${errorText(e)}`);
       }
     }
-    if (handle === h) ctx.status.connected();
+    if (this.handle === h) this.opts.onOpen();
   }
+}
 
-  return {
-    start: () => reconnect.start(),
-    async stop() {
-      reconnect.stop();
-      if (idle) clearTimeout(idle);
-      const h = handle;
-      handle = undefined;
-      if (h) await drop(h);
-    },
-  };
+async function drop(h: HidHandle): Promise<void> {
+  h.removeAllListeners();
+  h.on("error", () => {});
+  try {
+    await h.close();
+  } catch {
+    // closing an unplugged device fails; it is gone either way
+  }
 }

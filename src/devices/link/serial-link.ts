@@ -8,7 +8,7 @@
 
 import { createRequire } from "node:module";
 import type { Logger } from "pino";
-import { type ByteLink, errorText, type LinkEvents } from "../drivers/adapter.types.js";
+import { type ByteLink, errorText, type LinkEvents } from "./byte-link.js";
 import { Reconnector } from "./reconnect.js";
 
 export interface SerialSettings {

@@ -5,7 +5,7 @@
  */
 import { createConnection, type Socket } from "node:net";
 import type { Logger } from "pino";
-import { type ByteLink, errorText, type LinkEvents } from "../drivers/adapter.types.js";
+import { type ByteLink, errorText, type LinkEvents } from "./byte-link.js";
 import { Reconnector } from "./reconnect.js";
 
 export interface TcpLinkOptions extends LinkEvents {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { HidPosDecoder } from "../../../src/devices/drivers/hid-pos/hid-pos.codec.js";
-import { hidPosLayout } from "../../../src/devices/profiles/codec-options.js";
+import { hidPosLayout } from "../../../src/devices/drivers/hid-pos/hid-pos.profile.js";
 import type { ScannerProfile } from "../../../src/devices/profiles/firmware-profile.schema.js";
 import { FakeHidScanner } from "../support/fake-hid.js";
 import { FAST, startHub, testProfiles } from "../support/harness.js";

@@ -3,26 +3,24 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { toHex } from "../../../src/devices/codecs/bytes.js";
 import { withCrc } from "../../../src/devices/codecs/crc16-modbus.js";
+import { scanInterpretOptions } from "../../../src/devices/codecs/scan-event.js";
 import { interpretScan } from "../../../src/devices/codecs/scan-interpret.js";
 import { AtopCcbEncoder } from "../../../src/devices/drivers/atop-ccb/atop-ccb.codec.js";
 import { AtopCcbParser } from "../../../src/devices/drivers/atop-ccb/atop-ccb.parser.js";
+import { atopCcbOptions } from "../../../src/devices/drivers/atop-ccb/atop-ccb.profile.js";
 import { HidKeyboardDecoder } from "../../../src/devices/drivers/hid-keyboard/hid-keyboard.codec.js";
+import { hidKeyboardOptions } from "../../../src/devices/drivers/hid-keyboard/hid-keyboard.profile.js";
 import { HidPosDecoder } from "../../../src/devices/drivers/hid-pos/hid-pos.codec.js";
+import { hidPosLayout } from "../../../src/devices/drivers/hid-pos/hid-pos.profile.js";
+import { modbusParserOptions } from "../../../src/devices/drivers/modbus-rtu/modbus-device.js";
 import { encodeReadRequest } from "../../../src/devices/drivers/modbus-rtu/modbus-rtu.codec.js";
 import { ModbusRtuParser } from "../../../src/devices/drivers/modbus-rtu/modbus-rtu.parser.js";
 import { readChannelBit } from "../../../src/devices/drivers/modbus-sensor/modbus-points.js";
 import { SerialScannerParser } from "../../../src/devices/drivers/serial-scanner/serial-scanner.codec.js";
+import { serialScannerOptions } from "../../../src/devices/drivers/serial-scanner/serial-scanner.profile.js";
 import { decodeSortexx } from "../../../src/devices/drivers/sortexx/sortexx.codec.js";
+import { sortexxResults } from "../../../src/devices/drivers/sortexx/sortexx.profile.js";
 import { SortexxAckTracker } from "../../../src/devices/drivers/sortexx/sortexx-ack.js";
-import {
-  atopCcbOptions,
-  hidKeyboardOptions,
-  hidPosLayout,
-  modbusParserOptions,
-  scanInterpretOptions,
-  serialScannerOptions,
-  sortexxResults,
-} from "../../../src/devices/profiles/codec-options.js";
 import type {
   FirmwareProfile,
   PtlProfile,

@@ -7,50 +7,25 @@
  * set without the EEPROM flag, which would wear the tag out if used per pick [SRC 30].
  */
 
-import { concatBytes } from "../../codecs/bytes.js";
 import type { LightCommand } from "../../hub.types.js";
-import { atopCcbOptions } from "../../profiles/codec-options.js";
-import type { PtlProfile } from "../../profiles/firmware-profile.schema.js";
+import { errorText, type MakeLink } from "../../link/byte-link.js";
+import { readLightAddress } from "../../profiles/light-address.js";
 import {
   type AdapterContext,
   type DeviceAdapter,
   DeviceUnavailableError,
-  errorText,
   FALLBACK_TIMING,
-  type MakeLink,
 } from "../adapter.types.js";
-import { AtopCcbEncoder } from "./atop-ccb.codec.js";
-import { AtopCcbParser, type AtopEvent } from "./atop-ccb.parser.js";
-
-/** The frames (sent as one write) that make tag `node` show `cmd`. */
-export function atopFrames(
-  profile: PtlProfile,
-  encoder: AtopCcbEncoder,
-  node: number,
-  cmd: LightCommand,
-): Uint8Array {
-  if (cmd.mode === "off") return concatBytes([encoder.clear(node), encoder.led(node, false)]);
-  const colors = profile.ptl.capabilities.colors;
-  const colour = cmd.mode === "error" ? "red" : cmd.color;
-  const code = colour === undefined ? undefined : colors[colour];
-  const frames: Uint8Array[] = typeof code === "number" ? [encoder.colour(node, code)] : [];
-  if (cmd.mode === "error") frames.push(encoder.flashLed(node));
-  else if (cmd.quantity !== undefined) {
-    const max = 10 ** profile.ptl.capabilities.digits - 1;
-    const text = String(Math.min(max, Math.max(0, Math.trunc(cmd.quantity))));
-    frames.push(encoder.display(node, text, { flash: cmd.blink === true }));
-  } else frames.push(cmd.blink ? encoder.flashLed(node) : encoder.led(node, true));
-  return concatBytes(frames);
-}
+import type { AtopEvent } from "./atop-ccb.parser.js";
+import { type AtopCcbProfile, atopCcbCodec, atopFrames } from "./atop-ccb.profile.js";
 
 export function createAtopCcbAdapter(
   ctx: AdapterContext,
-  profile: PtlProfile,
+  profile: AtopCcbProfile,
   makeLink: MakeLink,
 ): DeviceAdapter {
-  const options = atopCcbOptions(profile);
-  const encoder = new AtopCcbEncoder(options.encoder);
-  const parser = new AtopCcbParser(options.parser);
+  const { encoder, parser } = atopCcbCodec(profile);
+  const nodeOf = (address: string) => readLightAddress(profile.ptl.addressing, address);
   const retries = profile.timing?.retries ?? FALLBACK_TIMING.retries;
   const wanted = new Map<string, LightCommand>();
   /** Node -> times its wanted command was re-sent after a tag timeout. */
@@ -115,15 +90,16 @@ export function createAtopCcbAdapter(
   }
 
   function write(cmd: LightCommand): Promise<void> {
-    return link.write(atopFrames(profile, encoder, Number(cmd.address), cmd));
+    return link.write(atopFrames(profile, encoder, nodeOf(cmd.address).numbers[0], cmd));
   }
 
   return {
     start: () => link.start(),
     stop: () => link.stop(),
     async light(cmd) {
-      wanted.set(cmd.address, cmd);
-      resent.delete(Number(cmd.address));
+      const node = nodeOf(cmd.address);
+      wanted.set(node.canonical, cmd);
+      resent.delete(node.numbers[0]);
       if (!link.isOpen) throw new DeviceUnavailableError(ctx.deviceId, `${link.path} is not connected`);
       try {
         await write(cmd);

@@ -8,56 +8,28 @@
  */
 
 import type { LightCommand } from "../../hub.types.js";
-import type { PtlProfile } from "../../profiles/firmware-profile.schema.js";
-import {
-  type AdapterContext,
-  type DeviceAdapter,
-  DeviceUnavailableError,
-  errorText,
-  FALLBACK_TIMING,
-} from "../adapter.types.js";
+import { errorText } from "../../link/byte-link.js";
+import { readLightAddress } from "../../profiles/light-address.js";
+import { type AdapterContext, type DeviceAdapter, DeviceUnavailableError } from "../adapter.types.js";
 import { ModbusTimeoutError } from "../modbus-rtu/modbus-bus.js";
+import { modbusTransaction } from "../modbus-rtu/modbus-device.js";
 import type { LineMember, ModbusLine } from "../modbus-rtu/modbus-line.js";
-import { encodeLed485Text, encodeLed485Value } from "./led485.codec.js";
+import { type Led485Profile, led485Codec } from "./led485.profile.js";
 
-/** The frame that shows `cmd` on unit `unit` of a display with `profile`. */
-export function displayFrame(profile: PtlProfile, unit: number, cmd: LightCommand): Uint8Array {
-  const points = profile.ptl.modbus?.points ?? {};
-  const base = profile.ptl.modbus?.addressBase ?? 0;
-  const segments = points.segments;
-  if (segments) {
-    const width = Math.min(profile.ptl.capabilities.digits, (segments.count ?? 3) * 2);
-    const max = 10 ** width - 1;
-    const text =
-      cmd.mode === "off"
-        ? ""
-        : cmd.mode === "error"
-          ? "ERR"
-          : String(Math.min(max, Math.max(0, cmd.quantity ?? 0)));
-    return encodeLed485Text(unit, text.padStart(width, " "), segments.address - base);
-  }
-  const value = points.value;
-  if (!value) throw new RangeError(`profile ${profile.profileId} has neither a segments nor a value point`);
-  const q = cmd.mode === "show" ? Math.min(0x7fff, Math.max(-0x8000, cmd.quantity ?? 0)) : 0;
-  return encodeLed485Value(unit, q, value.address - base);
-}
-
-export function createModbusDisplayAdapter(
+export function createLed485Adapter(
   ctx: AdapterContext,
-  profile: PtlProfile,
+  profile: Led485Profile,
   line: ModbusLine,
 ): DeviceAdapter {
-  const t = profile.timing ?? {};
-  const transaction = {
-    timeoutMs: t.responseTimeoutMs ?? FALLBACK_TIMING.responseTimeoutMs,
-    retries: t.retries ?? FALLBACK_TIMING.retries,
-  };
+  const codec = led485Codec(profile);
+  const transaction = modbusTransaction(profile);
+  const unitOf = (address: string) => readLightAddress(profile.ptl.addressing, address);
   /** Last command per address, shown again when the line comes back. */
   const wanted = new Map<string, LightCommand>();
 
   async function send(cmd: LightCommand): Promise<void> {
     try {
-      await line.bus.request(displayFrame(profile, Number(cmd.address), cmd), transaction);
+      await line.bus.request(codec.frame(unitOf(cmd.address).numbers[0], cmd), transaction);
       ctx.status.seen();
       ctx.status.connected();
     } catch (e) {
@@ -88,7 +60,7 @@ export function createModbusDisplayAdapter(
       await line.leave(member);
     },
     async light(cmd) {
-      wanted.set(cmd.address, cmd);
+      wanted.set(unitOf(cmd.address).canonical, cmd);
       if (!line.isOpen) throw new DeviceUnavailableError(ctx.deviceId, `${line.path} is not open`);
       await send(cmd);
     },

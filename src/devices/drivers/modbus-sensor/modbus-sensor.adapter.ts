@@ -8,52 +8,26 @@
  */
 
 import { Debouncer } from "../../codecs/debouncer.js";
-import type { SensorProfile } from "../../profiles/firmware-profile.schema.js";
-import { type AdapterContext, type DeviceAdapter, errorText, FALLBACK_TIMING } from "../adapter.types.js";
+import { errorText } from "../../link/byte-link.js";
+import { type AdapterContext, type DeviceAdapter, FALLBACK_TIMING } from "../adapter.types.js";
 import { ModbusTimeoutError } from "../modbus-rtu/modbus-bus.js";
+import { modbusTransaction } from "../modbus-rtu/modbus-device.js";
 import type { LineMember, ModbusLine } from "../modbus-rtu/modbus-line.js";
-import { encodeReadRequest } from "../modbus-rtu/modbus-rtu.codec.js";
-import { readChannelBit } from "./modbus-points.js";
-
-type Channel = SensorProfile["sensor"]["channels"][number];
-
-interface PointRead {
-  frame: Uint8Array;
-  type: "bits" | "bits-msb-first";
-  count: number;
-  channels: Array<{ channel: Channel; debounce: Debouncer }>;
-}
+import { type ModbusSensorProfile, modbusSensorCodec, type SensorChannel } from "./modbus-sensor.profile.js";
 
 export function createModbusSensorAdapter(
   ctx: AdapterContext,
-  profile: SensorProfile,
+  profile: ModbusSensorProfile,
   line: ModbusLine,
   unitId?: number,
 ): DeviceAdapter {
-  const map = profile.sensor.modbus;
-  if (!map) throw new RangeError(`profile ${profile.profileId} has no sensor.modbus`);
-  const unit = unitId ?? map.unitId;
-  const t = profile.timing ?? {};
-  const transaction = {
-    timeoutMs: t.responseTimeoutMs ?? FALLBACK_TIMING.responseTimeoutMs,
-    retries: t.retries ?? FALLBACK_TIMING.retries,
-  };
-  const interval = t.pollIntervalMs ?? FALLBACK_TIMING.pollIntervalMs;
-  const reads: PointRead[] = [];
-  for (const name of new Set(profile.sensor.channels.map((c) => c.point))) {
-    const point = map.points[name];
-    if (!point || (point.fc !== 1 && point.fc !== 2 && point.fc !== 3 && point.fc !== 4)) continue;
-    const count = point.count ?? 1;
-    reads.push({
-      // addressBase 1: the manual counts from 1, the PDU from 0 [SRC 42]
-      frame: encodeReadRequest(unit, point.fc, point.address - map.addressBase, count),
-      type: point.type === "bits-msb-first" ? "bits-msb-first" : "bits",
-      count,
-      channels: profile.sensor.channels
-        .filter((c) => c.point === name)
-        .map((channel) => ({ channel, debounce: new Debouncer(channel.debounceMs ?? 0) })),
-    });
-  }
+  const codec = modbusSensorCodec(profile);
+  const transaction = modbusTransaction(profile);
+  const interval = profile.timing?.pollIntervalMs ?? FALLBACK_TIMING.pollIntervalMs;
+  const reads = codec.reads(unitId).map((r) => ({
+    ...r,
+    channels: r.channels.map((channel) => ({ channel, debounce: new Debouncer(channel.debounceMs ?? 0) })),
+  }));
 
   let running = false;
   let online = false;
@@ -64,7 +38,7 @@ export function createModbusSensorAdapter(
     online = false;
     ctx.status.disconnected(reason);
   };
-  const emitEdge = (channel: Channel, active: boolean, at: number) => {
+  const emitEdge = (channel: SensorChannel, active: boolean, at: number) => {
     const role = channel.role ?? "presence";
     if (role === "presence")
       ctx.emit({ type: "sensor", deviceId: ctx.deviceId, channel: channel.name, active, at });
@@ -84,7 +58,7 @@ export function createModbusSensorAdapter(
         if (answer.kind !== "read") continue;
         const at = ctx.now();
         for (const { channel, debounce } of r.channels) {
-          const bit = readChannelBit(r.type, answer.data, r.count, channel.bit);
+          const bit = codec.bit(r.type, answer.data, r.count, channel.bit);
           if (bit === undefined) {
             ctx.status.error(`channel ${channel.name}: bit ${channel.bit} not in the answer`);
             continue;

@@ -5,19 +5,17 @@
  */
 
 import { scanEvent } from "../../codecs/scan-event.js";
-import { scanInterpretOptions, serialScannerOptions } from "../../profiles/codec-options.js";
-import type { ScannerProfile } from "../../profiles/firmware-profile.schema.js";
-import type { AdapterContext, DeviceAdapter, MakeLink } from "../adapter.types.js";
-import { SerialScannerParser } from "./serial-scanner.codec.js";
+import type { MakeLink } from "../../link/byte-link.js";
+import type { AdapterContext, DeviceAdapter } from "../adapter.types.js";
+import { type SerialScannerProfile, serialScannerCodec } from "./serial-scanner.profile.js";
 
 export function createSerialScannerAdapter(
   ctx: AdapterContext,
-  profile: ScannerProfile,
+  profile: SerialScannerProfile,
   seat: string | null,
   makeLink: MakeLink,
 ): DeviceAdapter {
-  const parser = new SerialScannerParser(serialScannerOptions(profile));
-  const interpret = scanInterpretOptions(profile);
+  const { parser, interpret } = serialScannerCodec(profile);
   const link = makeLink({
     onData: (chunk) => {
       ctx.status.seen();

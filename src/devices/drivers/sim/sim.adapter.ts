@@ -5,17 +5,24 @@
  * says `transport: sim`), scans are interpreted and channels checked as that profile says.
  */
 import { GS } from "../../codecs/gs1.js";
-import { scanEvent } from "../../codecs/scan-event.js";
+import { scanEvent, scanInterpretOptions } from "../../codecs/scan-event.js";
+import type { ScanInterpretOptions } from "../../codecs/scan-interpret.js";
 import type { LightCommand } from "../../hub.types.js";
-import { scanInterpretOptions } from "../../profiles/codec-options.js";
-import type { FirmwareProfile } from "../../profiles/firmware-profile.schema.js";
+import type { AnyKindProfile } from "../../profiles/profile-kinds.js";
 import type { AdapterContext, DeviceAdapter } from "../adapter.types.js";
+
+/** Scans are interpreted as the device's scanner profile says, else as plain data with GS. */
+export function simInterpretOptions(profile: AnyKindProfile | null): ScanInterpretOptions {
+  return profile?.kind === "scanner"
+    ? scanInterpretOptions(profile)
+    : { aimTransmitted: false, groupSeparator: GS };
+}
 
 export class SimScanner implements DeviceAdapter {
   constructor(
     private readonly ctx: AdapterContext,
     readonly seat: string | null,
-    private readonly profile: FirmwareProfile | null,
+    private readonly profile: AnyKindProfile | null,
   ) {}
 
   start(): void {
@@ -25,11 +32,8 @@ export class SimScanner implements DeviceAdapter {
   async stop(): Promise<void> {}
 
   scan(text: string): void {
-    const opts =
-      this.profile?.kind === "scanner"
-        ? scanInterpretOptions(this.profile)
-        : { aimTransmitted: false, groupSeparator: GS };
     this.ctx.status.seen();
+    const opts = simInterpretOptions(this.profile);
     this.ctx.emit(scanEvent(this.ctx.deviceId, this.seat, text, opts, this.ctx.now()));
   }
 }
@@ -61,7 +65,7 @@ export class SimSensors implements DeviceAdapter {
 
   constructor(
     private readonly ctx: AdapterContext,
-    private readonly profile: FirmwareProfile | null,
+    private readonly profile: AnyKindProfile | null,
   ) {}
 
   start(): void {

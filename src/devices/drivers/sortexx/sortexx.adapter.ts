@@ -8,31 +8,16 @@
  */
 
 import type { LightCommand } from "../../hub.types.js";
-import { sortexxResults } from "../../profiles/codec-options.js";
-import type { PtlProfile } from "../../profiles/firmware-profile.schema.js";
+import { errorText, type MakeLink } from "../../link/byte-link.js";
+import { readLightAddress } from "../../profiles/light-address.js";
 import {
   type AdapterContext,
   type DeviceAdapter,
   DeviceUnavailableError,
-  errorText,
   FALLBACK_TIMING,
-  type MakeLink,
 } from "../adapter.types.js";
-import { encodeSortexx, type SortexxFrame, SortexxParser } from "./sortexx.codec.js";
-import { SortexxAckTracker } from "./sortexx-ack.js";
-
-/** Command and parameter chars for a light command, from the profile's tables. */
-export function sortexxCommand(profile: PtlProfile, cmd: LightCommand): { command: string; param: string } {
-  const a = profile.ptl.asciiFixed;
-  if (!a) throw new RangeError(`profile ${profile.profileId} has no ptl.asciiFixed`);
-  const colors = profile.ptl.capabilities.colors;
-  const on = a.commands.ledCumulativeOn ?? "2";
-  if (cmd.mode === "off") return { command: a.commands.ledCumulativeOff ?? "3", param: a.params.off ?? "0" };
-  const colour = cmd.mode === "error" ? "red" : (cmd.color ?? "green");
-  const blink = cmd.mode === "error" || cmd.blink === true;
-  const param = (blink ? a.params[`${colour}Fast`] : undefined) ?? colors[colour] ?? colors.green ?? "1";
-  return { command: on, param: String(param) };
-}
+import { encodeSortexx, type SortexxFrame } from "./sortexx.codec.js";
+import { type SortexxProfile, sortexxCodec, sortexxCommand } from "./sortexx.profile.js";
 
 interface Outstanding {
   frame: Uint8Array;
@@ -42,11 +27,10 @@ interface Outstanding {
 
 export function createSortexxAdapter(
   ctx: AdapterContext,
-  profile: PtlProfile,
+  profile: SortexxProfile,
   makeLink: MakeLink,
 ): DeviceAdapter {
-  const parser = new SortexxParser();
-  const acks = new SortexxAckTracker(sortexxResults(profile));
+  const { parser, acks } = sortexxCodec(profile);
   const timeoutMs = profile.timing?.responseTimeoutMs ?? FALLBACK_TIMING.responseTimeoutMs;
   const retries = profile.timing?.retries ?? FALLBACK_TIMING.retries;
   const start = profile.ptl.asciiFixed?.start ?? "<";
@@ -107,12 +91,12 @@ export function createSortexxAdapter(
   }
 
   async function send(cmd: LightCommand): Promise<void> {
-    const shelf = Number(cmd.address.slice(0, 3));
-    const compartment = Number(cmd.address.slice(3, 6));
+    const address = readLightAddress(profile.ptl.addressing, cmd.address);
+    const [shelf, compartment = 0] = address.numbers;
     const { command, param } = sortexxCommand(profile, cmd);
     const frame = encodeSortexx({ shelf, compartment, command, param, start });
     try {
-      await write(`${cmd.address}/${command}`, frame, 0);
+      await write(`${address.canonical}/${command}`, frame, 0);
     } catch (e) {
       throw new DeviceUnavailableError(ctx.deviceId, errorText(e));
     }
@@ -126,7 +110,7 @@ export function createSortexxAdapter(
       await link.stop();
     },
     async light(cmd) {
-      wanted.set(cmd.address, cmd);
+      wanted.set(readLightAddress(profile.ptl.addressing, cmd.address).canonical, cmd);
       if (!link.isOpen) throw new DeviceUnavailableError(ctx.deviceId, `${link.path} is not open`);
       await send(cmd);
     },

@@ -1,0 +1,70 @@
+/**
+ * The device drivers the agent has: the one list profile validation, the station-file checks, the
+ * adapter factory and `pps-edge profiles` go through. A new protocol is a folder beside this file and
+ * one line here; the order is the order `pps-edge profiles` lists them (and, within a kind, the order
+ * of the protocol names in error messages).
+ */
+import type { DeviceKind } from "../hub.types.js";
+import type { AddIssue } from "../profiles/profile-checks.js";
+import { type AnyKindProfile, protocolOf } from "../profiles/profile-kinds.js";
+import type { DeviceDefinition } from "../station-file.schema.js";
+import type { AdapterContext, DeviceAdapter } from "./adapter.types.js";
+import { atopCcbDriver } from "./atop-ccb/atop-ccb.driver.js";
+import type { AdapterIo, ProfileSpec, TransportType } from "./driver.js";
+import { hidKeyboardDriver } from "./hid-keyboard/hid-keyboard.driver.js";
+import { hidPosDriver } from "./hid-pos/hid-pos.driver.js";
+import { labelPrinterDriver } from "./label-printer/label-printer.driver.js";
+import { led485Driver } from "./led485/led485.driver.js";
+import { modbusSensorDriver } from "./modbus-sensor/modbus-sensor.driver.js";
+import { serialScannerDriver } from "./serial-scanner/serial-scanner.driver.js";
+import { simDriver } from "./sim/sim.driver.js";
+import { sortexxDriver } from "./sortexx/sortexx.driver.js";
+
+export const DRIVERS = [
+  hidPosDriver,
+  hidKeyboardDriver,
+  serialScannerDriver,
+  atopCcbDriver,
+  sortexxDriver,
+  led485Driver,
+  modbusSensorDriver,
+  labelPrinterDriver,
+  simDriver,
+] as const;
+
+/** A driver of any protocol, as the registry hands it out: it is only ever given profiles it reads. */
+export interface RegisteredDriver {
+  readonly name: string;
+  readonly kinds: readonly DeviceKind[];
+  readonly transports: readonly TransportType[];
+  readonly features: readonly string[];
+  readonly profile: ProfileSpec | null;
+  readonly sharedLine?: string;
+  checks(profile: AnyKindProfile, add: AddIssue): void;
+  codec(profile: AnyKindProfile | null): unknown;
+  createAdapter(
+    ctx: AdapterContext,
+    device: DeviceDefinition,
+    profile: AnyKindProfile | null,
+    io: AdapterIo,
+  ): DeviceAdapter | null;
+}
+
+export const drivers: readonly RegisteredDriver[] = DRIVERS;
+
+/** The driver that reads a profile (by its kind and protocol), or null for a protocol without one. */
+export function driverOfProfile(profile: AnyKindProfile): RegisteredDriver | null {
+  const protocol = protocolOf(profile);
+  const spec = (d: RegisteredDriver) =>
+    d.profile?.kind === profile.kind && d.profile.protocols.includes(protocol);
+  return drivers.find(spec) ?? null;
+}
+
+/** The driver of a station-file device: the simulator for `transport: sim` or no profile, else its profile's. */
+export function driverOfDevice(
+  device: DeviceDefinition,
+  profile: AnyKindProfile | null,
+): RegisteredDriver | null {
+  if (device.transport.type === "sim" || profile === null) return simDriver;
+  return driverOfProfile(profile);
+}
