@@ -7,7 +7,7 @@ import { type Config, DEFAULT_BINS, DEFAULT_SEATS } from "./config/config.schema
 import { type DatabaseHandle, isMigrated, openDatabase, shippedMigrationCount } from "./db/open.js";
 import { createDeviceHub, type StationDeviceHub } from "./devices/device-hub.js";
 import { cupsPrinter, filePrinter } from "./devices/drivers/label-printer/label-printer.js";
-import { loadStation, stationSeatsAndBins } from "./devices/station-file.js";
+import { loadStation } from "./devices/station-file.js";
 import { createHttpApp } from "./http/app.js";
 import { requireBearer } from "./http/auth.middleware.js";
 import type { AppEnv } from "./http/context.js";
@@ -26,6 +26,7 @@ import { Metrics } from "./metrics.js";
 import { createServices, type Services } from "./services/container.js";
 import { ensureCredentials } from "./services/credentials.service.js";
 import { createPackLabels } from "./station/pack-labels.js";
+import { stationSeatsAndBins } from "./station/topology.js";
 import { createWorkScheduler } from "./station/work-scheduler.js";
 import { createStationPart, type StationPart } from "./station.part.js";
 import { requestOperations } from "./sync/request-operations.js";

@@ -12,7 +12,7 @@ import { type AdapterContext, type DeviceAdapter, isDeviceUnavailable } from "./
 import { adapterFactory, type DeviceBackends } from "./drivers/create-adapter.js";
 import { SimLights, SimScanner, SimSensors } from "./drivers/sim/sim.adapter.js";
 import type { DeviceEvent, DeviceHealth, DeviceHub, LightCommand } from "./hub.types.js";
-import { binOfEvent, type LoadedStation } from "./station-file.js";
+import type { LoadedStation } from "./station-file.js";
 import type { StationFile } from "./station-file.schema.js";
 
 /** Drives the simulated devices: what `pps-edge sim` and the station API's simulator call. */
@@ -32,8 +32,6 @@ export interface StationDeviceHub extends DeviceHub {
   readonly station: StationFile;
   /** Where the definition came from: the station file's path, or null for the embedded default. */
   readonly source: string | null;
-  /** The bin a button or sensor event belongs to, or null. */
-  binOf(event: DeviceEvent): string | null;
   simulator(): DeviceSimulator;
 }
 
@@ -174,10 +172,6 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
 
     health(): DeviceHealth[] {
       return health.list();
-    },
-
-    binOf(event) {
-      return binOfEvent(station.definition, event);
     },
 
     simulator(): DeviceSimulator {

@@ -11,6 +11,7 @@ import type { DeviceEvent } from "../../src/devices/hub.types.js";
 import { loadStation } from "../../src/devices/station-file.js";
 import { isAppError } from "../../src/domain/errors.js";
 import { Metrics } from "../../src/metrics.js";
+import { createTopology } from "../../src/station/topology.js";
 import { FAST, startHub, testProfiles } from "./support/harness.js";
 import { linkPaths } from "./support/pty.js";
 
@@ -64,7 +65,8 @@ describe("device hub", () => {
       { type: "button", deviceId: "sim-ptl", address: "2", button: "confirm", at },
       { type: "sensor", deviceId: "sim-sensors", channel: "bin-3", active: true, at },
     ]);
-    expect(events.slice(2).map((e) => hub.binOf(e))).toEqual(["2", "3"]);
+    const topology = createTopology(hub.station);
+    expect(events.slice(2).map((e) => topology.binOf(e))).toEqual(["2", "3"]);
 
     await hub.light({ deviceId: "sim-ptl", address: "1", mode: "show", quantity: 4, color: "green" });
     await hub.light({ deviceId: "sim-ptl", address: "1", mode: "off" });

@@ -1,6 +1,7 @@
 /**
- * The station file refused with the file, the dotted path and the reason (like a bad config or profile),
- * the embedded default station, and which of the config and the file decides seats and bins.
+ * The station file refused with the file, the dotted path and the reason (like a bad config or profile).
+ * The embedded default station and which of the config and the file decides seats and bins:
+ * test/station/topology.test.ts.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,75 +9,14 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { DEFAULT_BINS, DEFAULT_SEATS } from "../../src/config/config.schema.js";
-import {
-  loadStation,
-  parseStationText,
-  stationSeatsAndBins,
-  validateStation,
-} from "../../src/devices/station-file.js";
+import { loadStation, parseStationText, validateStation } from "../../src/devices/station-file.js";
 import { isAppError } from "../../src/domain/errors.js";
 import { type Profiles, testProfiles } from "./support/harness.js";
+import { good } from "./support/station-fixture.js";
 
 let profiles: Profiles;
 beforeAll(async () => {
   profiles = await testProfiles();
-});
-
-const good = () => ({
-  station: {
-    site: "dc1",
-    ppsId: "7",
-    seats: ["front", "back"],
-    bins: [
-      {
-        id: "1",
-        light: { device: "ptl", address: "001001" },
-        sensor: { device: "curtain", channel: "bin-A1-present" },
-      },
-      { id: "2", light: { device: "atop", address: 5 }, button: { device: "di", channel: "bin-2-confirm" } },
-    ],
-    irtBin: { id: "IRT", light: { device: "atop", address: "010" } },
-  },
-  devices: [
-    {
-      id: "scanner-front",
-      kind: "scanner",
-      profile: "serial-scanner-cr",
-      seat: "front",
-      transport: { serial: "/dev/serial/by-id/usb-Scanner-if00", baudRate: 9600 },
-    },
-    {
-      id: "ptl",
-      kind: "ptl-controller",
-      profile: "sortexx-ascii",
-      transport: { serial: "/dev/serial/by-id/usb-PTL-if00" },
-    },
-    {
-      id: "curtain",
-      kind: "bin-sensor",
-      profile: "delta-as-ba-modbus",
-      transport: { serial: "/dev/serial/by-id/usb-RS485-if00" },
-    },
-    {
-      id: "di",
-      kind: "bin-sensor",
-      profile: "modbus-di-16",
-      transport: { serial: "/dev/serial/by-id/usb-RS485-if00" },
-    },
-    {
-      id: "atop",
-      kind: "ptl-controller",
-      profile: "atop-at500-ccb",
-      transport: { tcp: { host: "10.0.0.20", port: 4660 } },
-    },
-    {
-      id: "scanner-back",
-      kind: "scanner",
-      profile: "honeywell-hidpos",
-      seat: "back",
-      transport: { hid: { vendorId: "0x0c2e", usagePage: 140, usage: 2 } },
-    },
-  ],
 });
 
 /** Applies `change` to a good station, validates, returns the refusal's path -> message. */
@@ -271,63 +211,5 @@ describe("station file validation", () => {
     const loaded = await loadStation({ file, seats: DEFAULT_SEATS, bins: DEFAULT_BINS });
     expect(loaded.source).toBe(file);
     expect(loaded.definition.devices).toHaveLength(6);
-  });
-});
-
-describe("the embedded station and precedence", () => {
-  const config = (over: { seats?: string[]; bins?: string[]; site?: string; ppsId?: string } = {}) => ({
-    site: over.site ?? "dc1",
-    ppsId: over.ppsId ?? "7",
-    station: { seats: over.seats ?? DEFAULT_SEATS, bins: over.bins ?? DEFAULT_BINS },
-  });
-  const defaults = { seats: DEFAULT_SEATS, bins: DEFAULT_BINS };
-
-  it("without a file: simulated light per bin at address = bin id, a sensor channel per bin, a scanner per seat", async () => {
-    const loaded = await loadStation({ seats: ["front", "back"], bins: ["1", "2"] });
-    expect(loaded.source).toBeNull();
-    const { station, devices } = loaded.definition;
-    expect(station.bins).toEqual([
-      {
-        id: "1",
-        light: { device: "sim-ptl", address: "1" },
-        sensor: { device: "sim-sensors", channel: "bin-1" },
-      },
-      {
-        id: "2",
-        light: { device: "sim-ptl", address: "2" },
-        sensor: { device: "sim-sensors", channel: "bin-2" },
-      },
-    ]);
-    expect(devices.map((d) => [d.id, d.kind, d.transport.type, d.seat ?? null])).toEqual([
-      ["sim-ptl", "ptl-controller", "sim", null],
-      ["sim-sensors", "bin-sensor", "sim", null],
-      ["sim-scanner-front", "scanner", "sim", "front"],
-      ["sim-scanner-back", "scanner", "sim", "back"],
-    ]);
-    expect(stationSeatsAndBins(config({ bins: ["1", "2"] }), loaded, defaults)).toEqual({
-      seats: ["front", "back"],
-      bins: ["1", "2"],
-    });
-  });
-
-  it("with a file: its seats and bins win over the config's defaults", () => {
-    const loaded = { source: "s.yaml", definition: validateStation("s.yaml", good(), profiles), profiles };
-    expect(stationSeatsAndBins(config(), loaded, defaults)).toEqual({
-      seats: ["front", "back"],
-      bins: ["1", "2"],
-    });
-    expect(stationSeatsAndBins(config({ bins: ["1", "2"] }), loaded, defaults).bins).toEqual(["1", "2"]);
-  });
-
-  it.each([
-    ["bins set in the config too, differently", { bins: ["1", "2", "3"] }, "station.bins"],
-    ["seats set in the config too, differently", { seats: ["front"] }, "station.seats"],
-    ["another site", { site: "dc2" }, "station.site"],
-    ["another ppsId", { ppsId: "8" }, "station.ppsId"],
-  ])("refuses a file and a config that disagree: %s", (_what, over, path) => {
-    const loaded = { source: "s.yaml", definition: validateStation("s.yaml", good(), profiles), profiles };
-    expect(() => stationSeatsAndBins(config(over), loaded, defaults)).toThrow(
-      new RegExp(`station file s\\.yaml: ${path.replace(".", "\\.")}`),
-    );
   });
 });

@@ -11,6 +11,7 @@ import type { FirmwareProfile } from "../../../src/devices/profiles/firmware-pro
 import { loadProfiles } from "../../../src/devices/profiles/load-profiles.js";
 import { DEFAULT_PROFILES_DIR, validateStation } from "../../../src/devices/station-file.js";
 import { Metrics } from "../../../src/metrics.js";
+import { createTopology } from "../../../src/station/topology.js";
 
 export type Profiles = Map<string, FirmwareProfile>;
 
@@ -43,6 +44,8 @@ export interface HubHarness {
     what: string,
     timeoutMs?: number,
   ): Promise<DeviceHealth>;
+  /** The bin a button or sensor event belongs to, as the station topology resolves it. */
+  binOf(event: DeviceEvent): string | null;
   stop(): Promise<void>;
 }
 
@@ -94,6 +97,7 @@ export async function startHub(
     });
   }
 
+  const topology = createTopology(hub.station);
   await hub.start();
   return {
     hub,
@@ -121,6 +125,7 @@ export async function startHub(
         timeoutMs,
       );
     },
+    binOf: (event) => topology.binOf(event),
     stop: () => hub.stop(),
   };
 }

@@ -116,7 +116,7 @@ describe("Atop CCB controller over TCP", () => {
     ctl.send("0f 00 60 00 00 00 06 05 00 00 00 00 31 32 00"); // confirm, 15 bytes
     const confirm = await h.next((e) => e.type === "button", "confirm");
     expect(confirm).toMatchObject({ deviceId: "atop", address: "5", button: "confirm" });
-    expect(h.hub.binOf(confirm)).toBe("3");
+    expect(h.binOf(confirm)).toBe("3");
     ctl.send("ff 0e 00 60 00 00 00 07 05 00 00 00 00 31 31"); // a stray byte, then shortage, 14 bytes
     await expect(h.next((e) => e.type === "button", "shortage")).resolves.toMatchObject({
       button: "shortage",

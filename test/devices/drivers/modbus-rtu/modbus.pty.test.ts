@@ -57,7 +57,7 @@ describe("Modbus devices over a pseudo-terminal", () => {
     inputs.add(0);
     const press = await h.next((e) => e.type === "button", "confirm press");
     expect(press).toMatchObject({ deviceId: "di", address: "bin-1-confirm", button: "confirm" });
-    expect(h.hub.binOf(press)).toBe("1");
+    expect(h.binOf(press)).toBe("1");
     inputs.delete(0);
 
     // a presence glitch shorter than its 150 ms debounce: one poll high, then low again
@@ -69,7 +69,7 @@ describe("Modbus devices over a pseudo-terminal", () => {
     inputs.add(8);
     const present = await h.next((e) => e.type === "sensor", "bin 1 present");
     expect(present).toMatchObject({ deviceId: "di", channel: "bin-1-present", active: true });
-    expect(h.hub.binOf(present)).toBe("1");
+    expect(h.binOf(present)).toBe("1");
     inputs.delete(8);
     await expect(h.next((e) => e.type === "sensor", "bin 1 cleared")).resolves.toMatchObject({
       active: false,
@@ -140,7 +140,7 @@ describe("Modbus devices over a pseudo-terminal", () => {
     beams = 0x00fe; // beam 1 shaded
     const shaded = await h.next((e) => e.type === "sensor", "beam 1 shaded");
     expect(shaded).toMatchObject({ deviceId: "curtain", channel: "bin-A1-present", active: true });
-    expect(h.hub.binOf(shaded)).toBe("A1");
+    expect(h.binOf(shaded)).toBe("A1");
     expect(bus.overlaps).toBe(0);
     expect(bus.served.filter((s) => s.unit === 1).length).toBeGreaterThan(2);
   });

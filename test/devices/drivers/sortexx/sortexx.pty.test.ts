@@ -54,7 +54,7 @@ describe("SorTexx controller over a pseudo-terminal", () => {
     await writeTo(device, frame as string); // the operator pressed: same frame, result 0
     const press = await h.next((e) => e.type === "button", "confirm");
     expect(press).toMatchObject({ type: "button", deviceId: "ptl", address: "001005", button: "confirm" });
-    expect(h.hub.binOf(press)).toBe("7");
+    expect(h.binOf(press)).toBe("7");
     expect(h.events.filter((e) => e.type === "button")).toHaveLength(1);
   });
 
