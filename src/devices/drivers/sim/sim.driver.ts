@@ -10,7 +10,7 @@ export const simDriver = defineDriver({
   name: "sim",
   kinds: ["scanner", "ptl-controller", "bin-sensor"],
   transports: ["sim"],
-  features: ["scans, button presses and sensor changes injected", "lights read back", "any profile or none"],
+  features: ["scans, button presses and sensor changes injected", "lights read back"],
   profile: null,
   checks: () => {},
   codec: simInterpretOptions,
