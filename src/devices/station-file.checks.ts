@@ -1,7 +1,8 @@
 /**
  * Rules of a station file that span fields or need the firmware profiles: every profile named exists and
  * is of the device's kind and transport, every light, sensor and button names a device of the right kind
- * and an address or channel that device has. Each issue carries the dotted path to fix. Pure.
+ * and an address or channel that device has, and belongs to one bin only (so the station topology can
+ * tell every event's bin). Each issue carries the dotted path to fix. Pure.
  */
 import type { FieldError } from "../domain/errors.js";
 import { driverOfProfile, type RegisteredDriver } from "./drivers/registry.js";
@@ -53,40 +54,43 @@ function shareLine(a: FirmwareProfile | null, b: FirmwareProfile | null): boolea
   return la !== undefined && la === line(b);
 }
 
-export function stationIssues(file: StationFile, profiles: Profiles): FieldError[] {
-  const issues: FieldError[] = [];
-  const add = (path: Array<string | number>, message: string) =>
-    issues.push({ path: path.join("."), message });
-  const seats = new Set<string>();
-  file.station.seats.forEach((s, i) => {
-    if (seats.has(s)) add(["station", "seats", i], "is listed twice");
-    seats.add(s);
-  });
+type Add = (path: Array<string | number>, message: string) => void;
+interface Declared {
+  device: DeviceDefinition;
+  profile: FirmwareProfile | null;
+}
 
-  const devices = new Map<string, { device: DeviceDefinition; profile: FirmwareProfile | null }>();
+/** A device's profile: exists, is of its kind, speaks its transport, has a driver for real hardware. */
+function profileIssues(d: DeviceDefinition, at: Array<string | number>, profiles: Profiles, add: Add) {
+  if (d.profile === SIM_PROFILE) {
+    if (d.transport.type !== "sim") add([...at, "profile"], "sim is only for transport: sim");
+    return null;
+  }
+  const profile = profiles.get(d.profile) ?? null;
+  if (profile === null) {
+    add(
+      [...at, "profile"],
+      `unknown profile '${d.profile}' (known: ${[...profiles.keys()].sort().join(", ")})`,
+    );
+  } else if (profile.kind !== d.kind) {
+    add([...at, "profile"], `profile ${d.profile} is for a ${profile.kind}, not a ${d.kind}`);
+  } else {
+    const wrong = transportFits(d, profile);
+    if (wrong) add([...at, "transport"], wrong);
+    const missing = d.transport.type === "sim" ? null : driverMissing(profile);
+    if (missing) add([...at, "profile"], missing);
+  }
+  return profile;
+}
+
+function deviceIssues(file: StationFile, profiles: Profiles, add: Add): Map<string, Declared> {
+  const seats = new Set(file.station.seats);
+  const devices = new Map<string, Declared>();
   const buses = new Map<string, DeviceDefinition>();
   file.devices.forEach((d, i) => {
     const at = ["devices", i];
     if (devices.has(d.id)) add([...at, "id"], `is used by another device`);
-    let profile: FirmwareProfile | null = null;
-    if (d.profile === SIM_PROFILE) {
-      if (d.transport.type !== "sim") add([...at, "profile"], "sim is only for transport: sim");
-    } else {
-      profile = profiles.get(d.profile) ?? null;
-      if (profile === null) {
-        add(
-          [...at, "profile"],
-          `unknown profile '${d.profile}' (known: ${[...profiles.keys()].sort().join(", ")})`,
-        );
-      } else if (profile.kind !== d.kind) {
-        add([...at, "profile"], `profile ${d.profile} is for a ${profile.kind}, not a ${d.kind}`);
-      } else {
-        const wrong = transportFits(d, profile);
-        if (wrong) add([...at, "transport"], wrong);
-        const missing = d.transport.type === "sim" ? null : driverMissing(profile);
-        if (missing) add([...at, "profile"], missing);
-      }
-    }
+    const profile = profileIssues(d, at, profiles, add);
     if (d.seat !== undefined && !seats.has(d.seat)) add([...at, "seat"], `names no seat of station.seats`);
     if (d.seat !== undefined && d.kind !== "scanner") add([...at, "seat"], "only scanners belong to a seat");
     if (d.transport.type === "serial") {
@@ -101,9 +105,19 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
     }
     devices.set(d.id, { device: d, profile });
   });
+  return devices;
+}
 
-  const lights = new Map<string, string>();
-  const checkBin = (bin: BinDefinition, at: Array<string | number>) => {
+/** A bin's light, sensor and button: a device of the right kind, an address or channel it has. */
+function binChecker(devices: ReadonlyMap<string, Declared>, add: Add) {
+  /** `device/address` (or channel) -> the bin that claimed it: no input may belong to two bins. */
+  const claimed = new Map<string, string>();
+  const claim = (what: string, key: string, bin: string, path: Array<string | number>) => {
+    const other = claimed.get(`${what}\u0000${key}`);
+    if (other !== undefined) add(path, `is also the ${what} of bin ${other}`);
+    claimed.set(`${what}\u0000${key}`, bin);
+  };
+  return (bin: BinDefinition, at: Array<string | number>) => {
     if (bin.light) {
       const dev = devices.get(bin.light.device);
       if (!dev) add([...at, "light", "device"], `names no device (${bin.light.device})`);
@@ -112,12 +126,7 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
       else {
         const a = canonicalAddress(dev.profile, bin.light.address);
         if (typeof a !== "string") add([...at, "light", "address"], a.error);
-        else {
-          const key = `${bin.light.device}/${a}`;
-          const other = lights.get(key);
-          if (other !== undefined) add([...at, "light", "address"], `is also the light of bin ${other}`);
-          lights.set(key, bin.id);
-        }
+        else claim("light", `${bin.light.device}/${a}`, bin.id, [...at, "light", "address"]);
       }
     }
     for (const part of ["sensor", "button"] as const) {
@@ -127,7 +136,9 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
       if (!dev) add([...at, part, "device"], `names no device (${ref.device})`);
       else if (dev.device.kind !== "bin-sensor")
         add([...at, part, "device"], `${ref.device} is a ${dev.device.kind}, not a bin-sensor`);
-      else if (dev.profile?.kind === "bin-sensor") {
+      else {
+        claim(part, `${ref.device}/${ref.channel}`, bin.id, [...at, part, "channel"]);
+        if (dev.profile?.kind !== "bin-sensor") continue;
         const ch = dev.profile.sensor.channels.find((c) => c.name === ref.channel);
         const role = ch?.role ?? "presence";
         if (!ch)
@@ -139,6 +150,17 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
       }
     }
   };
+}
+
+export function stationIssues(file: StationFile, profiles: Profiles): FieldError[] {
+  const issues: FieldError[] = [];
+  const add: Add = (path, message) => issues.push({ path: path.join("."), message });
+  const seats = new Set<string>();
+  file.station.seats.forEach((s, i) => {
+    if (seats.has(s)) add(["station", "seats", i], "is listed twice");
+    seats.add(s);
+  });
+  const checkBin = binChecker(deviceIssues(file, profiles, add), add);
   const binIds = new Set<string>();
   file.station.bins.forEach((b, i) => {
     if (binIds.has(b.id)) add(["station", "bins", i, "id"], "is listed twice");

@@ -38,7 +38,7 @@ export interface StationTopology {
 
 const key = (device: string, address: string) => `${device}\u0000${address}`;
 
-/** Adds `k -> v` unless `k` is taken: the first bin in the file that claims an input keeps it. */
+/** Adds `k -> v` unless `k` is taken (the station-file checks refuse an input claimed by two bins). */
 function claim(map: Map<string, string>, k: string, v: string): void {
   if (!map.has(k)) map.set(k, v);
 }

@@ -181,6 +181,25 @@ describe("station file validation", () => {
       /also the light of bin 1/,
     ],
     [
+      "two bins on one sensor channel",
+      (s: ReturnType<typeof good>) => {
+        (s.station.bins[1] as Record<string, unknown>).sensor = {
+          device: "curtain",
+          channel: "bin-A1-present",
+        };
+      },
+      "station.bins.1.sensor.channel",
+      /also the sensor of bin 1/,
+    ],
+    [
+      "the IRT bin on an order bin's button",
+      (s: ReturnType<typeof good>) => {
+        (s.station.irtBin as Record<string, unknown>).button = { device: "di", channel: "bin-2-confirm" };
+      },
+      "station.irtBin.button.channel",
+      /also the button of bin 2/,
+    ],
+    [
       "the sim profile on real hardware",
       (s: ReturnType<typeof good>) => {
         (s.devices[0] as { profile: string }).profile = "sim";
