@@ -10,8 +10,10 @@ import { loadProfiles } from "./profiles/load-profiles.js";
 import { PROFILE_KINDS, protocolOf } from "./profiles/profile-kinds.js";
 import { DEFAULT_PROFILES_DIR } from "./station-file.js";
 
-export const PROFILES_USAGE =
-  "       pps-edge profiles [DIR]                            (device drivers, and the firmware profiles in DIR)";
+export const PROFILES_USAGE = [
+  "       pps-edge profiles [DIR]                            (the device drivers, and the firmware profiles",
+  "                                                          of DIR or the configured folder with theirs)",
+].join("\n");
 
 /** Pads every column but the last to its widest cell. */
 function table(rows: string[][]): string[] {
@@ -21,9 +23,9 @@ function table(rows: string[][]): string[] {
       widths[i] = Math.max(widths[i] ?? 0, cell.length);
     });
   }
-  return rows.map((row) =>
-    `  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ")}`.trimEnd(),
-  );
+  const pad = (row: string[]) =>
+    row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)));
+  return rows.map((row) => `  ${pad(row).join("  ")}`.trimEnd());
 }
 
 function protocols(d: RegisteredDriver): string {

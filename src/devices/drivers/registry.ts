@@ -60,7 +60,7 @@ export function driverOfProfile(profile: AnyKindProfile): RegisteredDriver | nul
   return drivers.find(spec) ?? null;
 }
 
-/** The driver of a station-file device: the simulator for `transport: sim` or no profile, else its profile's. */
+/** A station-file device's driver: the simulator for `transport: sim` (or no profile), else its profile's. */
 export function driverOfDevice(
   device: DeviceDefinition,
   profile: AnyKindProfile | null,

@@ -1,8 +1,8 @@
 /**
- * The firmware profile: one JSON file per device model in `firmware-profiles/` (hardware.md §4). A common
- * envelope plus one body chosen by `kind`; the body holds the kind's own fields (profile-kinds.ts), the
- * protocol it speaks, and the fields of that protocol's driver (drivers/registry.ts). Profiles carry
- * parameters only; the codecs own the algorithms.
+ * The firmware profile: one JSON file per device model in `firmware-profiles/`
+ * (docs/hardware.md#firmware-profiles). A common envelope plus one body chosen by `kind`; the body holds the
+ * kind's own fields (profile-kinds.ts), the protocol it speaks, and the fields of that protocol's driver
+ * (drivers/registry.ts). Profiles carry parameters only; the codecs own the algorithms.
  */
 import { z } from "zod";
 import type { PartsOf, ProfileSpec } from "../drivers/driver.js";

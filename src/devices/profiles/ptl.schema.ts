@@ -1,7 +1,7 @@
 /**
- * What every put-to-light controller profile has, whatever its protocol (hardware.md §4.2 `ptl`,
- * examples §4.5-4.7): how its modules are addressed, what they can show, and whether it speaks unasked.
- * `ptl.codec` names the protocol; the driver of that protocol adds its own fields (drivers/registry.ts).
+ * What every put-to-light controller profile has, whatever its protocol (docs/hardware.md#firmware-profiles):
+ * how its modules are addressed, what they can show, and whether it speaks unasked. `ptl.codec` names the
+ * protocol; the driver of that protocol adds its own fields (drivers/registry.ts).
  */
 import { z } from "zod";
 import { addressingSchema } from "./light-address.js";

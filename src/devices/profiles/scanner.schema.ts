@@ -1,5 +1,5 @@
 /**
- * What every scanner profile has, whatever its mode (hardware.md §4.2 `scanner`, examples §4.3-4.4):
+ * What every scanner profile has, whatever its mode (docs/hardware.md#firmware-profiles):
  * how a scan is framed and what the device sends for symbologies and GS. `scanner.mode` names the
  * protocol; the driver of that mode adds its own fields (drivers/registry.ts).
  */

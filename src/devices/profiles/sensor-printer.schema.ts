@@ -1,7 +1,7 @@
 /**
- * What every bin-sensor and every printer profile has, whatever its protocol (hardware.md §4.2 `sensor`
- * and `printer`, examples §4.8-4.9). `sensor.codec` and `printer.language` name the protocol; its
- * driver adds its own fields (drivers/registry.ts).
+ * What every bin-sensor and every printer profile has, whatever its protocol
+ * (docs/hardware.md#firmware-profiles). `sensor.codec` and `printer.language` name the protocol; its driver
+ * adds its own fields (drivers/registry.ts).
  */
 import { z } from "zod";
 import { positiveInt } from "./envelope.schema.js";

@@ -1,4 +1,4 @@
-/** A good station file (the DESIGN.md §3 shape): seats, two bins and the IRT bin, devices of the shipped profiles. */
+/** A good station file: two seats, two bins, the IRT bin, and devices of the shipped profiles. */
 export const good = () => ({
   station: {
     site: "dc1",

@@ -16,7 +16,7 @@ import {
   DeviceUnavailableError,
   FALLBACK_TIMING,
 } from "../adapter.types.js";
-import type { AtopEvent } from "./atop-ccb.parser.js";
+import { type AtopEvent, atopMeaning } from "./atop-ccb.parser.js";
 import { type AtopCcbProfile, atopCcbCodec, atopFrames } from "./atop-ccb.profile.js";
 
 export function createAtopCcbAdapter(
@@ -51,41 +51,22 @@ export function createAtopCcbAdapter(
   });
 
   function event(ev: AtopEvent): void {
-    const node = ev.node;
-    switch (ev.kind) {
-      case "confirm":
-      case "shortage":
-        if (node === null) {
-          ctx.status.error(`${ev.kind} without a node`);
-          return;
-        }
-        ctx.emit({
-          type: "button",
-          deviceId: ctx.deviceId,
-          address: String(node),
-          button: ev.kind,
-          at: ctx.now(),
-        });
-        return;
-      case "timeout": {
-        const n = node ?? -1;
-        ctx.status.error(`tag ${n} did not acknowledge`);
-        const cmd = wanted.get(String(n));
-        const count = resent.get(n) ?? 0;
-        if (cmd && count < retries) {
-          resent.set(n, count + 1);
-          write(cmd).catch(() => {});
-        }
-        return;
-      }
-      case "malfunction":
-      case "illegal-command":
-      case "buttons-locked":
-      case "special":
-        ctx.status.error(`${ev.kind}${node === null ? "" : ` at tag ${node}`}`);
-        return;
-      default:
-        return; // status lists, reset-ok, stock quantities: nothing the station acts on
+    const m = atopMeaning(ev);
+    if (m?.kind === "fault") ctx.status.error(m.reason);
+    else if (m?.kind === "button") {
+      const { address, button } = m;
+      ctx.emit({ type: "button", deviceId: ctx.deviceId, address, button, at: ctx.now() });
+    } else if (m?.kind === "tag-timeout") resend(m.node);
+  }
+
+  /** The tag did not acknowledge: its wanted command again, up to `timing.retries` times. */
+  function resend(node: number): void {
+    ctx.status.error(`tag ${node} did not acknowledge`);
+    const cmd = wanted.get(String(node));
+    const count = resent.get(node) ?? 0;
+    if (cmd && count < retries) {
+      resent.set(node, count + 1);
+      write(cmd).catch(() => {});
     }
   }
 

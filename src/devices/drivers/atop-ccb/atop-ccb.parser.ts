@@ -117,3 +117,29 @@ export class AtopCcbParser {
     return true;
   }
 }
+
+/** What a controller event means to the station: a press, a tag that did not answer, a fault, or nothing. */
+export type AtopMeaning =
+  | { kind: "button"; address: string; button: "confirm" | "shortage" }
+  | { kind: "tag-timeout"; node: number }
+  | { kind: "fault"; reason: string }
+  | null;
+
+export function atopMeaning(ev: AtopEvent): AtopMeaning {
+  const node = ev.node;
+  switch (ev.kind) {
+    case "confirm":
+    case "shortage":
+      if (node === null) return { kind: "fault", reason: `${ev.kind} without a node` };
+      return { kind: "button", address: String(node), button: ev.kind };
+    case "timeout":
+      return { kind: "tag-timeout", node: node ?? -1 };
+    case "malfunction":
+    case "illegal-command":
+    case "buttons-locked":
+    case "special":
+      return { kind: "fault", reason: `${ev.kind}${node === null ? "" : ` at tag ${node}`}` };
+    default:
+      return null; // status lists, reset-ok, stock quantities: nothing the station acts on
+  }
+}

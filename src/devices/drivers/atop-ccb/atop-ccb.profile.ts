@@ -1,6 +1,6 @@
 /**
  * What an Atop ABLEPick controller profile says (`ptl.codec: atop-ccb`): the CCB message type of the
- * port its tags hang on and what the tags can display (hardware.md §4.2 `atopCcb`, example §4.5).
+ * port its tags hang on and what the tags can display (docs/hardware.md#firmware-profiles).
  */
 import { z } from "zod";
 import { concatBytes } from "../../codecs/bytes.js";

@@ -1,4 +1,7 @@
-/** Scanners in USB HID keyboard ("wedge") mode, read as HID so no window needs the focus (docs/hardware.md#keyboard-wedge). */
+/**
+ * Scanners in USB HID keyboard ("wedge") mode, read as HID so no window needs the focus
+ * (docs/hardware.md#keyboard-wedge).
+ */
 import { defineDriver } from "../driver.js";
 import { createHidKeyboardAdapter } from "./hid-keyboard.adapter.js";
 import { hidKeyboardChecks, hidKeyboardCodec, hidKeyboardSpec } from "./hid-keyboard.profile.js";

@@ -1,7 +1,7 @@
 /**
- * What a keyboard-wedge scanner profile says (`scanner.mode: hid-keyboard`): the boot-report layout and
- * how characters outside plain keys arrive (Alt + keypad codes, Ctrl combinations), hardware.md §4.2
- * `keyboard`, example §4.4.
+ * What a keyboard-wedge scanner profile says (`scanner.mode: hid-keyboard`): the boot-report layout and how
+ * characters outside plain keys arrive (Alt + keypad codes, Ctrl combinations),
+ * docs/hardware.md#firmware-profiles.
  */
 import { z } from "zod";
 import { scanInterpretOptions } from "../../codecs/scan-event.js";

@@ -1,7 +1,7 @@
 /**
- * What a HID POS scanner profile says (`scanner.mode: hid-pos`, usage page 0x8C): where length, AIM id,
- * data, vendor code id and the "continued" flag sit in its input report (hardware.md §4.2 `hidPos`,
- * example §4.3). Vendors differ (Honeywell/Access-IS vs Newland) [SRC 10, 11, 12, 24].
+ * What a HID POS scanner profile says (`scanner.mode: hid-pos`, usage page 0x8C): where length, AIM id, data,
+ * vendor code id and the "continued" flag sit in its input report (docs/hardware.md#firmware-profiles).
+ * Vendors differ (Honeywell/Access-IS vs Newland) [SRC 10, 11, 12, 24].
  */
 import { z } from "zod";
 import { MAX_SCAN_BYTES, scanInterpretOptions } from "../../codecs/scan-event.js";

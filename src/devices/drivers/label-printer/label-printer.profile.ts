@@ -1,6 +1,6 @@
 /**
  * What a label printer profile says (`printer.language`): the CUPS queue of a PDF printer, or the raw
- * port of a ZPL printer (hardware.md §4.2 `printer`, examples §4.9).
+ * port of a ZPL printer (docs/hardware.md#firmware-profiles).
  */
 import { z } from "zod";
 import { port, positiveInt } from "../../profiles/envelope.schema.js";

@@ -1,6 +1,6 @@
 /**
  * What an LED-485 display profile says (`ptl.codec: modbus-rtu`): the display's Modbus register map,
- * of which the adapter writes `segments` (text) or `value` (hardware.md §4.2 `modbusMap`, example §4.7).
+ * of which the adapter writes `segments` (text) or `value` (docs/hardware.md#firmware-profiles).
  */
 import type { LightCommand } from "../../hub.types.js";
 import { type AddIssue, needTransport } from "../../profiles/profile-checks.js";

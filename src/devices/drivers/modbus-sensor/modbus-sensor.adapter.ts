@@ -13,7 +13,40 @@ import { type AdapterContext, type DeviceAdapter, FALLBACK_TIMING } from "../ada
 import { ModbusTimeoutError } from "../modbus-rtu/modbus-bus.js";
 import { modbusTransaction } from "../modbus-rtu/modbus-device.js";
 import type { LineMember, ModbusLine } from "../modbus-rtu/modbus-line.js";
-import { type ModbusSensorProfile, modbusSensorCodec, type SensorChannel } from "./modbus-sensor.profile.js";
+import { readChannelBit } from "./modbus-points.js";
+import {
+  type ModbusSensorProfile,
+  modbusSensorCodec,
+  type PointRead,
+  type SensorChannel,
+} from "./modbus-sensor.profile.js";
+
+/** A read of one poll, each of its channels with its own debouncer. */
+interface WatchedRead extends Omit<PointRead, "channels"> {
+  channels: Array<{ channel: SensorChannel; debounce: Debouncer }>;
+}
+
+/** Presence channels give `sensor` events; confirm/shortage inputs give `button` events when pressed. */
+function emitEdge(ctx: AdapterContext, channel: SensorChannel, active: boolean, at: number): void {
+  const role = channel.role ?? "presence";
+  if (role === "presence")
+    ctx.emit({ type: "sensor", deviceId: ctx.deviceId, channel: channel.name, active, at });
+  else if (active)
+    ctx.emit({ type: "button", deviceId: ctx.deviceId, address: channel.name, button: role, at });
+}
+
+/** The channels of one answer: each bit debounced, each settled change an event. */
+function readChannels(ctx: AdapterContext, r: WatchedRead, data: Uint8Array, at: number): void {
+  for (const { channel, debounce } of r.channels) {
+    const bit = readChannelBit(r.type, data, r.count, channel.bit);
+    if (bit === undefined) {
+      ctx.status.error(`channel ${channel.name}: bit ${channel.bit} not in the answer`);
+      continue;
+    }
+    const edge = debounce.update(bit === channel.activeWhen, at);
+    if (edge !== null) emitEdge(ctx, channel, edge, at);
+  }
+}
 
 export function createModbusSensorAdapter(
   ctx: AdapterContext,
@@ -21,13 +54,14 @@ export function createModbusSensorAdapter(
   line: ModbusLine,
   unitId?: number,
 ): DeviceAdapter {
-  const codec = modbusSensorCodec(profile);
   const transaction = modbusTransaction(profile);
   const interval = profile.timing?.pollIntervalMs ?? FALLBACK_TIMING.pollIntervalMs;
-  const reads = codec.reads(unitId).map((r) => ({
-    ...r,
-    channels: r.channels.map((channel) => ({ channel, debounce: new Debouncer(channel.debounceMs ?? 0) })),
-  }));
+  const reads: WatchedRead[] = modbusSensorCodec(profile)
+    .reads(unitId)
+    .map((r) => ({
+      ...r,
+      channels: r.channels.map((channel) => ({ channel, debounce: new Debouncer(channel.debounceMs ?? 0) })),
+    }));
 
   let running = false;
   let online = false;
@@ -37,13 +71,6 @@ export function createModbusSensorAdapter(
   const offline = (reason: string) => {
     online = false;
     ctx.status.disconnected(reason);
-  };
-  const emitEdge = (channel: SensorChannel, active: boolean, at: number) => {
-    const role = channel.role ?? "presence";
-    if (role === "presence")
-      ctx.emit({ type: "sensor", deviceId: ctx.deviceId, channel: channel.name, active, at });
-    else if (active)
-      ctx.emit({ type: "button", deviceId: ctx.deviceId, address: channel.name, button: role, at });
   };
 
   async function pollOnce(): Promise<void> {
@@ -55,17 +82,7 @@ export function createModbusSensorAdapter(
           ctx.status.connected();
         }
         ctx.status.seen();
-        if (answer.kind !== "read") continue;
-        const at = ctx.now();
-        for (const { channel, debounce } of r.channels) {
-          const bit = codec.bit(r.type, answer.data, r.count, channel.bit);
-          if (bit === undefined) {
-            ctx.status.error(`channel ${channel.name}: bit ${channel.bit} not in the answer`);
-            continue;
-          }
-          const edge = debounce.update(bit === channel.activeWhen, at);
-          if (edge !== null) emitEdge(channel, edge, at);
-        }
+        if (answer.kind === "read") readChannels(ctx, r, answer.data, ctx.now());
       } catch (e) {
         if (e instanceof ModbusTimeoutError) offline(e.message);
         else if (line.isOpen) ctx.status.error(errorText(e));
@@ -73,7 +90,6 @@ export function createModbusSensorAdapter(
       }
     }
   }
-
   function schedule(delay: number): void {
     if (!running || timer || cycle || !line.isOpen) return;
     timer = setTimeout(() => {

@@ -1,13 +1,12 @@
 /**
  * What a Modbus sensor or input profile says (`sensor.codec: modbus-rtu`): the register map whose
  * points the channels read, a light curtain's beams (Delta AS-BA [SRC 40]) or a DI module's inputs
- * (hardware.md §4.2 `modbusMap`, example §4.8).
+ * (docs/hardware.md#firmware-profiles).
  */
 import { type AddIssue, needTransport } from "../../profiles/profile-checks.js";
 import type { SpecProfile } from "../driver.js";
 import { modbusMapSchema } from "../modbus-rtu/modbus-map.schema.js";
 import { encodeReadRequest } from "../modbus-rtu/modbus-rtu.codec.js";
-import { readChannelBit } from "./modbus-points.js";
 
 export const modbusSensorSpec = {
   kind: "bin-sensor",
@@ -73,11 +72,11 @@ export function pointReads(p: ModbusSensorProfile, unit: number): PointRead[] {
   return reads;
 }
 
-/** Stateless: read requests from the map, channel bits out of the answers (debouncing is the adapter's). */
-export function modbusSensorCodec(p: ModbusSensorProfile) {
-  return {
-    /** The unit id: the station file's `unitId`, else the profile's. */
-    reads: (unit?: number) => pointReads(p, unit ?? p.sensor.modbus?.unitId ?? 1),
-    bit: readChannelBit,
-  };
+/**
+ * Stateless: the read requests of a poll from the map (for the station file's `unitId`, else the
+ * profile's); the channel bits of an answer come out with modbus-points.ts `readChannelBit`, and
+ * debouncing is the adapter's.
+ */
+export function modbusSensorCodec(p: ModbusSensorProfile): { reads(unit?: number): PointRead[] } {
+  return { reads: (unit) => pointReads(p, unit ?? p.sensor.modbus?.unitId ?? 1) };
 }

@@ -1,7 +1,7 @@
 /**
  * The simulator: every device whose station-file transport is `sim` (and every device of the embedded
- * station, DESIGN.md §3) runs here, with or without a profile; the hub's simulator handle drives it.
- * It reads no profile of its own, so it adds no fields and no checks.
+ * station, docs/architecture.md#station-model) runs here, with or without a profile; the hub's simulator
+ * handle drives it. It reads no profile of its own, so it adds no fields and no checks.
  */
 import { defineDriver } from "../driver.js";
 import { SimLights, SimScanner, SimSensors, simInterpretOptions } from "./sim.adapter.js";

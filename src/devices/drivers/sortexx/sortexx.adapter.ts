@@ -19,10 +19,42 @@ import {
 import { encodeSortexx, type SortexxFrame } from "./sortexx.codec.js";
 import { type SortexxProfile, sortexxCodec, sortexxCommand } from "./sortexx.profile.js";
 
-interface Outstanding {
-  frame: Uint8Array;
-  tries: number;
-  timer: NodeJS.Timeout;
+/**
+ * Commands written and not yet answered, by `address/command`: each is written again when its answer
+ * does not come within the timeout, up to `retries` times; a newer command of the same key replaces it.
+ */
+class Unanswered {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    private readonly o: {
+      timeoutMs: number;
+      retries: number;
+      write(frame: Uint8Array): Promise<void>;
+      gaveUp(key: string): void;
+    },
+  ) {}
+
+  send(key: string, frame: Uint8Array, tries = 0): Promise<void> {
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      if (tries < this.o.retries) this.send(key, frame, tries + 1).catch(() => {});
+      else this.o.gaveUp(key);
+    }, this.o.timeoutMs);
+    this.answered(key);
+    this.timers.set(key, timer);
+    return this.o.write(frame);
+  }
+
+  answered(key: string): void {
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
+  }
+
+  clear(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
 }
 
 export function createSortexxAdapter(
@@ -31,11 +63,14 @@ export function createSortexxAdapter(
   makeLink: MakeLink,
 ): DeviceAdapter {
   const { parser, acks } = sortexxCodec(profile);
-  const timeoutMs = profile.timing?.responseTimeoutMs ?? FALLBACK_TIMING.responseTimeoutMs;
-  const retries = profile.timing?.retries ?? FALLBACK_TIMING.retries;
   const start = profile.ptl.asciiFixed?.start ?? "<";
-  const outstanding = new Map<string, Outstanding>();
   const wanted = new Map<string, LightCommand>();
+  const unanswered = new Unanswered({
+    timeoutMs: profile.timing?.responseTimeoutMs ?? FALLBACK_TIMING.responseTimeoutMs,
+    retries: profile.timing?.retries ?? FALLBACK_TIMING.retries,
+    write: (frame) => link.write(frame),
+    gaveUp: (key) => ctx.status.error(`no answer to ${key}`),
+  });
 
   const link = makeLink({
     onData: (chunk) => {
@@ -51,43 +86,20 @@ export function createSortexxAdapter(
     },
     onDown: (reason) => {
       parser.reset();
-      for (const o of outstanding.values()) clearTimeout(o.timer);
-      outstanding.clear();
+      unanswered.clear();
       ctx.status.disconnected(reason);
     },
     onRetry: () => ctx.status.reconnecting(),
   });
 
   function answer(frame: SortexxFrame): void {
-    const key = `${frame.address}/${frame.command}`;
     const a = acks.classify(frame);
     if (a.kind === "busy") return; // the timer sends it again
-    const o = outstanding.get(key);
-    if (o) {
-      clearTimeout(o.timer);
-      outstanding.delete(key);
-    }
-    if (a.kind === "confirmed") {
-      ctx.emit({
-        type: "button",
-        deviceId: ctx.deviceId,
-        address: frame.address,
-        button: "confirm",
-        at: ctx.now(),
-      });
-    } else if (a.kind === "unknown-result") ctx.status.error(`result ${frame.result} from ${frame.address}`);
-  }
-
-  function write(key: string, frame: Uint8Array, tries: number): Promise<void> {
-    const timer = setTimeout(() => {
-      outstanding.delete(key);
-      if (tries < retries) write(key, frame, tries + 1).catch(() => {});
-      else ctx.status.error(`no answer to ${key}`);
-    }, timeoutMs);
-    const previous = outstanding.get(key);
-    if (previous) clearTimeout(previous.timer);
-    outstanding.set(key, { frame, tries, timer });
-    return link.write(frame);
+    unanswered.answered(`${frame.address}/${frame.command}`);
+    const { address } = frame;
+    if (a.kind === "confirmed")
+      ctx.emit({ type: "button", deviceId: ctx.deviceId, address, button: "confirm", at: ctx.now() });
+    else if (a.kind === "unknown-result") ctx.status.error(`result ${frame.result} from ${address}`);
   }
 
   async function send(cmd: LightCommand): Promise<void> {
@@ -96,7 +108,7 @@ export function createSortexxAdapter(
     const { command, param } = sortexxCommand(profile, cmd);
     const frame = encodeSortexx({ shelf, compartment, command, param, start });
     try {
-      await write(`${address.canonical}/${command}`, frame, 0);
+      await unanswered.send(`${address.canonical}/${command}`, frame);
     } catch (e) {
       throw new DeviceUnavailableError(ctx.deviceId, errorText(e));
     }
@@ -105,8 +117,7 @@ export function createSortexxAdapter(
   return {
     start: () => link.start(),
     async stop() {
-      for (const o of outstanding.values()) clearTimeout(o.timer);
-      outstanding.clear();
+      unanswered.clear();
       await link.stop();
     },
     async light(cmd) {
