@@ -3,7 +3,7 @@
  * A driver reads the profiles of its protocol (the fields it adds to its kind's body and their
  * cross-field checks), owns a pure codec (bytes ⇄ messages: no IO, no clock) and builds the adapter,
  * the IO shell around that codec. A new controller model of a known protocol is a new profile file;
- * a new protocol is a new folder here and one line in registry.ts (docs/architecture.md).
+ * a new protocol is a new folder here and its entry in registry.ts (docs/architecture.md).
  */
 import type { Logger } from "pino";
 import type { z } from "zod";

@@ -1,16 +1,13 @@
 /**
  * The device drivers the agent has: the one list profile validation, the station-file checks, the
  * adapter factory and `pps-edge profiles` go through. A new protocol is a folder beside this file and
- * one line here; the order is the order `pps-edge profiles` lists them (and, within a kind, the order
- * of the protocol names in error messages).
+ * its entry here (import and list); the order is the order `pps-edge profiles` lists them (and, within
+ * a kind, the order of the protocol names in error messages).
  */
-import type { DeviceKind } from "../hub.types.js";
-import type { AddIssue } from "../profiles/profile-checks.js";
 import { type AnyKindProfile, protocolOf } from "../profiles/profile-kinds.js";
 import type { DeviceDefinition } from "../station-file.schema.js";
-import type { AdapterContext, DeviceAdapter } from "./adapter.types.js";
 import { atopCcbDriver } from "./atop-ccb/atop-ccb.driver.js";
-import type { AdapterIo, ProfileSpec, TransportType } from "./driver.js";
+import type { DeviceDriver } from "./driver.js";
 import { hidKeyboardDriver } from "./hid-keyboard/hid-keyboard.driver.js";
 import { hidPosDriver } from "./hid-pos/hid-pos.driver.js";
 import { labelPrinterDriver } from "./label-printer/label-printer.driver.js";
@@ -33,22 +30,7 @@ export const DRIVERS = [
 ] as const;
 
 /** A driver of any protocol, as the registry hands it out: it is only ever given profiles it reads. */
-export interface RegisteredDriver {
-  readonly name: string;
-  readonly kinds: readonly DeviceKind[];
-  readonly transports: readonly TransportType[];
-  readonly features: readonly string[];
-  readonly profile: ProfileSpec | null;
-  readonly sharedLine?: string;
-  checks(profile: AnyKindProfile, add: AddIssue): void;
-  codec(profile: AnyKindProfile | null): unknown;
-  createAdapter(
-    ctx: AdapterContext,
-    device: DeviceDefinition,
-    profile: AnyKindProfile | null,
-    io: AdapterIo,
-  ): DeviceAdapter | null;
-}
+export type RegisteredDriver = DeviceDriver;
 
 export const drivers: readonly RegisteredDriver[] = DRIVERS;
 
