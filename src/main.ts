@@ -6,6 +6,7 @@ import { loadConfig } from "./config/config.load.js";
 import type { Config } from "./config/config.schema.js";
 import { createAuthRepo } from "./db/auth.repo.js";
 import { openDatabase } from "./db/open.js";
+import { PROFILES_USAGE, profilesCommand } from "./devices/profiles.cli.js";
 import { isAppError } from "./domain/errors.js";
 import { createLogger } from "./log.js";
 import { createAuthService } from "./services/auth.service.js";
@@ -17,6 +18,7 @@ const USAGE = `usage: pps-edge [run] [--config FILE]
        pps-edge user remove NAME [--config FILE]
        pps-edge user list [--config FILE]
 ${SIM_USAGE}
+${PROFILES_USAGE}
 Configuration: --config FILE or PPS_EDGE_CONFIG, and PPS_EDGE_<KEY> variables (see README).`;
 
 export const MIN_PASSWORD = 8;
@@ -106,6 +108,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     if (command === "user") return await userCommand(config, rest, io);
     if (command === "sim") return await simCommand(config, rest, io);
+    if (command === "profiles") return await profilesCommand(rest[0] ?? config.devices.profilesDir, io);
     if (command !== "run") {
       io.err(USAGE);
       return 2;

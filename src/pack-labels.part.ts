@@ -4,7 +4,7 @@
  * import (docs/architecture.md, "Layers"). agent.ts builds it when `printing.mode` is `station`.
  */
 import type { Logger } from "pino";
-import type { LabelPrinter } from "./devices/printing/label-printer.js";
+import type { LabelPrinter } from "./devices/drivers/label-printer/label-printer.js";
 import type { EventBus } from "./events.js";
 import type { LabelMedia } from "./labels/media.js";
 import type { LabelData } from "./labels/shipping-label.js";

@@ -13,8 +13,8 @@ import { type SimPort, scanRoutes } from "./http/routes/scan.routes.js";
 import type { Services } from "./services/container.js";
 import { createScanLookup } from "./services/scan-lookup.service.js";
 import { createStationEngine } from "./station/engine.js";
-import { createLayout } from "./station/layout.js";
 import { createOpRunner } from "./station/op-calls.js";
+import { createTopology } from "./station/topology.js";
 
 export function createStationPart(deps: {
   hub: StationDeviceHub;
@@ -25,15 +25,13 @@ export function createStationPart(deps: {
   log: Logger;
 }) {
   const { hub, services: svc } = deps;
-  const bins = hub.station.station.bins;
-  const layout = createLayout(bins);
+  const topology = createTopology(hub.station);
   const engine = createStationEngine({
     hub,
     bus: svc.bus,
     run: createOpRunner(svc.operations, svc.audits),
     lookup: createScanLookup(createScanRepo(deps.sqlite), svc.repos.station),
-    layout,
-    seats: hub.station.station.seats,
+    topology,
     debounceMs: deps.config.station.scanDebounceMs,
     errorSignalMs: deps.config.station.errorSignalMs,
     now: deps.now,
@@ -41,7 +39,7 @@ export function createStationPart(deps: {
   });
 
   const binOf = (ppsBinId: string) => {
-    const bin = bins.find((b) => b.id === ppsBinId);
+    const bin = topology.bin(ppsBinId);
     if (!bin)
       throw new AppError("not_found", `no bin '${ppsBinId}'`, [{ path: "ppsBinId", message: "unknown bin" }]);
     return bin;
@@ -74,7 +72,7 @@ export function createStationPart(deps: {
       hub
         .simulator()
         .lights()
-        .map((l) => ({ ppsBinId: layout.binOfButton(l.deviceId, l.address), ...l })),
+        .map((l) => ({ ppsBinId: topology.binOfLight(l.deviceId, l.address), ...l })),
   };
 
   return {

@@ -5,7 +5,7 @@
  */
 import type { Logger } from "pino";
 import type { Metrics } from "../metrics.js";
-import type { DeviceStatus } from "./adapters/adapter.types.js";
+import type { DeviceStatus } from "./drivers/adapter.types.js";
 import type { DeviceHealth } from "./hub.types.js";
 
 interface Entry {

@@ -7,12 +7,12 @@
 import type { Logger } from "pino";
 import { AppError } from "../domain/errors.js";
 import type { Metrics } from "../metrics.js";
-import { type AdapterContext, type DeviceAdapter, isDeviceUnavailable } from "./adapters/adapter.types.js";
-import { adapterFactory, type DeviceBackends } from "./adapters/create-adapter.js";
-import { SimLights, SimScanner, SimSensors } from "./adapters/sim.adapter.js";
 import { DeviceHealthBook } from "./device-health.js";
+import { type AdapterContext, type DeviceAdapter, isDeviceUnavailable } from "./drivers/adapter.types.js";
+import { adapterFactory, type DeviceBackends } from "./drivers/create-adapter.js";
+import { SimLights, SimScanner, SimSensors } from "./drivers/sim/sim.adapter.js";
 import type { DeviceEvent, DeviceHealth, DeviceHub, LightCommand } from "./hub.types.js";
-import { binOfEvent, type LoadedStation } from "./station-file.js";
+import type { LoadedStation } from "./station-file.js";
 import type { StationFile } from "./station-file.schema.js";
 
 /** Drives the simulated devices: what `pps-edge sim` and the station API's simulator call. */
@@ -32,8 +32,6 @@ export interface StationDeviceHub extends DeviceHub {
   readonly station: StationFile;
   /** Where the definition came from: the station file's path, or null for the embedded default. */
   readonly source: string | null;
-  /** The bin a button or sensor event belongs to, or null. */
-  binOf(event: DeviceEvent): string | null;
   simulator(): DeviceSimulator;
 }
 
@@ -79,7 +77,6 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
   }
 
   for (const device of station.definition.devices) {
-    if (device.kind === "printer") continue;
     const profile = station.profiles.get(device.profile) ?? null;
     // The status is bound after the transport is known; adapters only report once started.
     const ctx: AdapterContext = {
@@ -90,6 +87,7 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
       log: log.child({ device: device.id }),
     };
     const built = build(ctx, device, profile);
+    if (built === null) continue; // printers print through the label part, not the hub
     ctx.status = health.add({
       id: device.id,
       kind: device.kind,
@@ -174,10 +172,6 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
 
     health(): DeviceHealth[] {
       return health.list();
-    },
-
-    binOf(event) {
-      return binOfEvent(station.definition, event);
     },
 
     simulator(): DeviceSimulator {

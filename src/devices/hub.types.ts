@@ -4,6 +4,10 @@
  * real or simulated, speaks them, so the engine cannot tell a pseudo-terminal from a desk.
  */
 
+/** What a device is at the station: station file `devices[].kind`, firmware profile `kind`. */
+export const DEVICE_KINDS = ["scanner", "ptl-controller", "bin-sensor", "printer"] as const;
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
+
 /** Something an operator or a sensor did. `at` is the epoch ms the adapter received the last byte. */
 export type DeviceEvent =
   | {
@@ -37,7 +41,7 @@ export interface LightCommand {
 
 export interface DeviceHealth {
   id: string;
-  kind: "scanner" | "ptl-controller" | "bin-sensor" | "printer";
+  kind: DeviceKind;
   profile: string;
   /** A readable transport: serial path, `tcp://host:port`, `hid vid:pid`, `sim`. */
   transport: string;

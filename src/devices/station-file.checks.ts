@@ -1,10 +1,14 @@
 /**
  * Rules of a station file that span fields or need the firmware profiles: every profile named exists and
  * is of the device's kind and transport, every light, sensor and button names a device of the right kind
- * and an address or channel that device has. Each issue carries the dotted path to fix. Pure.
+ * and an address or channel that device has, and belongs to one bin only (so the station topology can
+ * tell every event's bin). Each issue carries the dotted path to fix. Pure.
  */
 import type { FieldError } from "../domain/errors.js";
+import { driverOfProfile, type RegisteredDriver } from "./drivers/registry.js";
 import type { FirmwareProfile } from "./profiles/firmware-profile.schema.js";
+import { parseLightAddress } from "./profiles/light-address.js";
+import { PROFILE_KINDS, protocolOf } from "./profiles/profile-kinds.js";
 import type { BinDefinition, DeviceDefinition, StationFile } from "./station-file.schema.js";
 
 /** The built-in profile of simulated devices; no file, only with `transport: sim`. */
@@ -13,90 +17,85 @@ export const SIM_PROFILE = "sim";
 type Profiles = ReadonlyMap<string, FirmwareProfile>;
 
 /**
- * The canonical form of a light address for a controller profile, or the reason it is not one. Node
- * and unit ids are numbers ("005" = "5"); SorTexx addresses are shelf + compartment, "000" being
- * broadcast [SRC 33], which no single bin may use.
+ * The canonical form of a light address for a controller profile, or the reason it is not one (the
+ * profile's addressing scheme decides: light-address.ts). Without a profile (simulated lights) any
+ * text is an address.
  */
 export function canonicalAddress(
   profile: FirmwareProfile | null,
   address: string,
 ): string | { error: string } {
   if (profile === null || profile.kind !== "ptl-controller") return address;
-  const { scheme, min, max } = profile.ptl.addressing;
-  if (scheme === "shelf+compartment") {
-    if (!/^\d{6}$/.test(address)) return { error: "expected 6 digits: shelf (3) and compartment (3)" };
-    if (address.startsWith("000") || address.endsWith("000"))
-      return { error: "000 is the broadcast address [SRC 33]" };
-    return address;
-  }
-  if (!/^\d{1,3}$/.test(address)) return { error: `expected a ${scheme === "node" ? "tag" : "unit"} number` };
-  const n = Number(address);
-  if (n < min || n > max) return { error: `must be ${min}..${max}` };
-  return String(n);
+  const a = parseLightAddress(profile.ptl.addressing, address);
+  return "error" in a ? a : a.canonical;
 }
 
-/** Which station-file transports can carry a profile's transport (Atop also runs over RS-232, §2.1). */
+/** Which station-file transports can carry a profile's: its own, or any of its driver's when both are. */
 function transportFits(device: DeviceDefinition, profile: FirmwareProfile): string | null {
   const t = device.transport.type;
   if (t === "sim") return null;
   const wanted = profile.transport.type;
-  const ok =
-    wanted === t || (profile.kind === "ptl-controller" && profile.ptl.codec === "atop-ccb" && t === "serial");
+  const over = driverOfProfile(profile)?.transports ?? [];
+  const ok = wanted === t || (over.includes(t) && over.includes(wanted));
   return ok ? null : `profile ${profile.profileId} speaks ${wanted}, not ${t}`;
 }
 
-/** Real (non-sim) devices need an adapter for their codec. */
-function adapterMissing(profile: FirmwareProfile): string | null {
-  if (profile.kind === "ptl-controller" && profile.ptl.codec === "custom")
-    return "codec custom has no adapter";
-  if (profile.kind === "bin-sensor" && profile.sensor.codec !== "modbus-rtu")
-    return `codec ${profile.sensor.codec} has no adapter`;
-  return null;
+/** Real (non-sim) devices need a driver for their protocol. */
+function driverMissing(profile: FirmwareProfile): string | null {
+  if (driverOfProfile(profile) !== null) return null;
+  return `${PROFILE_KINDS[profile.kind].variant} ${protocolOf(profile)} has no adapter`;
 }
 
-export function stationIssues(file: StationFile, profiles: Profiles): FieldError[] {
-  const issues: FieldError[] = [];
-  const add = (path: Array<string | number>, message: string) =>
-    issues.push({ path: path.join("."), message });
-  const seats = new Set<string>();
-  file.station.seats.forEach((s, i) => {
-    if (seats.has(s)) add(["station", "seats", i], "is listed twice");
-    seats.add(s);
-  });
+/** Devices on one serial path: only those whose drivers share a line protocol (Modbus unit ids [SRC 39]). */
+function shareLine(a: FirmwareProfile | null, b: FirmwareProfile | null): boolean {
+  const line = (p: FirmwareProfile | null): RegisteredDriver["sharedLine"] =>
+    p === null ? undefined : driverOfProfile(p)?.sharedLine;
+  const la = line(a);
+  return la !== undefined && la === line(b);
+}
 
-  const devices = new Map<string, { device: DeviceDefinition; profile: FirmwareProfile | null }>();
+type Add = (path: Array<string | number>, message: string) => void;
+interface Declared {
+  device: DeviceDefinition;
+  profile: FirmwareProfile | null;
+}
+
+/** A device's profile: exists, is of its kind, speaks its transport, has a driver for real hardware. */
+function profileIssues(d: DeviceDefinition, at: Array<string | number>, profiles: Profiles, add: Add) {
+  if (d.profile === SIM_PROFILE) {
+    if (d.transport.type !== "sim") add([...at, "profile"], "sim is only for transport: sim");
+    return null;
+  }
+  const profile = profiles.get(d.profile) ?? null;
+  if (profile === null) {
+    add(
+      [...at, "profile"],
+      `unknown profile '${d.profile}' (known: ${[...profiles.keys()].sort().join(", ")})`,
+    );
+  } else if (profile.kind !== d.kind) {
+    add([...at, "profile"], `profile ${d.profile} is for a ${profile.kind}, not a ${d.kind}`);
+  } else {
+    const wrong = transportFits(d, profile);
+    if (wrong) add([...at, "transport"], wrong);
+    const missing = d.transport.type === "sim" ? null : driverMissing(profile);
+    if (missing) add([...at, "profile"], missing);
+  }
+  return profile;
+}
+
+function deviceIssues(file: StationFile, profiles: Profiles, add: Add): Map<string, Declared> {
+  const seats = new Set(file.station.seats);
+  const devices = new Map<string, Declared>();
   const buses = new Map<string, DeviceDefinition>();
   file.devices.forEach((d, i) => {
     const at = ["devices", i];
     if (devices.has(d.id)) add([...at, "id"], `is used by another device`);
-    let profile: FirmwareProfile | null = null;
-    if (d.profile === SIM_PROFILE) {
-      if (d.transport.type !== "sim") add([...at, "profile"], "sim is only for transport: sim");
-    } else {
-      profile = profiles.get(d.profile) ?? null;
-      if (profile === null) {
-        add(
-          [...at, "profile"],
-          `unknown profile '${d.profile}' (known: ${[...profiles.keys()].sort().join(", ")})`,
-        );
-      } else if (profile.kind !== d.kind) {
-        add([...at, "profile"], `profile ${d.profile} is for a ${profile.kind}, not a ${d.kind}`);
-      } else {
-        const wrong = transportFits(d, profile);
-        if (wrong) add([...at, "transport"], wrong);
-        const missing = d.transport.type === "sim" ? null : adapterMissing(profile);
-        if (missing) add([...at, "profile"], missing);
-      }
-    }
+    const profile = profileIssues(d, at, profiles, add);
     if (d.seat !== undefined && !seats.has(d.seat)) add([...at, "seat"], `names no seat of station.seats`);
     if (d.seat !== undefined && d.kind !== "scanner") add([...at, "seat"], "only scanners belong to a seat");
     if (d.transport.type === "serial") {
-      // Only Modbus devices can share a bus: they answer one request at a time by unit id [SRC 39].
       const other = buses.get(d.transport.path);
-      const modbus = (x: FirmwareProfile | null) =>
-        (x?.kind === "ptl-controller" && x.ptl.codec === "modbus-rtu") ||
-        (x?.kind === "bin-sensor" && x.sensor.codec === "modbus-rtu");
-      if (other && !(modbus(profile) && modbus(devices.get(other.id)?.profile ?? null))) {
+      if (other && !shareLine(profile, devices.get(other.id)?.profile ?? null)) {
         add(
           [...at, "transport", "serial"],
           `is also used by device ${other.id}; only Modbus devices share a bus`,
@@ -106,9 +105,19 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
     }
     devices.set(d.id, { device: d, profile });
   });
+  return devices;
+}
 
-  const lights = new Map<string, string>();
-  const checkBin = (bin: BinDefinition, at: Array<string | number>) => {
+/** A bin's light, sensor and button: a device of the right kind, an address or channel it has. */
+function binChecker(devices: ReadonlyMap<string, Declared>, add: Add) {
+  /** `device/address` (or channel) -> the bin that claimed it: no input may belong to two bins. */
+  const claimed = new Map<string, string>();
+  const claim = (what: string, key: string, bin: string, path: Array<string | number>) => {
+    const other = claimed.get(`${what}\u0000${key}`);
+    if (other !== undefined) add(path, `is also the ${what} of bin ${other}`);
+    claimed.set(`${what}\u0000${key}`, bin);
+  };
+  return (bin: BinDefinition, at: Array<string | number>) => {
     if (bin.light) {
       const dev = devices.get(bin.light.device);
       if (!dev) add([...at, "light", "device"], `names no device (${bin.light.device})`);
@@ -117,12 +126,7 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
       else {
         const a = canonicalAddress(dev.profile, bin.light.address);
         if (typeof a !== "string") add([...at, "light", "address"], a.error);
-        else {
-          const key = `${bin.light.device}/${a}`;
-          const other = lights.get(key);
-          if (other !== undefined) add([...at, "light", "address"], `is also the light of bin ${other}`);
-          lights.set(key, bin.id);
-        }
+        else claim("light", `${bin.light.device}/${a}`, bin.id, [...at, "light", "address"]);
       }
     }
     for (const part of ["sensor", "button"] as const) {
@@ -132,7 +136,9 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
       if (!dev) add([...at, part, "device"], `names no device (${ref.device})`);
       else if (dev.device.kind !== "bin-sensor")
         add([...at, part, "device"], `${ref.device} is a ${dev.device.kind}, not a bin-sensor`);
-      else if (dev.profile?.kind === "bin-sensor") {
+      else {
+        claim(part, `${ref.device}/${ref.channel}`, bin.id, [...at, part, "channel"]);
+        if (dev.profile?.kind !== "bin-sensor") continue;
         const ch = dev.profile.sensor.channels.find((c) => c.name === ref.channel);
         const role = ch?.role ?? "presence";
         if (!ch)
@@ -144,6 +150,17 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
       }
     }
   };
+}
+
+export function stationIssues(file: StationFile, profiles: Profiles): FieldError[] {
+  const issues: FieldError[] = [];
+  const add: Add = (path, message) => issues.push({ path: path.join("."), message });
+  const seats = new Set<string>();
+  file.station.seats.forEach((s, i) => {
+    if (seats.has(s)) add(["station", "seats", i], "is listed twice");
+    seats.add(s);
+  });
+  const checkBin = binChecker(deviceIssues(file, profiles, add), add);
   const binIds = new Set<string>();
   file.station.bins.forEach((b, i) => {
     if (binIds.has(b.id)) add(["station", "bins", i, "id"], "is listed twice");

@@ -5,6 +5,7 @@
  * profiles are in station-file.checks.ts.
  */
 import { z } from "zod";
+import { DEVICE_KINDS } from "./hub.types.js";
 
 /** Same alphabet as the config's seat and bin ids (they feed the same tables). */
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, { error: "letters, digits, '-' or '_' (1-32)" });
@@ -90,11 +91,9 @@ const binSchema = z.strictObject({
   button: z.strictObject({ device: id, channel: z.string().min(1) }).optional(),
 });
 
-export const deviceKinds = ["scanner", "ptl-controller", "bin-sensor", "printer"] as const;
-
 const deviceSchema = z.strictObject({
   id,
-  kind: z.enum(deviceKinds),
+  kind: z.enum(DEVICE_KINDS),
   /** A file name in the profiles folder without `.json`, or `sim` (built-in, only with transport sim). */
   profile: z
     .string()
@@ -124,4 +123,3 @@ export const stationFileSchema = z.strictObject({
 export type StationFile = z.infer<typeof stationFileSchema>;
 export type BinDefinition = z.infer<typeof binSchema>;
 export type DeviceDefinition = z.infer<typeof deviceSchema>;
-export type DeviceKind = DeviceDefinition["kind"];

@@ -3,16 +3,14 @@
  * no file, the embedded simulated station (DESIGN.md §3). A bad file stops the start with the file, the
  * dotted path and the reason, as a bad config or profile does.
  *
- * Precedence: with a station file, its seats and bins ARE the station's (config `station.seats` and
- * `station.bins` only shape the embedded default). A config that sets them to something else as well is
- * refused rather than silently overridden, and so is a file whose `site`/`ppsId` differ from the config's.
+ * Which seats and bins the station then has, and where each device event belongs, is the station
+ * topology's (station/topology.ts).
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { AppError, type FieldError } from "../domain/errors.js";
-import type { DeviceEvent } from "./hub.types.js";
 import type { FirmwareProfile } from "./profiles/firmware-profile.schema.js";
 import { loadProfiles } from "./profiles/load-profiles.js";
 import { canonicalAddress, SIM_PROFILE, stationIssues } from "./station-file.checks.js";
@@ -132,58 +130,4 @@ export async function loadStation(src: StationSource): Promise<LoadedStation> {
     throw stationError(src.file, [{ path: "(root)", message: `cannot be read: ${(e as Error).message}` }]);
   }
   return { source: src.file, definition: parseStationText(src.file, text, profiles), profiles };
-}
-
-const sameList = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
-
-/**
- * The seats and order bins the station database is set up with (see the precedence note at the top).
- * `config` is the agent's config, `defaults` the config's own defaults for seats and bins (a value equal
- * to them counts as "not set"); throws when the config and the station file disagree.
- */
-export function stationSeatsAndBins(
-  config: { site: string; ppsId: string; station: { seats: string[]; bins: string[] } },
-  loaded: LoadedStation,
-  defaults: { seats: readonly string[]; bins: readonly string[] },
-): { seats: string[]; bins: string[] } {
-  if (loaded.source === null) return { seats: config.station.seats, bins: config.station.bins };
-  const file = loaded.source;
-  const st = loaded.definition.station;
-  const seats = st.seats;
-  const bins = st.bins.map((b) => b.id);
-  const clash: FieldError[] = [];
-  if (st.site !== undefined && st.site !== config.site)
-    clash.push({ path: "station.site", message: `is ${st.site}, the config's site is ${config.site}` });
-  if (st.ppsId !== undefined && st.ppsId !== config.ppsId)
-    clash.push({ path: "station.ppsId", message: `is ${st.ppsId}, the config's ppsId is ${config.ppsId}` });
-  const { seats: cSeats, bins: cBins } = config.station;
-  if (!sameList(cSeats, defaults.seats) && !sameList(cSeats, seats))
-    clash.push({
-      path: "station.seats",
-      message: `differ from the config's station.seats (${cSeats.join(",")})`,
-    });
-  if (!sameList(cBins, defaults.bins) && !sameList(cBins, bins))
-    clash.push({
-      path: "station.bins",
-      message: `differ from the config's station.bins (${cBins.join(",")})`,
-    });
-  if (clash.length > 0) throw stationError(file, clash);
-  return { seats, bins };
-}
-
-/**
- * The bin a button or sensor event belongs to: a light controller's button by the bin's light, a DI
- * module's input by the bin's `button`, a sensor by the bin's `sensor`. null when no bin claims it.
- */
-export function binOfEvent(def: StationFile, event: DeviceEvent): string | null {
-  if (event.type === "scan") return null;
-  const all = def.station.irtBin ? [...def.station.bins, def.station.irtBin] : def.station.bins;
-  for (const b of all) {
-    if (event.type === "sensor") {
-      if (b.sensor?.device === event.deviceId && b.sensor.channel === event.channel) return b.id;
-    } else if (b.light?.device === event.deviceId && b.light.address === event.address) return b.id;
-    else if (b.button?.device === event.deviceId && b.button.channel === event.address) return b.id;
-  }
-  return null;
 }

@@ -1,11 +1,11 @@
 /**
- * Device events into engine inputs: a scan goes to its scanner's seat (station file `devices[].seat`;
- * a station with one seat takes every scan), a button to the bin whose light it is, a beam that is
- * interrupted to the bin it watches. Nothing a device sends may stop the engine: failures are logged.
+ * Device events into engine inputs: a scan goes to its scanner's seat, a button to the bin whose light
+ * or input it is, a beam that is interrupted to the bin it watches, the IRT bin's included; the
+ * topology answers which (topology.ts). Nothing a device sends may stop the engine: failures are logged.
  */
 import type { Logger } from "pino";
 import type { DeviceEvent } from "../devices/hub.types.js";
-import type { StationLayout } from "./layout.js";
+import type { StationTopology } from "./topology.js";
 
 interface Inputs<O> {
   scan(seat: string, barcode: string, source: string): O;
@@ -16,27 +16,27 @@ interface Inputs<O> {
 export function routeDeviceEvent<O>(
   e: DeviceEvent,
   engine: Inputs<O>,
-  deps: { seats: readonly string[]; layout: StationLayout; log: Logger },
+  deps: { topology: StationTopology; log: Logger },
 ): O | null {
-  const { layout, log } = deps;
+  const { topology, log } = deps;
   try {
     let out: O | null = null;
     if (e.type === "scan") {
-      const seat = e.seat ?? (deps.seats.length === 1 ? deps.seats[0] : undefined);
-      if (seat === undefined) {
+      const seat = topology.seatOf(e.deviceId);
+      if (seat === null) {
         log.warn({ device: e.deviceId }, "scan from a scanner with no seat");
         return null;
       }
       out = engine.scan(seat, e.value, e.deviceId);
     } else if (e.type === "button") {
-      const bin = layout.binOfButton(e.deviceId, e.address);
+      const bin = topology.binOf(e);
       if (bin === null) {
         log.warn({ device: e.deviceId, address: e.address }, "button of no bin");
         return null;
       }
       out = engine.press(bin, e.button);
     } else if (e.active) {
-      const bin = layout.binOfSensor(e.deviceId, e.channel);
+      const bin = topology.binOf(e);
       if (bin !== null) out = engine.press(bin, "sensor");
     }
     if (out) log.debug({ event: e, outcome: out }, "station input");

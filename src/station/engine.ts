@@ -13,12 +13,12 @@ import type { ScanLookup } from "../services/scan-lookup.service.js";
 import { type BinView, binLight, binPress, heldBySeats, OFF, slotLight } from "./bin-lights.js";
 import { debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
-import type { StationLayout } from "./layout.js";
 import { createLightsShell } from "./lights.shell.js";
 import type { OpRunner } from "./op-calls.js";
 import { fixedMeaning } from "./scan-codes.js";
 import { pendingBin, stepSeat } from "./seat.machine.js";
 import { type DataMeaning, READY, type SeatInput, type SeatState, type SeatStep } from "./seat.types.js";
+import type { StationTopology } from "./topology.js";
 import { readWorld } from "./world.js";
 
 const OWNER = "station-engine";
@@ -44,8 +44,8 @@ export interface EngineDeps {
   bus: EventBus;
   run: OpRunner;
   lookup: ScanLookup;
-  layout: StationLayout;
-  seats: readonly string[];
+  /** Seats, bins and where device events belong (topology.ts). */
+  topology: StationTopology;
   debounceMs: number;
   errorSignalMs: number;
   now: () => number;
@@ -53,8 +53,8 @@ export interface EngineDeps {
 }
 
 export function createStationEngine(deps: EngineDeps) {
-  const { lookup, layout, log } = deps;
-  const states = new Map<string, SeatState>(deps.seats.map((s) => [s, READY]));
+  const { lookup, topology, log } = deps;
+  const states = new Map<string, SeatState>(topology.seats.map((s) => [s, READY]));
   const lights = createLightsShell({ hub: deps.hub, errorSignalMs: deps.errorSignalMs, log });
   let seen = emptyDebounce();
   let bins: BinView[] | null = null;
@@ -75,11 +75,11 @@ export function createStationEngine(deps: EngineDeps) {
     bins ??= lookup.bins();
     const held = heldBySeats(states.values());
     for (const b of bins) {
-      const light = layout.binLight(b.id);
+      const light = topology.binLight(b.id);
       if (light) lights.set(light, binLight(b, held.bins.get(b.id)));
     }
     for (const location of new Set([...litSlots, ...held.slots.keys()])) {
-      const light = layout.slotLight(location);
+      const light = topology.slotLight(location);
       const q = held.slots.get(location);
       if (light) lights.set(light, q === undefined ? OFF : slotLight(q));
     }
@@ -88,7 +88,7 @@ export function createStationEngine(deps: EngineDeps) {
 
   function signal(state: SeatState): void {
     const bin = pendingBin(state);
-    const light = (bin !== null ? layout.binLight(bin) : null) ?? layout.signalLight();
+    const light = (bin !== null ? topology.binLight(bin) : null) ?? topology.signalLight();
     if (light) lights.signal(light);
   }
 
@@ -191,15 +191,18 @@ export function createStationEngine(deps: EngineDeps) {
     press(binId: string, signalOf: "confirm" | "shortage" | "sensor"): EngineOutcome {
       const seat = [...states].find(([, s]) => pendingBin(s) === binId)?.[0];
       if (seat) return feed(seat, { type: "bin", binId, signal: signalOf, world: world(seat, []) });
+      // The IRT bin takes what an exception removed; the exception was recorded at the seat, so its
+      // button or beam is known and changes nothing.
+      if (binId === topology.irtBin) return { seat: null, result: "ignored", as: "irt", calls: [] };
       bins ??= lookup.bins();
       const bin = bins.find((b) => b.id === binId);
       const call = signalOf === "confirm" && bin ? binPress(bin) : null;
       if (!call) return { seat: null, result: "ignored", calls: [] };
       try {
-        deps.run(deps.seats[0] ?? "", call);
+        deps.run(topology.seats[0] ?? "", call);
       } catch (err) {
         if (!isAppError(err)) throw err;
-        const light = layout.binLight(binId);
+        const light = topology.binLight(binId);
         if (light) lights.signal(light);
         return {
           seat: null,

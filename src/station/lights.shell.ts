@@ -7,7 +7,7 @@
 import type { Logger } from "pino";
 import type { DeviceHub } from "../devices/hub.types.js";
 import { type Desired, OFF, sameLight } from "./bin-lights.js";
-import type { LightRef } from "./layout.js";
+import type { LightRef } from "./topology.js";
 
 const keyOf = (l: LightRef) => `${l.device}\u0000${l.address}`;
 

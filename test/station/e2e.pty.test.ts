@@ -17,7 +17,7 @@ import {
   type PtyPair,
   ptyPair,
   writeTo,
-} from "../devices/adapters/support/pty.js";
+} from "../devices/support/pty.js";
 import { type ChildAgent, startChildAgent } from "../helpers/child-agent.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { CORE, type Envelope, ITEM, pickBody, pickLine, putBody, SR } from "../helpers/station.js";

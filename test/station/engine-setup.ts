@@ -1,10 +1,13 @@
-/** An in-process agent with a station engine on a fake hub: bins 1-8 lit at `ptl/<bin>`, beams `beam-<bin>`. */
+/**
+ * An in-process agent with a station engine on a fake hub: bins 1-8 lit at `ptl/<bin>`, beams `beam-<bin>`,
+ * the IRT bin at `ptl/IRT` and `beam-IRT`, the front seat's scanner `scanner-front`.
+ */
 import pino from "pino";
 import { createScanRepo } from "../../src/db/scan.repo.js";
 import { createScanLookup } from "../../src/services/scan-lookup.service.js";
 import { createStationEngine, type StationEngine } from "../../src/station/engine.js";
-import { createLayout } from "../../src/station/layout.js";
 import { createOpRunner } from "../../src/station/op-calls.js";
+import { createTopology } from "../../src/station/topology.js";
 import { startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { FakeHub } from "./fake-hub.js";
 
@@ -27,14 +30,24 @@ export async function startEngineRig(): Promise<EngineRig> {
     bus: svc.bus,
     run: createOpRunner(svc.operations, svc.audits),
     lookup: createScanLookup(createScanRepo(t.agent.db.sqlite), svc.repos.station),
-    layout: createLayout(
-      ids.map((id) => ({
-        id,
-        light: { device: "ptl", address: id },
-        sensor: { device: "curtain", channel: `beam-${id}` },
-      })),
-    ),
-    seats: ["front", "back"],
+    topology: createTopology({
+      station: {
+        seats: ["front", "back"],
+        bins: ids.map((id) => ({
+          id,
+          light: { device: "ptl", address: id },
+          sensor: { device: "curtain", channel: `beam-${id}` },
+        })),
+        irtBin: {
+          id: "IRT",
+          light: { device: "ptl", address: "IRT" },
+          sensor: { device: "curtain", channel: "beam-IRT" },
+        },
+      },
+      devices: [
+        { id: "scanner-front", kind: "scanner", profile: "sim", seat: "front", transport: { type: "sim" } },
+      ],
+    }),
     debounceMs: 300,
     errorSignalMs: 20,
     now: () => t.clock.now,

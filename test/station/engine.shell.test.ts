@@ -132,4 +132,15 @@ describe("engine shell: debounce, refusals, work changed elsewhere, two seats", 
     hub.press(bin);
     expect(hub.showing(bin)).toBe("off");
   });
+
+  it("the IRT bin's button and beam are known as the IRT bin's and change nothing", () => {
+    const mark = hub.sent.length;
+    hub.emit({ type: "button", deviceId: "ptl", address: "IRT", button: "confirm", at: t.clock.now });
+    expect(engine.last()).toEqual({ seat: null, result: "ignored", as: "irt", calls: [] });
+    hub.beam("beam-IRT");
+    expect(engine.last()).toEqual({ seat: null, result: "ignored", as: "irt", calls: [] });
+    hub.emit({ type: "button", deviceId: "ptl", address: "99", button: "confirm", at: t.clock.now });
+    expect(engine.last()).toBeNull(); // a button of no bin is not the engine's
+    expect(hub.sent.length).toBe(mark);
+  });
 });

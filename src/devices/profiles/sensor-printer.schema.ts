@@ -1,7 +1,10 @@
-/** Bin-sensor and printer bodies (hardware.md §4.2 `sensor` and `printer`, examples §4.8-4.9). */
+/**
+ * What every bin-sensor and every printer profile has, whatever its protocol
+ * (docs/hardware.md#firmware-profiles). `sensor.codec` and `printer.language` name the protocol; its driver
+ * adds its own fields (drivers/registry.ts).
+ */
 import { z } from "zod";
-import { port, positiveInt } from "./envelope.schema.js";
-import { modbusMapSchema } from "./modbus-map.schema.js";
+import { positiveInt } from "./envelope.schema.js";
 
 export const channelSchema = z.strictObject({
   name: z.string().min(1),
@@ -16,24 +19,11 @@ export const channelSchema = z.strictObject({
   role: z.enum(["presence", "confirm", "shortage"]).optional(),
 });
 
-export const sensorSchema = z.strictObject({
-  codec: z.enum(["modbus-rtu", "ascii-fixed", "custom"]),
-  modbus: modbusMapSchema.optional(),
+export const sensorShape = {
   channels: z.array(channelSchema).min(1),
-});
+};
 
-export const printerSchema = z.strictObject({
-  language: z.enum(["pdf-cups", "zpl-raw"]),
-  cups: z
-    .strictObject({ queue: z.string().min(1), options: z.record(z.string(), z.string()).optional() })
-    .optional(),
-  raw: z
-    .strictObject({
-      port,
-      statusCommand: z.string().min(1).optional(),
-      statusTimeoutMs: positiveInt.optional(),
-    })
-    .optional(),
+export const printerShape = {
   media: z.strictObject({
     widthMm: z.number().positive(),
     heightMm: z.number().positive(),
@@ -46,4 +36,4 @@ export const printerSchema = z.strictObject({
       renderer: z.enum(["bwip-png", "bwip-svg", "printer-native"]).optional(),
     })
     .optional(),
-});
+};

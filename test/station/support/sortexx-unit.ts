@@ -5,7 +5,7 @@
  * the lit frame again with result `0`. Every command read is kept, in order, as its 11 ASCII bytes.
  */
 import type { SerialPort } from "serialport";
-import { writeTo } from "../../devices/adapters/support/pty.js";
+import { writeTo } from "../../devices/support/pty.js";
 
 export class SortexxUnit {
   readonly frames: string[] = [];
