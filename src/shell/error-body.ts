@@ -1,48 +1,34 @@
-import type { AppError, ErrorCode, FieldError } from "./errors.js";
-
-/** An HTTP status a client error maps to (a subset of the numbers, kept free of any HTTP library). */
-export type ErrorStatus = 400 | 401 | 404 | 405 | 406 | 409 | 413 | 415 | 503;
+import { type AppError, type ErrorCode, type ErrorKind, type FieldError, kindOf } from "../domain/errors.js";
 
 /**
- * The one place where error codes become statuses (DESIGN.md §5 "HTTP"). MQTT responses carry the same
- * body, so the mapping lives in the domain, not in the HTTP layer.
+ * The error body and status every shell answers with. HTTP sends it as the response; MQTT responses
+ * carry the same body (`response/<name>` `error`), so a client handles a refusal the same way on both
+ * paths. Shared by `http/` and `sync/`, which may not import each other; imports only `domain/`.
  */
-const STATUS: Record<ErrorCode, ErrorStatus> = {
-  validation_failed: 400,
-  malformed_json: 400,
-  unsupported_media_type: 415,
-  payload_too_large: 413,
-  not_acceptable: 406,
-  unsupported_grant_type: 400,
-  invalid_request: 400,
-  invalid_filter: 400,
-  unknown_search_key: 400,
-  unsupported_operator: 400,
-  schema_missing: 400,
-  unauthorized: 401,
-  invalid_credentials: 401,
+
+/** An HTTP status an error maps to (a subset of the numbers, kept free of any HTTP library). */
+export type ErrorStatus = 400 | 401 | 404 | 405 | 406 | 409 | 413 | 415 | 503;
+
+/** The one place where error kinds become statuses (DESIGN.md §5 "HTTP"). */
+const STATUS: Record<ErrorKind, ErrorStatus> = {
+  invalid: 400,
+  unauthenticated: 401,
   not_found: 404,
-  route_not_found: 404,
   method_not_allowed: 405,
-  barcode_conflict: 409,
-  identity_conflict: 409,
-  duplicate_request: 409,
-  invalid_state: 409,
-  invalid_order_status: 400,
-  not_logged_in: 409,
-  wrong_mode: 409,
-  user_exists: 409,
-  keyin_not_allowed: 409,
-  scan_refused: 409,
-  outbox_full: 503,
-  not_ready: 503,
+  not_acceptable: 406,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  unavailable: 503,
 };
 
 export function statusFor(code: ErrorCode): ErrorStatus {
-  return STATUS[code];
+  return STATUS[kindOf(code)];
 }
 
-export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[];
+export function statusOf(err: AppError): ErrorStatus {
+  return STATUS[err.kind];
+}
 
 export interface ErrorBody {
   status: number;
@@ -56,7 +42,7 @@ export interface ErrorBody {
 
 export function errorBody(err: AppError, requestId?: string): ErrorBody {
   const body: ErrorBody = {
-    status: statusFor(err.code),
+    status: statusOf(err),
     code: err.code,
     message: err.message,
     errors: err.errors,

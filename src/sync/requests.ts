@@ -3,9 +3,9 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { MqttRepo } from "../db/mqtt.repo.js";
 import type { Sqlite } from "../db/open.js";
-import { type ErrorBody, errorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { validate } from "../domain/validate.js";
+import { type ErrorBody, errorBody } from "../shell/error-body.js";
 import { isRequestName, type RequestName } from "./topics.js";
 
 /** One write operation reachable over MQTT: the HTTP body's schema and the use case. */
@@ -125,7 +125,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         .transaction(() => record({ transaction, status: "ok", data: op.run(input) ?? {}, error: null }))
         .immediate();
     } catch (e) {
-      if (!isAppError(e) || errorBody(e).status >= 500) throw e;
+      if (!isAppError(e) || e.kind === "unavailable") throw e;
       return record(failure(transaction, e));
     }
   }
