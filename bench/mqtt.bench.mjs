@@ -121,7 +121,7 @@ async function seed(dataDir) {
   await agent.start(false);
   const t0 = performance.now();
   for (let start = 1; start <= N; start += 5000) {
-    agent.services.tx.run((t) => {
+    agent.services.unitOfWork.run((t) => {
       for (let i = start; i < Math.min(N + 1, start + 5000); i++) t.notify("order_information", orderData(i));
     });
   }

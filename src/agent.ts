@@ -111,12 +111,14 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       let announce = () => {};
       const hub = createDeviceHub({ station, metrics, log, now, onHealthChange: () => announce() });
       devices = hub;
+      metrics.histogram("db_commit_duration_seconds", "Time to commit a transaction durably (WAL sync)");
       const svc = createServices({
         handle,
         config: { ...config, station: { ...config.station, ...layout } },
         log,
         now,
         devices: () => hub.health(),
+        onCommit: (t) => metrics.observe("db_commit_duration_seconds", {}, t.commitSeconds),
       });
       // a device coming or going changes state/station and /station/state
       announce = () => svc.bus.emit("station", {});
@@ -137,7 +139,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
         sqlite,
         outbox: svc.repos.outbox,
         bus: svc.bus,
-        setUndelivered: (n) => svc.tx.setUndelivered(n),
+        unitOfWork: svc.unitOfWork,
         operations: requestOperations(svc),
         stationSnapshot: stationSnapshot(svc, config.site, now),
         requests: requestSnapshots(svc, sqlite),

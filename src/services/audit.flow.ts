@@ -33,7 +33,7 @@ import { AppError } from "../domain/errors.js";
 import { uniqueKeysOf } from "../domain/item.identity.js";
 import type { ItemSchema } from "../domain/item.schema.js";
 import { isRefusal } from "../domain/machine.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 /** Statuses whose arrival sets `complete_time` (README: decisions). */
 const COMPLETING: readonly string[] = ["completed", "approved"];

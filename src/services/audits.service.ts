@@ -14,12 +14,12 @@ import { type AuditLineStatus, stepAuditLine } from "../domain/audit-line.machin
 import { AppError } from "../domain/errors.js";
 import { isRefusal } from "../domain/machine.js";
 import { createAuditFlow } from "./audit.flow.js";
-import type { Tx, TxRunner } from "./tx.js";
+import type { Tx, UnitOfWork } from "./unit-of-work.js";
 
 export interface AuditsDeps {
   repo: AuditsRepo;
   station: StationRepo;
-  tx: TxRunner;
+  tx: UnitOfWork;
   log: Logger;
   ppsId: string;
   /** Configured seats, in configuration order (the default seat for begin is the first logged in). */

@@ -7,7 +7,7 @@ import { orderWork, type PickWork, SIMPLE_PRIORITIES } from "../domain/work-orde
 import type { LabelData } from "../labels/shipping-label.js";
 import { applyPickEffects } from "./pick-effects.js";
 import { parseJson, ppsIdValue, type RequestContext, viewOf } from "./requests.support.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 const FINAL: readonly string[] = ["complete", "abandoned", "cancelled", "not_fulfillable"];
 const DONE: readonly string[] = ["complete", "abandoned"];

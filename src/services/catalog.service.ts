@@ -1,10 +1,11 @@
 import type { CatalogRepo } from "../db/catalog.repo.js";
 import type { CatalogInput, CatalogOutput } from "../domain/catalog.schema.js";
+import type { UnitOfWork } from "./unit-of-work.js";
 
-export function createCatalogService(repo: CatalogRepo, now: () => number) {
+export function createCatalogService(repo: CatalogRepo, unitOfWork: UnitOfWork) {
   return {
     list: (): CatalogOutput[] => repo.list(),
-    upsert: (input: CatalogInput): CatalogOutput => repo.upsert(input, now()),
+    upsert: (input: CatalogInput): CatalogOutput => unitOfWork.run((tx) => repo.upsert(input, tx.now)),
   };
 }
 

@@ -27,7 +27,7 @@ import { createPutsService } from "./puts.service.js";
 import { createReportsService, publicBaseUrl } from "./reports.service.js";
 import { createRequestsService } from "./requests.service.js";
 import { createStationService } from "./station.service.js";
-import { createTxRunner } from "./tx.js";
+import { type CommitTiming, createUnitOfWork } from "./unit-of-work.js";
 
 export interface ServiceDeps {
   handle: DatabaseHandle;
@@ -36,13 +36,15 @@ export interface ServiceDeps {
   now: () => number;
   /** Health of the station's devices, from the device hub (none when the agent runs without one). */
   devices?: () => DeviceHealth[];
+  /** Each commit's timing (metrics). */
+  onCommit?: (timing: CommitTiming) => void;
 }
 
 /**
  * Builds every repository and use case over one open database. Pure construction: nothing is read or
  * written here except the station's configured seats and bins, which `init` ensures.
  */
-export function createServices({ handle, config, log, now, devices = () => [] }: ServiceDeps) {
+export function createServices({ handle, config, log, now, devices = () => [], onCommit }: ServiceDeps) {
   const { db, sqlite } = handle;
   const bus = new EventBus();
   const repos = {
@@ -56,13 +58,14 @@ export function createServices({ handle, config, log, now, devices = () => [] }:
     reports: createReportsRepo(sqlite),
     requests: createRequestsRepo(sqlite),
   };
-  const tx = createTxRunner({
+  const tx = createUnitOfWork({
     sqlite,
     outbox: repos.outbox,
     bus,
     now,
     log,
     outboxLimit: config.outbox.maxUndelivered,
+    onCommit,
   });
   const auth = createAuthService(repos.auth, {
     clientId: config.clientId,
@@ -70,8 +73,8 @@ export function createServices({ handle, config, log, now, devices = () => [] }:
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     now,
   });
-  const catalog = createCatalogService(repos.catalog, now);
-  const items = createItemsService(sqlite, repos.items, repos.catalog, now, tx);
+  const catalog = createCatalogService(repos.catalog, tx);
+  const items = createItemsService(repos.items, repos.catalog, tx);
   const audits = createAuditsService({
     repo: repos.audits,
     station: repos.station,
@@ -111,7 +114,7 @@ export function createServices({ handle, config, log, now, devices = () => [] }:
   return {
     bus,
     repos,
-    tx,
+    unitOfWork: tx,
     auth,
     catalog,
     items,
@@ -127,7 +130,9 @@ export function createServices({ handle, config, log, now, devices = () => [] }:
     deviceHealth: devices,
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
     init(): void {
-      repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, now());
+      tx.run((t) =>
+        repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, t.now),
+      );
     },
   };
 }

@@ -1,6 +1,5 @@
 import type { CatalogRepo } from "../db/catalog.repo.js";
 import type { ItemsRepo } from "../db/items.repo.js";
-import type { Sqlite } from "../db/open.js";
 import { type PdeaDataType, valueFitsType } from "../domain/catalog.schema.js";
 import { AppError, type FieldError } from "../domain/errors.js";
 import {
@@ -12,19 +11,12 @@ import {
 } from "../domain/item.identity.js";
 import type { ItemInput, ItemSchema, SearchInput } from "../domain/item.schema.js";
 import { itemView, type StoredItem } from "../domain/item.view.js";
-import type { TxRunner } from "./tx.js";
+import type { UnitOfWork } from "./unit-of-work.js";
 
 /** search_v2 answers at most this many items (pagination is not shown in the spec; README: decisions). */
 export const SEARCH_LIMIT = 1000;
 
-export function createItemsService(
-  sqlite: Sqlite,
-  items: ItemsRepo,
-  catalog: CatalogRepo,
-  now: () => number,
-  /** Group commit for HTTP upserts; without it each upsert commits on its own. */
-  runner?: TxRunner,
-) {
+export function createItemsService(items: ItemsRepo, catalog: CatalogRepo, unitOfWork: UnitOfWork) {
   function resolveSchema(input: ItemInput): { schema: ItemSchema; own: boolean } {
     if (input.schema) return { schema: input.schema, own: true };
     const fromCategory = input.clientCategoryId ? items.categorySchema(input.clientCategoryId) : undefined;
@@ -70,7 +62,7 @@ export function createItemsService(
   }
 
   /** One transaction: identity, barcode checks and every write commit together or not at all. */
-  const upsertTx = sqlite.transaction((input: ItemInput): StoredItem => {
+  function upsertIn(input: ItemInput, t: number): StoredItem {
     const { schema, own } = resolveSchema(input);
     const attrs = input.productAttributes;
     checkPdeaTypes(attrs);
@@ -116,7 +108,6 @@ export function createItemsService(
     const doc: ItemInput = { ...input };
     delete doc.id;
     if (input.itemConfig) doc.itemConfig = { level: numberLevels(input.itemConfig.level) ?? [] };
-    const t = now();
     const row = {
       clientItemId: input.clientItemId ?? null,
       productSku: attrs.product_sku as string,
@@ -142,17 +133,16 @@ export function createItemsService(
       refs.map((r) => ({ barcode: r.barcode, levelPath: r.levelPath })),
     );
     return load(id) as StoredItem;
-  });
+  }
 
   return {
     upsert(input: ItemInput): Record<string, unknown> {
-      return itemView(upsertTx.immediate(input));
+      return itemView(unitOfWork.run((tx) => upsertIn(input, tx.now)));
     },
 
     /** For HTTP: committed with the other changes of this event-loop turn (one fsync for them all). */
     async upsertAsync(input: ItemInput): Promise<Record<string, unknown>> {
-      if (!runner) return itemView(upsertTx.immediate(input));
-      return itemView(await runner.runAsync(() => upsertTx(input)));
+      return itemView(await unitOfWork.runAsync((tx) => upsertIn(input, tx.now)));
     },
 
     /** search_v2: every filter must name a unique attribute; results come from the item_keys index. */

@@ -9,7 +9,7 @@ import type { PutsService } from "./puts.service.js";
 import type { RequestContext } from "./requests.support.js";
 import { viewOf } from "./requests.support.js";
 import type { StationService } from "./station.service.js";
-import type { TxRunner } from "./tx.js";
+import type { UnitOfWork } from "./unit-of-work.js";
 
 /**
  * The station's operations, each one transaction: what the HTTP station API, MQTT requests and the
@@ -17,7 +17,7 @@ import type { TxRunner } from "./tx.js";
  */
 export function createOperations(deps: {
   ctx: RequestContext;
-  runner: TxRunner;
+  runner: UnitOfWork;
   picking: PickingService;
   puts: PutsService;
   bins: BinsService;

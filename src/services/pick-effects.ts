@@ -2,7 +2,7 @@ import type { RequestRow } from "../db/requests.repo.js";
 import type { StockRepo } from "../db/stock.repo.js";
 import { PICK_STATUS, type PickEffect, type PickState } from "../domain/pick.machine.js";
 import { announceRequest, pdfaValues, type RequestContext, viewOf } from "./requests.support.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 export interface PickEffectHooks {
   /** `check_bin`: the request reached a final state in its bin. */

@@ -12,7 +12,7 @@ import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../dom
 import type { BinsService } from "./bins.service.js";
 import { applyPickEffects } from "./pick-effects.js";
 import { lineState, mustFind, operatorIn, parseJson, type RequestContext } from "./requests.support.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 export interface PickTransactionInput {
   externalServiceRequestId: string;

@@ -16,7 +16,7 @@ import { parseSpecTimestamp, SIMPLE_PRIORITIES } from "../domain/work-order.js";
 import type { BinsService } from "./bins.service.js";
 import { applyPickEffects } from "./pick-effects.js";
 import { lineState, mustFind, type RequestContext, viewOf } from "./requests.support.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 const FILTER_PATH = (i: number, j: number) =>
   `serviceRequests.${i}.expectations.containers.0.products.0.productAttributes.filter_parameters.${j}`;

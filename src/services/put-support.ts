@@ -12,7 +12,7 @@ import {
   toData,
   viewOf,
 } from "./requests.support.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 /** Expectations as stored: the view's shape plus the item each product resolved to. */
 export interface StoredExpectations extends PutExpectations {

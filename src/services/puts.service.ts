@@ -6,7 +6,7 @@ import type { PutCreateInput, PutModifyInput } from "../domain/service-request.s
 import { createPutSupport } from "./put-support.js";
 import { createPuttingService } from "./putting.service.js";
 import { mustFind, operator, parseJson, type RequestContext, viewOf } from "./requests.support.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 /** Put requests: create, cancel, modify and staging; the operator's puts are in putting.service.ts. */
 export function createPutsService(ctx: RequestContext, stock: StockRepo, stagingWithLogout: boolean) {

@@ -5,7 +5,7 @@ import type { PutExceptionState } from "../domain/put.machine.js";
 import type { PutSupport } from "./put-support.js";
 import { EXCESS } from "./put-support.js";
 import { mustFind, type RequestContext } from "./requests.support.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 /** The operator's put transactions, exceptions and the tote's release (DESIGN.md §4 Put). */
 export function createPuttingService(ctx: RequestContext, stock: StockRepo, support: PutSupport) {

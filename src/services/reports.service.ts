@@ -12,11 +12,11 @@ import { AppError } from "../domain/errors.js";
 import { INVENTORY_REPORT_TYPE, inventoryCsv } from "../domain/inventory-report.js";
 import type { ItemSchema } from "../domain/item.schema.js";
 import { formatTimestamp } from "../domain/timestamp.js";
-import type { TxRunner } from "./tx.js";
+import type { UnitOfWork } from "./unit-of-work.js";
 
 export interface ReportsDeps {
   repo: ReportsRepo;
-  tx: TxRunner;
+  tx: UnitOfWork;
   log: Logger;
   /** Folder the CSV files are written to. */
   dir: string;

@@ -11,7 +11,7 @@ import { validate } from "../domain/validate.js";
 import type { PicksService } from "./picks.service.js";
 import type { PutsService } from "./puts.service.js";
 import { mustFind, type RequestContext, viewOf } from "./requests.support.js";
-import type { Tx, TxRunner } from "./tx.js";
+import type { Tx, UnitOfWork } from "./unit-of-work.js";
 
 /** JSON with object keys sorted at every level: the same request always has the same text. */
 export function canonicalJson(value: unknown): string {
@@ -33,7 +33,7 @@ export function canonicalJson(value: unknown): string {
  */
 export function createRequestsService(
   ctx: RequestContext,
-  runner: TxRunner,
+  runner: UnitOfWork,
   picks: PicksService,
   puts: PutsService,
 ) {

@@ -4,7 +4,7 @@ import type { StationRepo } from "../db/station.repo.js";
 import { AppError } from "../domain/errors.js";
 import { PICK_LINE_STATUS, type PickLine, type PickLineState } from "../domain/pick-line.machine.js";
 import { type PutExpectations, type RequestData, requestView } from "../domain/service-request.view.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 /** What the request use cases share: loading a request whole, and writing its notification. */
 export interface RequestContext {

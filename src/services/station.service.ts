@@ -5,7 +5,7 @@ import { AppError } from "../domain/errors.js";
 import { orderWork } from "../domain/work-order.js";
 import { type BinsService, workOf } from "./bins.service.js";
 import { parseJson, type RequestContext } from "./requests.support.js";
-import type { Tx } from "./tx.js";
+import type { Tx } from "./unit-of-work.js";
 
 /** Work in progress that ties the station to its mode: switching away would strand it. */
 const BUSY: Record<StationMode, { type: "PICK" | "PUT"; states: string[] } | null> = {

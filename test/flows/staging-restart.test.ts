@@ -37,7 +37,7 @@ describe("put staging: stage_requested is a state of its own", () => {
       },
     });
     // the stage call's transaction alone, as if the agent stopped before checking the conditions
-    s.tx.run((tx) => s.puts.requestStaging(tx, "UQ", "7", "2"));
+    s.unitOfWork.run((tx) => s.puts.requestStaging(tx, "UQ", "7", "2"));
     expect(s.repos.requests.find("PUT", "UQ")?.state).toBe("stage_requested");
     const seq = s.repos.outbox.lastSeq();
     await a.stop();
