@@ -150,7 +150,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       sync = mqttSync;
 
       // the station engine: device events and scans → station operations → lights (DESIGN.md §2)
-      const stationEngine = createStationPart({ hub, services: svc, sqlite, config, now, log });
+      const stationEngine = createStationPart({ hub, services: svc, config, now, log });
       stationPart = stationEngine;
 
       const built = createHttpApp(
@@ -172,7 +172,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           }),
           authRoutes(auth),
           masterdataRoutes(catalog, items),
-          notificationsRoutes(svc.repos.outbox),
+          notificationsRoutes(svc.notifications),
           requestsRoutes(svc.requests),
           integrationRoutes(svc.operations),
           stationRoutes(svc.operations, () => svc.station.state(now(), config.site)),
@@ -204,7 +204,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
                     })
                   : filePrinter(printing.dir ?? join(dataDir, "labels")),
               media: printing.media === "a6" ? MEDIA_A6 : MEDIA_4X6,
-              labelData: (id, at) => svc.bins.labelData(id, at),
+              labelData: (id, at) => svc.picks.labelData(id, at),
               printed: (id) => svc.operations.printReady(id),
               now,
               log,

@@ -10,23 +10,22 @@ import type { DatabaseHandle } from "../db/open.js";
 import { createOutboxRepo } from "../db/outbox.repo.js";
 import { createReportsRepo } from "../db/reports.repo.js";
 import { createRequestsRepo } from "../db/requests.repo.js";
+import { createScanRepo } from "../db/scan.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
-import type { DeviceHealth } from "../devices/hub.types.js";
 import { EventBus } from "../events.js";
 import { createAuditConflictWatcher } from "./audit-conflicts.js";
 import { createAuditsService } from "./audits.service.js";
 import { createAuthService } from "./auth.service.js";
-import { createBinsService } from "./bins.service.js";
 import { createCatalogService } from "./catalog.service.js";
 import { createItemsService } from "./items.service.js";
-import { createOperations } from "./operations.js";
-import { createPickingService } from "./picking.service.js";
-import { createPicksService } from "./picks.service.js";
-import { createPutsService } from "./puts.service.js";
+import { createNotificationsService } from "./notifications/notifications.service.js";
+import { createOperations } from "./operations/operations.service.js";
+import { labelData } from "./pick/pick.service.js";
 import { createReportsService, publicBaseUrl } from "./reports.service.js";
-import { createRequestsService } from "./requests.service.js";
-import { createStationService } from "./station.service.js";
+import { createRequestsService } from "./requests/requests.service.js";
+import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
+import { stationState } from "./station/station.service.js";
 import { type CommitTiming, createUnitOfWork } from "./unit-of-work.js";
 
 export interface ServiceDeps {
@@ -35,7 +34,7 @@ export interface ServiceDeps {
   log: Logger;
   now: () => number;
   /** Health of the station's devices, from the device hub (none when the agent runs without one). */
-  devices?: () => DeviceHealth[];
+  devices?: () => readonly unknown[];
   /** Each commit's timing (metrics). */
   onCommit?: (timing: CommitTiming) => void;
 }
@@ -58,7 +57,7 @@ export function createServices({ handle, config, log, now, devices = () => [], o
     reports: createReportsRepo(sqlite),
     requests: createRequestsRepo(sqlite),
   };
-  const tx = createUnitOfWork({
+  const unitOfWork = createUnitOfWork({
     sqlite,
     outbox: repos.outbox,
     bus,
@@ -73,39 +72,35 @@ export function createServices({ handle, config, log, now, devices = () => [], o
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     now,
   });
-  const catalog = createCatalogService(repos.catalog, tx);
-  const items = createItemsService(repos.items, repos.catalog, tx);
+  const catalog = createCatalogService(repos.catalog, unitOfWork);
+  const items = createItemsService(repos.items, repos.catalog, unitOfWork);
   const audits = createAuditsService({
     repo: repos.audits,
     station: repos.station,
-    tx,
+    tx: unitOfWork,
     log,
     ppsId: config.ppsId,
     seats: config.station.seats,
   });
-  const ctx = { requests: repos.requests, items: repos.items, station: repos.station, ppsId: config.ppsId };
-  const bins = createBinsService(ctx, repos.stock);
-  const picks = createPicksService(ctx, repos.stock, bins, config.timeZone);
-  const picking = createPickingService(ctx, repos.stock, bins);
-  const puts = createPutsService(ctx, repos.stock, config.station.stagingWithLogout);
-  const station = createStationService(ctx, repos.station, repos.stock, bins, devices);
-  const requests = createRequestsService(ctx, tx, picks, puts);
-  const auditRunning = sqlite.prepare("SELECT 1 AS one FROM audits WHERE status = 'started' LIMIT 1");
-  const operations = createOperations({
-    ctx,
-    runner: tx,
-    picking,
-    puts,
-    bins,
-    station,
-    log,
-    auditBusy: () => auditRunning.get() !== undefined,
-  });
+  /** What the pick, put and station use cases work on. */
+  const deps = {
+    requests: repos.requests,
+    items: repos.items,
+    station: repos.station,
+    stock: repos.stock,
+    ppsId: config.ppsId,
+    timeZone: config.timeZone,
+    stagingWithLogout: config.station.stagingWithLogout,
+    auditRunning: () => repos.audits.withStatus("started").length > 0,
+    devices,
+  };
+  const requests = createRequestsService(deps, unitOfWork);
+  const operations = createOperations({ deps, unitOfWork, log });
   /** Lifecycle parts: the agent starts them after the HTTP app is built and stops them first. */
   const auditConflicts = createAuditConflictWatcher({ bus, audits, log });
   const reports = createReportsService({
     repo: repos.reports,
-    tx,
+    tx: unitOfWork,
     log,
     dir: resolve(config.dataDir, "reports"),
     baseUrl: () => publicBaseUrl(config.http, hostname()),
@@ -114,7 +109,7 @@ export function createServices({ handle, config, log, now, devices = () => [], o
   return {
     bus,
     repos,
-    unitOfWork: tx,
+    unitOfWork,
     auth,
     catalog,
     items,
@@ -122,15 +117,14 @@ export function createServices({ handle, config, log, now, devices = () => [], o
     auditConflicts,
     reports,
     requests,
-    puts,
-    bins,
-    station,
     operations,
-    /** Health of the station's devices (state/station, /station/state). */
-    deviceHealth: devices,
+    notifications: createNotificationsService(repos.outbox),
+    scanLookup: createScanLookup({ scan: createScanRepo(sqlite), station: repos.station }),
+    station: { state: (at: number, site: string) => stationState(deps, at, site) },
+    picks: { labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt) },
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
     init(): void {
-      tx.run((t) =>
+      unitOfWork.run((t) =>
         repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, t.now),
       );
     },

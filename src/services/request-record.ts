@@ -2,11 +2,15 @@ import type { ItemsRepo } from "../db/items.repo.js";
 import type { LineRow, RequestRow, RequestsRepo } from "../db/requests.repo.js";
 import type { StationRepo } from "../db/station.repo.js";
 import { AppError } from "../domain/errors.js";
-import { PICK_LINE_STATUS, type PickLine, type PickLineState } from "../domain/pick-line.machine.js";
+import { PICK_LINE_STATUS, type PickLineState } from "../domain/pick-line.machine.js";
 import { type PutExpectations, type RequestData, requestView } from "../domain/service-request.view.js";
 import type { Tx } from "./unit-of-work.js";
 
-/** What the request use cases share: loading a request whole, and writing its notification. */
+/**
+ * The service request as pick, put and the station read it: loading a request whole into its view,
+ * finding it by id, the item attributes its actuals carry, who acts at the station, and writing its
+ * notification. Shared by the pick/ and put/ aggregates, the service-request endpoints and the station.
+ */
 export interface RequestContext {
   requests: RequestsRepo;
   items: ItemsRepo;
@@ -75,10 +79,6 @@ export function mustFind(
     ]);
   }
   return row;
-}
-
-export function lineState(l: LineRow): PickLine {
-  return { state: l.state as PickLineState, expected: l.expected, picked: l.picked, short: l.short };
 }
 
 /** The product attributes that identify an item in actuals (its unique attributes). */

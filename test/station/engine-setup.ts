@@ -1,7 +1,5 @@
 /** An in-process agent with a station engine on a fake hub: bins 1-8 lit at `ptl/<bin>`, beams `beam-<bin>`. */
 import pino from "pino";
-import { createScanRepo } from "../../src/db/scan.repo.js";
-import { createScanLookup } from "../../src/services/scan-lookup.service.js";
 import { createStationEngine, type StationEngine } from "../../src/station/engine.js";
 import { createLayout } from "../../src/station/layout.js";
 import { createOpRunner } from "../../src/station/op-calls.js";
@@ -26,7 +24,7 @@ export async function startEngineRig(): Promise<EngineRig> {
     hub,
     bus: svc.bus,
     run: createOpRunner(svc.operations, svc.audits),
-    lookup: createScanLookup(createScanRepo(t.agent.db.sqlite), svc.repos.station),
+    lookup: svc.scanLookup,
     layout: createLayout(
       ids.map((id) => ({
         id,

@@ -7,7 +7,7 @@ import {
   putCreateSchema,
   putModifySchema,
 } from "../../domain/service-request.schema.js";
-import type { RequestsService } from "../../services/requests.service.js";
+import type { RequestChange, RequestsService } from "../../services/requests/requests.service.js";
 import { readJson, validate } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
@@ -24,6 +24,9 @@ const srView = z.looseObject({
 });
 const txAnswer = z.object({ id: z.number().int(), externalServiceRequestId: z.string(), type: z.string() });
 const getQuery = z.object({ type: z.enum(["PICK", "PUT"]).optional() });
+
+/** A PICK change is answered later by order_modification (spec: 202 + transaction id); a PUT one is done. */
+const statusOf = (r: RequestChange) => (r.outcome === "accepted" ? 202 : 200);
 
 /** Service requests (spec: Endpoints → Service requests). */
 export function requestsRoutes(requests: RequestsService) {
@@ -78,7 +81,7 @@ export function requestsRoutes(requests: RequestsService) {
       },
       async (c) => {
         const r = requests.cancel(await readJson(c, z.unknown()));
-        return c.json(r.body, r.status);
+        return c.json(r.body, statusOf(r));
       },
     );
 
@@ -105,7 +108,7 @@ export function requestsRoutes(requests: RequestsService) {
       },
       async (c) => {
         const r = requests.modify(await readJson(c, z.unknown()));
-        return c.json(r.body, r.status);
+        return c.json(r.body, statusOf(r));
       },
     );
 

@@ -1,28 +1,22 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import {
+  loginSchema,
   pickExceptionSchema,
   pickTransactionSchema,
   putBackStageSchema,
   putExceptionSchema,
   putTransactionSchema,
   rackPresentedSchema,
-} from "../../domain/service-request.schema.js";
-import type { Operations } from "../../services/operations.js";
+  stationModeSchema,
+  stockAdjustSchema,
+} from "../../domain/station.schema.js";
+import type { Operations } from "../../services/operations/operations.service.js";
 import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry, RouteSpec } from "../openapi.js";
 import { type Handler, route } from "../route.js";
 
-const id = z.string().min(1).max(255);
-const loginBody = z.object({ user: z.string().min(1).max(128) });
-const modeBody = z.object({ mode: z.enum(["pick", "put", "audit"]) });
-const stockBody = z.object({
-  location: id,
-  msu: id,
-  product_sku: id,
-  quantity: z.number().int().min(0).max(10_000_000),
-});
 const ok = z.object({ ok: z.literal(true) });
 
 type Common = Omit<RouteSpec, "method" | "path" | "summary" | "responses" | "tag" | "auth">;
@@ -54,8 +48,8 @@ export function stationRoutes(ops: Operations, state: () => unknown) {
         handler,
       );
 
-    post("/station/seats/:seat/login", "An operator logs in at a seat", { body: loginBody }, async (c) => {
-      const { user } = await readJson(c, loginBody);
+    post("/station/seats/:seat/login", "An operator logs in at a seat", { body: loginSchema }, async (c) => {
+      const { user } = await readJson(c, loginSchema);
       ops.login(c.req.param("seat") as string, user);
       return c.json({ ok: true });
     });
@@ -72,11 +66,11 @@ export function stationRoutes(ops: Operations, state: () => unknown) {
         tag: "station",
         summary: "Switch the station's mode",
         auth: true,
-        body: modeBody,
+        body: stationModeSchema,
         responses: { 200: { description: "done", schema: ok }, ...errors },
       },
       async (c) => {
-        ops.setMode((await readJson(c, modeBody)).mode);
+        ops.setMode((await readJson(c, stationModeSchema)).mode);
         return c.json({ ok: true });
       },
     );
@@ -85,8 +79,7 @@ export function stationRoutes(ops: Operations, state: () => unknown) {
       "A rack (MSU face) is presented; pick requests with stock on it lock",
       { body: rackPresentedSchema },
       async (c) => {
-        const b = await readJson(c, rackPresentedSchema);
-        ops.rackPresented(b.msu, b.locations);
+        ops.rackPresented(await readJson(c, rackPresentedSchema));
         return c.json({ ok: true });
       },
     );
@@ -161,11 +154,11 @@ export function stationRoutes(ops: Operations, state: () => unknown) {
         tag: "station",
         summary: "Set the on-hand quantity of an item at a slot (inventory adjustment)",
         auth: true,
-        body: stockBody,
+        body: stockAdjustSchema,
         responses: { 200: { description: "done", schema: ok }, ...errors },
       },
       async (c) => {
-        ops.setStock(await readJson(c, stockBody));
+        ops.setStock(await readJson(c, stockAdjustSchema));
         return c.json({ ok: true });
       },
     );

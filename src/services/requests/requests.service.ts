@@ -1,4 +1,4 @@
-import { AppError } from "../domain/errors.js";
+import { AppError } from "../../domain/errors.js";
 import {
   cancelSchema,
   createTypeSchema,
@@ -6,12 +6,12 @@ import {
   pickModifySchema,
   putCreateSchema,
   putModifySchema,
-} from "../domain/service-request.schema.js";
-import { validate } from "../domain/validate.js";
-import type { PicksService } from "./picks.service.js";
-import type { PutsService } from "./puts.service.js";
-import { mustFind, type RequestContext, viewOf } from "./requests.support.js";
-import type { Tx, UnitOfWork } from "./unit-of-work.js";
+} from "../../domain/service-request.schema.js";
+import { validate } from "../../domain/validate.js";
+import { cancelPick, createPick, modifyPick, type PickDeps } from "../pick/pick.service.js";
+import { cancelPut, createPut, modifyPut, type PutDeps } from "../put/put.service.js";
+import { mustFind, type RequestContext, viewOf } from "../request-record.js";
+import type { Tx, UnitOfWork } from "../unit-of-work.js";
 
 /** JSON with object keys sorted at every level: the same request always has the same text. */
 export function canonicalJson(value: unknown): string {
@@ -27,99 +27,111 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+export type RequestDeps = PickDeps & PutDeps;
+
 /**
- * The service-request endpoints (spec: Endpoints → Service requests). Each call is one transaction:
- * state, stock and notifications commit together.
+ * How a cancel or modify was taken: a PICK change is `accepted` and answered later by its
+ * order_modification (spec: asynchronous), a PUT change is `done` at once. The shells choose the
+ * status (HTTP 202 or 200); `body` names the request and, for a PICK, the transaction id.
  */
-export function createRequestsService(
-  ctx: RequestContext,
-  runner: UnitOfWork,
-  picks: PicksService,
-  puts: PutsService,
-) {
-  /** Validation needs no transaction: a bad body never waits for, nor holds, the write lock. */
-  function prepareCreate(body: unknown) {
-    const { type } = validate(createTypeSchema, body);
-    const input = type === "PICK" ? validate(pickCreateSchema, body) : validate(putCreateSchema, body);
-    return { type, input, requestJson: canonicalJson(body) };
-  }
+export interface RequestChange {
+  outcome: "accepted" | "done";
+  body: { id: number; externalServiceRequestId: string; type: "PICK" | "PUT" };
+}
 
-  /**
-   * Create PICK or PUT. The same create sent again returns the stored request (a safe retry); another
-   * body under the same externalServiceRequestId and type is a 409 (station-practice C1).
-   */
-  function createIn(tx: Tx, { type, input, requestJson }: ReturnType<typeof prepareCreate>) {
-    const existing = ctx.requests.find(type, input.externalServiceRequestId);
-    if (existing) {
-      if (existing.requestJson === requestJson)
-        return { created: false, view: viewOf(existing, ctx) as unknown };
-      throw new AppError(
-        "duplicate_request",
-        `a ${type} request '${input.externalServiceRequestId}' exists with a different body`,
-        [{ path: "externalServiceRequestId", message: "already used for another request of this type" }],
-      );
-    }
-    const view =
-      input.type === "PICK" ? picks.create(tx, input, requestJson) : puts.create(tx, input, requestJson);
-    return { created: true, view: view as unknown };
-  }
+/** Validation needs no transaction: a bad body never waits for, nor holds, the write lock. */
+function prepareCreate(body: unknown) {
+  const { type } = validate(createTypeSchema, body);
+  const input = type === "PICK" ? validate(pickCreateSchema, body) : validate(putCreateSchema, body);
+  return { type, input, requestJson: canonicalJson(body) };
+}
 
+/**
+ * Create PICK or PUT. The same create sent again returns the stored request (a safe retry); another
+ * body under the same externalServiceRequestId and type is a 409 (station-practice C1).
+ */
+export function createRequest(deps: RequestDeps, prepared: ReturnType<typeof prepareCreate>, tx: Tx) {
+  const { type, input, requestJson } = prepared;
+  const existing = deps.requests.find(type, input.externalServiceRequestId);
+  if (existing) {
+    if (existing.requestJson === requestJson)
+      return { created: false, view: viewOf(existing, deps) as unknown };
+    throw new AppError(
+      "duplicate_request",
+      `a ${type} request '${input.externalServiceRequestId}' exists with a different body`,
+      [{ path: "externalServiceRequestId", message: "already used for another request of this type" }],
+    );
+  }
+  const view =
+    input.type === "PICK"
+      ? createPick(deps, input, requestJson, tx)
+      : createPut(deps, input, requestJson, tx);
+  return { created: true, view: view as unknown };
+}
+
+/** The request by id; without a type the id must name one request only. */
+export function getRequest(ctx: RequestContext, externalId: string, type: "PICK" | "PUT" | undefined) {
+  if (type) return viewOf(mustFind(ctx, type, externalId), ctx);
+  const rows = ctx.requests.findAnyType(externalId);
+  if (rows.length === 0) {
+    throw new AppError("not_found", `no service request '${externalId}'`, [
+      { path: "externalServiceRequestId", message: "unknown" },
+    ]);
+  }
+  if (rows.length > 1) {
+    throw new AppError("validation_failed", `'${externalId}' names a PICK and a PUT request`, [
+      { path: "type", message: "say which: PICK or PUT" },
+    ]);
+  }
+  return viewOf(rows[0] as NonNullable<(typeof rows)[0]>, ctx);
+}
+
+/**
+ * The service-request endpoints' door (spec: Endpoints → Service requests): it validates the body, then
+ * runs the PICK or PUT use case as one transaction: state, stock and notifications commit together.
+ */
+export function createRequestsService(deps: RequestDeps, uow: UnitOfWork) {
+  const picked = (id: number, externalServiceRequestId: string): RequestChange => ({
+    outcome: "accepted",
+    body: { id, externalServiceRequestId, type: "PICK" },
+  });
+  const done = (row: { id: number; externalId: string }): RequestChange => ({
+    outcome: "done",
+    body: { id: row.id, externalServiceRequestId: row.externalId, type: "PUT" },
+  });
   return {
-    /** For callers already inside a transaction of their own (MQTT requests with their inbox row). */
+    /** One transaction now (or joined to the caller's: MQTT requests with their inbox row). */
     create(body: unknown): { created: boolean; view: unknown } {
       const prepared = prepareCreate(body);
-      return runner.run((tx) => createIn(tx, prepared));
+      return uow.run((tx) => createRequest(deps, prepared, tx));
     },
-
     /** For HTTP: committed together with the other changes of this event-loop turn (group commit). */
     createAsync(body: unknown): Promise<{ created: boolean; view: unknown }> {
       const prepared = prepareCreate(body);
-      return runner.runAsync((tx) => createIn(tx, prepared));
+      return uow.runAsync((tx) => createRequest(deps, prepared, tx));
     },
-
-    get(externalId: string, type: "PICK" | "PUT" | undefined) {
-      if (type) return viewOf(mustFind(ctx, type, externalId), ctx);
-      const rows = ctx.requests.findAnyType(externalId);
-      if (rows.length === 0) {
-        throw new AppError("not_found", `no service request '${externalId}'`, [
-          { path: "externalServiceRequestId", message: "unknown" },
-        ]);
-      }
-      if (rows.length > 1) {
-        throw new AppError("validation_failed", `'${externalId}' names a PICK and a PUT request`, [
-          { path: "type", message: "say which: PICK or PUT" },
-        ]);
-      }
-      return viewOf(rows[0] as NonNullable<(typeof rows)[0]>, ctx);
-    },
-
-    /** Pick: asynchronous, answered by order_modification (202 + transaction id). Put: synchronous. */
-    cancel(body: unknown): { status: 200 | 202; body: Record<string, unknown> } {
+    get: (externalId: string, type: "PICK" | "PUT" | undefined) => getRequest(deps, externalId, type),
+    cancel(body: unknown): RequestChange {
       const input = validate(cancelSchema, body);
-      if (input.type === "PICK") {
-        const id = runner.run((tx) => picks.cancel(tx, input.externalServiceRequestId, body));
-        return {
-          status: 202,
-          body: { id, externalServiceRequestId: input.externalServiceRequestId, type: "PICK" },
-        };
-      }
-      const row = runner.run((tx) => puts.cancel(tx, input.externalServiceRequestId));
-      return { status: 200, body: { id: row.id, externalServiceRequestId: row.externalId, type: "PUT" } };
+      const id = input.externalServiceRequestId;
+      if (input.type === "PICK")
+        return picked(
+          uow.run((tx) => cancelPick(deps, id, body, tx)),
+          id,
+        );
+      return done(uow.run((tx) => cancelPut(deps, id, tx)));
     },
-
-    modify(body: unknown): { status: 200 | 202; body: Record<string, unknown> } {
+    modify(body: unknown): RequestChange {
       const { type } = validate(createTypeSchema, body);
       if (type === "PICK") {
         const input = validate(pickModifySchema, body);
-        const id = runner.run((tx) => picks.modify(tx, input, body));
-        return {
-          status: 202,
-          body: { id, externalServiceRequestId: input.externalServiceRequestId, type: "PICK" },
-        };
+        return picked(
+          uow.run((tx) => modifyPick(deps, input, body, tx)),
+          input.externalServiceRequestId,
+        );
       }
       const input = validate(putModifySchema, body);
-      const row = runner.run((tx) => puts.modify(tx, input));
-      return { status: 200, body: { id: row.id, externalServiceRequestId: row.externalId, type: "PUT" } };
+      return done(uow.run((tx) => modifyPut(deps, input, tx)));
     },
   };
 }

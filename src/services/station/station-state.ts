@@ -1,0 +1,52 @@
+import { orderWork } from "../../domain/work-order.js";
+import { workOf } from "../pick/pick.service.js";
+import { parseJson } from "../request-record.js";
+import type { StationDeps } from "./station-deps.js";
+
+/** The station as GET /station/state and the operator screen show it (DESIGN.md §5). */
+export function stationState(deps: StationDeps, now: number, site: string) {
+  const { requests, station, stock } = deps;
+  const racks = stock.racks().map((r) => ({
+    msu: r.msu,
+    locations: stock.locationsOfMsu(r.msu),
+    presentedAt: new Date(r.presentedAt).toISOString(),
+  }));
+  const active = requests.byStates("PICK", ["fulfillable", "cancellation_locked", "pick_started"]);
+  return {
+    site,
+    ppsId: deps.ppsId,
+    mode: station.mode(),
+    seats: station.seats().map((s) => ({
+      seat: s.seat,
+      user: s.userName,
+      loggedInAt: s.loggedInAt === null ? null : new Date(s.loggedInAt).toISOString(),
+    })),
+    bins: station.bins().map((b) => ({
+      ppsBinId: b.id,
+      state: b.state,
+      printState: b.printState,
+      requests: requests
+        .inBin(b.id)
+        .map((r) => ({ type: r.type, externalServiceRequestId: r.externalId, state: r.state })),
+    })),
+    racks,
+    pickQueue: orderWork(active.map(workOf), now).map((w) => ({
+      externalServiceRequestId: w.id,
+      state: w.row.state,
+      priority: w.priority,
+      ppsBinId: w.row.binId,
+    })),
+    heldBack: active
+      .filter((r) => !orderWork([workOf(r)], now).length)
+      .map((r) => ({
+        externalServiceRequestId: r.externalId,
+        pickAfter: new Date(r.pickAfter ?? 0).toISOString(),
+      })),
+    puts: requests.byStates("PUT", ["stage_requested", "staged", "complete"]).map((r) => ({
+      externalServiceRequestId: r.externalId,
+      state: r.state,
+      ppsBinId: r.binId ?? parseJson<Record<string, unknown>>(r.executionJson)?.pps_bin_id ?? null,
+    })),
+    devices: deps.devices(),
+  };
+}
