@@ -13,9 +13,9 @@ import { createRequestsRepo } from "../db/requests.repo.js";
 import { createScanRepo } from "../db/scan.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
+import { ppsIdNumber } from "../domain/audit.view.js";
 import { EventBus } from "../events.js";
-import { createAuditConflictWatcher } from "./audit-conflicts.js";
-import { createAuditsService } from "./audits.service.js";
+import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
 import { createAuthService } from "./auth.service.js";
 import { createCatalogService } from "./catalog.service.js";
 import { createItemsService } from "./items.service.js";
@@ -74,14 +74,16 @@ export function createServices({ handle, config, log, now, devices = () => [], o
   });
   const catalog = createCatalogService(repos.catalog, unitOfWork);
   const items = createItemsService(repos.items, repos.catalog, unitOfWork);
-  const audits = createAuditsService({
-    repo: repos.audits,
-    station: repos.station,
-    tx: unitOfWork,
-    log,
-    ppsId: config.ppsId,
-    seats: config.station.seats,
-  });
+  const audits = createAuditsService(
+    {
+      repo: repos.audits,
+      station: repos.station,
+      log,
+      ppsId: ppsIdNumber(config.ppsId),
+      seats: config.station.seats,
+    },
+    unitOfWork,
+  );
   /** What the pick, put and station use cases work on. */
   const deps = {
     requests: repos.requests,
@@ -97,7 +99,7 @@ export function createServices({ handle, config, log, now, devices = () => [], o
   const requests = createRequestsService(deps, unitOfWork);
   const operations = createOperations({ deps, unitOfWork, log });
   /** Lifecycle parts: the agent starts them after the HTTP app is built and stops them first. */
-  const auditConflicts = createAuditConflictWatcher({ bus, audits, log });
+  const auditConflicts = createAuditConflictWatcher({ bus, resolveConflicts: audits.resolveConflicts, log });
   const reports = createReportsService({
     repo: repos.reports,
     tx: unitOfWork,

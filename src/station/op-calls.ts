@@ -2,7 +2,7 @@
  * Carries out the operation calls the seat machine asks for, each through the operations door (one
  * transaction each, the same rules as the HTTP station API) or the audits service.
  */
-import type { AuditsService } from "../services/audits.service.js";
+import type { AuditsService } from "../services/audit/audit.service.js";
 import type { Operations } from "../services/operations/operations.service.js";
 import type { OpCall } from "./seat.types.js";
 

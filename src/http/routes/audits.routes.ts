@@ -8,7 +8,7 @@ import {
   auditDeletedSchema,
   auditViewSchema,
 } from "../../domain/audit.schema.js";
-import { AUDIT_ACTIONS, type AuditAction, type AuditsService } from "../../services/audits.service.js";
+import { AUDIT_ACTIONS, type AuditAction, type AuditsService } from "../../services/audit/audit.service.js";
 import { readJson, validate } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";

@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
-import type { EventBus } from "../events.js";
-import type { AuditsService } from "./audits.service.js";
+import type { EventBus } from "../../events.js";
 
 const OWNER = "audit-conflicts";
 
@@ -10,7 +9,12 @@ const OWNER = "audit-conflicts";
  * (`request`); each announcement re-checks the waiting audits. `start()` also re-checks once, for
  * conflicts that ended while the agent was stopped.
  */
-export function createAuditConflictWatcher(deps: { bus: EventBus; audits: AuditsService; log: Logger }) {
+export function createAuditConflictWatcher(deps: {
+  bus: EventBus;
+  /** Moves the audits that are free now; returns how many. */
+  resolveConflicts: () => number;
+  log: Logger;
+}) {
   let pending: NodeJS.Immediate | undefined;
 
   /** A burst of request changes (creates under load) costs one re-check, just after it. */
@@ -24,7 +28,7 @@ export function createAuditConflictWatcher(deps: { bus: EventBus; audits: Audits
 
   function recheck(): void {
     try {
-      const moved = deps.audits.resolveConflicts();
+      const moved = deps.resolveConflicts();
       if (moved) deps.log.info({ moved }, "audits released from waiting_on_conflict");
     } catch (err) {
       deps.log.error({ err }, "audit conflict re-check failed");
