@@ -17,8 +17,7 @@ import { ppsIdNumber } from "../domain/audit.view.js";
 import { EventBus } from "../events.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
 import { createAuthService } from "./auth.service.js";
-import { createCatalogService } from "./catalog.service.js";
-import { createItemsService } from "./items.service.js";
+import { createCatalogService, createItemsService } from "./catalog/catalog.service.js";
 import { createNotificationsService } from "./notifications/notifications.service.js";
 import { createOperations } from "./operations/operations.service.js";
 import { labelData } from "./pick/pick.service.js";
@@ -72,8 +71,9 @@ export function createServices({ handle, config, log, now, devices = () => [], o
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     now,
   });
-  const catalog = createCatalogService(repos.catalog, unitOfWork);
-  const items = createItemsService(repos.items, repos.catalog, unitOfWork);
+  const catalogDeps = { catalog: repos.catalog, items: repos.items };
+  const catalog = createCatalogService(catalogDeps, unitOfWork);
+  const items = createItemsService(catalogDeps, unitOfWork);
   const audits = createAuditsService(
     {
       repo: repos.audits,
