@@ -8,7 +8,7 @@ import { createAuthRepo } from "./db/auth.repo.js";
 import { openDatabase } from "./db/open.js";
 import { isAppError } from "./domain/errors.js";
 import { createLogger } from "./log.js";
-import { createAuthService } from "./services/auth.service.js";
+import { createAuthService } from "./services/auth/auth.service.js";
 import { SIM_USAGE, simCommand } from "./sim.cli.js";
 
 const USAGE = `usage: pps-edge [run] [--config FILE]

@@ -16,7 +16,7 @@ import { createStockRepo } from "../db/stock.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
 import { EventBus } from "../events.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
-import { createAuthService } from "./auth.service.js";
+import { createAuthService } from "./auth/auth.service.js";
 import { createCatalogService, createItemsService } from "./catalog/catalog.service.js";
 import { createNotificationsService } from "./notifications/notifications.service.js";
 import { createOperations } from "./operations/operations.service.js";

@@ -1,7 +1,6 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import type { AuthService } from "./auth.service.js";
 import { randomSecret } from "./password.js";
 
 export const CREDENTIALS_FILE = "initial-credentials.json";
@@ -19,7 +18,12 @@ export interface CredentialSettings {
  * logged: never a well-known default (issue: Foundation, Config).
  */
 export async function ensureCredentials(
-  auth: AuthService,
+  auth: {
+    setClientSecret(secret: string): void;
+    hasClientSecret(): boolean;
+    hasUser(username: string): boolean;
+    addUser(username: string, password: string): Promise<number>;
+  },
   settings: CredentialSettings,
   dataDir: string,
   log: Logger,
