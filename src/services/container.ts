@@ -21,7 +21,7 @@ import { createCatalogService, createItemsService } from "./catalog/catalog.serv
 import { createNotificationsService } from "./notifications/notifications.service.js";
 import { createOperations } from "./operations/operations.service.js";
 import { labelData } from "./pick/pick.service.js";
-import { createReportsService, publicBaseUrl } from "./reports.service.js";
+import { createReportsService, publicBaseUrl } from "./report/report.service.js";
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
 import { stationState } from "./station/station.service.js";
@@ -100,13 +100,15 @@ export function createServices({ handle, config, log, now, devices = () => [], o
   const operations = createOperations({ deps, unitOfWork, log });
   /** Lifecycle parts: the agent starts them after the HTTP app is built and stops them first. */
   const auditConflicts = createAuditConflictWatcher({ bus, resolveConflicts: audits.resolveConflicts, log });
-  const reports = createReportsService({
-    repo: repos.reports,
-    tx: unitOfWork,
-    log,
-    dir: resolve(config.dataDir, "reports"),
-    baseUrl: () => publicBaseUrl(config.http, hostname()),
-  });
+  const reports = createReportsService(
+    {
+      repo: repos.reports,
+      log,
+      dir: resolve(config.dataDir, "reports"),
+      baseUrl: () => publicBaseUrl(config.http, hostname()),
+    },
+    unitOfWork,
+  );
 
   return {
     bus,
