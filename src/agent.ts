@@ -186,7 +186,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       scheduler = createWorkScheduler({
         bus: svc.bus,
         release: () => svc.operations.releaseHeldWork(),
-        nextHeld: () => svc.repos.requests.nextHeldRelease(now()),
+        nextHeld: () => svc.workOrder.nextHeldRelease(now()),
         now,
         log,
       });

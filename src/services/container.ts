@@ -1,7 +1,6 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import type { Logger } from "pino";
-import type { Config } from "../config/config.schema.js";
 import { createAuditsRepo } from "../db/audits.repo.js";
 import { createAuthRepo } from "../db/auth.repo.js";
 import { createCatalogRepo } from "../db/catalog.repo.js";
@@ -14,6 +13,7 @@ import { createScanRepo } from "../db/scan.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
+import type { StationMode } from "../domain/station.schema.js";
 import { EventBus } from "../events.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
 import { createAuthService } from "./auth/auth.service.js";
@@ -25,11 +25,29 @@ import { createReportsService, publicBaseUrl } from "./report/report.service.js"
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
 import { stationState } from "./station/station.service.js";
-import { type CommitTiming, createUnitOfWork } from "./unit-of-work.js";
+import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work.js";
+import { nextHeldRelease } from "./work-order/work-order.service.js";
+
+/**
+ * The settings the use cases need, named as in the agent's configuration (config.schema.ts), which the
+ * composition root passes; services do not read the configuration themselves.
+ */
+export interface ServiceSettings {
+  site: string;
+  ppsId: string;
+  timeZone: string;
+  dataDir: string;
+  clientId: string;
+  tokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  http: { host: string; port: number; publicUrl?: string | undefined };
+  outbox: { maxUndelivered: number };
+  station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
+}
 
 export interface ServiceDeps {
   handle: DatabaseHandle;
-  config: Config;
+  config: ServiceSettings;
   log: Logger;
   now: () => number;
   /** Health of the station's devices, from the device hub (none when the agent runs without one). */
@@ -38,14 +56,8 @@ export interface ServiceDeps {
   onCommit?: (timing: CommitTiming) => void;
 }
 
-/**
- * Builds every repository and use case over one open database. Pure construction: nothing is read or
- * written here except the station's configured seats and bins, which `init` ensures.
- */
-export function createServices({ handle, config, log, now, devices = () => [], onCommit }: ServiceDeps) {
-  const { db, sqlite } = handle;
-  const bus = new EventBus();
-  const repos = {
+function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
+  return {
     auth: createAuthRepo(db),
     catalog: createCatalogRepo(db),
     items: createItemsRepo(sqlite),
@@ -55,25 +67,15 @@ export function createServices({ handle, config, log, now, devices = () => [], o
     audits: createAuditsRepo(sqlite),
     reports: createReportsRepo(sqlite),
     requests: createRequestsRepo(sqlite),
+    scan: createScanRepo(sqlite),
   };
-  const unitOfWork = createUnitOfWork({
-    sqlite,
-    outbox: repos.outbox,
-    bus,
-    now,
-    log,
-    outboxLimit: config.outbox.maxUndelivered,
-    onCommit,
-  });
-  const auth = createAuthService(repos.auth, {
-    clientId: config.clientId,
-    tokenTtlSeconds: config.tokenTtlSeconds,
-    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-    now,
-  });
+}
+
+type Repos = ReturnType<typeof createRepos>;
+
+/** The doors whose dependencies are their own repositories and settings. */
+function createDoors(repos: Repos, unitOfWork: UnitOfWork, { config, log, now }: ServiceDeps) {
   const catalogDeps = { catalog: repos.catalog, items: repos.items };
-  const catalog = createCatalogService(catalogDeps, unitOfWork);
-  const items = createItemsService(catalogDeps, unitOfWork);
   const audits = createAuditsService(
     {
       repo: repos.audits,
@@ -84,48 +86,78 @@ export function createServices({ handle, config, log, now, devices = () => [], o
     },
     unitOfWork,
   );
-  /** What the pick, put and station use cases work on. */
+  return {
+    auth: createAuthService(repos.auth, {
+      clientId: config.clientId,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+      now,
+    }),
+    catalog: createCatalogService(catalogDeps, unitOfWork),
+    items: createItemsService(catalogDeps, unitOfWork),
+    audits,
+    reports: createReportsService(
+      {
+        repo: repos.reports,
+        log,
+        dir: resolve(config.dataDir, "reports"),
+        baseUrl: () => publicBaseUrl(config.http, hostname()),
+      },
+      unitOfWork,
+    ),
+    notifications: createNotificationsService(repos.outbox),
+    scanLookup: createScanLookup({ scan: repos.scan, station: repos.station }),
+  };
+}
+
+/** The station's doors: requests, operations and the station read the same request, stock and bins. */
+function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDeps) {
   const deps = {
     requests: repos.requests,
     items: repos.items,
     station: repos.station,
     stock: repos.stock,
-    ppsId: config.ppsId,
-    timeZone: config.timeZone,
-    stagingWithLogout: config.station.stagingWithLogout,
+    ppsId: sd.config.ppsId,
+    timeZone: sd.config.timeZone,
+    stagingWithLogout: sd.config.station.stagingWithLogout,
     auditRunning: () => repos.audits.withStatus("started").length > 0,
-    devices,
+    devices: sd.devices ?? (() => []),
   };
-  const requests = createRequestsService(deps, unitOfWork);
-  const operations = createOperations({ deps, unitOfWork, log });
-  /** Lifecycle parts: the agent starts them after the HTTP app is built and stops them first. */
-  const auditConflicts = createAuditConflictWatcher({ bus, resolveConflicts: audits.resolveConflicts, log });
-  const reports = createReportsService(
-    {
-      repo: repos.reports,
-      log,
-      dir: resolve(config.dataDir, "reports"),
-      baseUrl: () => publicBaseUrl(config.http, hostname()),
-    },
-    unitOfWork,
-  );
+  return {
+    requests: createRequestsService(deps, unitOfWork),
+    operations: createOperations({ deps, unitOfWork, log: sd.log }),
+    station: { state: (at: number, site: string) => stationState(deps, at, site) },
+    picks: { labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt) },
+    workOrder: { nextHeldRelease: (at: number) => nextHeldRelease(deps, at) },
+  };
+}
 
+/**
+ * Builds every repository and use case over one open database. Pure construction: nothing is read or
+ * written here except the station's configured seats and bins, which `init` ensures.
+ */
+export function createServices(sd: ServiceDeps) {
+  const { handle, config, log, now } = sd;
+  const bus = new EventBus();
+  const repos = createRepos(handle, config);
+  const unitOfWork = createUnitOfWork({
+    sqlite: handle.sqlite,
+    outbox: repos.outbox,
+    bus,
+    now,
+    log,
+    outboxLimit: config.outbox.maxUndelivered,
+    onCommit: sd.onCommit,
+  });
+  const doors = createDoors(repos, unitOfWork, sd);
   return {
     bus,
     repos,
     unitOfWork,
-    auth,
-    catalog,
-    items,
-    audits,
-    auditConflicts,
-    reports,
-    requests,
-    operations,
-    notifications: createNotificationsService(repos.outbox),
-    scanLookup: createScanLookup({ scan: createScanRepo(sqlite), station: repos.station }),
-    station: { state: (at: number, site: string) => stationState(deps, at, site) },
-    picks: { labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt) },
+    ...doors,
+    ...createStationDoors(repos, unitOfWork, sd),
+    /** Lifecycle part: the agent starts it after the HTTP app is built and stops it first. */
+    auditConflicts: createAuditConflictWatcher({ bus, resolveConflicts: doors.audits.resolveConflicts, log }),
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
     init(): void {
       unitOfWork.run((t) =>

@@ -1,7 +1,6 @@
 import type { RequestRow } from "../../db/requests.repo.js";
 import { isRefusal } from "../../domain/machine.js";
 import { PICK_STATUS, type PickEffect, type PickState, stepPick } from "../../domain/pick.machine.js";
-import { orderWork, type PickWork, SIMPLE_PRIORITIES } from "../../domain/work-order.js";
 import {
   announceRequest,
   parseJson,
@@ -11,6 +10,7 @@ import {
   viewOf,
 } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
+import { inWorkOrder } from "../work-order/work-order.service.js";
 import type { PickDeps } from "./pick-deps.js";
 
 /** Context of an actual container: who did it where (spec: order_information attributes). */
@@ -21,18 +21,6 @@ export interface ActualContext {
 
 const FINAL: readonly string[] = ["complete", "abandoned", "cancelled", "not_fulfillable"];
 const DONE: readonly string[] = ["complete", "abandoned"];
-
-/** A pick request as work to order (work-order.ts), carrying its row. */
-export function workOf(r: RequestRow): PickWork & { row: RequestRow } {
-  return {
-    id: r.externalId,
-    sequence: r.id,
-    priority: SIMPLE_PRIORITIES[r.priorityRank] ?? "normal",
-    pickBeforeMs: r.pickBefore,
-    pickAfterMs: r.pickAfter,
-    row: r,
-  };
-}
 
 /**
  * Applies the pick machine's effects in order, inside the caller's transaction. The request row is
@@ -173,7 +161,7 @@ export function assignBins(deps: PickDeps, tx: Tx, lock: "always" | "if-assigned
   const waiting = free.length
     ? deps.requests.byStates("PICK", ["fulfillable"]).filter((r) => r.binId === null)
     : [];
-  for (const w of orderWork(waiting.map(workOf), tx.now)) {
+  for (const w of inWorkOrder(waiting, tx.now)) {
     const bin = free.shift();
     if (!bin) break;
     const row = setExecution(
@@ -199,7 +187,7 @@ export function lockAtPresentedRacks(deps: PickDeps, tx: Tx, only?: string[]): v
     .requestsReservedAt(locations)
     .map((id) => deps.requests.byId(id))
     .filter((r): r is RequestRow => r !== undefined && r.state === "fulfillable" && r.binId !== null);
-  for (const w of orderWork(candidates.map(workOf), tx.now)) {
+  for (const w of inWorkOrder(candidates, tx.now)) {
     const step = stepPick(w.row.state as PickState, { type: "rack_reached" });
     if (isRefusal(step)) continue;
     applyPickEffects(deps, w.row, step, tx);

@@ -1,6 +1,5 @@
-import { orderWork } from "../../domain/work-order.js";
-import { workOf } from "../pick/pick.service.js";
 import { parseJson } from "../request-record.js";
+import { pickQueue } from "../work-order/work-order.service.js";
 import type { StationDeps } from "./station-deps.js";
 
 /** The station as GET /station/state and the operator screen show it (DESIGN.md §5). */
@@ -11,7 +10,7 @@ export function stationState(deps: StationDeps, now: number, site: string) {
     locations: stock.locationsOfMsu(r.msu),
     presentedAt: new Date(r.presentedAt).toISOString(),
   }));
-  const active = requests.byStates("PICK", ["fulfillable", "cancellation_locked", "pick_started"]);
+  const picks = pickQueue(deps, now);
   return {
     site,
     ppsId: deps.ppsId,
@@ -30,18 +29,8 @@ export function stationState(deps: StationDeps, now: number, site: string) {
         .map((r) => ({ type: r.type, externalServiceRequestId: r.externalId, state: r.state })),
     })),
     racks,
-    pickQueue: orderWork(active.map(workOf), now).map((w) => ({
-      externalServiceRequestId: w.id,
-      state: w.row.state,
-      priority: w.priority,
-      ppsBinId: w.row.binId,
-    })),
-    heldBack: active
-      .filter((r) => !orderWork([workOf(r)], now).length)
-      .map((r) => ({
-        externalServiceRequestId: r.externalId,
-        pickAfter: new Date(r.pickAfter ?? 0).toISOString(),
-      })),
+    pickQueue: picks.queue,
+    heldBack: picks.heldBack,
     puts: requests.byStates("PUT", ["stage_requested", "staged", "complete"]).map((r) => ({
       externalServiceRequestId: r.externalId,
       state: r.state,
