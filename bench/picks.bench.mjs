@@ -29,17 +29,18 @@ async function seed(dir) {
   });
   const agent = createAgent(config, { log: pino({ level: "silent" }) });
   await agent.start(false);
-  const { items, repos } = agent.services;
+  const { items, repos, unitOfWork } = agent.services;
   const t0 = performance.now();
   for (let start = 0; start < ITEMS; start += 5000) {
-    agent.db.sqlite.transaction(() => {
+    // one transaction per 5000 items: each upsert joins it as a savepoint
+    unitOfWork.run(() => {
       for (let i = start; i < Math.min(ITEMS, start + 5000); i++) {
         const id = items.upsert(itemBody(i)).id;
         const slot = `SLOT-${i}`;
         repos.stock.upsertLocation(slot, `MSU-${Math.floor(i / 40)}`);
         repos.stock.add(slot, id, 50);
       }
-    })();
+    });
   }
   const seconds = Math.round((performance.now() - t0) / 100) / 10;
   await agent.stop();

@@ -30,13 +30,14 @@ export async function seedItems(dataDir, count) {
   });
   const agent = createAgent(config, { log: pino({ level: "silent" }) });
   await agent.start(false);
-  const { items } = agent.services;
+  const { items, unitOfWork } = agent.services;
   const t0 = performance.now();
   const batch = 5000;
   for (let start = 0; start < count; start += batch) {
-    agent.db.sqlite.transaction(() => {
+    // one transaction per batch: each upsert joins it as a savepoint
+    unitOfWork.run(() => {
       for (let i = start; i < Math.min(count, start + batch); i++) items.upsert(itemBody(i));
-    })();
+    });
   }
   const seconds = (performance.now() - t0) / 1000;
   await agent.stop();

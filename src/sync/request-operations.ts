@@ -1,14 +1,11 @@
 import { z } from "zod";
-import { auditCreateSchema } from "../domain/audit.schema.js";
+import { auditCreateSchema, auditIdSchema } from "../domain/audit.schema.js";
 import { catalogInputSchema } from "../domain/catalog.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
 import { requestIdSchema, stagePutSchema } from "../domain/service-request.schema.js";
 import { rackPresentedSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/container.js";
 import { operation, type RequestOperations } from "./requests.js";
-
-/** Path parameters of the HTTP call travel in the payload, under the same name. */
-const byAuditId = z.object({ audit_id: z.string().min(1).max(255) });
 
 /**
  * Request name → the use case behind the matching HTTP endpoint, with the same body schema and the
@@ -30,7 +27,7 @@ export function requestOperations(s: Services): RequestOperations {
     }),
     // POST …/audit and …/audit/delete/{audit_id}
     create_audit: operation(auditCreateSchema, (body) => s.audits.create(body)),
-    delete_audit: operation(byAuditId, (b) => s.audits.delete(b.audit_id)),
+    delete_audit: operation(auditIdSchema, (b) => s.audits.delete(b.audit_id)),
     // POST …/item and …/catalog
     upsert_item: operation(itemInputSchema, (body) => s.items.upsert(body)),
     upsert_catalog: operation(catalogInputSchema, (body) => s.catalog.upsert(body)),
