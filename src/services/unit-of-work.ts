@@ -44,7 +44,7 @@ function run<T>(s: UnitState, fn: (tx: Tx) => T): T {
 }
 
 /**
- * The unit of work: every transaction of the agent opens here (DESIGN.md §2). A use case runs as one
+ * The unit of work: every transaction of the agent opens here (docs/architecture.md, shape). A use case runs as one
  * IMMEDIATE transaction: its state changes and its notifications commit together. Events are announced
  * only after the commit, so no reader ever sees a change that could still roll back. A unit of work
  * opened inside another (an MQTT request's inbox row around the operation it runs) joins it as a

@@ -85,7 +85,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
   );
 }
 
-/** The dashboard's view of an audit and its actions (DESIGN §5 station API). */
+/** The dashboard's view of an audit and its actions (docs/architecture.md, station API). */
 function stationRoutes(
   app: Hono<AppEnv>,
   registry: RouteRegistry,

@@ -1,6 +1,6 @@
 /**
- * The audit aggregate's door (spec "Endpoints" → "Audits", "States and transitions" → "Audit"; DESIGN §4
- * Audit and §5 station API): create and delete, the dashboard's actions, begin and count at the
+ * The audit aggregate's door (spec "Endpoints" → "Audits", "States and transitions" → "Audit"; docs/architecture.md,
+ * audit flow and station API): create and delete, the dashboard's actions, begin and count at the
  * station, and the audit_information notifications they emit. Each use case is a function of its
  * dependencies, its input and the caller's transaction; `createAuditsService` binds them, each call one
  * transaction: the audit, its lines, the stock it corrects and its notifications commit together.

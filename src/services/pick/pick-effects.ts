@@ -150,8 +150,8 @@ function setExecution(row: RequestRow, patch: Record<string, unknown>): RequestR
 }
 
 /**
- * Gives free bins to released fulfillable requests, in work order; only in pick mode (DESIGN.md §4
- * Pick). `lock: "if-assigned"` (a newly allocated request): only a request that got a bin just now can
+ * Gives free bins to released fulfillable requests, in work order; only in pick mode (docs/architecture.md,
+ * pick flow). `lock: "if-assigned"` (a newly allocated request): only a request that got a bin just now can
  * have become lockable, so the presented racks are looked at only then.
  */
 export function assignBins(deps: PickDeps, tx: Tx, lock: "always" | "if-assigned" = "always"): void {

@@ -9,7 +9,7 @@ import type { Tx } from "../unit-of-work.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { type ActualContext, applyPickEffects } from "./pick-effects.js";
 
-/** The operator's pick transactions and exceptions at the station (DESIGN.md §4 Pick). */
+/** The operator's pick transactions and exceptions at the station (docs/architecture.md, pick flow). */
 
 function findLine(deps: PickDeps, row: RequestRow, externalLineId: string): LineRow {
   const line = deps.requests.lines(row.id).find((l) => l.externalId === externalLineId);

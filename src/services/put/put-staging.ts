@@ -7,7 +7,7 @@ import type { Tx } from "../unit-of-work.js";
 import type { PutDeps } from "./put-deps.js";
 import { applyPutEffects, stepPutOrRefuse } from "./put-effects.js";
 
-/** Staging a put into a bin (spec: Stage put; DESIGN.md §4 Put). */
+/** Staging a put into a bin (spec: Stage put; docs/architecture.md, put flow). */
 
 /** The staging conditions, as alerts. */
 function stagingAlerts(deps: PutDeps, binId: string): StageAlert[] {

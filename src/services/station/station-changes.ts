@@ -5,7 +5,7 @@ import { assignBins, lockAtPresentedRacks } from "../pick/pick.service.js";
 import type { Tx } from "../unit-of-work.js";
 import type { StationDeps } from "./station-deps.js";
 
-/** Seats, mode, racks and stock adjustments (DESIGN.md §3 station model, §5 station API). */
+/** Seats, mode, racks and stock adjustments (docs/architecture.md, station model and station API). */
 
 /** Work in progress that ties the station to its mode: switching away would strand it. */
 const BUSY: Record<StationMode, { type: "PICK" | "PUT"; states: string[] } | null> = {

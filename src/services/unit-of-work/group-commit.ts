@@ -28,7 +28,7 @@ type Outcome = { ok: true; value: unknown; fx: Effects } | { ok: false; error: u
  * Group commit, part of the unit of work (../unit-of-work.ts): the changes queued during one turn of the
  * event loop run in one IMMEDIATE transaction, each inside its own savepoint, so a failing change rolls
  * back alone while the rest share one fsync. Every caller is answered only after the commit
- * (DESIGN.md §2: no change is acknowledged before its transaction has committed). A batch the database
+ * (docs/architecture.md: no change is acknowledged before its transaction has committed). A batch the database
  * refused to begin goes back to the queue for a later turn rather than blocking the loop.
  */
 export function createGroupCommit(s: UnitState) {
