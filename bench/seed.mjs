@@ -46,14 +46,15 @@ export async function seedItems(dataDir, count, { stock = false } = {}) {
   const t0 = performance.now();
   const batch = 5000;
   for (let start = 0; start < count; start += batch) {
-    agent.db.sqlite.transaction(() => {
+    // one transaction per batch: each upsert joins it as a savepoint
+    agent.services.unitOfWork.run(() => {
       for (let i = start; i < Math.min(count, start + batch); i++) {
         const id = items.upsert(itemBody(i)).id;
         if (!stock) continue;
         repos.stock.upsertLocation(`SLOT-${i}`, `MSU-${Math.floor(i / 40)}`);
         repos.stock.add(`SLOT-${i}`, id, 50);
       }
-    })();
+    });
   }
   const seconds = (performance.now() - t0) / 1000;
   await agent.stop();
@@ -69,7 +70,7 @@ export async function seedOutbox(dataDir, count, type, dataOf) {
   });
   const t0 = performance.now();
   for (let start = 1; start <= count; start += 5000) {
-    agent.services.tx.run((t) => {
+    agent.services.unitOfWork.run((t) => {
       for (let i = start; i < Math.min(count + 1, start + 5000); i++) t.notify(type, dataOf(i));
     });
   }

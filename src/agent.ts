@@ -24,8 +24,8 @@ import { MEDIA_4X6, MEDIA_A6 } from "./labels/media.js";
 import { createLogger, type Logger } from "./log.js";
 import { Metrics } from "./metrics.js";
 import { createPackLabels } from "./pack-labels.part.js";
+import { ensureCredentials } from "./services/auth/auth.service.js";
 import { createServices, type Services } from "./services/container.js";
-import { ensureCredentials } from "./services/credentials.service.js";
 import { stationSeatsAndBins } from "./station/topology.js";
 import { createWorkScheduler } from "./station/work-scheduler.js";
 import { createStationPart, type StationPart } from "./station.part.js";
@@ -112,12 +112,14 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       let announce = () => {};
       const hub = createDeviceHub({ station, metrics, log, now, onHealthChange: () => announce() });
       devices = hub;
+      metrics.histogram("db_commit_duration_seconds", "Time to commit a transaction durably (WAL sync)");
       const svc = createServices({
         handle,
         config: { ...config, station: { ...config.station, ...layout } },
         log,
         now,
         devices: () => hub.health(),
+        onCommit: (t) => metrics.observe("db_commit_duration_seconds", {}, t.commitSeconds),
       });
       // a device coming or going changes state/station and /station/state
       announce = () => svc.bus.emit("station", {});
@@ -138,7 +140,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
         sqlite,
         outbox: svc.repos.outbox,
         bus: svc.bus,
-        setUndelivered: (n) => svc.tx.setUndelivered(n),
+        unitOfWork: svc.unitOfWork,
         operations: requestOperations(svc),
         stationSnapshot: stationSnapshot(svc, config.site, now),
         requests: requestSnapshots(svc, sqlite),
@@ -149,7 +151,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       sync = mqttSync;
 
       // the station engine: device events and scans → station operations → lights (DESIGN.md §2)
-      const stationEngine = createStationPart({ hub, services: svc, sqlite, config, now, log });
+      const stationEngine = createStationPart({ hub, services: svc, config, now, log });
       stationPart = stationEngine;
 
       const built = createHttpApp(
@@ -171,7 +173,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           }),
           authRoutes(auth),
           masterdataRoutes(catalog, items),
-          notificationsRoutes(svc.repos.outbox),
+          notificationsRoutes(svc.notifications),
           requestsRoutes(svc.requests),
           integrationRoutes(svc.operations),
           stationRoutes(svc.operations, () => svc.station.state(now(), config.site)),
@@ -185,7 +187,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       scheduler = createWorkScheduler({
         bus: svc.bus,
         release: () => svc.operations.releaseHeldWork(),
-        nextHeld: () => svc.repos.requests.nextHeldRelease(now()),
+        nextHeld: () => svc.workOrder.nextHeldRelease(now()),
         now,
         log,
       });
@@ -203,7 +205,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
                     })
                   : filePrinter(printing.dir ?? join(dataDir, "labels")),
               media: printing.media === "a6" ? MEDIA_A6 : MEDIA_4X6,
-              labelData: (id, at) => svc.bins.labelData(id, at),
+              labelData: (id, at) => svc.picks.labelData(id, at),
               printed: (id) => svc.operations.printReady(id),
               now,
               log,

@@ -9,7 +9,7 @@ import { openDatabase } from "./db/open.js";
 import { PROFILES_USAGE, profilesCommand } from "./devices/profiles.cli.js";
 import { isAppError } from "./domain/errors.js";
 import { createLogger } from "./log.js";
-import { createAuthService } from "./services/auth.service.js";
+import { createAuthService } from "./services/auth/auth.service.js";
 import { SIM_USAGE, simCommand } from "./sim.cli.js";
 
 const USAGE = `usage: pps-edge [run] [--config FILE]

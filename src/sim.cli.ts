@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Config } from "./config/config.schema.js";
-import { CREDENTIALS_FILE } from "./services/credentials.service.js";
+import { CREDENTIALS_FILE } from "./services/auth/auth.service.js";
 
 export const SIM_USAGE = `       pps-edge sim scan SEAT BARCODE                     (a scan on the seat's simulated scanner)
        pps-edge sim press BIN [confirm|shortage]          (the bin's button)

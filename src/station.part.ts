@@ -5,13 +5,10 @@
  */
 import type { Logger } from "pino";
 import type { Config } from "./config/config.schema.js";
-import type { Sqlite } from "./db/open.js";
-import { createScanRepo } from "./db/scan.repo.js";
 import type { StationDeviceHub } from "./devices/device-hub.js";
 import { AppError } from "./domain/errors.js";
 import { type SimPort, scanRoutes } from "./http/routes/scan.routes.js";
 import type { Services } from "./services/container.js";
-import { createScanLookup } from "./services/scan-lookup.service.js";
 import { createStationEngine } from "./station/engine.js";
 import { createOpRunner } from "./station/op-calls.js";
 import { createTopology } from "./station/topology.js";
@@ -19,7 +16,6 @@ import { createTopology } from "./station/topology.js";
 export function createStationPart(deps: {
   hub: StationDeviceHub;
   services: Services;
-  sqlite: Sqlite;
   config: Config;
   now: () => number;
   log: Logger;
@@ -30,7 +26,7 @@ export function createStationPart(deps: {
     hub,
     bus: svc.bus,
     run: createOpRunner(svc.operations, svc.audits),
-    lookup: createScanLookup(createScanRepo(deps.sqlite), svc.repos.station),
+    lookup: svc.scanLookup,
     topology,
     debounceMs: deps.config.station.scanDebounceMs,
     errorSignalMs: deps.config.station.errorSignalMs,

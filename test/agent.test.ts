@@ -4,7 +4,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../src/agent.js";
 import { parseConfig } from "../src/config/config.load.js";
-import { CREDENTIALS_FILE } from "../src/services/credentials.service.js";
+import { CREDENTIALS_FILE } from "../src/services/auth/auth.service.js";
 import { VERSION } from "../src/version.js";
 import { tempDir } from "./helpers/agent.js";
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createAuthRepo } from "../src/db/auth.repo.js";
 import { openDatabase } from "../src/db/open.js";
 import { main } from "../src/main.js";
-import { verifyPassword } from "../src/services/password.js";
+import { verifyPassword } from "../src/services/auth/password.js";
 import { tempDir } from "./helpers/agent.js";
 
 async function run(args: string[], env: Record<string, string>, stdin = "") {

@@ -22,10 +22,10 @@ const config = parseConfig({
 const agent = createAgent(config, { log: pino({ level: "silent" }) });
 await agent.start();
 const t0 = performance.now();
-// Delivered: acknowledged by the broker and recorded durably (the watermark; see src/db/mqtt.repo.ts).
+// Delivered: acknowledged by the broker and recorded durably (the delivery cursor; see src/db/outbox.repo.ts).
 await new Promise((ok) => {
   const timer = setInterval(() => {
-    if (agent.sync.repo.oldestUndelivered() === undefined) {
+    if (agent.services.repos.outbox.oldestUndelivered() === undefined) {
       clearInterval(timer);
       ok();
     }

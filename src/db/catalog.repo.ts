@@ -29,59 +29,58 @@ export function createCatalogRepo(db: Db) {
 
     /**
      * Create or update by clientCatalogId (spec: Catalog "create or update"). A PDEA keeps its id while
-     * its field_name stays in the list, so clients can hold on to ids across updates.
+     * its field_name stays in the list, so clients can hold on to ids across updates. Several
+     * statements: the caller runs them in one transaction (services/unit-of-work.ts).
      */
     upsert(input: CatalogInput, now: number): CatalogOutput {
-      return db.transaction((tx) => {
-        const existing = tx
-          .select()
-          .from(catalogs)
-          .where(eq(catalogs.clientCatalogId, input.clientCatalogId))
-          .get();
-        let catalogId: number;
-        if (existing) {
-          catalogId = existing.id;
-          tx.update(catalogs)
-            .set({ description: input.description ?? null, updatedAt: now })
-            .where(eq(catalogs.id, catalogId))
-            .run();
-        } else {
-          catalogId = tx
-            .insert(catalogs)
-            .values({
-              clientCatalogId: input.clientCatalogId,
-              description: input.description ?? null,
-              createdAt: now,
-              updatedAt: now,
-            })
-            .returning({ id: catalogs.id })
-            .get().id;
-        }
-        const old = new Map(
-          tx
-            .select({ id: pdeas.id, fieldName: pdeas.fieldName })
-            .from(pdeas)
-            .where(eq(pdeas.catalogId, catalogId))
-            .all()
-            .map((p) => [p.fieldName, p.id]),
-        );
-        const keep = new Set(input.exhaustive_pdea_list.map((p) => p.field_name));
-        const gone = [...old].filter(([name]) => !keep.has(name)).map(([, id]) => id);
-        if (gone.length) tx.delete(pdeas).where(inArray(pdeas.id, gone)).run();
-        input.exhaustive_pdea_list.forEach((p, position) => {
-          const values = {
-            catalogId,
-            position,
-            fieldName: p.field_name,
-            fieldDataType: p.field_data_type,
-            displayData: JSON.stringify(p.display_data),
-          };
-          const id = old.get(p.field_name);
-          if (id !== undefined) tx.update(pdeas).set(values).where(eq(pdeas.id, id)).run();
-          else tx.insert(pdeas).values(values).run();
-        });
-        return read(catalogId) as CatalogOutput;
+      const existing = db
+        .select()
+        .from(catalogs)
+        .where(eq(catalogs.clientCatalogId, input.clientCatalogId))
+        .get();
+      let catalogId: number;
+      if (existing) {
+        catalogId = existing.id;
+        db.update(catalogs)
+          .set({ description: input.description ?? null, updatedAt: now })
+          .where(eq(catalogs.id, catalogId))
+          .run();
+      } else {
+        catalogId = db
+          .insert(catalogs)
+          .values({
+            clientCatalogId: input.clientCatalogId,
+            description: input.description ?? null,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning({ id: catalogs.id })
+          .get().id;
+      }
+      const old = new Map(
+        db
+          .select({ id: pdeas.id, fieldName: pdeas.fieldName })
+          .from(pdeas)
+          .where(eq(pdeas.catalogId, catalogId))
+          .all()
+          .map((p) => [p.fieldName, p.id]),
+      );
+      const keep = new Set(input.exhaustive_pdea_list.map((p) => p.field_name));
+      const gone = [...old].filter(([name]) => !keep.has(name)).map(([, id]) => id);
+      if (gone.length) db.delete(pdeas).where(inArray(pdeas.id, gone)).run();
+      input.exhaustive_pdea_list.forEach((p, position) => {
+        const values = {
+          catalogId,
+          position,
+          fieldName: p.field_name,
+          fieldDataType: p.field_data_type,
+          displayData: JSON.stringify(p.display_data),
+        };
+        const id = old.get(p.field_name);
+        if (id !== undefined) db.update(pdeas).set(values).where(eq(pdeas.id, id)).run();
+        else db.insert(pdeas).values(values).run();
       });
+      return read(catalogId) as CatalogOutput;
     },
 
     /** Declared types of the named attributes across all catalogs (a name may be declared by several). */

@@ -5,9 +5,40 @@ import type { outbox } from "./schema.js";
 
 export type OutboxRow = SqlRow<typeof outbox>;
 
+export interface PendingRow {
+  seq: number;
+  notificationId: string;
+  /** The envelope exactly as committed, UTF-8. */
+  payload: Buffer;
+}
+
+export interface DeadRow {
+  seq: number;
+  notificationId: string;
+  type: string;
+  reason: string;
+  reasonCode: number | null;
+  deadAt: number;
+}
+
 /**
- * The outbox: notifications in commit order. `append` must run inside the transaction of the change
- * that caused the notification, so the change and its notification commit together or not at all.
+ * The delivery cursor, as an SQL expression (0 before the first delivery): every row up to this seq was
+ * acknowledged by the broker or moved aside. Kept under its historical settings key.
+ */
+const CURSOR = `coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = 'mqtt.deliveredSeq'), 0)`;
+
+/**
+ * Undelivered, the one definition: above the delivery cursor and not marked delivered (a row moved aside
+ * is marked). A range of the (delivered_at, seq) index, not a scan of the outbox.
+ */
+const UNDELIVERED = `delivered_at IS NULL AND seq > ${CURSOR}`;
+
+/**
+ * The outbox: notifications in commit order, and their delivery. `append` must run inside the
+ * transaction of the change that caused the notification, so the change and its notification commit
+ * together or not at all. Notifications go out strictly in seq order, so "delivered up to seq N" is one
+ * small durable write (the cursor) per batch of PUBACKs; the rows' own `delivered_at` (read by
+ * GET /station/notifications and by pruning) is filled in behind it, in small chunks, by `backfill`.
  */
 export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId: string }) {
   const q = {
@@ -22,25 +53,39 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
       `SELECT seq, notification_id AS notificationId, type, envelope, created_at AS createdAt, delivered_at AS deliveredAt
          FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?`,
     ),
-    undeliveredAfter: sqlite.prepare<[number, number], OutboxRow>(
-      `SELECT seq, notification_id AS notificationId, type, envelope, created_at AS createdAt, delivered_at AS deliveredAt
-         FROM outbox WHERE delivered_at IS NULL AND seq > ? ORDER BY seq LIMIT ?`,
-    ),
-    markDelivered: sqlite.prepare(
-      "UPDATE outbox SET delivered_at = ? WHERE seq = ? AND delivered_at IS NULL",
-    ),
-    markDeliveredUpTo: sqlite.prepare(
-      "UPDATE outbox SET delivered_at = ? WHERE seq <= ? AND delivered_at IS NULL",
-    ),
-    stats: sqlite.prepare<[], { undelivered: number; oldest: number | null; total: number }>(
-      `SELECT (SELECT count(*) FROM outbox WHERE delivered_at IS NULL) AS undelivered,
-              (SELECT min(created_at) FROM outbox WHERE delivered_at IS NULL) AS oldest,
-              (SELECT count(*) FROM outbox) AS total`,
-    ),
     lastSeq: sqlite.prepare<[], { last: number }>(
       "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) AS last",
     ),
     prune: sqlite.prepare("DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?"),
+    // The envelope as bytes: published as they are, without a round trip through a JS string.
+    pending: sqlite.prepare<[number, number], PendingRow>(
+      `SELECT seq, notification_id AS notificationId, CAST(envelope AS BLOB) AS payload
+         FROM outbox WHERE delivered_at IS NULL AND seq > ? ORDER BY seq LIMIT ?`,
+    ),
+    undelivered: sqlite.prepare<[], { n: number }>(`SELECT count(*) AS n FROM outbox WHERE ${UNDELIVERED}`),
+    oldestUndelivered: sqlite.prepare<[], { seq: number; createdAt: number }>(
+      `SELECT seq, created_at AS createdAt FROM outbox WHERE ${UNDELIVERED} ORDER BY seq LIMIT 1`,
+    ),
+    cursor: sqlite.prepare<[], { seq: number }>(`SELECT ${CURSOR} AS seq`),
+    setCursor: sqlite.prepare(
+      `INSERT INTO settings (key, value) VALUES ('mqtt.deliveredSeq', ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ),
+    backfill: sqlite.prepare(
+      `UPDATE outbox SET delivered_at = ? WHERE seq IN (
+         SELECT seq FROM outbox WHERE delivered_at IS NULL AND seq <= ${CURSOR} ORDER BY seq LIMIT ?)`,
+    ),
+    deadPut: sqlite.prepare(
+      `INSERT OR IGNORE INTO outbox_dead (seq, notification_id, type, envelope, reason, reason_code, dead_at)
+       SELECT seq, notification_id, type, envelope, ?, ?, ? FROM outbox WHERE seq = ?`,
+    ),
+    // Taken out of the delivery queue: the publisher reads only rows whose delivered_at is NULL.
+    deadMark: sqlite.prepare("UPDATE outbox SET delivered_at = ? WHERE seq = ? AND delivered_at IS NULL"),
+    deadList: sqlite.prepare<[number], DeadRow>(
+      `SELECT seq, notification_id AS notificationId, type, reason, reason_code AS reasonCode, dead_at AS deadAt
+         FROM outbox_dead ORDER BY seq LIMIT ?`,
+    ),
+    deadCount: sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM outbox_dead"),
   };
 
   return {
@@ -50,18 +95,34 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
       q.insert.run(seq, id, type, JSON.stringify(envelope(type, id, data)), now);
       return { seq, notificationId: id };
     },
+    /** Every notification after `seq`, delivered or not (GET /station/notifications). */
     after: (seq: number, limit: number): OutboxRow[] => q.after.all(seq, limit),
-    undeliveredAfter: (seq: number, limit: number): OutboxRow[] => q.undeliveredAfter.all(seq, limit),
-    markDelivered(seq: number, now: number): void {
-      q.markDelivered.run(now, seq);
-    },
-    markDeliveredUpTo(seq: number, now: number): void {
-      q.markDeliveredUpTo.run(now, seq);
-    },
-    stats: () => q.stats.get() ?? { undelivered: 0, oldest: null, total: 0 },
     lastSeq: (): number => q.lastSeq.get()?.last ?? 0,
     /** Deletes delivered rows older than `before` (epoch ms); undelivered rows are never pruned. */
     prune: (before: number): number => q.prune.run(before).changes,
+    /** Undelivered notifications after `seq`, oldest first, envelopes as bytes (the publisher's read). */
+    pending: (seq: number, limit: number): PendingRow[] => q.pending.all(seq, limit),
+    /** How many notifications are undelivered (the one definition, see UNDELIVERED). */
+    undeliveredCount: (): number => q.undelivered.get()?.n ?? 0,
+    /** The oldest undelivered notification: an index lookup, cheap enough for every scrape. */
+    oldestUndelivered: () => q.oldestUndelivered.get(),
+    /** Every row up to this seq is delivered or moved aside (the publisher's durable mark). */
+    cursor: (): number => q.cursor.get()?.seq ?? 0,
+    setCursor(seq: number): void {
+      q.setCursor.run(String(seq));
+    },
+    /** Sets `delivered_at` on up to `limit` rows under the cursor; returns how many. */
+    backfill: (now: number, limit: number): number => q.backfill.run(now, limit).changes,
+    /**
+     * Copies the row to outbox_dead and takes it out of the delivery queue. Two statements: the caller
+     * runs them in one transaction (services/unit-of-work.ts).
+     */
+    moveAside(seq: number, reason: string, code: number | null, now: number): void {
+      q.deadPut.run(reason, code, now, seq);
+      q.deadMark.run(now, seq);
+    },
+    dead: (limit = 100): DeadRow[] => q.deadList.all(limit),
+    deadCount: (): number => q.deadCount.get()?.n ?? 0,
   };
 }
 

@@ -59,7 +59,7 @@ export function createScanRepo(sqlite: Sqlite) {
               expectations_json AS expectationsJson, attributes_json AS attributesJson
          FROM service_requests WHERE type = 'PUT' AND state IN ('staged', 'complete') ORDER BY id`,
     ),
-    // Excess items do not settle what is expected (spec: put container states; puts.service.ts).
+    // Excess items do not settle what is expected (spec: put container states; services/put/put-expectations.ts).
     handled: sqlite.prepare<[number, number], { n: number }>(
       `SELECT coalesce(sum(quantity), 0) AS n FROM actuals
         WHERE request_id = ? AND item_id = ? AND state NOT IN ('back_excess_entities', 'front_excess_entities')`,

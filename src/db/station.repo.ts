@@ -38,12 +38,11 @@ export function createStationRepo(sqlite: Sqlite) {
   };
 
   return {
+    /** Ensures the configured seats and bins, and the mode on a new database (in the caller's transaction). */
     init(seatNames: string[], binIds: string[], initialMode: StationMode, now: number): void {
-      sqlite.transaction(() => {
-        q.initMode.run(initialMode, now);
-        for (const s of seatNames) q.ensureSeat.run(s);
-        for (const b of binIds) q.ensureBin.run(b, now);
-      })();
+      q.initMode.run(initialMode, now);
+      for (const s of seatNames) q.ensureSeat.run(s);
+      for (const b of binIds) q.ensureBin.run(b, now);
     },
     mode: (): StationMode => q.mode.get()?.mode ?? "pick",
     setMode: (mode: StationMode, now: number) => q.setMode.run(mode, now),

@@ -76,6 +76,12 @@ export const auditCountSchema = z
   .strict();
 export type AuditCountInput = z.output<typeof auditCountSchema>;
 
+/**
+ * An audit named by its id: the path parameter of delete over HTTP, the payload of the MQTT request
+ * `delete_audit` (path parameters travel in the payload under the same name).
+ */
+export const auditIdSchema = z.object({ audit_id: z.string().min(1).max(255) });
+
 /** `POST /station/audits/{audit_id}/begin`: the seat counting; the first logged-in seat when absent. */
 export const auditBeginSchema = z.object({ seat: text255.optional() }).strict();
 

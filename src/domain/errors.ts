@@ -1,6 +1,8 @@
 /**
  * One error type for the whole agent. `code` is a stable identifier that clients and tests rely on;
- * the HTTP layer maps codes to statuses in one place (src/http/errors.ts). Never match on `message`.
+ * `kind` is what the code means to a caller (bad input, unknown resource, conflict with the current
+ * state, unavailable for now), derived from the code in one table below. The shells turn kinds into
+ * their own statuses (src/shell/error-body.ts). Never match on `message`.
  */
 export type ErrorCode =
   // request shape (400 unless noted)
@@ -34,7 +36,68 @@ export type ErrorCode =
   | "scan_refused" // 409: a scan, key-in or press the station engine refused (details.reason says why)
   // capacity and availability
   | "outbox_full" // 503
-  | "not_ready"; // 503
+  | "not_ready" // 503
+  | "storage_full" // 503: the disk holding the database is full
+  | "storage_error"; // 503: the database could not be read or written (I/O error, locked too long)
+
+/** What an error means to the caller, whatever the protocol that carries it. */
+export type ErrorKind =
+  /** the input is malformed or breaks a rule: do not send it again as it is */
+  | "invalid"
+  /** no valid credential or token */
+  | "unauthenticated"
+  | "not_found"
+  /** the resource exists but not with this method */
+  | "method_not_allowed"
+  /** the caller will not accept what the operation answers */
+  | "not_acceptable"
+  | "too_large"
+  | "unsupported_media_type"
+  /** the move conflicts with the current state: it may pass once the state has changed */
+  | "conflict"
+  /** the station cannot take the change now; nothing was changed and the same request may pass later */
+  | "unavailable";
+
+const KIND: Record<ErrorCode, ErrorKind> = {
+  validation_failed: "invalid",
+  malformed_json: "invalid",
+  unsupported_media_type: "unsupported_media_type",
+  payload_too_large: "too_large",
+  not_acceptable: "not_acceptable",
+  unsupported_grant_type: "invalid",
+  invalid_request: "invalid",
+  invalid_filter: "invalid",
+  unknown_search_key: "invalid",
+  unsupported_operator: "invalid",
+  schema_missing: "invalid",
+  unauthorized: "unauthenticated",
+  invalid_credentials: "unauthenticated",
+  not_found: "not_found",
+  route_not_found: "not_found",
+  method_not_allowed: "method_not_allowed",
+  barcode_conflict: "conflict",
+  identity_conflict: "conflict",
+  duplicate_request: "conflict",
+  invalid_state: "conflict",
+  // the spec answers print_ready for an order not waiting for it as a bad request
+  invalid_order_status: "invalid",
+  not_logged_in: "conflict",
+  wrong_mode: "conflict",
+  user_exists: "conflict",
+  keyin_not_allowed: "conflict",
+  scan_refused: "conflict",
+  outbox_full: "unavailable",
+  not_ready: "unavailable",
+  storage_full: "unavailable",
+  storage_error: "unavailable",
+};
+
+/** Every stable error code (README: Errors lists each with its status). */
+export const ERROR_CODES = Object.keys(KIND) as ErrorCode[];
+
+export function kindOf(code: ErrorCode): ErrorKind {
+  return KIND[code];
+}
 
 export interface FieldError {
   /** JSON path of the field at fault, dotted, e.g. `display_data.0.locale` */
@@ -44,6 +107,7 @@ export interface FieldError {
 
 export class AppError extends Error {
   readonly code: ErrorCode;
+  readonly kind: ErrorKind;
   readonly errors: FieldError[];
   readonly details: Record<string, unknown> | undefined;
 
@@ -56,6 +120,7 @@ export class AppError extends Error {
     super(message);
     this.name = "AppError";
     this.code = code;
+    this.kind = KIND[code];
     this.errors = errors;
     this.details = details;
   }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { PUT_EXCEPTION_STATES } from "./put.machine.js";
 import { SIMPLE_PRIORITIES } from "./work-order.js";
 
 /**
@@ -151,55 +150,16 @@ export const putModifySchema = z.object({
 });
 export type PutModifyInput = z.output<typeof putModifySchema>;
 
+/** Spec "Stage put": the body of stage_put_expectation, and of the MQTT request `stage_put`. */
 export const stagePutSchema = z.object({
   serviceRequestId: id255,
   ppsId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
   ppsBinId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
 });
+export type StagePutInput = z.output<typeof stagePutSchema>;
 
-// Station API bodies (DESIGN.md §5 "Station API").
-const qty = z.number().int().min(1).max(1_000_000);
-const seatName = z.string().min(1).max(32);
-
-export const pickTransactionSchema = z.object({
-  externalServiceRequestId: id255,
-  line: id255,
-  location: id255,
-  quantity: qty,
-  seat: seatName.optional(),
-});
-
-export const PICK_EXCEPTION_REASONS = ["item_missing", "physically_damaged", "unscannable"] as const;
-export const pickExceptionSchema = z.object({
-  externalServiceRequestId: id255,
-  line: id255,
-  quantity: qty,
-  reason: z.enum(PICK_EXCEPTION_REASONS),
-  seat: seatName.optional(),
-});
-
-export const putTransactionSchema = z.object({
-  externalServiceRequestId: id255,
-  product_sku: id255,
-  location: id255,
-  quantity: qty,
-  seat: seatName.optional(),
-});
-
-export const putExceptionSchema = z.object({
-  externalServiceRequestId: id255,
-  product_sku: id255,
-  quantity: qty,
-  reason: z.enum(PUT_EXCEPTION_STATES),
-  seat: seatName.optional(),
-});
-
-export const putBackStageSchema = z.object({
-  ppsBinId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
-});
-
-/** POST /station/racks, and the MQTT request `rack_presented`: a rack (MSU face) reached the station. */
-export const rackPresentedSchema = z.object({
-  msu: id255,
-  locations: z.array(id255).min(1).max(1000),
-});
+/**
+ * A request named by its id: the path parameter of print_ready over HTTP, the payload of the MQTT
+ * request `print_ready` (path parameters travel in the payload under the same name).
+ */
+export const requestIdSchema = z.object({ externalServiceRequestId: id255 });

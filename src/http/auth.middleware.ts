@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AuthService } from "../services/auth.service.js";
+import type { AuthService } from "../services/auth/auth.service.js";
 import type { AppEnv } from "./context.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { AuthUser } from "../services/auth.service.js";
+import type { AuthUser } from "../services/auth/auth.service.js";
 
 /** Per-request values set by middleware. */
 export type AppEnv = {

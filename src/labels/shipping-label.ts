@@ -1,27 +1,15 @@
 import bwipjs from "bwip-js";
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import type { LabelData } from "../domain/label-data.js";
 import { type LabelMedia, MEDIA_4X6 } from "./media.js";
-
-export { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 
 /**
  * The pick+pack shipping label (DESIGN.md §4 "Pick and pack"): data in, PDF bytes out; no IO, no clock
  * (the print time is an input). Barcodes come from bwip-js as PNG because pdf-lib draws none
  * (hardware.md §0.5, §3.7).
  */
-export interface LabelData {
-  externalServiceRequestId: string;
-  olpn: string;
-  orderNumber?: string | undefined;
-  shippingAddress?: string | undefined;
-  carrierLabelUrl?: string | undefined;
-  packingBoxId?: string | undefined;
-  packingBoxType?: string | undefined;
-  /** `<ppsId>/<ppsBinId>`: where the order was packed. */
-  station: string;
-  lines: Array<{ filter: string; quantity: number }>;
-  printedAt: string;
-}
+export type { LabelData } from "../domain/label-data.js";
+export { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 
 const MARGIN = 14;
 

@@ -1,7 +1,6 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import type { Logger } from "pino";
-import type { Config } from "../config/config.schema.js";
 import { createAuditsRepo } from "../db/audits.repo.js";
 import { createAuthRepo } from "../db/auth.repo.js";
 import { createCatalogRepo } from "../db/catalog.repo.js";
@@ -10,42 +9,55 @@ import type { DatabaseHandle } from "../db/open.js";
 import { createOutboxRepo } from "../db/outbox.repo.js";
 import { createReportsRepo } from "../db/reports.repo.js";
 import { createRequestsRepo } from "../db/requests.repo.js";
+import { createScanRepo } from "../db/scan.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
-import type { DeviceHealth } from "../devices/hub.types.js";
+import { ppsIdNumber } from "../domain/audit.view.js";
+import type { StationMode } from "../domain/station.schema.js";
 import { EventBus } from "../events.js";
-import { createAuditConflictWatcher } from "./audit-conflicts.js";
-import { createAuditsService } from "./audits.service.js";
-import { createAuthService } from "./auth.service.js";
-import { createBinsService } from "./bins.service.js";
-import { createCatalogService } from "./catalog.service.js";
-import { createItemsService } from "./items.service.js";
-import { createOperations } from "./operations.js";
-import { createPickingService } from "./picking.service.js";
-import { createPicksService } from "./picks.service.js";
-import { createPutsService } from "./puts.service.js";
-import { createReportsService, publicBaseUrl } from "./reports.service.js";
-import { createRequestsService } from "./requests.service.js";
-import { createStationService } from "./station.service.js";
-import { createTxRunner } from "./tx.js";
+import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
+import { createAuthService } from "./auth/auth.service.js";
+import { createCatalogService, createItemsService } from "./catalog/catalog.service.js";
+import { createNotificationsService } from "./notifications/notifications.service.js";
+import { createOperations } from "./operations/operations.service.js";
+import { labelData } from "./pick/pick.service.js";
+import { createReportsService, publicBaseUrl } from "./report/report.service.js";
+import { createRequestsService } from "./requests/requests.service.js";
+import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
+import { stationState } from "./station/station.service.js";
+import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work.js";
+import { nextHeldRelease } from "./work-order/work-order.service.js";
+
+/**
+ * The settings the use cases need, named as in the agent's configuration (config.schema.ts), which the
+ * composition root passes; services do not read the configuration themselves.
+ */
+export interface ServiceSettings {
+  site: string;
+  ppsId: string;
+  timeZone: string;
+  dataDir: string;
+  clientId: string;
+  tokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  http: { host: string; port: number; publicUrl?: string | undefined };
+  outbox: { maxUndelivered: number };
+  station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
+}
 
 export interface ServiceDeps {
   handle: DatabaseHandle;
-  config: Config;
+  config: ServiceSettings;
   log: Logger;
   now: () => number;
   /** Health of the station's devices, from the device hub (none when the agent runs without one). */
-  devices?: () => DeviceHealth[];
+  devices?: () => readonly unknown[];
+  /** Each commit's timing (metrics). */
+  onCommit?: (timing: CommitTiming) => void;
 }
 
-/**
- * Builds every repository and use case over one open database. Pure construction: nothing is read or
- * written here except the station's configured seats and bins, which `init` ensures.
- */
-export function createServices({ handle, config, log, now, devices = () => [] }: ServiceDeps) {
-  const { db, sqlite } = handle;
-  const bus = new EventBus();
-  const repos = {
+function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
+  return {
     auth: createAuthRepo(db),
     catalog: createCatalogRepo(db),
     items: createItemsRepo(sqlite),
@@ -55,79 +67,102 @@ export function createServices({ handle, config, log, now, devices = () => [] }:
     audits: createAuditsRepo(sqlite),
     reports: createReportsRepo(sqlite),
     requests: createRequestsRepo(sqlite),
+    scan: createScanRepo(sqlite),
   };
-  const tx = createTxRunner({
-    sqlite,
+}
+
+type Repos = ReturnType<typeof createRepos>;
+
+/** The doors whose dependencies are their own repositories and settings. */
+function createDoors(repos: Repos, unitOfWork: UnitOfWork, { config, log, now }: ServiceDeps) {
+  const catalogDeps = { catalog: repos.catalog, items: repos.items };
+  const audits = createAuditsService(
+    {
+      repo: repos.audits,
+      station: repos.station,
+      log,
+      ppsId: ppsIdNumber(config.ppsId),
+      seats: config.station.seats,
+    },
+    unitOfWork,
+  );
+  return {
+    auth: createAuthService(repos.auth, {
+      clientId: config.clientId,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+      now,
+    }),
+    catalog: createCatalogService(catalogDeps, unitOfWork),
+    items: createItemsService(catalogDeps, unitOfWork),
+    audits,
+    reports: createReportsService(
+      {
+        repo: repos.reports,
+        log,
+        dir: resolve(config.dataDir, "reports"),
+        baseUrl: () => publicBaseUrl(config.http, hostname()),
+      },
+      unitOfWork,
+    ),
+    notifications: createNotificationsService(repos.outbox),
+    scanLookup: createScanLookup({ scan: repos.scan, station: repos.station }),
+  };
+}
+
+/** The station's doors: requests, operations and the station read the same request, stock and bins. */
+function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDeps) {
+  const deps = {
+    requests: repos.requests,
+    items: repos.items,
+    station: repos.station,
+    stock: repos.stock,
+    ppsId: sd.config.ppsId,
+    timeZone: sd.config.timeZone,
+    stagingWithLogout: sd.config.station.stagingWithLogout,
+    auditRunning: () => repos.audits.withStatus("started").length > 0,
+    devices: sd.devices ?? (() => []),
+  };
+  return {
+    requests: createRequestsService(deps, unitOfWork),
+    operations: createOperations({ deps, unitOfWork, log: sd.log }),
+    station: { state: (at: number, site: string) => stationState(deps, at, site) },
+    picks: { labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt) },
+    workOrder: { nextHeldRelease: (at: number) => nextHeldRelease(deps, at) },
+  };
+}
+
+/**
+ * Builds every repository and use case over one open database. Pure construction: nothing is read or
+ * written here except the station's configured seats and bins, which `init` ensures.
+ */
+export function createServices(sd: ServiceDeps) {
+  const { handle, config, log, now } = sd;
+  const bus = new EventBus();
+  const repos = createRepos(handle, config);
+  const unitOfWork = createUnitOfWork({
+    sqlite: handle.sqlite,
     outbox: repos.outbox,
     bus,
     now,
     log,
     outboxLimit: config.outbox.maxUndelivered,
+    onCommit: sd.onCommit,
   });
-  const auth = createAuthService(repos.auth, {
-    clientId: config.clientId,
-    tokenTtlSeconds: config.tokenTtlSeconds,
-    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-    now,
-  });
-  const catalog = createCatalogService(repos.catalog, now);
-  const items = createItemsService(sqlite, repos.items, repos.catalog, now, tx);
-  const audits = createAuditsService({
-    repo: repos.audits,
-    station: repos.station,
-    tx,
-    log,
-    ppsId: config.ppsId,
-    seats: config.station.seats,
-  });
-  const ctx = { requests: repos.requests, items: repos.items, station: repos.station, ppsId: config.ppsId };
-  const bins = createBinsService(ctx, repos.stock);
-  const picks = createPicksService(ctx, repos.stock, bins, config.timeZone);
-  const picking = createPickingService(ctx, repos.stock, bins);
-  const puts = createPutsService(ctx, repos.stock, config.station.stagingWithLogout);
-  const station = createStationService(ctx, repos.station, repos.stock, bins, devices);
-  const requests = createRequestsService(ctx, tx, picks, puts);
-  const auditRunning = sqlite.prepare("SELECT 1 AS one FROM audits WHERE status = 'started' LIMIT 1");
-  const operations = createOperations({
-    ctx,
-    runner: tx,
-    picking,
-    puts,
-    bins,
-    station,
-    log,
-    auditBusy: () => auditRunning.get() !== undefined,
-  });
-  /** Lifecycle parts: the agent starts them after the HTTP app is built and stops them first. */
-  const auditConflicts = createAuditConflictWatcher({ bus, audits, log });
-  const reports = createReportsService({
-    repo: repos.reports,
-    tx,
-    log,
-    dir: resolve(config.dataDir, "reports"),
-    baseUrl: () => publicBaseUrl(config.http, hostname()),
-  });
-
+  const doors = createDoors(repos, unitOfWork, sd);
   return {
     bus,
     repos,
-    tx,
-    auth,
-    catalog,
-    items,
-    audits,
-    auditConflicts,
-    reports,
-    requests,
-    puts,
-    bins,
-    station,
-    operations,
-    /** Health of the station's devices (state/station, /station/state). */
-    deviceHealth: devices,
+    unitOfWork,
+    ...doors,
+    ...createStationDoors(repos, unitOfWork, sd),
+    /** Lifecycle part: the agent starts it after the HTTP app is built and stops it first. */
+    auditConflicts: createAuditConflictWatcher({ bus, resolveConflicts: doors.audits.resolveConflicts, log }),
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
     init(): void {
-      repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, now());
+      unitOfWork.run((t) =>
+        repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, t.now),
+      );
     },
   };
 }

@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { DeviceEvent, DeviceHub } from "../devices/hub.types.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import type { EventBus } from "../events.js";
-import type { ScanLookup } from "../services/scan-lookup.service.js";
+import type { ScanLookup } from "../services/scan-lookup/scan-lookup.service.js";
 import { type BinView, binLight, binPress, heldBySeats, OFF, slotLight } from "./bin-lights.js";
 import { debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";

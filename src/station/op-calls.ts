@@ -1,9 +1,9 @@
 /**
- * Carries out the operation calls the seat machine asks for, each through operations.ts (one
+ * Carries out the operation calls the seat machine asks for, each through the operations door (one
  * transaction each, the same rules as the HTTP station API) or the audits service.
  */
-import type { AuditsService } from "../services/audits.service.js";
-import type { Operations } from "../services/operations.js";
+import type { AuditsService } from "../services/audit/audit.service.js";
+import type { Operations } from "../services/operations/operations.service.js";
 import type { OpCall } from "./seat.types.js";
 
 export type OpRunner = (seat: string, call: OpCall) => void;
@@ -16,7 +16,7 @@ export function createOpRunner(ops: Operations, audits: Pick<AuditsService, "cou
       case "logout":
         return ops.logout(seat);
       case "rackPresented":
-        return ops.rackPresented(c.msu, c.locations);
+        return ops.rackPresented({ msu: c.msu, locations: c.locations });
       case "pick": {
         const { op: _, ...input } = c;
         ops.pick({ ...input, seat });

@@ -2,8 +2,14 @@
  * Shapes of the seat machine (seat.machine.ts): what a seat is doing, what the shell tells it about
  * the station for one input, and what it asks the shell to do. Pure data.
  */
-import type { PickExceptionReason } from "../domain/pick.machine.js";
-import type { PutExceptionState } from "../domain/put.machine.js";
+import type {
+  PickExceptionInput,
+  PickTransactionInput,
+  PutExceptionInput,
+  PutTransactionInput,
+  RackPresentedInput,
+  StationMode,
+} from "../domain/station.schema.js";
 import type { ExceptionCode } from "./scan-codes.js";
 
 /** One reserved pick line at a presented slot, in an order whose bin is at the station. */
@@ -41,7 +47,7 @@ export interface AuditView {
   lines: AuditLineView[];
 }
 
-export type StationMode = "pick" | "put" | "audit";
+export type { StationMode };
 
 /** What a scanned text can be in the station's data (the shell looks each up; the step chooses). */
 export type DataMeaning =
@@ -87,27 +93,18 @@ export type SeatInput =
   /** the request behind the pending work changed elsewhere (bus): drop it if it is gone */
   | { type: "changed"; stillValid: boolean };
 
-/** A station operation, as operations.ts names it, with its input. */
+/**
+ * A station operation, as the operations door (services/operations) names it, with its input: the
+ * station API's input shapes (domain/station.schema.ts) less the seat, which the engine adds.
+ */
 export type OpCall =
   | { op: "login"; user: string }
   | { op: "logout" }
-  | { op: "rackPresented"; msu: string; locations: string[] }
-  | { op: "pick"; externalServiceRequestId: string; line: string; location: string; quantity: number }
-  | {
-      op: "pickException";
-      externalServiceRequestId: string;
-      line: string;
-      quantity: number;
-      reason: PickExceptionReason;
-    }
-  | { op: "put"; externalServiceRequestId: string; product_sku: string; location: string; quantity: number }
-  | {
-      op: "putException";
-      externalServiceRequestId: string;
-      product_sku: string;
-      quantity: number;
-      reason: PutExceptionState;
-    }
+  | ({ op: "rackPresented" } & RackPresentedInput)
+  | ({ op: "pick" } & Omit<PickTransactionInput, "seat">)
+  | ({ op: "pickException" } & Omit<PickExceptionInput, "seat">)
+  | ({ op: "put" } & Omit<PutTransactionInput, "seat">)
+  | ({ op: "putException" } & Omit<PutExceptionInput, "seat">)
   | { op: "release"; externalServiceRequestId: string }
   | { op: "binEmptied"; binId: string }
   | { op: "auditCount"; auditId: string; auditLineId: string; good: number };

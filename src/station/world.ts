@@ -3,7 +3,7 @@
  * before it: the mode, the seat's operator, and only the work the scanned text can be about (picks
  * in pick mode, staged puts in put mode, the audit being counted in audit mode).
  */
-import type { ScanLookup } from "../services/scan-lookup.service.js";
+import type { ScanLookup } from "../services/scan-lookup/scan-lookup.service.js";
 import type { DataMeaning, SeatState, World } from "./seat.types.js";
 
 const key = (p: { externalServiceRequestId: string; line: string; location: string }) =>

@@ -19,7 +19,7 @@ export interface OutboxMonitorDeps {
   limit: number;
   pruneDeliveredAfterHours: number;
   inboxRetentionHours: number;
-  /** The transaction runner's estimate of the backlog, corrected with the real count. */
+  /** The unit of work's estimate of the backlog, corrected with the real count. */
   setUndelivered(n: number): void;
   /** The publisher is sending a backlog: bookkeeping waits. */
   draining(): boolean;
@@ -32,7 +32,7 @@ const PRUNE_MS = 3_600_000;
 /** While above a threshold, the warning is repeated this often. */
 const REPEAT_WARNING_MS = 300_000;
 /**
- * `delivered_at` is filled in behind the delivery watermark (mqtt.repo.ts) BACKFILL_ROWS rows at a time
+ * `delivered_at` is filled in behind the delivery cursor (outbox.repo.ts) BACKFILL_ROWS rows at a time
  * (about a millisecond), yielding to the event loop between chunks so that a scan still lights its bin
  * at once. While a backlog drains, one chunk per BACKFILL_EVERY_MS: delivery first, bookkeeping after.
  */
@@ -42,7 +42,7 @@ const BACKFILL_EVERY_MS = 250;
 /**
  * Watches the outbox so that /readyz, /metrics and the log say it is filling long before its bound
  * refuses changes (DESIGN.md §6; reference/mqtt.md c.3, c.7), records `delivered_at` behind the
- * publisher's watermark, and prunes what was delivered or answered long enough ago. Undelivered
+ * publisher's delivery cursor, and prunes what was delivered or answered long enough ago. Undelivered
  * notifications are never pruned or expired.
  */
 export function createOutboxMonitor(deps: OutboxMonitorDeps) {
@@ -53,11 +53,11 @@ export function createOutboxMonitor(deps: OutboxMonitorDeps) {
   let backfillNext = false;
 
   function health(): OutboxHealth {
-    const undelivered = deps.mqtt.undeliveredCount();
-    const oldest = deps.mqtt.oldestUndelivered();
+    const undelivered = deps.outbox.undeliveredCount();
+    const oldest = deps.outbox.oldestUndelivered();
     const oldestAgeSeconds = oldest ? Math.max(0, Math.round((deps.now() - oldest.createdAt) / 1000)) : 0;
     const ok = undelivered < deps.warnDepth && oldestAgeSeconds < deps.warnAgeSeconds;
-    return { undelivered, oldestAgeSeconds, dead: deps.mqtt.deadCount(), ok };
+    return { undelivered, oldestAgeSeconds, dead: deps.outbox.deadCount(), ok };
   }
 
   function check(): OutboxHealth {
@@ -89,7 +89,7 @@ export function createOutboxMonitor(deps: OutboxMonitorDeps) {
     backfillNext = false;
     if (!backfillTimer) return; // stopped: the database may be closing
     try {
-      if (deps.mqtt.backfill(deps.now(), BACKFILL_ROWS) === BACKFILL_ROWS && !deps.draining()) {
+      if (deps.outbox.backfill(deps.now(), BACKFILL_ROWS) === BACKFILL_ROWS && !deps.draining()) {
         backfillNext = true;
         setImmediate(backfill);
       }

@@ -1,9 +1,12 @@
 import type { Logger } from "pino";
-import type { MqttRepo, PendingRow } from "../db/mqtt.repo.js";
+import type { OutboxRepo, PendingRow } from "../db/outbox.repo.js";
+import type { UnitOfWork } from "../services/unit-of-work.js";
 import type { Link, PublishError } from "./link.js";
 
 export interface PublisherDeps {
-  mqtt: MqttRepo;
+  outbox: Pick<OutboxRepo, "pending" | "cursor" | "setCursor" | "moveAside">;
+  /** Moving a notification aside is two writes: one transaction. */
+  unitOfWork: Pick<UnitOfWork, "run">;
   topic: string;
   /** Notifications in flight (published, PUBACK not yet received). */
   window: number;
@@ -32,7 +35,7 @@ const PERMANENT: Record<number, string> = {
 const PACKET_OVERHEAD = 128;
 /** Safety net for a missed wake-up, e.g. rows appended by another process on the same database. */
 const POLL_MS = 1000;
-/** The watermark is written at most this often while acknowledgements stream in (one fsync each). */
+/** The delivery cursor is written at most this often while acknowledgements stream in (one fsync each). */
 const MARK_EVERY_MS = 100;
 
 interface Slot {
@@ -43,8 +46,8 @@ interface Slot {
 /**
  * The outbox relay (DESIGN.md §5, reference/mqtt.md a.5). Rows are read in `seq` order and published
  * with QoS 1, up to `window` at once, always in order on one topic; a row counts as delivered only when
- * it and every row before it were acknowledged (PUBACK), so delivery is one durable watermark
- * (mqtt.repo.ts) written for many messages at once, not one row update and fsync each. A new connection
+ * it and every row before it were acknowledged (PUBACK), so delivery is one durable cursor
+ * (outbox.repo.ts) written for many messages at once, not one row update and fsync each. A new connection
  * starts again from the oldest unacknowledged row: duplicates are possible after a reconnect (consumers
  * dedupe on `notification_id`), gaps and reordering are not. Memory is bounded by the window.
  */
@@ -81,7 +84,7 @@ export function createPublisher(deps: PublisherDeps) {
   }
 
   function moveAside(row: PendingRow, reason: string, code: number | null): void {
-    deps.mqtt.moveAside(row.seq, reason, code, deps.now());
+    deps.unitOfWork.run(() => deps.outbox.moveAside(row.seq, reason, code, deps.now()));
     deps.onRefused(reason);
     deps.log.error(
       {
@@ -108,7 +111,7 @@ export function createPublisher(deps: PublisherDeps) {
     }
     const now = deps.now();
     if (acked > marked && (force || slots.length === 0 || now - markedAt >= MARK_EVERY_MS)) {
-      deps.mqtt.setWatermark(acked);
+      deps.outbox.setCursor(acked);
       marked = acked;
       markedAt = now;
     }
@@ -138,7 +141,7 @@ export function createPublisher(deps: PublisherDeps) {
   /** The next row to send: read `max` at a time into a buffer of at most one window (bounded memory). */
   function next(max: number): PendingRow | undefined {
     if (ahead.length === 0) {
-      ahead = deps.mqtt.pending(cursor, max);
+      ahead = deps.outbox.pending(cursor, max);
       ahead.reverse();
       const last = ahead[0];
       if (last) cursor = last.seq;
@@ -184,8 +187,8 @@ export function createPublisher(deps: PublisherDeps) {
     attach(l: Link): void {
       link = l;
       paused = false;
-      // Everything up to the watermark was acknowledged on an earlier connection or run.
-      cursor = deps.mqtt.watermark();
+      // Everything up to the delivery cursor was acknowledged on an earlier connection or run.
+      cursor = deps.outbox.cursor();
       ahead = [];
       slots = [];
       acked = marked = cursor;

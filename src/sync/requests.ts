@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { MqttRepo } from "../db/mqtt.repo.js";
-import type { Sqlite } from "../db/open.js";
-import { type ErrorBody, errorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { validate } from "../domain/validate.js";
+import type { UnitOfWork } from "../services/unit-of-work.js";
+import { type ErrorBody, errorBody } from "../shell/error-body.js";
 import { isRequestName, type RequestName } from "./topics.js";
 
 /** One write operation reachable over MQTT: the HTTP body's schema and the use case. */
@@ -34,7 +34,8 @@ export interface RequestResponse {
 }
 
 export interface RequestHandlerDeps {
-  sqlite: Sqlite;
+  /** The operation and the inbox row commit in one transaction. */
+  unitOfWork: Pick<UnitOfWork, "run">;
   mqtt: MqttRepo;
   operations: RequestOperations;
   /** The HTTP body limit: the same request is refused the same way on both paths. */
@@ -121,11 +122,11 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     };
     try {
       const input = validate(op.schema, body);
-      return deps.sqlite
-        .transaction(() => record({ transaction, status: "ok", data: op.run(input) ?? {}, error: null }))
-        .immediate();
+      return deps.unitOfWork.run(() =>
+        record({ transaction, status: "ok", data: op.run(input) ?? {}, error: null }),
+      );
     } catch (e) {
-      if (!isAppError(e) || errorBody(e).status >= 500) throw e;
+      if (!isAppError(e) || e.kind === "unavailable") throw e;
       return record(failure(transaction, e));
     }
   }

@@ -5,6 +5,7 @@ import type { Sqlite } from "../db/open.js";
 import type { OutboxRepo } from "../db/outbox.repo.js";
 import type { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
+import type { UnitOfWork } from "../services/unit-of-work.js";
 import type { Connection } from "./connection.js";
 import type { EmbeddedBroker } from "./embedded-broker.js";
 import { readinessChecks, registerMetrics } from "./health.js";
@@ -21,8 +22,8 @@ export interface SyncDeps {
   sqlite: Sqlite;
   outbox: OutboxRepo;
   bus: EventBus;
-  /** The transaction runner's backlog estimate (services/tx.ts), corrected by the publisher. */
-  setUndelivered(n: number): void;
+  /** Every transaction opens here; its backlog estimate is corrected by the publisher and the monitor. */
+  unitOfWork: UnitOfWork;
   operations: RequestOperations;
   stationSnapshot: RetainedStateDeps["stationSnapshot"];
   requests?: RetainedStateDeps["requests"];
@@ -61,7 +62,7 @@ export function createSync(deps: SyncDeps) {
     limit: deps.config.outbox.maxUndelivered,
     pruneDeliveredAfterHours: cfg.pruneDeliveredAfterHours,
     inboxRetentionHours: cfg.inboxRetentionHours,
-    setUndelivered: deps.setUndelivered,
+    setUndelivered: (n) => deps.unitOfWork.setUndelivered(n),
     // The publisher is built below; this is only called once started.
     draining: () => publisher.draining(),
     now: deps.now,
@@ -70,7 +71,8 @@ export function createSync(deps: SyncDeps) {
   registerMetrics(metrics, monitor, () => connection?.status().connected ?? false);
 
   const publisher = createPublisher({
-    mqtt: repo,
+    outbox: deps.outbox,
+    unitOfWork: deps.unitOfWork,
     topic: topics.notification,
     window: cfg.inflightWindow,
     maxMessageBytes: cfg.maxMessageBytes,
@@ -79,7 +81,7 @@ export function createSync(deps: SyncDeps) {
     log,
     onPublished: (n) => metrics.inc("mqtt_published_total", {}, n),
     onRefused: (reason) => metrics.inc("mqtt_refused_total", { reason }),
-    onCaughtUp: () => deps.setUndelivered(0),
+    onCaughtUp: () => deps.unitOfWork.setUndelivered(0),
   });
   const retained = createRetainedState({
     topics,
@@ -91,7 +93,7 @@ export function createSync(deps: SyncDeps) {
     log,
   });
   const requests = createRequestHandler({
-    sqlite: deps.sqlite,
+    unitOfWork: deps.unitOfWork,
     mqtt: repo,
     operations: deps.operations,
     bodyLimitBytes: deps.config.http.bodyLimitBytes,

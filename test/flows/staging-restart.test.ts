@@ -2,6 +2,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../../src/agent.js";
 import { parseConfig } from "../../src/config/config.load.js";
+import { requestStaging } from "../../src/services/put/put.service.js";
 import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, tempDir } from "../helpers/agent.js";
 import { itemBody } from "../helpers/fixtures.js";
 
@@ -37,7 +38,8 @@ describe("put staging: stage_requested is a state of its own", () => {
       },
     });
     // the stage call's transaction alone, as if the agent stopped before checking the conditions
-    s.tx.run((tx) => s.puts.requestStaging(tx, "UQ", "7", "2"));
+    const ctx = { requests: s.repos.requests, items: s.repos.items, station: s.repos.station, ppsId: "7" };
+    s.unitOfWork.run((tx) => requestStaging(ctx, { serviceRequestId: "UQ", ppsId: "7", ppsBinId: "2" }, tx));
     expect(s.repos.requests.find("PUT", "UQ")?.state).toBe("stage_requested");
     const seq = s.repos.outbox.lastSeq();
     await a.stop();

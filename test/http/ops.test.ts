@@ -54,6 +54,16 @@ describe("health, readiness, metrics, API description", () => {
     );
   });
 
+  it("metrics time each commit (the unit of work's hook, wired by the agent)", async () => {
+    const created = await t.call("POST", "/api-gateway/mdm-service/wms-masterdata/catalog", {
+      clientCatalogId: "metrics-commit",
+      exhaustive_pdea_list: [],
+    });
+    expect(created.status).toBe(200);
+    const text = await (await t.request("/metrics")).text();
+    expect(text).toMatch(/^db_commit_duration_seconds_count [1-9]\d*$/m);
+  });
+
   it("openapi.json describes every spec path of this layer with request schemas", async () => {
     const res = await t.request("/openapi.json");
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { csvField, inventoryCsv } from "../../src/domain/inventory-report.js";
-import { publicBaseUrl } from "../../src/services/reports.service.js";
+import { publicBaseUrl } from "../../src/services/report/report.service.js";
 
 const sku = { unique: [["product_sku"]], type: "object" as const };
 

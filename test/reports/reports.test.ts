@@ -136,7 +136,7 @@ describe("a restart finishes reports left requested", () => {
   it("generates the report on the next start, with its original requested_time", async () => {
     const first = await startTestAgent();
     const { dir } = first;
-    const id = first.agent.services.tx.run((tx) =>
+    const id = first.agent.services.unitOfWork.run((tx) =>
       first.agent.services.repos.reports.insert("inventory/GR", tx.now),
     );
     await first.agent.stop();

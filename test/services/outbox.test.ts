@@ -5,7 +5,7 @@ import { openDatabase } from "../../src/db/open.js";
 import { createOutboxRepo } from "../../src/db/outbox.repo.js";
 import { isAppError } from "../../src/domain/errors.js";
 import { EventBus } from "../../src/events.js";
-import { createTxRunner } from "../../src/services/tx.js";
+import { createUnitOfWork } from "../../src/services/unit-of-work.js";
 import { tempDir } from "../helpers/agent.js";
 
 function setup(limit = 1000) {
@@ -14,7 +14,7 @@ function setup(limit = 1000) {
   const bus = new EventBus();
   const seen: number[] = [];
   bus.on("test", "outbox", (e) => seen.push(e.lastSeq));
-  const tx = createTxRunner({
+  const tx = createUnitOfWork({
     sqlite: handle.sqlite,
     outbox,
     bus,
@@ -64,7 +64,8 @@ describe("outbox and transactions", () => {
       t.notify("order_information", {});
       t.notify("order_information", {});
     });
-    outbox.markDeliveredUpTo(2, 500);
+    outbox.setCursor(2);
+    expect(outbox.backfill(500, 10)).toBe(2);
     expect(outbox.prune(1000)).toBe(2);
     tx.run((t) => t.notify("order_information", {}));
     expect(outbox.after(0, 10).map((r) => [r.seq, r.notificationId])).toEqual([[3, "dc1.7.3"]]);
@@ -82,10 +83,11 @@ describe("outbox and transactions", () => {
       code = isAppError(e) ? e.code : "other";
     }
     expect(code).toBe("outbox_full");
-    expect(outbox.stats().undelivered).toBe(100);
-    outbox.markDeliveredUpTo(50, 2000);
-    tx.setUndelivered(outbox.stats().undelivered);
+    expect(outbox.undeliveredCount()).toBe(100);
+    outbox.setCursor(50);
+    tx.setUndelivered(outbox.undeliveredCount());
     tx.run((t) => t.notify("order_information", { i: 100 }));
-    expect(outbox.stats()).toMatchObject({ undelivered: 51, total: 101 });
+    expect(outbox.undeliveredCount()).toBe(51);
+    expect(outbox.after(0, 1000)).toHaveLength(101);
   });
 });

@@ -3,8 +3,6 @@
  * the IRT bin at `ptl/IRT` and `beam-IRT`, the front seat's scanner `scanner-front`.
  */
 import pino from "pino";
-import { createScanRepo } from "../../src/db/scan.repo.js";
-import { createScanLookup } from "../../src/services/scan-lookup.service.js";
 import { createStationEngine, type StationEngine } from "../../src/station/engine.js";
 import { createOpRunner } from "../../src/station/op-calls.js";
 import { createTopology } from "../../src/station/topology.js";
@@ -29,7 +27,7 @@ export async function startEngineRig(): Promise<EngineRig> {
     hub,
     bus: svc.bus,
     run: createOpRunner(svc.operations, svc.audits),
-    lookup: createScanLookup(createScanRepo(t.agent.db.sqlite), svc.repos.station),
+    lookup: svc.scanLookup,
     topology: createTopology({
       station: {
         seats: ["front", "back"],

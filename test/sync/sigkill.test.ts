@@ -113,7 +113,7 @@ for (const b of BROKERS) {
       expect(connection().some((c) => c.state === "OFFLINE")).toBe(false);
 
       const db = new Database(join(dataDir, "pps-edge.db"), { readonly: true });
-      // Undelivered: above the delivery watermark and not moved aside (src/db/mqtt.repo.ts).
+      // Undelivered: above the delivery cursor and not moved aside (src/db/outbox.repo.ts).
       const watermark = Number(
         (
           db.prepare("SELECT value FROM settings WHERE key = 'mqtt.deliveredSeq'").get() as

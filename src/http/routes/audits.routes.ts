@@ -8,7 +8,7 @@ import {
   auditDeletedSchema,
   auditViewSchema,
 } from "../../domain/audit.schema.js";
-import { AUDIT_ACTIONS, type AuditAction, type AuditsService } from "../../services/audits.service.js";
+import { AUDIT_ACTIONS, type AuditAction, type AuditsService } from "../../services/audit/audit.service.js";
 import { readJson, validate } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
@@ -38,121 +38,139 @@ async function optionalJson<S extends z.ZodType>(c: Context, schema: S): Promise
 /** Audits: the spec's create and delete, and the station's audit actions (DESIGN §5 station API). */
 export function auditsRoutes(audits: AuditsService, now: () => number) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
-    route(
-      app,
-      registry,
-      {
-        method: "post",
-        path: `${CORE_API_PREFIX}/audit`,
-        tag: "audits",
-        summary: "Create an audit of locations or SKUs",
-        auth: true,
-        body: auditCreateSchema,
-        responses: {
-          200: { description: "the new audit's id", schema: auditCreatedSchema },
-          400: { description: "bad data; `errors` names the field" },
-          401: { description: "unauthorized" },
-        },
-      },
-      async (c) => c.json(audits.create(await readJson(c, auditCreateSchema))),
-    );
-
-    route(
-      app,
-      registry,
-      {
-        method: "delete",
-        path: `${CORE_API_PREFIX}/audit/delete/:audit_id`,
-        tag: "audits",
-        summary: "Delete an audit that has not been started",
-        auth: true,
-        responses: {
-          200: { description: "deleted", schema: auditDeletedSchema },
-          401: { description: "unauthorized" },
-          404: unknownAudit,
-          409: { description: "the audit was started (or paused, or is finished)" },
-        },
-      },
-      (c) => c.json(audits.delete(c.req.param("audit_id") ?? "")),
-    );
-
-    route(
-      app,
-      registry,
-      {
-        method: "get",
-        path: "/station/audits/:audit_id",
-        tag: "station",
-        summary: "The audit as it is now, with its lines",
-        auth: true,
-        responses: { 200: { description: "the audit", schema: auditViewSchema }, 404: unknownAudit },
-      },
-      (c) => c.json(audits.get(c.req.param("audit_id") ?? "", now())),
-    );
-
-    for (const action of AUDIT_ACTIONS) {
-      route(
-        app,
-        registry,
-        {
-          method: "post",
-          path: `/station/audits/:audit_id/${action}`,
-          tag: "station",
-          summary: ACTION_SUMMARY[action],
-          auth: true,
-          responses: {
-            200: { description: "the audit after the move", schema: auditViewSchema },
-            404: unknownAudit,
-            409: stateError,
-          },
-        },
-        (c) => c.json(audits.act(c.req.param("audit_id") ?? "", action)),
-      );
-    }
-
-    route(
-      app,
-      registry,
-      {
-        method: "post",
-        path: "/station/audits/:audit_id/begin",
-        tag: "station",
-        summary: "Begin counting a queued audit at a seat (station in audit mode, operator logged in)",
-        auth: true,
-        body: auditBeginSchema,
-        responses: {
-          200: { description: "the started audit", schema: auditViewSchema },
-          400: { description: "bad body or unknown seat" },
-          404: unknownAudit,
-          409: {
-            description: "not queued, station not in audit mode, no operator, or another audit counting",
-          },
-        },
-      },
-      async (c) => {
-        const { seat } = await optionalJson(c, auditBeginSchema);
-        return c.json(audits.begin(c.req.param("audit_id") ?? "", seat));
-      },
-    );
-
-    route(
-      app,
-      registry,
-      {
-        method: "post",
-        path: "/station/audits/:audit_id/count",
-        tag: "station",
-        summary: "Key in the count of one audit line (only for audits created with kq true)",
-        auth: true,
-        body: auditCountSchema,
-        responses: {
-          200: { description: "the audit after the count", schema: auditViewSchema },
-          400: { description: "bad data; `errors` names the field" },
-          404: { description: "unknown audit or line" },
-          409: { description: "`keyin_not_allowed` (kq false), or `invalid_state`" },
-        },
-      },
-      async (c) => c.json(audits.count(c.req.param("audit_id") ?? "", await readJson(c, auditCountSchema))),
-    );
+    specRoutes(app, registry, audits);
+    stationRoutes(app, registry, audits, now);
+    countingRoutes(app, registry, audits);
   };
+}
+
+/** Spec "Endpoints" → "Audits": create and delete. */
+function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsService): void {
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: `${CORE_API_PREFIX}/audit`,
+      tag: "audits",
+      summary: "Create an audit of locations or SKUs",
+      auth: true,
+      body: auditCreateSchema,
+      responses: {
+        200: { description: "the new audit's id", schema: auditCreatedSchema },
+        400: { description: "bad data; `errors` names the field" },
+        401: { description: "unauthorized" },
+      },
+    },
+    async (c) => c.json(audits.create(await readJson(c, auditCreateSchema))),
+  );
+
+  route(
+    app,
+    registry,
+    {
+      method: "delete",
+      path: `${CORE_API_PREFIX}/audit/delete/:audit_id`,
+      tag: "audits",
+      summary: "Delete an audit that has not been started",
+      auth: true,
+      responses: {
+        200: { description: "deleted", schema: auditDeletedSchema },
+        401: { description: "unauthorized" },
+        404: unknownAudit,
+        409: { description: "the audit was started (or paused, or is finished)" },
+      },
+    },
+    (c) => c.json(audits.delete(c.req.param("audit_id") ?? "")),
+  );
+}
+
+/** The dashboard's view of an audit and its actions (docs/architecture.md, station API). */
+function stationRoutes(
+  app: Hono<AppEnv>,
+  registry: RouteRegistry,
+  audits: AuditsService,
+  now: () => number,
+): void {
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/station/audits/:audit_id",
+      tag: "station",
+      summary: "The audit as it is now, with its lines",
+      auth: true,
+      responses: { 200: { description: "the audit", schema: auditViewSchema }, 404: unknownAudit },
+    },
+    (c) => c.json(audits.get(c.req.param("audit_id") ?? "", now())),
+  );
+
+  for (const action of AUDIT_ACTIONS) {
+    route(
+      app,
+      registry,
+      {
+        method: "post",
+        path: `/station/audits/:audit_id/${action}`,
+        tag: "station",
+        summary: ACTION_SUMMARY[action],
+        auth: true,
+        responses: {
+          200: { description: "the audit after the move", schema: auditViewSchema },
+          404: unknownAudit,
+          409: stateError,
+        },
+      },
+      (c) => c.json(audits.act(c.req.param("audit_id") ?? "", action)),
+    );
+  }
+}
+
+/** Counting at the station: begin at a seat, key in a line's count. */
+function countingRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsService): void {
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: "/station/audits/:audit_id/begin",
+      tag: "station",
+      summary: "Begin counting a queued audit at a seat (station in audit mode, operator logged in)",
+      auth: true,
+      body: auditBeginSchema,
+      responses: {
+        200: { description: "the started audit", schema: auditViewSchema },
+        400: { description: "bad body or unknown seat" },
+        404: unknownAudit,
+        409: {
+          description: "not queued, station not in audit mode, no operator, or another audit counting",
+        },
+      },
+    },
+    async (c) => {
+      const { seat } = await optionalJson(c, auditBeginSchema);
+      return c.json(audits.begin(c.req.param("audit_id") ?? "", seat));
+    },
+  );
+
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: "/station/audits/:audit_id/count",
+      tag: "station",
+      summary: "Key in the count of one audit line (only for audits created with kq true)",
+      auth: true,
+      body: auditCountSchema,
+      responses: {
+        200: { description: "the audit after the count", schema: auditViewSchema },
+        400: { description: "bad data; `errors` names the field" },
+        404: { description: "unknown audit or line" },
+        409: { description: "`keyin_not_allowed` (kq false), or `invalid_state`" },
+      },
+    },
+    async (c) => c.json(audits.count(c.req.param("audit_id") ?? "", await readJson(c, auditCountSchema))),
+  );
 }

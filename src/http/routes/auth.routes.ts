@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
-import type { AuthService, GrantRequest } from "../../services/auth.service.js";
+import type { AuthService, GrantRequest } from "../../services/auth/auth.service.js";
 import { readBodyText } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";

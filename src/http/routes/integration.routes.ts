@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { stagePutSchema } from "../../domain/service-request.schema.js";
+import { type StagePutInput, stagePutSchema } from "../../domain/service-request.schema.js";
 import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
@@ -9,7 +9,7 @@ import { route } from "../route.js";
 export const INTEGRATION_PREFIX = "/api-gateway/integration-service/wms-integration/core/api";
 
 export interface IntegrationActions {
-  stagePut(serviceRequestId: string, ppsId: string, ppsBinId: string): void;
+  stagePut(input: StagePutInput): void;
   printReady(externalServiceRequestId: string): void;
 }
 
@@ -35,8 +35,7 @@ export function integrationRoutes(actions: IntegrationActions) {
         },
       },
       async (c) => {
-        const body = await readJson(c, stagePutSchema);
-        actions.stagePut(body.serviceRequestId, body.ppsId, body.ppsBinId);
+        actions.stagePut(await readJson(c, stagePutSchema));
         return c.body(null, 200);
       },
     );

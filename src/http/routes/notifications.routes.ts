@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import type { OutboxRepo } from "../../db/outbox.repo.js";
+import type { NotificationsService } from "../../services/notifications/notifications.service.js";
 import { validate } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
@@ -31,7 +31,7 @@ const page = z.object({
  * The outbox in sequence order: every notification the station emitted, for clients that poll
  * and for tests. `lastSeq` is the newest sequence number, so a client knows whether it is behind.
  */
-export function notificationsRoutes(outbox: OutboxRepo) {
+export function notificationsRoutes(notifications: NotificationsService) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
     route(
       app,
@@ -50,11 +50,12 @@ export function notificationsRoutes(outbox: OutboxRepo) {
       },
       (c) => {
         const { after, limit } = validate(query, c.req.query(), "query");
-        const rows = outbox.after(after, limit);
+        const page = notifications.page(after, limit);
+        // the envelopes are JSON text already: spliced in as committed, not parsed and serialised again
         return c.body(
-          `{"notifications":[${rows
-            .map((r) => `{"seq":${r.seq},"delivered":${r.deliveredAt !== null},"notification":${r.envelope}}`)
-            .join(",")}],"lastSeq":${outbox.lastSeq()}}`,
+          `{"notifications":[${page.notifications
+            .map((r) => `{"seq":${r.seq},"delivered":${r.delivered},"notification":${r.envelope}}`)
+            .join(",")}],"lastSeq":${page.lastSeq}}`,
           200,
           { "Content-Type": "application/json" },
         );

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
-import { REPORT_PREFIX, type ReportsService } from "../../services/reports.service.js";
+import { REPORT_PREFIX, type ReportsService } from "../../services/report/report.service.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";

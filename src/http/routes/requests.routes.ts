@@ -7,7 +7,7 @@ import {
   putCreateSchema,
   putModifySchema,
 } from "../../domain/service-request.schema.js";
-import type { RequestsService } from "../../services/requests.service.js";
+import type { RequestChange, RequestsService } from "../../services/requests/requests.service.js";
 import { readJson, validate } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
@@ -25,110 +25,124 @@ const srView = z.looseObject({
 const txAnswer = z.object({ id: z.number().int(), externalServiceRequestId: z.string(), type: z.string() });
 const getQuery = z.object({ type: z.enum(["PICK", "PUT"]).optional() });
 
+/** A PICK change is answered later by order_modification (spec: 202 + transaction id); a PUT one is done. */
+const statusOf = (r: RequestChange) => (r.outcome === "accepted" ? 202 : 200);
+
 /** Service requests (spec: Endpoints → Service requests). */
 export function requestsRoutes(requests: RequestsService) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
-    route(
-      app,
-      registry,
-      {
-        method: "post",
-        path: `${SR_PREFIX}/service-request`,
-        tag: "service requests",
-        summary:
-          "Create a PICK (also pick+pack) or PUT request; the same body again returns the stored request",
-        auth: true,
-        body: z.union([pickCreateSchema, putCreateSchema]),
-        responses: {
-          200: {
-            description: "the created (or stored) request, status and state CREATED on creation",
-            schema: srView,
-          },
-          400: { description: "bad data; `errors` names the field (filters name the line and the string)" },
-          409: { description: "the externalServiceRequestId is used by another request of this type" },
-        },
-      },
-      async (c) => {
-        const result = await requests.createAsync(await readJson(c, z.unknown()));
-        return c.json(result.view, 200);
-      },
-    );
-
-    route(
-      app,
-      registry,
-      {
-        method: "post",
-        path: `${SR_PREFIX}/service-request/cancel`,
-        tag: "service requests",
-        summary:
-          "Cancel: PICK asynchronously (202 + transaction id, order_modification follows), PUT synchronously",
-        auth: true,
-        body: cancelSchema,
-        responses: {
-          200: { description: "PUT cancelled", schema: txAnswer },
-          202: {
-            description: "PICK cancel accepted; the outcome comes as order_modification",
-            schema: txAnswer,
-          },
-          400: { description: "bad data" },
-          404: { description: "unknown externalServiceRequestId" },
-          409: { description: "PUT not in state created" },
-        },
-      },
-      async (c) => {
-        const r = requests.cancel(await readJson(c, z.unknown()));
-        return c.json(r.body, r.status);
-      },
-    );
-
-    route(
-      app,
-      registry,
-      {
-        method: "post",
-        path: `${SR_PREFIX}/service-request/modify`,
-        tag: "service requests",
-        summary: "Modify: PICK asynchronously (202 + transaction id), PUT synchronously (only in created)",
-        auth: true,
-        body: z.union([pickModifySchema, putModifySchema]),
-        responses: {
-          200: { description: "PUT modified", schema: txAnswer },
-          202: {
-            description: "PICK modify accepted; the outcome comes as order_modification",
-            schema: txAnswer,
-          },
-          400: { description: "bad data" },
-          404: { description: "unknown externalServiceRequestId" },
-          409: { description: "PUT not in state created" },
-        },
-      },
-      async (c) => {
-        const r = requests.modify(await readJson(c, z.unknown()));
-        return c.json(r.body, r.status);
-      },
-    );
-
-    route(
-      app,
-      registry,
-      {
-        method: "get",
-        path: `${SR_PREFIX}/service-request/:externalServiceRequestId`,
-        tag: "service requests",
-        summary: "The current state of a request (not in the spec; README)",
-        auth: true,
-        query: getQuery,
-        responses: {
-          200: { description: "the request", schema: srView },
-          400: { description: "the id names both a PICK and a PUT: give `type`" },
-          404: { description: "unknown" },
-        },
-      },
-      (c) => {
-        const { type } = validate(getQuery, c.req.query(), "query");
-        return c.json(requests.get(c.req.param("externalServiceRequestId") as string, type));
-      },
-    );
+    createRoute(app, registry, requests);
+    changeRoutes(app, registry, requests);
+    getRoute(app, registry, requests);
   };
+}
+
+function createRoute(app: Hono<AppEnv>, registry: RouteRegistry, requests: RequestsService): void {
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: `${SR_PREFIX}/service-request`,
+      tag: "service requests",
+      summary:
+        "Create a PICK (also pick+pack) or PUT request; the same body again returns the stored request",
+      auth: true,
+      body: z.union([pickCreateSchema, putCreateSchema]),
+      responses: {
+        200: {
+          description: "the created (or stored) request, status and state CREATED on creation",
+          schema: srView,
+        },
+        400: { description: "bad data; `errors` names the field (filters name the line and the string)" },
+        409: { description: "the externalServiceRequestId is used by another request of this type" },
+      },
+    },
+    async (c) => {
+      const result = await requests.createAsync(await readJson(c, z.unknown()));
+      return c.json(result.view, 200);
+    },
+  );
+}
+
+/** Cancel and modify: a PICK change is answered later, a PUT change at once. */
+function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: RequestsService): void {
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: `${SR_PREFIX}/service-request/cancel`,
+      tag: "service requests",
+      summary:
+        "Cancel: PICK asynchronously (202 + transaction id, order_modification follows), PUT synchronously",
+      auth: true,
+      body: cancelSchema,
+      responses: {
+        200: { description: "PUT cancelled", schema: txAnswer },
+        202: {
+          description: "PICK cancel accepted; the outcome comes as order_modification",
+          schema: txAnswer,
+        },
+        400: { description: "bad data" },
+        404: { description: "unknown externalServiceRequestId" },
+        409: { description: "PUT not in state created" },
+      },
+    },
+    async (c) => {
+      const r = requests.cancel(await readJson(c, z.unknown()));
+      return c.json(r.body, statusOf(r));
+    },
+  );
+
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: `${SR_PREFIX}/service-request/modify`,
+      tag: "service requests",
+      summary: "Modify: PICK asynchronously (202 + transaction id), PUT synchronously (only in created)",
+      auth: true,
+      body: z.union([pickModifySchema, putModifySchema]),
+      responses: {
+        200: { description: "PUT modified", schema: txAnswer },
+        202: {
+          description: "PICK modify accepted; the outcome comes as order_modification",
+          schema: txAnswer,
+        },
+        400: { description: "bad data" },
+        404: { description: "unknown externalServiceRequestId" },
+        409: { description: "PUT not in state created" },
+      },
+    },
+    async (c) => {
+      const r = requests.modify(await readJson(c, z.unknown()));
+      return c.json(r.body, statusOf(r));
+    },
+  );
+}
+
+function getRoute(app: Hono<AppEnv>, registry: RouteRegistry, requests: RequestsService): void {
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: `${SR_PREFIX}/service-request/:externalServiceRequestId`,
+      tag: "service requests",
+      summary: "The current state of a request (not in the spec; README)",
+      auth: true,
+      query: getQuery,
+      responses: {
+        200: { description: "the request", schema: srView },
+        400: { description: "the id names both a PICK and a PUT: give `type`" },
+        404: { description: "unknown" },
+      },
+    },
+    (c) => {
+      const { type } = validate(getQuery, c.req.query(), "query");
+      return c.json(requests.get(c.req.param("externalServiceRequestId") as string, type));
+    },
+  );
 }

@@ -1,28 +1,22 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import {
+  loginSchema,
   pickExceptionSchema,
   pickTransactionSchema,
   putBackStageSchema,
   putExceptionSchema,
   putTransactionSchema,
   rackPresentedSchema,
-} from "../../domain/service-request.schema.js";
-import type { Operations } from "../../services/operations.js";
+  stationModeSchema,
+  stockAdjustSchema,
+} from "../../domain/station.schema.js";
+import type { Operations } from "../../services/operations/operations.service.js";
 import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry, RouteSpec } from "../openapi.js";
 import { type Handler, route } from "../route.js";
 
-const id = z.string().min(1).max(255);
-const loginBody = z.object({ user: z.string().min(1).max(128) });
-const modeBody = z.object({ mode: z.enum(["pick", "put", "audit"]) });
-const stockBody = z.object({
-  location: id,
-  msu: id,
-  product_sku: id,
-  quantity: z.number().int().min(0).max(10_000_000),
-});
 const ok = z.object({ ok: z.literal(true) });
 
 type Common = Omit<RouteSpec, "method" | "path" | "summary" | "responses" | "tag" | "auth">;
@@ -32,155 +26,180 @@ const errors = {
   409: { description: "the move is not allowed now (state, mode, login, reservation)" },
 };
 
+/** A POST of the station API: authenticated, answering 200 or the common errors. */
+function poster(app: Hono<AppEnv>, registry: RouteRegistry) {
+  return (path: string, summary: string, extra: Common, handler: Handler) =>
+    route(
+      app,
+      registry,
+      {
+        method: "post",
+        path,
+        summary,
+        tag: "station",
+        auth: true,
+        ...extra,
+        responses: { 200: { description: "done" }, ...errors },
+      },
+      handler,
+    );
+}
+
 /**
  * The station API (DESIGN.md §5): what the operator screen, the devices and the central system's robot
  * control call. Each action is one transaction with the same rules as every other entry point.
  */
 export function stationRoutes(ops: Operations, state: () => unknown) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
-    const post = (path: string, summary: string, extra: Common, handler: Handler) =>
-      route(
-        app,
-        registry,
-        {
-          method: "post",
-          path,
-          summary,
-          tag: "station",
-          auth: true,
-          ...extra,
-          responses: { 200: { description: "done" }, ...errors },
-        },
-        handler,
-      );
-
-    post("/station/seats/:seat/login", "An operator logs in at a seat", { body: loginBody }, async (c) => {
-      const { user } = await readJson(c, loginBody);
-      ops.login(c.req.param("seat") as string, user);
-      return c.json({ ok: true });
-    });
-    post("/station/seats/:seat/logout", "The operator at a seat logs out", {}, (c) => {
-      ops.logout(c.req.param("seat") as string);
-      return c.json({ ok: true });
-    });
-    route(
-      app,
-      registry,
-      {
-        method: "put",
-        path: "/station/mode",
-        tag: "station",
-        summary: "Switch the station's mode",
-        auth: true,
-        body: modeBody,
-        responses: { 200: { description: "done", schema: ok }, ...errors },
-      },
-      async (c) => {
-        ops.setMode((await readJson(c, modeBody)).mode);
-        return c.json({ ok: true });
-      },
-    );
-    post(
-      "/station/racks",
-      "A rack (MSU face) is presented; pick requests with stock on it lock",
-      { body: rackPresentedSchema },
-      async (c) => {
-        const b = await readJson(c, rackPresentedSchema);
-        ops.rackPresented(b.msu, b.locations);
-        return c.json({ ok: true });
-      },
-    );
-    route(
-      app,
-      registry,
-      {
-        method: "delete",
-        path: "/station/racks/:msu",
-        tag: "station",
-        summary: "The rack left the station",
-        auth: true,
-        responses: { 200: { description: "done" }, ...errors },
-      },
-      (c) => {
-        ops.rackGone(c.req.param("msu") as string);
-        return c.json({ ok: true });
-      },
-    );
-    post(
-      "/station/picks",
-      "One pick transaction (item from slot into the order's bin)",
-      { body: pickTransactionSchema },
-      async (c) => c.json(ops.pick(await readJson(c, pickTransactionSchema))),
-    );
-    post(
-      "/station/picks/exceptions",
-      "A pick exception: missing, damaged or unscannable items",
-      { body: pickExceptionSchema },
-      async (c) => c.json(ops.pickException(await readJson(c, pickExceptionSchema))),
-    );
-    post(
-      "/station/puts",
-      "One put transaction (item from tote into a slot)",
-      { body: putTransactionSchema },
-      async (c) => c.json(ops.put(await readJson(c, putTransactionSchema))),
-    );
-    post(
-      "/station/puts/exceptions",
-      "A put exception (front/back states of the spec)",
-      { body: putExceptionSchema },
-      async (c) => c.json(ops.putException(await readJson(c, putExceptionSchema))),
-    );
-    post(
-      "/station/puts/:externalServiceRequestId/release",
-      "The tote (or roll cage) of a complete put is released",
-      {},
-      (c) => c.json(ops.release(c.req.param("externalServiceRequestId") as string)),
-    );
-    post(
-      "/station/puts/:externalServiceRequestId/put-back-stage",
-      "Put back staging at the station: created → staged into a bin",
-      { body: putBackStageSchema },
-      async (c) =>
-        c.json(
-          ops.putBackStage(
-            c.req.param("externalServiceRequestId") as string,
-            (await readJson(c, putBackStageSchema)).ppsBinId,
-          ),
-        ),
-    );
-    post("/station/bins/:ppsBinId/empty", "The operator emptied a bin", {}, (c) => {
-      ops.binEmptied(c.req.param("ppsBinId") as string);
-      return c.json({ ok: true });
-    });
-    route(
-      app,
-      registry,
-      {
-        method: "put",
-        path: "/station/stock",
-        tag: "station",
-        summary: "Set the on-hand quantity of an item at a slot (inventory adjustment)",
-        auth: true,
-        body: stockBody,
-        responses: { 200: { description: "done", schema: ok }, ...errors },
-      },
-      async (c) => {
-        ops.setStock(await readJson(c, stockBody));
-        return c.json({ ok: true });
-      },
-    );
-    route(
-      app,
-      registry,
-      {
-        method: "get",
-        path: "/station/state",
-        tag: "station",
-        summary: "Mode, seats, bins, racks, the pick queue in work order, puts",
-        auth: true,
-        responses: { 200: { description: "the station" } },
-      },
-      (c) => c.json(state()),
-    );
+    seatRoutes(app, registry, ops);
+    workRoutes(app, registry, ops);
+    binAndStockRoutes(app, registry, ops, state);
   };
+}
+
+/** Seats, mode and racks. */
+function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations): void {
+  const post = poster(app, registry);
+  post("/station/seats/:seat/login", "An operator logs in at a seat", { body: loginSchema }, async (c) => {
+    const { user } = await readJson(c, loginSchema);
+    ops.login(c.req.param("seat") as string, user);
+    return c.json({ ok: true });
+  });
+  post("/station/seats/:seat/logout", "The operator at a seat logs out", {}, (c) => {
+    ops.logout(c.req.param("seat") as string);
+    return c.json({ ok: true });
+  });
+  route(
+    app,
+    registry,
+    {
+      method: "put",
+      path: "/station/mode",
+      tag: "station",
+      summary: "Switch the station's mode",
+      auth: true,
+      body: stationModeSchema,
+      responses: { 200: { description: "done", schema: ok }, ...errors },
+    },
+    async (c) => {
+      ops.setMode((await readJson(c, stationModeSchema)).mode);
+      return c.json({ ok: true });
+    },
+  );
+  post(
+    "/station/racks",
+    "A rack (MSU face) is presented; pick requests with stock on it lock",
+    { body: rackPresentedSchema },
+    async (c) => {
+      ops.rackPresented(await readJson(c, rackPresentedSchema));
+      return c.json({ ok: true });
+    },
+  );
+  route(
+    app,
+    registry,
+    {
+      method: "delete",
+      path: "/station/racks/:msu",
+      tag: "station",
+      summary: "The rack left the station",
+      auth: true,
+      responses: { 200: { description: "done" }, ...errors },
+    },
+    (c) => {
+      ops.rackGone(c.req.param("msu") as string);
+      return c.json({ ok: true });
+    },
+  );
+}
+
+/** The operator's picks and puts. */
+function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations): void {
+  const post = poster(app, registry);
+  post(
+    "/station/picks",
+    "One pick transaction (item from slot into the order's bin)",
+    { body: pickTransactionSchema },
+    async (c) => c.json(ops.pick(await readJson(c, pickTransactionSchema))),
+  );
+  post(
+    "/station/picks/exceptions",
+    "A pick exception: missing, damaged or unscannable items",
+    { body: pickExceptionSchema },
+    async (c) => c.json(ops.pickException(await readJson(c, pickExceptionSchema))),
+  );
+  post(
+    "/station/puts",
+    "One put transaction (item from tote into a slot)",
+    { body: putTransactionSchema },
+    async (c) => c.json(ops.put(await readJson(c, putTransactionSchema))),
+  );
+  post(
+    "/station/puts/exceptions",
+    "A put exception (front/back states of the spec)",
+    { body: putExceptionSchema },
+    async (c) => c.json(ops.putException(await readJson(c, putExceptionSchema))),
+  );
+  post(
+    "/station/puts/:externalServiceRequestId/release",
+    "The tote (or roll cage) of a complete put is released",
+    {},
+    (c) => c.json(ops.release(c.req.param("externalServiceRequestId") as string)),
+  );
+  post(
+    "/station/puts/:externalServiceRequestId/put-back-stage",
+    "Put back staging at the station: created → staged into a bin",
+    { body: putBackStageSchema },
+    async (c) =>
+      c.json(
+        ops.putBackStage(
+          c.req.param("externalServiceRequestId") as string,
+          (await readJson(c, putBackStageSchema)).ppsBinId,
+        ),
+      ),
+  );
+}
+
+/** Bins, stock and the station's state. */
+function binAndStockRoutes(
+  app: Hono<AppEnv>,
+  registry: RouteRegistry,
+  ops: Operations,
+  state: () => unknown,
+): void {
+  const post = poster(app, registry);
+  post("/station/bins/:ppsBinId/empty", "The operator emptied a bin", {}, (c) => {
+    ops.binEmptied(c.req.param("ppsBinId") as string);
+    return c.json({ ok: true });
+  });
+  route(
+    app,
+    registry,
+    {
+      method: "put",
+      path: "/station/stock",
+      tag: "station",
+      summary: "Set the on-hand quantity of an item at a slot (inventory adjustment)",
+      auth: true,
+      body: stockAdjustSchema,
+      responses: { 200: { description: "done", schema: ok }, ...errors },
+    },
+    async (c) => {
+      ops.setStock(await readJson(c, stockAdjustSchema));
+      return c.json({ ok: true });
+    },
+  );
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/station/state",
+      tag: "station",
+      summary: "Mode, seats, bins, racks, the pick queue in work order, puts",
+      auth: true,
+      responses: { 200: { description: "the station" } },
+    },
+    (c) => c.json(state()),
+  );
 }

@@ -16,7 +16,7 @@ const agent = createAgent(parseConfig(JSON.parse(process.env.CHILD_CONFIG ?? "{}
 await agent.start();
 const n = Number(process.env.CHILD_APPEND ?? 0);
 if (n > 0) {
-  agent.services.tx.run((t) => {
+  agent.services.unitOfWork.run((t) => {
     for (let i = 1; i <= n; i++) t.notify("order_information", { externalServiceRequestId: `ORD-${i}` });
   });
 }

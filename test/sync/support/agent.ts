@@ -23,7 +23,7 @@ export function agentOn(
 
 /** Appends notifications the way a use case does: one transaction per change. */
 export function notify(t: TestAgent, type: "order_information" | "bin_complete", data: unknown): void {
-  t.agent.services.tx.run((tx) => tx.notify(type, data));
+  t.agent.services.unitOfWork.run((tx) => tx.notify(type, data));
 }
 
 /** The outbox as committed: exactly what must arrive, in order. */

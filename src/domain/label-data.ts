@@ -1,0 +1,17 @@
+/**
+ * What the shipping label of a pick+pack order shows (DESIGN.md §4 "Pick and pack"): read from the
+ * order by the pick service, laid out by labels/shipping-label.ts.
+ */
+export interface LabelData {
+  externalServiceRequestId: string;
+  olpn: string;
+  orderNumber?: string | undefined;
+  shippingAddress?: string | undefined;
+  carrierLabelUrl?: string | undefined;
+  packingBoxId?: string | undefined;
+  packingBoxType?: string | undefined;
+  /** `<ppsId>/<ppsBinId>`: where the order was packed. */
+  station: string;
+  lines: Array<{ filter: string; quantity: number }>;
+  printedAt: string;
+}

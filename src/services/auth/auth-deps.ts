@@ -1,0 +1,28 @@
+import { createHash } from "node:crypto";
+import type { AuthRepo } from "../../db/auth.repo.js";
+
+export interface AuthUser {
+  id: number;
+  username: string;
+}
+
+export interface AuthOptions {
+  clientId: string;
+  tokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  now: () => number;
+}
+
+/** What the auth use cases read and write, and the tokens checked recently. */
+export interface AuthDeps extends AuthOptions {
+  repo: AuthRepo;
+  /** Recently checked tokens by their text (see TOKEN_CACHE_MS); cleared by every revocation. */
+  recent: Map<string, { user: AuthUser; until: number }>;
+}
+
+export const CLIENT_SECRET_KEY = "client_secret_hash";
+
+/** Tokens and the client secret are stored as their hash: the database never holds them in clear. */
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("base64url");
+}

@@ -1,0 +1,35 @@
+import { AppError } from "../../domain/errors.js";
+import { type AuthDeps, CLIENT_SECRET_KEY, sha256 } from "./auth-deps.js";
+import { hashPassword } from "./password.js";
+
+/** API users and the client credential (the CLI's `pps-edge user …`, and the first start). */
+
+/** The configured client secret wins; it is stored hashed so the database never holds it in clear. */
+export function setClientSecret({ repo }: AuthDeps, secret: string): void {
+  repo.setSetting(CLIENT_SECRET_KEY, sha256(secret));
+}
+
+export function hasClientSecret({ repo }: AuthDeps): boolean {
+  return repo.getSetting(CLIENT_SECRET_KEY) !== undefined;
+}
+
+export async function addUser(deps: AuthDeps, username: string, password: string): Promise<number> {
+  if (deps.repo.findUser(username)) throw new AppError("user_exists", `user ${username} exists`);
+  return deps.repo.insertUser(username, await hashPassword(password), deps.now());
+}
+
+/** A new password revokes the user's tokens. */
+export async function resetPassword(deps: AuthDeps, username: string, password: string): Promise<void> {
+  const user = deps.repo.findUser(username);
+  if (!user) throw new AppError("not_found", `no user ${username}`);
+  deps.repo.updatePassword(user.id, await hashPassword(password), deps.now());
+  deps.repo.revokeUserTokens(user.id);
+  deps.recent.clear();
+}
+
+export function removeUser(deps: AuthDeps, username: string): void {
+  const user = deps.repo.findUser(username);
+  if (!user) throw new AppError("not_found", `no user ${username}`);
+  deps.repo.deleteUser(user.id);
+  deps.recent.clear();
+}

@@ -1,0 +1,40 @@
+/**
+ * The auth aggregate's door (spec: Authentication; docs/architecture.md, auth): the token endpoint, bearer
+ * tokens, API users and the client credential, and the credentials made on the first start. Use cases
+ * are functions of their dependencies and input; `createAuthService` binds them. Callers import this
+ * module only.
+ */
+import type { AuthRepo } from "../../db/auth.repo.js";
+import type { AuthDeps, AuthOptions } from "./auth-deps.js";
+import { authenticate, type GrantRequest, grant } from "./auth-tokens.js";
+import { addUser, hasClientSecret, removeUser, resetPassword, setClientSecret } from "./auth-users.js";
+
+export type { AuthDeps, AuthOptions, AuthUser } from "./auth-deps.js";
+export {
+  authenticate,
+  type GrantRequest,
+  grant,
+  SCOPE,
+  TOKEN_CACHE_MS,
+  type TokenResponse,
+} from "./auth-tokens.js";
+export { addUser, hasClientSecret, removeUser, resetPassword, setClientSecret } from "./auth-users.js";
+export { CREDENTIALS_FILE, type CredentialSettings, ensureCredentials } from "./credentials.js";
+
+export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
+  const deps: AuthDeps = { ...opts, repo, recent: new Map() };
+  return {
+    setClientSecret: (secret: string) => setClientSecret(deps, secret),
+    hasClientSecret: () => hasClientSecret(deps),
+    grant: (authorization: string | undefined, req: GrantRequest) => grant(deps, authorization, req),
+    authenticate: (authorization: string | undefined) => authenticate(deps, authorization),
+    addUser: (username: string, password: string) => addUser(deps, username, password),
+    resetPassword: (username: string, password: string) => resetPassword(deps, username, password),
+    removeUser: (username: string) => removeUser(deps, username),
+    hasUser: (username: string): boolean => repo.findUser(username) !== undefined,
+    listUsers: () => repo.listUsers(),
+    pruneExpired: () => repo.pruneExpired(opts.now()),
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,94 @@
+import type { Logger } from "pino";
+import { AppError } from "../../domain/errors.js";
+import type { StagePutInput } from "../../domain/service-request.schema.js";
+import type {
+  PickExceptionInput,
+  PickTransactionInput,
+  PutExceptionInput,
+  PutTransactionInput,
+  RackPresentedInput,
+  StationMode,
+  StockAdjustInput,
+} from "../../domain/station.schema.js";
+import * as pick from "../pick/pick.service.js";
+import type { PutDeps } from "../put/put.service.js";
+import * as put from "../put/put.service.js";
+import { viewOf } from "../request-record.js";
+import type { StationDeps } from "../station/station.service.js";
+import * as station from "../station/station.service.js";
+import type { UnitOfWork } from "../unit-of-work.js";
+
+export interface OperationsDeps {
+  deps: StationDeps & PutDeps;
+  unitOfWork: UnitOfWork;
+  log: Logger;
+}
+
+/** The item a product_sku names; a 400 when it names none or several. */
+function itemBySku(deps: StationDeps, sku: string): number {
+  const ids = deps.items.idsByKey("product_sku", sku, 2);
+  if (ids.length !== 1) {
+    throw new AppError(
+      "validation_failed",
+      ids.length ? `product_sku '${sku}' names several items` : `no item '${sku}'`,
+      [{ path: "product_sku", message: ids.length ? "ambiguous" : "unknown item" }],
+    );
+  }
+  return ids[0] as number;
+}
+
+/**
+ * The station's operations, each one transaction through the unit of work: what the HTTP station API,
+ * MQTT requests and the station engine (devices) call. One door for all of them keeps every entry
+ * point's behaviour the same. It only binds the pick, put and station use cases to their dependencies.
+ */
+export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps) {
+  let stagingTimer: NodeJS.Immediate | undefined;
+
+  /** Staging is answered at once and checked just after (spec: stage_requested, then staged or failure). */
+  function kickStaging(): void {
+    if (stagingTimer) return;
+    stagingTimer = setImmediate(() => {
+      stagingTimer = undefined;
+      try {
+        uow.run((tx) => put.evaluateStaging(deps, tx));
+      } catch (err) {
+        log.error({ err }, "staging evaluation failed; it is retried on the next stage call or restart");
+      }
+    });
+  }
+
+  return {
+    kickStaging,
+    stop(): void {
+      if (stagingTimer) clearImmediate(stagingTimer);
+      stagingTimer = undefined;
+    },
+    login: (seat: string, user: string) => uow.run((tx) => station.login(deps, seat, user, tx)),
+    logout: (seat: string) => uow.run((tx) => station.logout(deps, seat, tx)),
+    setMode: (mode: StationMode) => uow.run((tx) => station.setMode(deps, mode, tx)),
+    rackPresented: (input: RackPresentedInput) => uow.run((tx) => station.presentRack(deps, input, tx)),
+    rackGone: (msu: string) => uow.run((tx) => station.removeRack(deps, msu, tx)),
+    setStock: (input: StockAdjustInput) =>
+      uow.run((tx) => station.setStock(deps, { ...input, itemId: itemBySku(deps, input.product_sku) }, tx)),
+    pick: (input: PickTransactionInput) => uow.run((tx) => viewOf(pick.recordPick(deps, input, tx), deps)),
+    pickException: (input: PickExceptionInput) =>
+      uow.run((tx) => viewOf(pick.recordPickException(deps, input, tx), deps)),
+    printReady: (externalId: string) => uow.run((tx) => pick.printReady(deps, externalId, tx)),
+    binEmptied: (binId: string) => uow.run((tx) => pick.emptyBin(deps, binId, tx)),
+    /** Periodic: work held back by pick_after_time is released into free bins. */
+    releaseHeldWork: () => uow.run((tx) => pick.assignBins(deps, tx)),
+    put: (input: PutTransactionInput) => uow.run((tx) => viewOf(put.recordPut(deps, input, tx), deps)),
+    putException: (input: PutExceptionInput) =>
+      uow.run((tx) => viewOf(put.recordPutException(deps, input, tx), deps)),
+    release: (externalId: string) => uow.run((tx) => viewOf(put.releasePut(deps, externalId, tx), deps)),
+    putBackStage: (externalId: string, binId: string) =>
+      uow.run((tx) => viewOf(put.putBackStage(deps, externalId, binId, tx), deps)),
+    stagePut(input: StagePutInput): void {
+      uow.run((tx) => put.requestStaging(deps, input, tx));
+      kickStaging();
+    },
+  };
+}
+
+export type Operations = ReturnType<typeof createOperations>;

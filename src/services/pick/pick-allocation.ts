@@ -1,0 +1,55 @@
+import type { RequestRow } from "../../db/requests.repo.js";
+import { allocate, type LineDemand } from "../../domain/allocation.js";
+import { AppError } from "../../domain/errors.js";
+import { type Filter, parseFilter } from "../../domain/filter.js";
+import { isRefusal } from "../../domain/machine.js";
+import { type PickState, stepPick } from "../../domain/pick.machine.js";
+import { stepPickLine } from "../../domain/pick-line.machine.js";
+import type { RequestContext } from "../request-record.js";
+import type { Tx } from "../unit-of-work.js";
+import { lineState, type PickDeps } from "./pick-deps.js";
+import { applyPickEffects, assignBins } from "./pick-effects.js";
+
+/** Items matching all of a line's filters, through the unique-attribute index. */
+function candidates(ctx: RequestContext, filters: Filter[]): string[] {
+  let set: Set<number> | null = null;
+  for (const f of filters) {
+    const values = f.operator === "=" ? [f.value] : f.values;
+    const ids = new Set(values.flatMap((v) => ctx.items.idsByKey(f.key, v, -1)));
+    const prev: Set<number> | null = set;
+    set = prev === null ? ids : new Set([...prev].filter((id: number) => ids.has(id)));
+  }
+  return [...(set ?? [])].map(String);
+}
+
+/** Allocation against free stock, all-or-nothing (DESIGN.md §4): fulfillable or not_fulfillable. */
+export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx): RequestRow {
+  const lines = deps.requests.lines(row.id);
+  const demands: LineDemand[] = lines.map((l) => ({
+    lineId: String(l.id),
+    candidates: candidates(
+      deps,
+      (JSON.parse(l.filtersJson) as string[]).map(
+        (t) => (parseFilter(t) as { ok: true; filter: Filter }).filter,
+      ),
+    ),
+    quantity: l.expected,
+  }));
+  const itemIds = [...new Set(demands.flatMap((d) => d.candidates))].map(Number);
+  const free = deps.stock
+    .freeStockOf(itemIds)
+    .map((s) => ({ location: s.location, itemId: String(s.itemId), free: s.quantity - s.reserved }));
+  const result = allocate(demands, free);
+  const input = result.ok
+    ? ({ type: "allocated", reservations: result.reservations } as const)
+    : ({ type: "allocation_failed", lineId: result.error.lineId } as const);
+  const step = stepPick(row.state as PickState, input);
+  if (isRefusal(step)) throw new AppError("invalid_state", step.error.reason);
+  for (const l of lines) {
+    const ls = stepPickLine(lineState(l), { type: result.ok ? "allocated" : "allocation_failed" });
+    if (!isRefusal(ls)) deps.requests.updateLine({ ...l, state: ls.state.state, updatedOn: tx.now });
+  }
+  const next = applyPickEffects(deps, row, step, tx);
+  if (next.state === "fulfillable") assignBins(deps, tx, "if-assigned");
+  return next;
+}

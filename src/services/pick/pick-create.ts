@@ -1,0 +1,145 @@
+import type { RequestRow } from "../../db/requests.repo.js";
+import { AppError, type FieldError } from "../../domain/errors.js";
+import { type Filter, parseFilter } from "../../domain/filter.js";
+import { createPick as initialPick, PICK_STATUS } from "../../domain/pick.machine.js";
+import { createPickLine } from "../../domain/pick-line.machine.js";
+import {
+  PACK_ATTRIBUTES,
+  type PickCreateInput,
+  type PickLineInput,
+} from "../../domain/service-request.schema.js";
+import { parseSpecTimestamp, SIMPLE_PRIORITIES } from "../../domain/work-order.js";
+import { type RequestContext, viewOf } from "../request-record.js";
+import type { Tx } from "../unit-of-work.js";
+import { allocatePick } from "./pick-allocation.js";
+import type { PickDeps } from "./pick-deps.js";
+
+const FILTER_PATH = (i: number, j: number) =>
+  `serviceRequests.${i}.expectations.containers.0.products.0.productAttributes.filter_parameters.${j}`;
+
+export interface Scheduling {
+  priorityRank: number;
+  pickBefore: number | null;
+  pickAfter: number | null;
+}
+
+/** Filters must parse and name unique attributes: a 400 naming the line and the string otherwise. */
+export function checkLines(ctx: RequestContext, lines: PickLineInput[]): Filter[][] {
+  const errors: FieldError[] = [];
+  let code: "invalid_filter" | "unsupported_operator" | "unknown_search_key" = "invalid_filter";
+  const parsed = lines.map(
+    (line, i) =>
+      line.expectations.containers[0]?.products[0]?.productAttributes.filter_parameters.map((text, j) => {
+        const p = parseFilter(text);
+        if (!p.ok) {
+          code = p.error.code;
+          errors.push({
+            path: FILTER_PATH(i, j),
+            message: `line '${line.externalServiceRequestId}': '${text}': ${p.error.reason} (at ${p.error.position})`,
+          });
+          return undefined;
+        }
+        if (p.filter.key !== "product_sku" && !ctx.items.isKnownKey(p.filter.key)) {
+          code = "unknown_search_key";
+          errors.push({
+            path: FILTER_PATH(i, j),
+            message: `line '${line.externalServiceRequestId}': '${text}': '${p.filter.key}' is not a unique attribute of any item schema`,
+          });
+          return undefined;
+        }
+        return p.filter;
+      }) ?? [],
+  );
+  if (errors.length) throw new AppError(code, errors[0]?.message ?? "bad filter", errors);
+  return parsed as Filter[][];
+}
+
+/** Priority and the pick window, read in the station's time zone; a 400 naming the attribute otherwise. */
+export function scheduling(attrs: PickCreateInput["attributes"], timeZone: string): Scheduling {
+  const errors: FieldError[] = [];
+  const time = (name: "pick_before_time" | "pick_after_time"): number | null => {
+    const text = attrs?.[name];
+    if (text === undefined) return null;
+    const p = parseSpecTimestamp(text, timeZone);
+    if (p.ok) return p.ms;
+    errors.push({ path: `attributes.${name}`, message: p.error.reason });
+    return null;
+  };
+  const s = {
+    priorityRank: SIMPLE_PRIORITIES.indexOf(attrs?.simple_priority ?? "normal"),
+    pickBefore: time("pick_before_time"),
+    pickAfter: time("pick_after_time"),
+  };
+  if (errors.length)
+    throw new AppError("validation_failed", `${errors[0]?.path}: ${errors[0]?.message}`, errors);
+  return s;
+}
+
+/** Work held back by pick_after_time is released by the scheduler at that time (not critical work). */
+export function announceHeld(sched: Scheduling, tx: Tx): void {
+  if (sched.pickAfter !== null && sched.pickAfter > tx.now && sched.priorityRank !== 0) {
+    tx.announce("heldWork", { releaseAt: sched.pickAfter });
+  }
+}
+
+/** Pick+pack: any line carries one of the pack attributes (spec: "Pick+pack"). */
+export function isPack(lines: PickLineInput[]): boolean {
+  return lines.some((l) => PACK_ATTRIBUTES.some((k) => l.attributes?.[k] !== undefined));
+}
+
+export function insertLines(ctx: RequestContext, requestId: number, lines: PickLineInput[], tx: Tx): void {
+  lines.forEach((line, position) => {
+    const product = line.expectations.containers[0]?.products[0];
+    const fresh = createPickLine(product?.productQuantity ?? 0);
+    ctx.requests.insertLine({
+      requestId,
+      externalId: line.externalServiceRequestId,
+      position,
+      state: fresh.state,
+      expected: fresh.expected,
+      picked: 0,
+      short: 0,
+      filtersJson: JSON.stringify(product?.productAttributes.filter_parameters ?? []),
+      attributesJson: JSON.stringify(line.attributes ?? null),
+      expectationIdsJson: JSON.stringify({
+        containerId: ctx.requests.nextEntityId("container"),
+        productId: ctx.requests.nextEntityId("product"),
+      }),
+      createdOn: tx.now,
+      updatedOn: tx.now,
+    });
+  });
+}
+
+/**
+ * A new pick (spec: Pick request): inserted in state created, then allocated against free stock in the
+ * same transaction. Answers the request as created (the allocation follows as order_information).
+ */
+export function createPick(deps: PickDeps, input: PickCreateInput, requestJson: string, tx: Tx) {
+  checkLines(deps, input.serviceRequests);
+  const sched = scheduling(input.attributes, deps.timeZone);
+  const start = initialPick();
+  const fresh: Omit<RequestRow, "id"> = {
+    externalId: input.externalServiceRequestId,
+    type: "PICK",
+    state: start.state,
+    status: PICK_STATUS[start.state],
+    requestJson,
+    attributesJson: JSON.stringify(input.attributes ?? null),
+    expectationsJson: null,
+    isPack: isPack(input.serviceRequests) ? 1 : 0,
+    binId: null,
+    ...sched,
+    executionJson: null,
+    receivedOn: tx.now,
+    createdOn: tx.now,
+    updatedOn: tx.now,
+  };
+  const id = deps.requests.insert(fresh);
+  insertLines(deps, id, input.serviceRequests, tx);
+  announceHeld(sched, tx);
+  const row: RequestRow = { id, ...fresh };
+  const created = viewOf(row, deps);
+  allocatePick(deps, row, tx);
+  return created;
+}

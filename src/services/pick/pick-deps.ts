@@ -1,0 +1,16 @@
+import type { LineRow } from "../../db/requests.repo.js";
+import type { StockRepo } from "../../db/stock.repo.js";
+import type { PickLine, PickLineState } from "../../domain/pick-line.machine.js";
+import type { RequestContext } from "../request-record.js";
+
+/** What the pick use cases read and write: the request record, stock, and the station's time zone. */
+export interface PickDeps extends RequestContext {
+  stock: StockRepo;
+  /** pick_before_time / pick_after_time without an offset are read in this zone (docs/architecture.md, conventions). */
+  timeZone: string;
+}
+
+/** A stored line as the pick-line machine sees it. */
+export function lineState(l: LineRow): PickLine {
+  return { state: l.state as PickLineState, expected: l.expected, picked: l.picked, short: l.short };
+}

@@ -1,0 +1,190 @@
+import type { LineRow, RequestRow } from "../../db/requests.repo.js";
+import { AppError } from "../../domain/errors.js";
+import { isRefusal } from "../../domain/machine.js";
+import { type PickEffect, type PickState, stepPick } from "../../domain/pick.machine.js";
+import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../../domain/pick-line.machine.js";
+import type { PickExceptionInput, PickTransactionInput } from "../../domain/station.schema.js";
+import { mustFind, operatorIn, parseJson } from "../request-record.js";
+import type { Tx } from "../unit-of-work.js";
+import { lineState, type PickDeps } from "./pick-deps.js";
+import { type ActualContext, applyPickEffects } from "./pick-effects.js";
+
+/** The operator's pick transactions and exceptions at the station (docs/architecture.md, pick flow). */
+
+function findLine(deps: PickDeps, row: RequestRow, externalLineId: string): LineRow {
+  const line = deps.requests.lines(row.id).find((l) => l.externalId === externalLineId);
+  if (!line) {
+    throw new AppError("not_found", `request '${row.externalId}' has no line '${externalLineId}'`, [
+      { path: "line", message: "unknown pick line" },
+    ]);
+  }
+  return line;
+}
+
+/** Records the request-level step, then follows with lines_short when nothing is left to pick. */
+function finish(
+  deps: PickDeps,
+  row: RequestRow,
+  step: { state: PickState; effects: PickEffect[] },
+  actor: ActualContext,
+  itemHint: number | null,
+  tx: Tx,
+): RequestRow {
+  const exec: Record<string, unknown> = {
+    ...(parseJson<Record<string, unknown>>(row.executionJson) ?? {}),
+    pps_seat_name: actor.pps_seat_name,
+    user_name: actor.user_name,
+  };
+  let withOlpn = exec;
+  if (step.state === "complete" && row.isPack) {
+    const first = deps.requests.lines(row.id)[0];
+    const box = first ? parseJson<Record<string, unknown>>(first.attributesJson)?.packing_box_id : undefined;
+    withOlpn = { ...exec, olpn: typeof box === "string" ? box : `${deps.ppsId}-${row.id}` };
+  }
+  let next = applyPickEffects(
+    deps,
+    { ...row, executionJson: JSON.stringify(withOlpn) },
+    step,
+    tx,
+    actor,
+    itemHint,
+  );
+  const lines = deps.requests.lines(row.id).map(lineState);
+  if (next.state === "pick_started" && summarizeLines(lines) === "short") {
+    const short = stepPick(next.state, { type: "lines_short" });
+    if (!isRefusal(short)) {
+      for (const l of deps.requests.lines(row.id)) {
+        const ls = stepPickLine(lineState(l), { type: "abandon" });
+        if (!isRefusal(ls)) deps.requests.updateLine({ ...l, state: ls.state.state, updatedOn: tx.now });
+      }
+      next = applyPickEffects(deps, next, short, tx, actor);
+    }
+  }
+  return next;
+}
+
+function lineStep(line: PickLine, input: { type: "pick" | "exception"; quantity: number }): PickLine {
+  const step = stepPickLine(line, input);
+  if (isRefusal(step)) {
+    const left = outstanding(line);
+    if (input.quantity > left) {
+      throw new AppError(
+        "validation_failed",
+        `quantity ${input.quantity} is more than the ${left} outstanding`,
+        [{ path: "quantity", message: `at most ${left}` }],
+      );
+    }
+    throw new AppError("invalid_state", step.error.reason, [
+      { path: "line", message: `line is ${line.state}` },
+    ]);
+  }
+  return step.state;
+}
+
+function refused(row: RequestRow, reason: string): AppError {
+  return new AppError("invalid_state", reason, [
+    { path: "externalServiceRequestId", message: `request is ${row.state}` },
+  ]);
+}
+
+/** The line's reservation at the slot, which must be on a presented rack and hold the quantity. */
+function reservationAt(deps: PickDeps, row: RequestRow, line: LineRow, input: PickTransactionInput) {
+  if (!deps.stock.isPresented(input.location)) {
+    throw new AppError("invalid_state", `slot '${input.location}' is not on a rack at the station`, [
+      { path: "location", message: "present its rack first" },
+    ]);
+  }
+  const res = deps.requests
+    .reservationsOfRequest(row.id)
+    .find((r) => r.lineId === line.id && r.location === input.location);
+  if (!res || res.quantity < input.quantity) {
+    throw new AppError(
+      "invalid_state",
+      `line '${input.line}' holds ${res?.quantity ?? 0} at '${input.location}'`,
+      [
+        {
+          path: "location",
+          message: res ? `at most ${res.quantity} reserved here` : "no stock reserved for this line here",
+        },
+      ],
+    );
+  }
+  return res;
+}
+
+/** One pick transaction: items from a slot into the order's bin, by the operator at a seat. */
+export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx): RequestRow {
+  const op = operatorIn(deps, "pick", input.seat);
+  const row = mustFind(deps, "PICK", input.externalServiceRequestId);
+  const line = findLine(deps, row, input.line);
+  const res = reservationAt(deps, row, line, input);
+  const nextLine = lineStep(lineState(line), { type: "pick", quantity: input.quantity });
+  const lines = deps.requests.lines(row.id).map((l) => (l.id === line.id ? nextLine : lineState(l)));
+  const step = stepPick(row.state as PickState, {
+    type: "pick_transaction",
+    lineId: String(line.id),
+    location: input.location,
+    itemId: String(res.itemId),
+    quantity: input.quantity,
+    last: summarizeLines(lines) === "complete",
+  });
+  if (isRefusal(step)) throw refused(row, step.error.reason);
+  deps.requests.updateLine({
+    ...line,
+    state: nextLine.state,
+    picked: nextLine.picked,
+    short: nextLine.short,
+    updatedOn: tx.now,
+  });
+  return finish(deps, row, step, { user_name: op.user, pps_seat_name: op.seat }, null, tx);
+}
+
+/**
+ * Missing, damaged or unscannable items: recorded as actuals with that state. The items are not
+ * where stock said, so the reservation is released and the on-hand quantity written down there.
+ */
+export function recordPickException(deps: PickDeps, input: PickExceptionInput, tx: Tx): RequestRow {
+  const op = operatorIn(deps, "pick", input.seat);
+  const row = mustFind(deps, "PICK", input.externalServiceRequestId);
+  const line = findLine(deps, row, input.line);
+  const nextLine = lineStep(lineState(line), { type: "exception", quantity: input.quantity });
+  const step = stepPick(row.state as PickState, {
+    type: "exception",
+    lineId: String(line.id),
+    quantity: input.quantity,
+    reason: input.reason,
+  });
+  if (isRefusal(step)) throw refused(row, step.error.reason);
+  const itemHint = writeDown(deps, row, line, input.quantity);
+  deps.requests.updateLine({
+    ...line,
+    state: nextLine.state,
+    picked: nextLine.picked,
+    short: nextLine.short,
+    updatedOn: tx.now,
+  });
+  return finish(deps, row, step, { user_name: op.user, pps_seat_name: op.seat }, itemHint, tx);
+}
+
+/** Releases `quantity` of the line's reservations, presented slots first; returns the first item. */
+function writeDown(deps: PickDeps, row: RequestRow, line: LineRow, quantity: number): number | null {
+  let left = quantity;
+  let itemHint: number | null = null;
+  const mine = deps.requests.reservationsOfRequest(row.id).filter((r) => r.lineId === line.id);
+  mine.sort(
+    (a, b) => Number(deps.stock.isPresented(b.location)) - Number(deps.stock.isPresented(a.location)),
+  );
+  for (const r of mine) {
+    if (left === 0) break;
+    const take = Math.min(left, r.quantity);
+    itemHint ??= r.itemId;
+    deps.requests.setReservation({ ...r, quantity: r.quantity - take });
+    const at = deps.stock.stockAt(r.location, r.itemId);
+    if (at) {
+      deps.stock.reserve(r.location, r.itemId, -take);
+      deps.stock.setQuantity(r.location, r.itemId, Math.max(0, at.quantity - take));
+    }
+    left -= take;
+  }
+  return itemHint;
+}

@@ -1,0 +1,56 @@
+import type { RequestRow } from "../../db/requests.repo.js";
+import { createPut as initialPut, PUT_STATUS } from "../../domain/put.machine.js";
+import type { PutCreateInput, PutModifyInput } from "../../domain/service-request.schema.js";
+import { mustFind, type RequestContext, viewOf } from "../request-record.js";
+import type { Tx } from "../unit-of-work.js";
+import { applyPutEffects, stepPutOrRefuse } from "./put-effects.js";
+import { resolveExpectations } from "./put-expectations.js";
+
+/** Put requests from the service-request endpoints (spec: Put request): create, cancel, modify. */
+
+/** A new put in state created: each expected product resolved to one known item. */
+export function createPut(ctx: RequestContext, input: PutCreateInput, requestJson: string, tx: Tx) {
+  const expectations = resolveExpectations(ctx, input.expectations);
+  const start = initialPut();
+  const id = ctx.requests.insert({
+    externalId: input.externalServiceRequestId,
+    type: "PUT",
+    state: start.state,
+    status: PUT_STATUS[start.state],
+    requestJson,
+    attributesJson: JSON.stringify(input.attributes ?? null),
+    expectationsJson: JSON.stringify(expectations),
+    isPack: 0,
+    binId: null,
+    priorityRank: 2,
+    pickBefore: null,
+    pickAfter: null,
+    executionJson: null,
+    receivedOn: tx.now,
+    createdOn: tx.now,
+    updatedOn: tx.now,
+  });
+  const row = ctx.requests.byId(id) as RequestRow;
+  tx.announce("request", { type: "PUT", externalServiceRequestId: row.externalId });
+  return viewOf(row, ctx);
+}
+
+/** Cancel (synchronous for PUT): only a put not yet staged. */
+export function cancelPut(ctx: RequestContext, externalId: string, tx: Tx): RequestRow {
+  const row = mustFind(ctx, "PUT", externalId);
+  return applyPutEffects(ctx, row, stepPutOrRefuse(row, { type: "cancel" }), tx);
+}
+
+/** Modify (synchronous for PUT): attributes and expectations of a put in state created. */
+export function modifyPut(ctx: RequestContext, input: PutModifyInput, tx: Tx): RequestRow {
+  const row = mustFind(ctx, "PUT", input.externalServiceRequestId);
+  const step = stepPutOrRefuse(row, { type: "modify" });
+  const next = {
+    ...row,
+    attributesJson: input.attributes !== undefined ? JSON.stringify(input.attributes) : row.attributesJson,
+    expectationsJson: input.expectations
+      ? JSON.stringify(resolveExpectations(ctx, input.expectations))
+      : row.expectationsJson,
+  };
+  return applyPutEffects(ctx, next, step, tx);
+}

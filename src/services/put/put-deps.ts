@@ -1,0 +1,9 @@
+import type { StockRepo } from "../../db/stock.repo.js";
+import type { RequestContext } from "../request-record.js";
+
+/** What the put use cases read and write: the request record, stock, and the staging rule. */
+export interface PutDeps extends RequestContext {
+  stock: StockRepo;
+  /** Staging is allowed with no operator logged in (station.stagingWithLogout). */
+  stagingWithLogout: boolean;
+}

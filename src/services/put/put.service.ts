@@ -1,0 +1,14 @@
+/**
+ * The put aggregate's door (spec: Put request, Stage put; docs/architecture.md, put flow). Every use case is a function
+ * of its dependencies, its input and the caller's transaction (services/unit-of-work.ts):
+ * - the service-request endpoints: create, cancel, modify;
+ * - staging: the stage call, its evaluation (staged or stage_failure), put-back staging at the station;
+ * - the operator at the station: a put transaction, a put exception, the tote's release;
+ * - the notification it emits: put_information.
+ * Callers import this module only; the files beside it are its private parts.
+ */
+export { cancelPut, createPut, modifyPut } from "./put-change.js";
+export type { PutDeps } from "./put-deps.js";
+export type { StoredExpectations } from "./put-expectations.js";
+export { evaluateStaging, putBackStage, requestStaging } from "./put-staging.js";
+export { recordPut, recordPutException, releasePut } from "./putting.js";

@@ -1,0 +1,86 @@
+import type { RequestRow } from "../../db/requests.repo.js";
+import { AppError } from "../../domain/errors.js";
+import type { PutExceptionInput, PutTransactionInput } from "../../domain/station.schema.js";
+import { mustFind, operatorIn, type RequestContext } from "../request-record.js";
+import type { Tx } from "../unit-of-work.js";
+import type { PutDeps } from "./put-deps.js";
+import { applyPutEffects, recordPutActual, stepPutOrRefuse } from "./put-effects.js";
+import { EXCESS, itemFor, progress } from "./put-expectations.js";
+
+/** The operator's put transactions, exceptions and the tote's release (DESIGN.md §4 Put). */
+
+function moreThanExpected(quantity: number, left: number): AppError {
+  return new AppError("validation_failed", `quantity ${quantity} is more than the ${left} expected`, [
+    { path: "quantity", message: `at most ${left}` },
+  ]);
+}
+
+/** One put transaction: items from the tote into a slot of a presented rack. */
+export function recordPut(deps: PutDeps, input: PutTransactionInput, tx: Tx): RequestRow {
+  const op = operatorIn(deps, "put", input.seat);
+  const row = mustFind(deps, "PUT", input.externalServiceRequestId);
+  const itemId = itemFor(row, input.product_sku);
+  const loc = deps.stock.location(input.location);
+  if (!loc || !deps.stock.isPresented(input.location)) {
+    throw new AppError("invalid_state", `slot '${input.location}' is not on a rack at the station`, [
+      { path: "location", message: "present its rack first" },
+    ]);
+  }
+  const p = progress(deps, row);
+  const left = p.left(input.product_sku);
+  if (row.state === "staged" && input.quantity > left) throw moreThanExpected(input.quantity, left);
+  const s = stepPutOrRefuse(row, {
+    type: "put_transaction",
+    productSku: input.product_sku,
+    location: input.location,
+    itemId: String(itemId),
+    quantity: input.quantity,
+    finished: p.total - input.quantity === 0,
+  });
+  deps.stock.add(input.location, itemId, input.quantity);
+  const actual = {
+    sku: input.product_sku,
+    itemId,
+    state: "complete",
+    quantity: input.quantity,
+    location: input.location,
+  };
+  recordPutActual(deps, row, actual, { user_name: op.user, pps_seat_name: op.seat }, tx);
+  const effects = s.effects.filter((e) => e.kind !== "add" && e.kind !== "record_actual");
+  return applyPutEffects(deps, row, { state: s.state, effects }, tx);
+}
+
+/** Items found wrong (damaged, missing, excess…): recorded as actuals with that state (spec: put states). */
+export function recordPutException(deps: PutDeps, input: PutExceptionInput, tx: Tx): RequestRow {
+  const op = operatorIn(deps, "put", input.seat);
+  const row = mustFind(deps, "PUT", input.externalServiceRequestId);
+  const itemId = itemFor(row, input.product_sku);
+  const p = progress(deps, row);
+  const excess = EXCESS.includes(input.reason);
+  const left = p.left(input.product_sku);
+  if (row.state === "staged" && !excess && input.quantity > left)
+    throw moreThanExpected(input.quantity, left);
+  const s = stepPutOrRefuse(row, {
+    type: "put_exception",
+    productSku: input.product_sku,
+    state: input.reason,
+    quantity: input.quantity,
+    finished: p.total - (excess ? 0 : input.quantity) === 0,
+  });
+  const actual = {
+    sku: input.product_sku,
+    itemId,
+    state: input.reason,
+    quantity: input.quantity,
+    location: null,
+  };
+  const id = recordPutActual(deps, row, actual, { user_name: op.user, pps_seat_name: op.seat }, tx);
+  const effects = s.effects.filter((e) => e.kind !== "record_actual");
+  return applyPutEffects(deps, row, { state: s.state, effects }, tx, { exceptionIds: [id] });
+}
+
+/** The tote (or roll cage) of a complete put is released: its bin is free. */
+export function releasePut(ctx: RequestContext, externalId: string, tx: Tx): RequestRow {
+  const row = mustFind(ctx, "PUT", externalId);
+  return applyPutEffects(ctx, row, stepPutOrRefuse(row, { type: "release" }), tx);
+}

@@ -1,0 +1,139 @@
+import { AppError } from "../../domain/errors.js";
+import {
+  cancelSchema,
+  createTypeSchema,
+  pickCreateSchema,
+  pickModifySchema,
+  putCreateSchema,
+  putModifySchema,
+} from "../../domain/service-request.schema.js";
+import { validate } from "../../domain/validate.js";
+import { cancelPick, createPick, modifyPick, type PickDeps } from "../pick/pick.service.js";
+import { cancelPut, createPut, modifyPut, type PutDeps } from "../put/put.service.js";
+import { mustFind, type RequestContext, viewOf } from "../request-record.js";
+import type { Tx, UnitOfWork } from "../unit-of-work.js";
+
+/** JSON with object keys sorted at every level: the same request always has the same text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export type RequestDeps = PickDeps & PutDeps;
+
+/**
+ * How a cancel or modify was taken: a PICK change is `accepted` and answered later by its
+ * order_modification (spec: asynchronous), a PUT change is `done` at once. The shells choose the
+ * status (HTTP 202 or 200); `body` names the request and, for a PICK, the transaction id.
+ */
+export interface RequestChange {
+  outcome: "accepted" | "done";
+  body: { id: number; externalServiceRequestId: string; type: "PICK" | "PUT" };
+}
+
+/** Validation needs no transaction: a bad body never waits for, nor holds, the write lock. */
+function prepareCreate(body: unknown) {
+  const { type } = validate(createTypeSchema, body);
+  const input = type === "PICK" ? validate(pickCreateSchema, body) : validate(putCreateSchema, body);
+  return { type, input, requestJson: canonicalJson(body) };
+}
+
+/**
+ * Create PICK or PUT. The same create sent again returns the stored request (a safe retry); another
+ * body under the same externalServiceRequestId and type is a 409 (station-practice C1).
+ */
+export function createRequest(deps: RequestDeps, prepared: ReturnType<typeof prepareCreate>, tx: Tx) {
+  const { type, input, requestJson } = prepared;
+  const existing = deps.requests.find(type, input.externalServiceRequestId);
+  if (existing) {
+    if (existing.requestJson === requestJson)
+      return { created: false, view: viewOf(existing, deps) as unknown };
+    throw new AppError(
+      "duplicate_request",
+      `a ${type} request '${input.externalServiceRequestId}' exists with a different body`,
+      [{ path: "externalServiceRequestId", message: "already used for another request of this type" }],
+    );
+  }
+  const view =
+    input.type === "PICK"
+      ? createPick(deps, input, requestJson, tx)
+      : createPut(deps, input, requestJson, tx);
+  return { created: true, view: view as unknown };
+}
+
+/** The request by id; without a type the id must name one request only. */
+export function getRequest(ctx: RequestContext, externalId: string, type: "PICK" | "PUT" | undefined) {
+  if (type) return viewOf(mustFind(ctx, type, externalId), ctx);
+  const rows = ctx.requests.findAnyType(externalId);
+  if (rows.length === 0) {
+    throw new AppError("not_found", `no service request '${externalId}'`, [
+      { path: "externalServiceRequestId", message: "unknown" },
+    ]);
+  }
+  if (rows.length > 1) {
+    throw new AppError("validation_failed", `'${externalId}' names a PICK and a PUT request`, [
+      { path: "type", message: "say which: PICK or PUT" },
+    ]);
+  }
+  return viewOf(rows[0] as NonNullable<(typeof rows)[0]>, ctx);
+}
+
+/**
+ * The service-request endpoints' door (spec: Endpoints → Service requests): it validates the body, then
+ * runs the PICK or PUT use case as one transaction: state, stock and notifications commit together.
+ */
+export function createRequestsService(deps: RequestDeps, uow: UnitOfWork) {
+  const picked = (id: number, externalServiceRequestId: string): RequestChange => ({
+    outcome: "accepted",
+    body: { id, externalServiceRequestId, type: "PICK" },
+  });
+  const done = (row: { id: number; externalId: string }): RequestChange => ({
+    outcome: "done",
+    body: { id: row.id, externalServiceRequestId: row.externalId, type: "PUT" },
+  });
+  return {
+    /** One transaction now (or joined to the caller's: MQTT requests with their inbox row). */
+    create(body: unknown): { created: boolean; view: unknown } {
+      const prepared = prepareCreate(body);
+      return uow.run((tx) => createRequest(deps, prepared, tx));
+    },
+    /** For HTTP: committed together with the other changes of this event-loop turn (group commit). */
+    createAsync(body: unknown): Promise<{ created: boolean; view: unknown }> {
+      const prepared = prepareCreate(body);
+      return uow.runAsync((tx) => createRequest(deps, prepared, tx));
+    },
+    get: (externalId: string, type: "PICK" | "PUT" | undefined) => getRequest(deps, externalId, type),
+    cancel(body: unknown): RequestChange {
+      const input = validate(cancelSchema, body);
+      const id = input.externalServiceRequestId;
+      if (input.type === "PICK")
+        return picked(
+          uow.run((tx) => cancelPick(deps, id, body, tx)),
+          id,
+        );
+      return done(uow.run((tx) => cancelPut(deps, id, tx)));
+    },
+    modify(body: unknown): RequestChange {
+      const { type } = validate(createTypeSchema, body);
+      if (type === "PICK") {
+        const input = validate(pickModifySchema, body);
+        return picked(
+          uow.run((tx) => modifyPick(deps, input, body, tx)),
+          input.externalServiceRequestId,
+        );
+      }
+      const input = validate(putModifySchema, body);
+      return done(uow.run((tx) => modifyPut(deps, input, tx)));
+    },
+  };
+}
+
+export type RequestsService = ReturnType<typeof createRequestsService>;

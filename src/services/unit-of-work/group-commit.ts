@@ -1,0 +1,99 @@
+import { isBusy } from "./storage-failure.js";
+import {
+  type Effects,
+  effects,
+  failureOf,
+  inSavepoint,
+  publish,
+  storageFailure,
+  type Tx,
+  transaction,
+  type UnitState,
+} from "./transaction.js";
+
+/** At most this many queued changes share one commit. */
+const MAX_GROUP = 64;
+
+interface Pending {
+  fn: (tx: Tx) => unknown;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  /** Times the database refused to begin this change's transaction. */
+  attempts: number;
+}
+
+type Outcome = { ok: true; value: unknown; fx: Effects } | { ok: false; error: unknown };
+
+/**
+ * Group commit, part of the unit of work (../unit-of-work.ts): the changes queued during one turn of the
+ * event loop run in one IMMEDIATE transaction, each inside its own savepoint, so a failing change rolls
+ * back alone while the rest share one fsync. Every caller is answered only after the commit
+ * (docs/architecture.md: no change is acknowledged before its transaction has committed). A batch the database
+ * refused to begin goes back to the queue for a later turn rather than blocking the loop.
+ */
+export function createGroupCommit(s: UnitState) {
+  const queue: Pending[] = [];
+  let scheduled = false;
+
+  function attempt(p: Pending): Outcome {
+    const fx = effects();
+    try {
+      return { ok: true, value: inSavepoint(s, p.fn, fx), fx };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  /** The batch failed as a whole: nothing of it is durable. True when it is queued again instead. */
+  function failed(batch: Pending[], outcomes: Outcome[], error: unknown): boolean {
+    for (const o of outcomes) if (o.ok) s.undeliveredEstimate -= o.fx.appended;
+    if (outcomes.length === 0 && isBusy(error) && (batch[0]?.attempts ?? s.retries) < s.retries) {
+      for (const p of batch) p.attempts++;
+      queue.unshift(...batch);
+      return true;
+    }
+    const reason = failureOf(s, error);
+    for (const p of batch) p.reject(reason);
+    return false;
+  }
+
+  function flush(): void {
+    scheduled = false;
+    const batch = queue.splice(0, MAX_GROUP);
+    const outcomes: Outcome[] = [];
+    try {
+      const body = () => {
+        // a change SQLite rolled the whole transaction back for ends the batch: none of it is durable
+        for (const p of batch) if (s.deps.sqlite.inTransaction) outcomes.push(attempt(p));
+      };
+      transaction(s, body, batch.length, () => false);
+    } catch (error) {
+      failed(batch, outcomes, error);
+      if (queue.length) schedule();
+      return;
+    }
+    if (queue.length) schedule();
+    batch.forEach((p, i) => {
+      const o = outcomes[i] as Outcome;
+      if (o.ok) {
+        publish(s, o.fx);
+        p.resolve(o.value);
+      } else p.reject(storageFailure(s, o.error));
+    });
+  }
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  }
+
+  return {
+    runAsync<T>(fn: (tx: Tx) => T): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0 });
+        schedule();
+      });
+    },
+  };
+}

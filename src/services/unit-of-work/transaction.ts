@@ -1,0 +1,174 @@
+import type { Logger } from "pino";
+import type { Sqlite } from "../../db/open.js";
+import type { OutboxRepo } from "../../db/outbox.repo.js";
+import { AppError } from "../../domain/errors.js";
+import type { NotificationType } from "../../domain/notification.js";
+import type { AgentEvents, EventBus } from "../../events.js";
+import { isBusy, isStorage, sqliteCode, storageAppError } from "./storage-failure.js";
+
+/**
+ * The transaction itself, for the unit of work (../unit-of-work.ts) and its group commit: the state
+ * they share, the Tx a use case sees, savepoints, the IMMEDIATE transaction with its BUSY retry and
+ * commit timing, and what a failed transaction is answered with.
+ */
+
+/** What a use case may do inside its transaction besides writing its own tables. */
+export interface Tx {
+  now: number;
+  /** Queue a notification: written to the outbox in this transaction. */
+  notify(type: NotificationType, data: unknown): void;
+  /** Announce an event on the bus once the transaction has committed. */
+  announce<K extends keyof AgentEvents>(event: K, payload: AgentEvents[K]): void;
+}
+
+/** How long one commit took; the composition root feeds it to /metrics. */
+export interface CommitTiming {
+  /** COMMIT alone: the durable write (WAL sync at synchronous=FULL). */
+  commitSeconds: number;
+  /** BEGIN to the end of COMMIT: the time the write lock was held. */
+  transactionSeconds: number;
+  /** Changes that shared the commit (group commit). */
+  changes: number;
+}
+
+export interface UnitOfWorkDeps {
+  sqlite: Sqlite;
+  outbox: Pick<OutboxRepo, "append" | "undeliveredCount">;
+  bus: EventBus;
+  now: () => number;
+  log: Logger;
+  /** Refuse changes when this many notifications wait undelivered (DESIGN.md §6: never drop one). */
+  outboxLimit: number;
+  /** How many times a transaction is begun again when the database stayed locked (SQLITE_BUSY). */
+  busyRetries?: number;
+  onCommit?: (timing: CommitTiming) => void;
+}
+
+/** What one transaction did besides its own writes: published after its commit. */
+export interface Effects {
+  events: Array<[keyof AgentEvents, unknown]>;
+  lastSeq: number;
+  appended: number;
+}
+
+export const effects = (): Effects => ({ events: [], lastSeq: 0, appended: 0 });
+
+/** The unit of work's state, shared with the group commit beside it (group-commit.ts). */
+export interface UnitState {
+  deps: UnitOfWorkDeps;
+  retries: number;
+  /**
+   * An upper bound of `outbox.undeliveredCount()` (appends add to it, the sync corrects it), so a
+   * notification costs no count; a refusal is decided on the count itself.
+   */
+  undeliveredEstimate: number;
+  /** The effects of the transaction open right now: a nested unit of work adds to them. */
+  active: Effects | undefined;
+  /**
+   * The storage failure met in the open transaction. On a full disk or an I/O error SQLite may roll the
+   * whole transaction back at once (sqlite.org/lang_transaction.html, "Response To Errors Within A
+   * Transaction"), so what fails next ("no transaction is active") is only its consequence.
+   */
+  lost: unknown;
+}
+
+export function makeTx(s: UnitState, fx: Effects): Tx {
+  const { deps } = s;
+  const tx: Tx = {
+    now: deps.now(),
+    notify(type, data) {
+      if (s.undeliveredEstimate >= deps.outboxLimit) {
+        s.undeliveredEstimate = deps.outbox.undeliveredCount();
+        if (s.undeliveredEstimate >= deps.outboxLimit) {
+          throw new AppError(
+            "outbox_full",
+            `${s.undeliveredEstimate} notifications wait for delivery (limit ${deps.outboxLimit}); the change is refused, nothing was lost`,
+          );
+        }
+      }
+      fx.lastSeq = deps.outbox.append(type, data, tx.now).seq;
+      fx.appended++;
+      s.undeliveredEstimate++;
+    },
+    announce(event, payload) {
+      fx.events.push([event, payload]);
+    },
+  };
+  return tx;
+}
+
+/** Announces a committed transaction's events on the bus. */
+export function publish({ deps }: UnitState, fx: Effects): void {
+  if (fx.lastSeq)
+    deps.bus.emit("outbox", { lastSeq: fx.lastSeq }, (e) =>
+      deps.log.error({ err: e }, "outbox listener failed"),
+    );
+  for (const [event, payload] of fx.events) {
+    deps.bus.emit(event, payload as never, (e) => deps.log.error({ err: e, event }, "event listener failed"));
+  }
+}
+
+/** A stable code for what the disk refused; any other error is left as it is (a bug: 500). */
+export function storageFailure({ deps }: UnitState, e: unknown): unknown {
+  const code = sqliteCode(e);
+  if (code === undefined || !isStorage(e)) return e;
+  deps.log.error({ err: e, code }, "database write failed; the change is refused");
+  return storageAppError(code);
+}
+
+/** Why a whole transaction failed: the storage failure met in it, if any, else `error` itself. */
+export function failureOf(s: UnitState, error: unknown): unknown {
+  return storageFailure(s, isStorage(error) || s.lost === undefined ? error : s.lost);
+}
+
+/** Runs `fn` in a savepoint of the open transaction, collecting its effects into `fx`. */
+export function inSavepoint<T>(s: UnitState, fn: (tx: Tx) => T, fx: Effects): T {
+  const outer = s.active;
+  s.active = fx;
+  try {
+    return s.deps.sqlite.transaction(() => fn(makeTx(s, fx)))();
+  } catch (e) {
+    s.undeliveredEstimate -= fx.appended;
+    if (isStorage(e)) s.lost ??= e;
+    throw e;
+  } finally {
+    s.active = outer;
+  }
+}
+
+/**
+ * Opens one IMMEDIATE transaction around `body`. When the database refuses to begin it (locked by
+ * another process past busy_timeout), `body` has not run; `retry` says whether to begin again now.
+ */
+export function transaction<T>(
+  s: UnitState,
+  body: () => T,
+  changes: number,
+  retry: (attempt: number) => boolean,
+): T {
+  for (let attempt = 0; ; attempt++) {
+    let began = 0;
+    let done = 0;
+    try {
+      const result = s.deps.sqlite
+        .transaction(() => {
+          began = performance.now();
+          s.lost = undefined;
+          const r = body();
+          done = performance.now();
+          return r;
+        })
+        .immediate();
+      const end = performance.now();
+      const timing = {
+        commitSeconds: (end - done) / 1000,
+        transactionSeconds: (end - began) / 1000,
+        changes,
+      };
+      s.deps.onCommit?.(timing);
+      return result;
+    } catch (e) {
+      if (began || !isBusy(e) || !retry(attempt)) throw e;
+    }
+  }
+}
