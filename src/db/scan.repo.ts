@@ -12,7 +12,12 @@ export interface PickCandidateRow {
   itemId: number;
   quantity: number;
   binId: string;
+  /** the item's `scan_required` (productAttributes): every unit is scanned; absent when false */
+  scanRequired?: boolean;
 }
+
+/** `productAttributes.scan_required` is JSON true (spec: a boolean product attribute). */
+const SCAN_REQUIRED = "json_type(i.doc, '$.productAttributes.scan_required') = 'true'";
 
 export interface PutRow {
   id: number;
@@ -25,9 +30,9 @@ export interface PutRow {
 
 export function createScanRepo(sqlite: Sqlite) {
   const q = {
-    item: sqlite.prepare<[string], { itemId: number; sku: string }>(
-      `SELECT b.item_id AS itemId, i.product_sku AS sku FROM barcodes b JOIN items i ON i.id = b.item_id
-        WHERE b.barcode = ?`,
+    item: sqlite.prepare<[string], { itemId: number; sku: string; scanRequired: number }>(
+      `SELECT b.item_id AS itemId, i.product_sku AS sku, ${SCAN_REQUIRED} AS scanRequired
+         FROM barcodes b JOIN items i ON i.id = b.item_id WHERE b.barcode = ?`,
     ),
     slot: sqlite.prepare<[string], { location: string; msu: string; presented: number }>(
       `SELECT l.id AS location, l.msu, r.msu IS NOT NULL AS presented
@@ -36,11 +41,15 @@ export function createScanRepo(sqlite: Sqlite) {
     msuSlots: sqlite.prepare<[string], { id: string }>("SELECT id FROM locations WHERE msu = ? ORDER BY id"),
     presented: sqlite.prepare<[string], { one: number }>("SELECT 1 AS one FROM racks WHERE msu = ?"),
     // Work order (DESIGN.md §4 Pick): priority, then pick_before_time (none last), then arrival.
-    picks: sqlite.prepare<[number, string], PickCandidateRow>(
+    picks: sqlite.prepare<
+      [number, string],
+      Omit<PickCandidateRow, "scanRequired"> & { scanRequired: number }
+    >(
       `SELECT sr.external_id AS externalServiceRequestId, l.external_id AS line, r.location, r.item_id AS itemId,
-              min(r.quantity, l.expected - l.picked - l.short) AS quantity, sr.bin_id AS binId
+              min(r.quantity, l.expected - l.picked - l.short) AS quantity, sr.bin_id AS binId,
+              ${SCAN_REQUIRED} AS scanRequired
          FROM racks rk JOIN locations loc ON loc.msu = rk.msu
-         JOIN reservations r ON r.location = loc.id
+         JOIN reservations r ON r.location = loc.id JOIN items i ON i.id = r.item_id
          JOIN pick_lines l ON l.id = r.line_id
          JOIN service_requests sr ON sr.id = l.request_id
         WHERE (r.item_id = ? OR r.location = ?) AND r.quantity > 0 AND l.expected - l.picked - l.short > 0
@@ -69,13 +78,25 @@ export function createScanRepo(sqlite: Sqlite) {
     ),
   };
 
+  // the flag is set only where true, so work of other items looks as it always did
+  const flagged = <T extends { scanRequired: number }>(
+    row: T,
+  ): Omit<T, "scanRequired"> & { scanRequired?: true } => {
+    const { scanRequired, ...rest } = row;
+    return scanRequired === 1 ? { ...rest, scanRequired: true } : rest;
+  };
+
   return {
-    item: (barcode: string) => q.item.get(barcode),
+    item: (barcode: string) => {
+      const row = q.item.get(barcode);
+      return row && flagged(row);
+    },
     slot: (id: string) => q.slot.get(id),
     msuSlots: (msu: string): string[] => q.msuSlots.all(msu).map((r) => r.id),
     isPresented: (msu: string): boolean => q.presented.get(msu) !== undefined,
     /** Pick work reserved at presented slots for an item, or at one slot (pass -1 / "" for the other). */
-    picks: (itemId: number, location: string): PickCandidateRow[] => q.picks.all(itemId, location),
+    picks: (itemId: number, location: string): PickCandidateRow[] =>
+      q.picks.all(itemId, location).map(flagged),
     /** Staged and complete puts (the ones a tote or item scan can be about). */
     puts: (): PutRow[] => q.puts.all(),
     handled: (requestId: number, itemId: number): number => q.handled.get(requestId, itemId)?.n ?? 0,

@@ -8,7 +8,7 @@ import type { StoredExpectations } from "./put-support.js";
  * Reads only; the engine's changes go through operations.ts.
  */
 export type ScanMeaning =
-  | { kind: "item"; itemId: number; sku: string }
+  | { kind: "item"; itemId: number; sku: string; scanRequired?: boolean }
   | { kind: "slot"; location: string; msu: string; presented: boolean }
   | { kind: "msu"; msu: string; locations: string[]; presented: boolean }
   | { kind: "tote"; externalServiceRequestId: string; state: string; binId: string | null };
@@ -31,7 +31,7 @@ export function createScanLookup(repo: ScanRepo, station: StationRepo) {
     meanings(barcode: string): ScanMeaning[] {
       const out: ScanMeaning[] = [];
       const item = repo.item(barcode);
-      if (item) out.push({ kind: "item", itemId: item.itemId, sku: item.sku });
+      if (item) out.push({ kind: "item", ...item });
       const slot = repo.slot(barcode);
       if (slot)
         out.push({ kind: "slot", location: slot.location, msu: slot.msu, presented: slot.presented === 1 });
