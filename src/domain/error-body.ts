@@ -1,7 +1,7 @@
 import type { AppError, ErrorCode, FieldError } from "./errors.js";
 
 /** An HTTP status a client error maps to (a subset of the numbers, kept free of any HTTP library). */
-export type ErrorStatus = 400 | 401 | 404 | 405 | 406 | 409 | 413 | 415 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 503;
 
 /**
  * The one place where error codes become statuses (DESIGN.md §5 "HTTP"). MQTT responses carry the same
@@ -21,6 +21,7 @@ const STATUS: Record<ErrorCode, ErrorStatus> = {
   schema_missing: 400,
   unauthorized: 401,
   invalid_credentials: 401,
+  forbidden: 403,
   not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,

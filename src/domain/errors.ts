@@ -18,6 +18,7 @@ export type ErrorCode =
   // auth
   | "unauthorized" // 401
   | "invalid_credentials" // 401
+  | "forbidden" // 403: authenticated, but not for this (a screen session outside its seat)
   // resources
   | "not_found" // 404
   | "route_not_found" // 404
