@@ -23,6 +23,7 @@ import { stationRoutes } from "./http/routes/station.routes.js";
 import { MEDIA_4X6, MEDIA_A6 } from "./labels/media.js";
 import { createLogger, type Logger } from "./log.js";
 import { Metrics } from "./metrics.js";
+import { createScreenPart, type ScreenPart } from "./screen.part.js";
 import { createServices, type Services } from "./services/container.js";
 import { ensureCredentials } from "./services/credentials.service.js";
 import { createPackLabels } from "./station/pack-labels.js";
@@ -56,6 +57,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
   let services: Services | undefined;
   let devices: StationDeviceHub | undefined;
   let stationPart: StationPart | undefined;
+  let screenPart: ScreenPart | undefined;
   let sync: Sync | undefined;
   let scheduler: ReturnType<typeof createWorkScheduler> | undefined;
   let labels: ReturnType<typeof createPackLabels> | undefined;
@@ -79,6 +81,11 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
     get devices(): StationDeviceHub {
       if (!devices) throw new Error("agent not started");
       return devices;
+    },
+    /** The operator screen (its publisher and sessions), once started. */
+    get screen(): ScreenPart {
+      if (!screenPart) throw new Error("agent not started");
+      return screenPart;
     },
     /** The MQTT sync (its broker URL and connection state), once started. */
     get sync(): Sync {
@@ -150,6 +157,19 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       // the station engine: device events and scans → station operations → lights (DESIGN.md §2)
       const stationEngine = createStationPart({ hub, services: svc, sqlite, config, now, log });
       stationPart = stationEngine;
+      // the operator screen: each seat's state pushed to its page, taps through the engine
+      const screen = createScreenPart({
+        station: stationEngine,
+        hub,
+        services: svc,
+        sqlite,
+        config,
+        dataDir,
+        labels: () => labels,
+        now,
+        log,
+      });
+      screenPart = screen;
 
       const built = createHttpApp(
         { log, metrics, bodyLimitBytes: config.http.bodyLimitBytes, guard: requireBearer(auth) },
@@ -177,6 +197,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           auditsRoutes(svc.audits, now),
           reportsRoutes(svc.reports),
           stationEngine.routes,
+          ...screen.routes,
         ],
       );
       app = built.app;
@@ -206,6 +227,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
               printed: (id) => svc.operations.printReady(id),
               now,
               log,
+              onResult: screen.printed,
             })
           : undefined;
       // each part on its own: one that fails to start is logged and the others keep running
@@ -216,6 +238,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
         ["staging", staging],
         ["pack labels", labels ?? { start: () => {} }],
         ["station engine", stationEngine],
+        ["operator screen", screen],
       ] as const) {
         try {
           part.start();
@@ -261,6 +284,8 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       }
       scheduler?.stop();
       scheduler = undefined;
+      screenPart?.stop();
+      screenPart = undefined;
       stationPart?.stop();
       stationPart = undefined;
       await labels?.stop();

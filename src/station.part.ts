@@ -27,11 +27,12 @@ export function createStationPart(deps: {
   const { hub, services: svc } = deps;
   const bins = hub.station.station.bins;
   const layout = createLayout(bins);
+  const lookup = createScanLookup(createScanRepo(deps.sqlite), svc.repos.station);
   const engine = createStationEngine({
     hub,
     bus: svc.bus,
     run: createOpRunner(svc.operations, svc.audits),
-    lookup: createScanLookup(createScanRepo(deps.sqlite), svc.repos.station),
+    lookup,
     layout,
     seats: hub.station.station.seats,
     debounceMs: deps.config.station.scanDebounceMs,
@@ -79,6 +80,8 @@ export function createStationPart(deps: {
 
   return {
     engine,
+    /** What the engine reads of the station (the operator screen reads the same). */
+    lookup,
     routes: scanRoutes(engine, sim),
     start: () => engine.start(),
     stop: () => engine.stop(),

@@ -52,8 +52,8 @@ export interface ScreenActionDeps {
   reprint: ((binId: string) => void) | null;
   user(seat: string): string | null;
   setOperatorLang(operator: string, lang: Lang | null): void;
-  /** A scan on the seat's simulated scanner; null when the seat has a real one. */
-  simulatedScan: ((seat: string, barcode: string) => void) | null;
+  /** A scan on the seat's simulated scanner (refused where the seat has a real one). */
+  simulatedScan: (seat: string, barcode: string) => void;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
   record(seat: string, input: { kind: "tap"; text: string }, outcome: EventOutcome): void;
 }
@@ -104,10 +104,6 @@ export function createScreenActions(deps: ScreenActionDeps) {
   }
 
   function scan(seat: string, barcode: string): ActionOutcome {
-    if (!deps.simulatedScan)
-      throw new AppError("forbidden", `seat ${seat} has a real scanner: scan with it`, [
-        { path: "type", message: "only where the seat's scanner is simulated" },
-      ]);
     deps.simulatedScan(seat, barcode);
     return engine.last() ?? { seat, result: "ignored" };
   }
