@@ -51,7 +51,7 @@ function pick(task) {
       h("td", { class: "num" }, l.bin),
     ),
   );
-  const head = [t("ui.slot"), t("ui.sku"), t("ui.description"), t("ui.quantity"), t("ui.bins")];
+  const head = [t("ui.slot"), t("ui.sku"), t("ui.description"), t("ui.quantity"), t("ui.target_bin")];
   return [
     h("p", { class: "racks" }, racks),
     current,

@@ -140,6 +140,7 @@ export const de: Record<MessageKey, string> = {
   "ui.digit": "Ziffer {digit}",
   "ui.exceptions": "Ausnahmen",
   "ui.switch_mode": "Wechseln zu {mode}",
+  "ui.target_bin": "Behälter",
   "ui.bins": "Behälter",
   "ui.bin": "Behälter {bin}",
   "ui.bin_empty": "Behälter {bin} leeren",

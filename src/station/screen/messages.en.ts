@@ -142,6 +142,7 @@ export const en = {
   "ui.digit": "Digit {digit}",
   "ui.exceptions": "Exceptions",
   "ui.switch_mode": "Switch to {mode}",
+  "ui.target_bin": "Bin",
   "ui.bins": "Bins",
   "ui.bin": "Bin {bin}",
   "ui.bin_empty": "Empty bin {bin}",
