@@ -79,10 +79,12 @@ function putInstruction(input: ScreenInput, state: SeatState): Msg {
     });
   const done = input.bins.find((b) => b.completePut);
   if (done) return say("release_tote", { bin: done.id });
-  if (state.step === "ready" && state.tote !== null) {
-    const tote = input.puts.find((p) => p.putId === state.tote)?.tote ?? state.tote;
-    return say("scan_item_from_tote", { tote });
-  }
+  // a selected tote counts while its put is staged (a released one is gone from the station)
+  const selected =
+    state.step === "ready"
+      ? input.puts.find((p) => p.putId === state.tote && p.state === "staged")
+      : undefined;
+  if (selected) return say("scan_item_from_tote", { tote: selected.tote ?? selected.putId });
   return say(input.puts.some((p) => p.state === "staged") ? "scan_tote_or_item" : "no_work");
 }
 
