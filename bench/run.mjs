@@ -7,6 +7,7 @@ const benches = {
   mqtt: () => import("./mqtt.bench.mjs"),
   picks: () => import("./picks.bench.mjs"),
   "scan-light": () => import("./scan-light.bench.mjs"),
+  screen: () => import("./screen.bench.mjs"),
 };
 
 const wanted = process.argv.slice(2);
