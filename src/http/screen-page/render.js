@@ -108,7 +108,7 @@ function login(s, act) {
 }
 
 export function render(s, ctx) {
-  document.documentElement.lang = s.lang;
+  document.documentElement.lang = ctx.lang;
   $("main").hidden = false;
   header(s, ctx.langs, ctx.act);
   $("instruction").textContent = msg(s.instruction);

@@ -42,7 +42,7 @@ async function show(s) {
   state = s;
   signedIn = true;
   $("signin").hidden = true;
-  render(s, { langs, act, openNumpad });
+  render(s, { lang, langs, act, openNumpad });
   const e = s.lastEvent;
   if (e && lastSeq !== null && e.seq > lastSeq) play(e.tone);
   lastSeq = e ? e.seq : (lastSeq ?? 0);
