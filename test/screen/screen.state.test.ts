@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { binLight, heldBySeats } from "../../src/station/bin-lights.js";
-import { lastEventOf } from "../../src/station/screen/screen.event.js";
 import { deriveScreen } from "../../src/station/screen/screen.state.js";
 import type { ScreenInput } from "../../src/station/screen/screen.types.js";
 import type { SeatState } from "../../src/station/seat.types.js";
@@ -260,64 +259,5 @@ describe("screen state: task and bins", () => {
     });
     const out = deriveScreen(input({ operator: null, operators: ["alice", "bob"] }));
     expect([out.task, out.operators]).toEqual([null, ["alice", "bob"]]);
-  });
-});
-
-describe("screen state: the last event", () => {
-  const base = { seq: 7, at: 0, binBefore: "2", binsAfter: bins, knownReasons: new Set(["unknown_barcode"]) };
-  it.each([
-    [
-      "a good scan",
-      { kind: "scan", barcode: "BC-A", source: "s" },
-      { result: "done", did: "bin_lit" },
-      "good",
-      "did.bin_lit",
-      "BC-A",
-    ],
-    [
-      "a refused scan",
-      { kind: "scan", barcode: "X", source: "s" },
-      { result: "refused", reason: "unknown_barcode" },
-      "refused",
-      "refusal.unknown_barcode",
-      "X",
-    ],
-    [
-      "an unknown reason",
-      { kind: "keyin", quantity: 4 },
-      { result: "refused", reason: "weird" },
-      "refused",
-      "refusal.other",
-      "4",
-    ],
-    [
-      "a tap",
-      { kind: "tap", text: "put" },
-      { result: "done", did: "mode_set" },
-      "good",
-      "did.mode_set",
-      "put",
-    ],
-  ] as const)("%s", (_, inp, outcome, tone, key, text) => {
-    const e = lastEventOf({ ...base, input: inp, outcome });
-    expect(e).toMatchObject({ seq: 7, tone, message: { key }, text });
-  });
-
-  it("a pick that completes its bin sounds complete; a dropped repeat changes nothing", () => {
-    const after = bins.map((b) => (b.id === "2" ? { ...b, state: "complete" as const } : b));
-    const e = lastEventOf({
-      ...base,
-      binsAfter: after,
-      input: { kind: "bin", binId: "2", signal: "confirm" },
-      outcome: { result: "done", did: "picked" },
-    });
-    expect(e).toMatchObject({ tone: "complete", input: "button", text: "2" });
-    expect(
-      lastEventOf({
-        ...base,
-        input: { kind: "scan", barcode: "A", source: "s" },
-        outcome: { result: "debounced" },
-      }),
-    ).toBeNull();
   });
 });

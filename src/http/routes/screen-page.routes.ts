@@ -20,7 +20,7 @@ import { seatOf } from "./screen.routes.js";
 export const SCREEN_PAGE_DIR = fileURLToPath(new URL("../../../src/http/screen-page/", import.meta.url));
 
 /** The page's files (ES modules and one style sheet), each served at /screen/assets/<name>. */
-const ASSETS = ["screen.css", "screen.js", "render.js", "task.js", "sound.js", "dom.js"];
+const ASSETS = ["screen.css", "parts.css", "screen.js", "render.js", "task.js", "sound.js", "dom.js"];
 
 const signInBody = z
   .object({ username: z.string().min(1).max(128), password: z.string().min(1).max(1024) })
@@ -30,129 +30,132 @@ const signInBody = z
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src * data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-export function screenPageRoutes(opts: {
+interface PageOptions {
   seats: readonly string[];
   sessions: ScreenSessionPort;
   catalogue(lang: string): Readonly<Record<string, string>> | undefined;
   dir?: string;
-}) {
-  const dir = opts.dir ?? SCREEN_PAGE_DIR;
-  const file = (name: string) => readFileSync(`${dir}${name}`, "utf8");
-  return (app: Hono<AppEnv>, registry: RouteRegistry) => {
-    const asset = (path: string, name: string, type: string) =>
-      route(
-        app,
-        registry,
-        {
-          method: "get",
-          path,
-          tag: "screen",
-          summary: `Operator screen: ${name}`,
-          auth: false,
-          produces: type.split(";")[0] as string,
-          responses: { 200: { description: name } },
-        },
-        (c) => {
-          c.header("Content-Type", type);
-          c.header("Cache-Control", "no-cache");
-          return c.body(file(name));
-        },
-      );
-    for (const name of ASSETS)
-      asset(
-        `/screen/assets/${name}`,
-        name,
-        name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8",
-      );
+}
 
+function assetRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptions, dir: string): void {
+  for (const name of ASSETS) {
+    const type = name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8";
     route(
       app,
       registry,
       {
         method: "get",
-        path: "/screen/assets/messages/:lang",
+        path: `/screen/assets/${name}`,
         tag: "screen",
-        summary: "Operator screen: the message catalogue of a language (en, de)",
+        summary: `Operator screen: ${name}`,
         auth: false,
-        responses: { 200: { description: "key → text" }, 404: { description: "no such language" } },
+        produces: type.split(";")[0] as string,
+        responses: { 200: { description: name } },
       },
       (c) => {
-        const cat = opts.catalogue(c.req.param("lang") ?? "");
-        if (!cat)
-          throw new AppError("not_found", "no such language", [{ path: "lang", message: "en or de" }]);
+        c.header("Content-Type", type);
         c.header("Cache-Control", "no-cache");
-        return c.json(cat);
+        return c.body(readFileSync(`${dir}${name}`, "utf8"));
       },
     );
+  }
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/screen/assets/messages/:lang",
+      tag: "screen",
+      summary: "Operator screen: the message catalogue of a language (en, de)",
+      auth: false,
+      responses: { 200: { description: "key → text" }, 404: { description: "no such language" } },
+    },
+    (c) => {
+      const cat = opts.catalogue(c.req.param("lang") ?? "");
+      if (!cat) throw new AppError("not_found", "no such language", [{ path: "lang", message: "en or de" }]);
+      c.header("Cache-Control", "no-cache");
+      return c.json(cat);
+    },
+  );
+}
 
-    route(
-      app,
-      registry,
-      {
-        method: "get",
-        path: "/screen/:seat",
-        tag: "screen",
-        summary:
-          "The operator screen of a seat; `?key=` (the seat's screen key) opens a session and redirects",
-        auth: false,
-        produces: "text/html",
-        responses: { 200: { description: "the page" }, 303: { description: "key exchanged for a session" } },
-      },
-      (c) => {
-        const seat = seatOf(c, opts.seats);
-        const key = c.req.query("key");
-        if (key !== undefined) {
-          // the key leaves the address bar at once; the session cookie takes its place
-          const grant = opts.sessions.openWithKey(seat, key);
-          if (grant) setScreenCookie(c, grant);
-          return c.redirect(grant ? `/screen/${seat}` : `/screen/${seat}#key-refused`, 303);
-        }
-        c.header("Content-Security-Policy", CSP);
-        c.header("Cache-Control", "no-store");
-        c.header("Referrer-Policy", "no-referrer");
-        return c.html(file("index.html"));
-      },
-    );
+/** The page; `?key=` (the seat's screen key) is exchanged for a session and leaves the address bar. */
+function pageRoute(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptions, dir: string): void {
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/screen/:seat",
+      tag: "screen",
+      summary: "The operator screen of a seat; `?key=` (the seat's screen key) opens a session and redirects",
+      auth: false,
+      produces: "text/html",
+      responses: { 200: { description: "the page" }, 303: { description: "key exchanged for a session" } },
+    },
+    (c) => {
+      const seat = seatOf(c, opts.seats);
+      const key = c.req.query("key");
+      if (key !== undefined) {
+        const grant = opts.sessions.openWithKey(seat, key);
+        if (grant) setScreenCookie(c, grant);
+        return c.redirect(grant ? `/screen/${seat}` : `/screen/${seat}#key-refused`, 303);
+      }
+      c.header("Content-Security-Policy", CSP);
+      c.header("Cache-Control", "no-store");
+      c.header("Referrer-Policy", "no-referrer");
+      return c.html(readFileSync(`${dir}index.html`, "utf8"));
+    },
+  );
+}
 
-    route(
-      app,
-      registry,
-      {
-        method: "post",
-        path: "/screen/:seat/session",
-        tag: "screen",
-        summary: "Sign in to a seat's screen with an API user's name and password (sets the session cookie)",
-        auth: false,
-        body: signInBody,
-        responses: { 200: { description: "signed in" }, 401: { description: "wrong user name or password" } },
-      },
-      async (c) => {
-        const seat = seatOf(c, opts.seats);
-        const b = await readJson(c, signInBody);
-        setScreenCookie(c, await opts.sessions.signIn(seat, b.username, b.password));
-        c.header("Cache-Control", "no-store");
-        return c.json({ seat });
-      },
-    );
+function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptions): void {
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: "/screen/:seat/session",
+      tag: "screen",
+      summary: "Sign in to a seat's screen with an API user's name and password (sets the session cookie)",
+      auth: false,
+      body: signInBody,
+      responses: { 200: { description: "signed in" }, 401: { description: "wrong user name or password" } },
+    },
+    async (c) => {
+      const seat = seatOf(c, opts.seats);
+      const b = await readJson(c, signInBody);
+      setScreenCookie(c, await opts.sessions.signIn(seat, b.username, b.password));
+      c.header("Cache-Control", "no-store");
+      return c.json({ seat });
+    },
+  );
+  route(
+    app,
+    registry,
+    {
+      method: "delete",
+      path: "/screen/:seat/session",
+      tag: "screen",
+      summary: "Sign out of a seat's screen (ends the session)",
+      auth: false,
+      responses: { 200: { description: "signed out" } },
+    },
+    (c) => {
+      const seat = seatOf(c, opts.seats);
+      const token = getCookie(c, screenCookie(seat));
+      if (token) opts.sessions.end(token);
+      clearScreenCookie(c, seat);
+      return c.json({ seat });
+    },
+  );
+}
 
-    route(
-      app,
-      registry,
-      {
-        method: "delete",
-        path: "/screen/:seat/session",
-        tag: "screen",
-        summary: "Sign out of a seat's screen (ends the session)",
-        auth: false,
-        responses: { 200: { description: "signed out" } },
-      },
-      (c) => {
-        const seat = seatOf(c, opts.seats);
-        const token = getCookie(c, screenCookie(seat));
-        if (token) opts.sessions.end(token);
-        clearScreenCookie(c, seat);
-        return c.json({ seat });
-      },
-    );
+export function screenPageRoutes(opts: PageOptions) {
+  const dir = opts.dir ?? SCREEN_PAGE_DIR;
+  return (app: Hono<AppEnv>, registry: RouteRegistry) => {
+    assetRoutes(app, registry, opts, dir);
+    pageRoute(app, registry, opts, dir);
+    sessionRoutes(app, registry, opts);
   };
 }

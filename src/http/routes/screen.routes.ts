@@ -72,96 +72,107 @@ export function seatOf(c: Context<AppEnv>, seats: readonly string[]): string {
 
 const AUTH = "bearer token, or the seat's screen session cookie";
 
+type Deps = { port: ScreenPort; guard: ScreenGuard; sessions: ScreenSessionPort };
+
+function stateRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }: Deps): void {
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/station/seats/:seat/screen",
+      tag: "screen",
+      summary: `The seat's operator screen state (${AUTH})`,
+      auth: false,
+      responses: { 200: { description: "the screen state" }, 401: { description: "not signed in" } },
+    },
+    (c) => {
+      const seat = seatOf(c, port.seats);
+      guard(c, seat);
+      c.header("Cache-Control", "no-store");
+      return c.json(port.state(seat) as object);
+    },
+  );
+}
+
+/** The state on every change; a ping keeps the page sure the agent is there (and re-checks the session). */
+function eventsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard, sessions }: Deps): void {
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/station/seats/:seat/screen/events",
+      tag: "screen",
+      summary: `The screen state, live: event 'screen' on every change, 'ping' every ${HEARTBEAT_MS} ms (${AUTH})`,
+      auth: false,
+      produces: "text/event-stream",
+      responses: { 200: { description: "text/event-stream" }, 401: { description: "not signed in" } },
+    },
+    (c) => {
+      const seat = seatOf(c, port.seats);
+      const caller = guard(c, seat);
+      c.header("Cache-Control", "no-store");
+      return streamSSE(c, async (stream) => {
+        await stream.writeSSE({ event: "hello", data: seat, retry: 500 });
+        const unsubscribe = port.subscribe(seat, (json) => {
+          stream.writeSSE({ event: "screen", data: json }).catch(() => {});
+        });
+        stream.onAbort(unsubscribe);
+        let checked = Date.now();
+        while (!stream.aborted && !stream.closed) {
+          await stream.sleep(HEARTBEAT_MS);
+          if (caller.kind === "screen" && Date.now() - checked > RECHECK_MS) {
+            if (!sessions.check(seat, caller.token)) break;
+            checked = Date.now();
+          }
+          await stream.writeSSE({ event: "ping", data: "" });
+        }
+        unsubscribe();
+      });
+    },
+  );
+}
+
+function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }: Deps): void {
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: "/station/seats/:seat/screen/actions",
+      tag: "screen",
+      summary: `A tap on the operator screen, through the station engine (${AUTH})`,
+      auth: false,
+      body: screenActionSchema,
+      responses: {
+        200: { description: "done; the new state follows on the event stream" },
+        401: { description: "not signed in" },
+        403: { description: "a screen session of another seat" },
+        409: { description: "`scan_refused`: `details.reason` says why; nothing changed" },
+      },
+    },
+    async (c) => {
+      const seat = seatOf(c, port.seats);
+      guard(c, seat);
+      const out = port.act(seat, await readJson(c, screenActionSchema));
+      if (out.result === "refused")
+        throw new AppError(
+          "scan_refused",
+          out.message ?? "refused",
+          [{ path: "type", message: out.reason ?? "" }],
+          { reason: out.reason, seat },
+        );
+      return c.json(out);
+    },
+  );
+}
+
 export function screenRoutes(port: ScreenPort, guard: ScreenGuard, sessions: ScreenSessionPort) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
-    route(
-      app,
-      registry,
-      {
-        method: "get",
-        path: "/station/seats/:seat/screen",
-        tag: "screen",
-        summary: `The seat's operator screen state (${AUTH})`,
-        auth: false,
-        responses: { 200: { description: "the screen state" }, 401: { description: "not signed in" } },
-      },
-      (c) => {
-        const seat = seatOf(c, port.seats);
-        guard(c, seat);
-        c.header("Cache-Control", "no-store");
-        return c.json(port.state(seat) as object);
-      },
-    );
-
-    route(
-      app,
-      registry,
-      {
-        method: "get",
-        path: "/station/seats/:seat/screen/events",
-        tag: "screen",
-        summary: `The screen state, live: event 'screen' on every change, 'ping' every ${HEARTBEAT_MS} ms (${AUTH})`,
-        auth: false,
-        produces: "text/event-stream",
-        responses: { 200: { description: "text/event-stream" }, 401: { description: "not signed in" } },
-      },
-      (c) => {
-        const seat = seatOf(c, port.seats);
-        const caller = guard(c, seat);
-        c.header("Cache-Control", "no-store");
-        return streamSSE(c, async (stream) => {
-          await stream.writeSSE({ event: "hello", data: seat, retry: 500 });
-          const unsubscribe = port.subscribe(seat, (json) => {
-            stream.writeSSE({ event: "screen", data: json }).catch(() => {});
-          });
-          stream.onAbort(unsubscribe);
-          let checked = Date.now();
-          while (!stream.aborted && !stream.closed) {
-            await stream.sleep(HEARTBEAT_MS);
-            if (caller.kind === "screen" && Date.now() - checked > RECHECK_MS) {
-              if (!sessions.check(seat, caller.token)) break;
-              checked = Date.now();
-            }
-            await stream.writeSSE({ event: "ping", data: "" });
-          }
-          unsubscribe();
-        });
-      },
-    );
-
-    route(
-      app,
-      registry,
-      {
-        method: "post",
-        path: "/station/seats/:seat/screen/actions",
-        tag: "screen",
-        summary: `A tap on the operator screen, through the station engine (${AUTH})`,
-        auth: false,
-        body: screenActionSchema,
-        responses: {
-          200: { description: "done; the new state follows on the event stream" },
-          401: { description: "not signed in" },
-          403: { description: "a screen session of another seat" },
-          409: { description: "`scan_refused`: `details.reason` says why; nothing changed" },
-        },
-      },
-      async (c) => {
-        const seat = seatOf(c, port.seats);
-        guard(c, seat);
-        const out = port.act(seat, await readJson(c, screenActionSchema));
-        if (out.result === "refused")
-          throw new AppError(
-            "scan_refused",
-            out.message ?? "refused",
-            [{ path: "type", message: out.reason ?? "" }],
-            {
-              reason: out.reason,
-              seat,
-            },
-          );
-        return c.json(out);
-      },
-    );
+    const deps = { port, guard, sessions };
+    stateRoute(app, registry, deps);
+    eventsRoute(app, registry, deps);
+    actionsRoute(app, registry, deps);
   };
 }
