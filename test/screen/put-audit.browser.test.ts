@@ -33,12 +33,12 @@ beforeAll(async () => {
 afterAll(async () => rig?.close());
 
 describe("operator screen: put, audit, German", { timeout: 60_000 }, () => {
-  it("a put: switch mode, tote, item, key-in on the numpad, slot, confirm, an exception, release", async () => {
+  it("a put: switch mode, tote, item, key-in on the numpad, slot, confirm, each exception, release", async () => {
     await page.getByRole("textbox", { name: "Badge or operator name" }).fill("bob");
     await button("Log in").click();
     await button("Switch to Put").click();
     await text(page.locator("#mode"), "Put");
-    await ok(rig.t.call("POST", SR, putBody("TOTE-7", [["TSHIRT", 3]], "TOTE-7")));
+    await ok(rig.t.call("POST", SR, putBody("TOTE-7", [["TSHIRT", 10]], "TOTE-7")));
     await ok(
       rig.t.call("POST", `${CORE}/stage_put_expectation`, {
         serviceRequestId: "TOTE-7",
@@ -47,7 +47,7 @@ describe("operator screen: put, audit, German", { timeout: 60_000 }, () => {
       }),
     );
     await text(heading(), "Scan the tote");
-    await text(page.getByRole("list", { name: "Totes" }), /Tote TOTE-7 · Bin 2 · Left 3/);
+    await text(page.getByRole("list", { name: "Totes" }), /Tote TOTE-7 · Bin 2 · Left 10/);
     await rig.shot(page, "put-staged");
 
     await rig.scan("TOTE-7");
@@ -73,11 +73,26 @@ describe("operator screen: put, audit, German", { timeout: 60_000 }, () => {
     await rig.shot(page, "put-slot-chosen");
     await button("Confirm").click();
     await text(last(), /Put away/);
-    await text(page.getByRole("list", { name: "Totes" }), /Left 1/);
+    await text(page.getByRole("list", { name: "Totes" }), /Left 8/);
 
+    // each exception of the front seat, one unit each; extra items do not settle what is expected
+    for (const name of ["Missing", "Damaged", "Unscannable", "Warehouse full", "No space", "Extra item"]) {
+      await rig.scan("BC-TSHIRT");
+      await text(heading(), "Scan the slot for 1 × TSHIRT");
+      await button(name).click();
+      await text(last(), /Exception recorded/);
+    }
+    await rig.shot(page, "put-exceptions");
+    await text(page.getByRole("list", { name: "Totes" }), /Left 3/);
     await rig.scan("BC-TSHIRT");
-    await button("Damaged").click();
-    await text(last(), /Exception recorded/);
+    await button("Key in quantity").click();
+    await page
+      .getByRole("dialog", { name: "Key in quantity" })
+      .getByRole("button", { name: "3", exact: true })
+      .click();
+    await page.getByRole("dialog", { name: "Key in quantity" }).getByRole("button", { name: "OK" }).click();
+    await rig.scan("S1");
+    await button("Confirm").click();
     await text(heading(), "Tote in bin 2 is done: release it");
     await rig.shot(page, "put-complete");
     await button("Release tote in bin 2").click();
