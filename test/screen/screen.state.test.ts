@@ -187,6 +187,34 @@ describe("screen state: instruction and allowed actions", () => {
   });
 });
 
+describe("screen state: header", () => {
+  it("names every device with its connection state (the page shows the ones that are down)", () => {
+    const health = (id: string, connected: boolean) => ({
+      id,
+      kind: "scanner" as const,
+      profile: "p",
+      transport: "sim",
+      connected,
+      lastSeen: null,
+      errors: connected ? 0 : 3,
+      lastError: connected ? null : "no such file",
+    });
+    const s = deriveScreen(input({ devices: [health("scanner-front", false), health("ptl", true)] }));
+    expect(s.devices).toEqual([
+      { id: "scanner-front", kind: "scanner", connected: false, lastError: "no such file" },
+      { id: "ptl", kind: "scanner", connected: true, lastError: null },
+    ]);
+    expect([s.site, s.ppsId, s.seat, s.mode, s.operator, s.lang]).toEqual([
+      "dc1",
+      "1",
+      "front",
+      "pick",
+      "alice",
+      "en",
+    ]);
+  });
+});
+
 describe("screen state: task and bins", () => {
   it("pick before a scan lists the reserved lines on the racks; after it, the lit one", () => {
     const before = deriveScreen(input({ racks: ["M1"], pickLines: [LINE] }));

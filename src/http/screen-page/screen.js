@@ -58,7 +58,7 @@ async function act(body) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
-    if (res.status === 401) showSignIn();
+    if (res.status === 401 || res.status === 403) showSignIn();
   } catch {
     banner(true);
   } finally {
@@ -119,14 +119,25 @@ async function check() {
   banner(true);
 }
 
+let checking = false;
+let lastCheck = 0;
 function watchdog() {
   if (!signedIn) return;
   const quiet = Date.now() - seen;
   if (quiet > STALE_MS) banner(true);
-  // a stream that stays broken is replaced (the browser's own retry may have given up)
-  if (quiet > 3 * STALE_MS && source?.readyState !== EventSource.OPEN) {
-    seen = Date.now() - STALE_MS;
-    check();
+  // a broken stream is replaced once a second until the agent answers (the browser's own retry may
+  // have given up); a stream that is open but silent (a hung agent) recovers by itself when pings resume
+  if (
+    quiet > STALE_MS &&
+    source?.readyState !== EventSource.OPEN &&
+    !checking &&
+    Date.now() - lastCheck > 1000
+  ) {
+    lastCheck = Date.now();
+    checking = true;
+    check().finally(() => {
+      checking = false;
+    });
   }
 }
 
