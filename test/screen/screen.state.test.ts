@@ -83,8 +83,18 @@ const complete = bins.map((b) => (b.id === "1" ? { ...b, state: "complete" as co
 
 // [name, input, instruction key and params, allowed (subset)]
 const rows: Array<[string, ScreenInput, string, object]> = [
-  ["nobody logged in", input({ operator: null }), "login", { login: true, logout: false, modes: [] }],
-  ["pick, nothing at all", input(), "no_work", { logout: true, modes: ["put", "audit"], confirm: false }],
+  [
+    "nobody logged in",
+    input({ operator: null }),
+    "login",
+    { scan: "badge", login: true, logout: false, modes: [] },
+  ],
+  [
+    "pick, nothing at all",
+    input(),
+    "no_work",
+    { scan: "any", logout: true, modes: ["put", "audit"], confirm: false },
+  ],
   ["pick, orders wait for a rack", input({ pickWaiting: true }), "waiting_rack", { logout: true }],
   [
     "pick, a rack with work",

@@ -127,6 +127,7 @@ export function allowedOf(input: ScreenInput, state: SeatState): Allowed {
   const on = input.operator !== null;
   const ready = state.step === "ready";
   return {
+    scan: on ? "any" : "badge",
     login: !on,
     logout: on && ready,
     confirm: on && ((state.step === "pick_confirm" && !scanEach(state.pick)) || state.step === "put_confirm"),

@@ -237,6 +237,8 @@ export interface LastEvent {
 }
 
 export interface Allowed {
+  /** what a scan is taken for now: any barcode, or only a badge (nobody logged in) */
+  scan: "any" | "badge";
   login: boolean;
   logout: boolean;
   confirm: boolean;
