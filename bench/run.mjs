@@ -27,6 +27,7 @@ const benches = {
   mqtt: () => import("./mqtt.bench.mjs"),
   picks: () => import("./picks.bench.mjs"),
   "scan-light": () => import("./scan-light.bench.mjs"),
+  screen: () => import("./screen.bench.mjs"),
 };
 
 const { values: opts, positionals: wanted } = parseArgs({

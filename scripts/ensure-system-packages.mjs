@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // Installs the system packages the tests use when they are missing: socat (pseudo-terminals for
 // serial devices), mosquitto (a second real MQTT broker), libusb and libudev (node-hid's native
-// binding links them). Runs as `pretest`, so `npm test` works on a fresh Debian machine.
+// binding links them), chromium and a font (the operator screen's browser tests drive Debian's
+// chromium; no browser is ever downloaded). Runs as `pretest`, so `npm test` works on a fresh Debian
+// machine.
 import { execFileSync, spawnSync } from "node:child_process";
 
 const wanted = [
   { bin: "socat", pkg: "socat" },
   { bin: "mosquitto", pkg: "mosquitto", paths: ["/usr/sbin/mosquitto"] },
   { bin: "mosquitto_sub", pkg: "mosquitto-clients" },
+  { bin: "chromium", pkg: "chromium", paths: ["/usr/bin/chromium"] },
 ];
-const libs = ["libusb-1.0-0", "libudev1"];
+const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core"];
 
 function have(bin, paths = []) {
   if (paths.some((p) => spawnSync("test", ["-x", p]).status === 0)) return true;

@@ -24,6 +24,7 @@ import { MEDIA_4X6, MEDIA_A6 } from "./labels/media.js";
 import { createLogger, type Logger } from "./log.js";
 import { Metrics } from "./metrics.js";
 import { createPackLabels } from "./pack-labels.part.js";
+import { createScreenPart, type ScreenPart } from "./screen.part.js";
 import { ensureCredentials } from "./services/auth/auth.service.js";
 import { createServices, type Services } from "./services/container.js";
 import { stationSeatsAndBins } from "./station/topology.js";
@@ -57,6 +58,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
   let services: Services | undefined;
   let devices: StationDeviceHub | undefined;
   let stationPart: StationPart | undefined;
+  let screenPart: ScreenPart | undefined;
   let sync: Sync | undefined;
   let scheduler: ReturnType<typeof createWorkScheduler> | undefined;
   let labels: ReturnType<typeof createPackLabels> | undefined;
@@ -80,6 +82,11 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
     get devices(): StationDeviceHub {
       if (!devices) throw new Error("agent not started");
       return devices;
+    },
+    /** The operator screen (its publisher and sessions), once started. */
+    get screen(): ScreenPart {
+      if (!screenPart) throw new Error("agent not started");
+      return screenPart;
     },
     /** The MQTT sync (its broker URL and connection state), once started. */
     get sync(): Sync {
@@ -153,6 +160,19 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       // the station engine: device events and scans → station operations → lights (DESIGN.md §2)
       const stationEngine = createStationPart({ hub, services: svc, config, now, log });
       stationPart = stationEngine;
+      // the operator screen: each seat's state pushed to its page, taps through the engine
+      const screen = createScreenPart({
+        station: stationEngine,
+        hub,
+        services: svc,
+        sqlite,
+        config,
+        dataDir,
+        labels: () => labels,
+        now,
+        log,
+      });
+      screenPart = screen;
 
       const built = createHttpApp(
         { log, metrics, bodyLimitBytes: config.http.bodyLimitBytes, guard: requireBearer(auth) },
@@ -180,6 +200,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
           auditsRoutes(svc.audits, now),
           reportsRoutes(svc.reports),
           stationEngine.routes,
+          ...screen.routes,
         ],
       );
       app = built.app;
@@ -209,6 +230,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
               printed: (id) => svc.operations.printReady(id),
               now,
               log,
+              onResult: screen.printed,
             })
           : undefined;
       // each part on its own: one that fails to start is logged and the others keep running
@@ -219,6 +241,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
         ["staging", staging],
         ["pack labels", labels ?? { start: () => {} }],
         ["station engine", stationEngine],
+        ["operator screen", screen],
       ] as const) {
         try {
           part.start();
@@ -264,6 +287,8 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       }
       scheduler?.stop();
       scheduler = undefined;
+      screenPart?.stop();
+      screenPart = undefined;
       stationPart?.stop();
       stationPart = undefined;
       await labels?.stop();

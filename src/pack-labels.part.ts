@@ -21,6 +21,8 @@ export interface PackLabelDeps {
   printed: (externalServiceRequestId: string) => void;
   now: () => number;
   log: Logger;
+  /** A job ended (printed or failed): the operator screen shows why a label did not print. */
+  onResult?: () => void;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface PackLabelDeps {
 export function createPackLabels(deps: PackLabelDeps) {
   let chain: Promise<void> = Promise.resolve();
   let stopped = false;
+  /** Why the last job of an order failed, until one succeeds. */
+  const failures = new Map<string, string>();
 
   async function printOne(id: string): Promise<void> {
     const data = deps.labelData(id, new Date(deps.now()).toISOString());
@@ -41,13 +45,16 @@ export function createPackLabels(deps: PackLabelDeps) {
       const pdf = await renderShippingLabel(data, deps.media);
       await deps.printer.print(pdf, `${data.olpn}-${id}`);
       if (!stopped) deps.printed(id);
+      failures.delete(id);
       deps.log.info({ externalServiceRequestId: id, olpn: data.olpn }, "shipping label printed");
     } catch (err) {
+      failures.set(id, err instanceof Error ? err.message : String(err));
       deps.log.error(
         { err, externalServiceRequestId: id },
         "shipping label not printed; the bin waits for print_ready",
       );
     }
+    deps.onResult?.();
   }
 
   return {
@@ -59,6 +66,12 @@ export function createPackLabels(deps: PackLabelDeps) {
         for (const id of e.requests) chain = chain.then(() => printOne(id));
       });
     },
+    /** Prints these orders' labels again (an operator's reprint at the screen), one job after another. */
+    reprint(ids: readonly string[]): void {
+      for (const id of ids) chain = chain.then(() => printOne(id));
+    },
+    /** Why the last label of each order failed to print (cleared once one prints). */
+    failures: (): ReadonlyMap<string, string> => failures,
     async stop(): Promise<void> {
       stopped = true;
       deps.bus.off(OWNER);

@@ -22,11 +22,12 @@ export function createStationPart(deps: {
 }) {
   const { hub, services: svc } = deps;
   const topology = createTopology(hub.station);
+  const lookup = svc.scanLookup;
   const engine = createStationEngine({
     hub,
     bus: svc.bus,
     run: createOpRunner(svc.operations, svc.audits),
-    lookup: svc.scanLookup,
+    lookup,
     topology,
     debounceMs: deps.config.station.scanDebounceMs,
     errorSignalMs: deps.config.station.errorSignalMs,
@@ -73,6 +74,8 @@ export function createStationPart(deps: {
 
   return {
     engine,
+    /** What the engine reads of the station (the operator screen reads the same). */
+    lookup,
     routes: scanRoutes(engine, sim),
     start: () => engine.start(),
     stop: () => engine.stop(),

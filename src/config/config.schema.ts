@@ -181,6 +181,8 @@ export const configSchema = z
         scanDebounceMs: count(0, 10_000, 300),
         /** How long a refused scan's error signal shows before the light returns to what it showed. */
         errorSignalMs: count(0, 60_000, 1500),
+        /** Language of the operator screen (an operator may choose their own there). */
+        language: z.enum(["en", "de"]).default("en"),
       })
       .strict()
       .default({
@@ -190,6 +192,7 @@ export const configSchema = z
         stagingWithLogout: false,
         scanDebounceMs: 300,
         errorSignalMs: 1500,
+        language: "en",
       }),
     outbox: z
       .object({

@@ -17,7 +17,12 @@ export type PickCandidateRow = Pick<ReservationRow, "location" | "itemId"> & {
   quantity: number;
   /** Only requests already in a bin are candidates. */
   binId: NonNullable<RequestRow["binId"]>;
+  /** the item's `scan_required` (productAttributes): every unit is scanned; absent when false */
+  scanRequired?: boolean;
 };
+
+/** `productAttributes.scan_required` is JSON true (docs/interface.md#product-attributes: a boolean). */
+const SCAN_REQUIRED = "json_type(i.doc, '$.productAttributes.scan_required') = 'true'";
 
 export type PutRow = Pick<RequestRow, "id" | "state" | "binId" | "expectationsJson" | "attributesJson"> & {
   externalServiceRequestId: RequestRow["externalId"];
@@ -27,9 +32,12 @@ type LocationRow = SqlRow<typeof locations>;
 
 export function createScanRepo(sqlite: Sqlite) {
   const q = {
-    item: sqlite.prepare<[string], Pick<BarcodeRow, "itemId"> & { sku: ItemRow["productSku"] }>(
-      `SELECT b.item_id AS itemId, i.product_sku AS sku FROM barcodes b JOIN items i ON i.id = b.item_id
-        WHERE b.barcode = ?`,
+    item: sqlite.prepare<
+      [string],
+      Pick<BarcodeRow, "itemId"> & { sku: ItemRow["productSku"]; scanRequired: number }
+    >(
+      `SELECT b.item_id AS itemId, i.product_sku AS sku, ${SCAN_REQUIRED} AS scanRequired
+         FROM barcodes b JOIN items i ON i.id = b.item_id WHERE b.barcode = ?`,
     ),
     slot: sqlite.prepare<
       [string],
@@ -43,11 +51,15 @@ export function createScanRepo(sqlite: Sqlite) {
     ),
     presented: sqlite.prepare<[string], { one: number }>("SELECT 1 AS one FROM racks WHERE msu = ?"),
     // Work order (DESIGN.md §4 Pick): priority, then pick_before_time (none last), then arrival.
-    picks: sqlite.prepare<[number, string], PickCandidateRow>(
+    picks: sqlite.prepare<
+      [number, string],
+      Omit<PickCandidateRow, "scanRequired"> & { scanRequired: number }
+    >(
       `SELECT sr.external_id AS externalServiceRequestId, l.external_id AS line, r.location, r.item_id AS itemId,
-              min(r.quantity, l.expected - l.picked - l.short) AS quantity, sr.bin_id AS binId
+              min(r.quantity, l.expected - l.picked - l.short) AS quantity, sr.bin_id AS binId,
+              ${SCAN_REQUIRED} AS scanRequired
          FROM racks rk JOIN locations loc ON loc.msu = rk.msu
-         JOIN reservations r ON r.location = loc.id
+         JOIN reservations r ON r.location = loc.id JOIN items i ON i.id = r.item_id
          JOIN pick_lines l ON l.id = r.line_id
          JOIN service_requests sr ON sr.id = l.request_id
         WHERE (r.item_id = ? OR r.location = ?) AND r.quantity > 0 AND l.expected - l.picked - l.short > 0
@@ -76,13 +88,25 @@ export function createScanRepo(sqlite: Sqlite) {
     ),
   };
 
+  // the flag is set only where true, so work of other items looks as it always did
+  const flagged = <T extends { scanRequired: number }>(
+    row: T,
+  ): Omit<T, "scanRequired"> & { scanRequired?: true } => {
+    const { scanRequired, ...rest } = row;
+    return scanRequired === 1 ? { ...rest, scanRequired: true } : rest;
+  };
+
   return {
-    item: (barcode: string) => q.item.get(barcode),
+    item: (barcode: string) => {
+      const row = q.item.get(barcode);
+      return row && flagged(row);
+    },
     slot: (id: string) => q.slot.get(id),
     msuSlots: (msu: string): string[] => q.msuSlots.all(msu).map((r) => r.id),
     isPresented: (msu: string): boolean => q.presented.get(msu) !== undefined,
     /** Pick work reserved at presented slots for an item, or at one slot (pass -1 / "" for the other). */
-    picks: (itemId: number, location: string): PickCandidateRow[] => q.picks.all(itemId, location),
+    picks: (itemId: number, location: string): PickCandidateRow[] =>
+      q.picks.all(itemId, location).map(flagged),
     /** Staged and complete puts (the ones a tote or item scan can be about). */
     puts: (): PutRow[] => q.puts.all(),
     handled: (requestId: number, itemId: number): number => q.handled.get(requestId, itemId)?.n ?? 0,

@@ -9,4 +9,5 @@ export * from "./schema/auth.schema.js";
 export * from "./schema/masterdata.schema.js";
 export * from "./schema/outbox.schema.js";
 export * from "./schema/requests.schema.js";
+export * from "./schema/screen.schema.js";
 export * from "./schema/station.schema.js";

@@ -20,6 +20,7 @@ export type ErrorCode =
   // auth
   | "unauthorized" // 401
   | "invalid_credentials" // 401
+  | "forbidden" // 403: authenticated, but not for this (a screen session outside its seat)
   // resources
   | "not_found" // 404
   | "route_not_found" // 404
@@ -46,6 +47,8 @@ export type ErrorKind =
   | "invalid"
   /** no valid credential or token */
   | "unauthenticated"
+  /** authenticated, but this credential may not do it */
+  | "forbidden"
   | "not_found"
   /** the resource exists but not with this method */
   | "method_not_allowed"
@@ -72,6 +75,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   schema_missing: "invalid",
   unauthorized: "unauthenticated",
   invalid_credentials: "unauthenticated",
+  forbidden: "forbidden",
   not_found: "not_found",
   route_not_found: "not_found",
   method_not_allowed: "method_not_allowed",

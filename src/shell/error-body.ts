@@ -7,12 +7,13 @@ import { type AppError, type ErrorCode, type ErrorKind, type FieldError, kindOf 
  */
 
 /** An HTTP status an error maps to (a subset of the numbers, kept free of any HTTP library). */
-export type ErrorStatus = 400 | 401 | 404 | 405 | 406 | 409 | 413 | 415 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 503;
 
 /** The one place where error kinds become statuses (docs/architecture.md, HTTP). */
 const STATUS: Record<ErrorKind, ErrorStatus> = {
   invalid: 400,
   unauthenticated: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,

@@ -35,7 +35,8 @@ export function heldBySeats(seats: Iterable<SeatState>): {
   const bins = new Map<string, number>();
   const slots = new Map<string, number>();
   for (const s of seats) {
-    if (s.step === "pick_confirm") bins.set(s.pick.binId, s.pick.quantity);
+    // a scan-required pick shows the units still to scan
+    if (s.step === "pick_confirm") bins.set(s.pick.binId, s.pick.quantity - (s.scanned ?? 0));
     if ((s.step === "put_slot" || s.step === "put_confirm") && s.put.binId) bins.set(s.put.binId, s.quantity);
     if (s.step === "put_confirm") slots.set(s.location, s.quantity);
   }

@@ -39,6 +39,17 @@ export interface EngineOutcome {
   calls: string[];
 }
 
+/** What the engine was given, as its watchers see it (the operator screen's last event). */
+export type EngineInput =
+  | { kind: "scan"; barcode: string; source: string }
+  | { kind: "keyin"; quantity: number }
+  | { kind: "bin"; binId: string; signal: "confirm" | "shortage" | "sensor" }
+  /** pending work dropped because its request changed elsewhere */
+  | { kind: "changed" };
+
+/** Told after every input, once its transactions committed and the lights were set. */
+export type EngineWatcher = (input: EngineInput, outcome: EngineOutcome) => void;
+
 export interface EngineDeps {
   hub: DeviceHub;
   bus: EventBus;
@@ -62,6 +73,18 @@ export function createStationEngine(deps: EngineDeps) {
   let stepping = false;
   let recheck: NodeJS.Immediate | undefined;
   let last: EngineOutcome | null = null;
+  const watchers = new Set<EngineWatcher>();
+
+  function tell(input: EngineInput, outcome: EngineOutcome): EngineOutcome {
+    for (const w of watchers) {
+      try {
+        w(input, outcome);
+      } catch (err) {
+        log.error({ err }, "station engine watcher failed");
+      }
+    }
+    return outcome;
+  }
 
   function mustSeat(seat: string): SeatState {
     const s = states.get(seat);
@@ -161,7 +184,8 @@ export function createStationEngine(deps: EngineDeps) {
       recheck = undefined;
       try {
         for (const [seat, s] of states) {
-          if (!stillValid(seat, s)) apply(seat, s, stepSeat(s, { type: "changed", stillValid: false }));
+          if (!stillValid(seat, s))
+            tell({ kind: "changed" }, apply(seat, s, stepSeat(s, { type: "changed", stillValid: false })));
         }
         refreshLights();
       } catch (err) {
@@ -174,48 +198,31 @@ export function createStationEngine(deps: EngineDeps) {
     /** A scan at a seat, as a scanner sends it (`source`: the scanner, for the debounce window). */
     scan(seat: string, barcode: string, source = `api:${seat}`): EngineOutcome {
       mustSeat(seat);
+      const input: EngineInput = { kind: "scan", barcode, source };
       const d = debounce(seen, { source, value: barcode, at: deps.now() }, deps.debounceMs);
       seen = d.state;
-      if (d.drop) return { seat, result: "debounced", calls: [] };
+      if (d.drop) return tell(input, { seat, result: "debounced", calls: [] });
       const meanings = fixedMeaning(barcode) ? [] : lookup.meanings(barcode);
-      return feed(seat, { type: "scan", barcode, meanings, world: world(seat, meanings) });
+      return tell(input, feed(seat, { type: "scan", barcode, meanings, world: world(seat, meanings) }));
     },
 
     /** A quantity keyed in at a seat (confirms a pick or put with it; an audit count where kq). */
     keyin(seat: string, quantity: number): EngineOutcome {
       mustSeat(seat);
-      return feed(seat, { type: "keyin", quantity, world: world(seat, []) });
+      return tell(
+        { kind: "keyin", quantity },
+        feed(seat, { type: "keyin", quantity, world: world(seat, []) }),
+      );
     },
 
     /** A bin's confirm or shortage button, or its beam: to the seat whose work lit it, else the bin itself. */
     press(binId: string, signalOf: "confirm" | "shortage" | "sensor"): EngineOutcome {
-      const seat = [...states].find(([, s]) => pendingBin(s) === binId)?.[0];
-      if (seat) return feed(seat, { type: "bin", binId, signal: signalOf, world: world(seat, []) });
-      // The IRT bin takes what an exception removed; the exception was recorded at the seat, so its
-      // button or beam is known and changes nothing.
-      if (binId === topology.irtBin) return { seat: null, result: "ignored", as: "irt", calls: [] };
-      bins ??= lookup.bins();
-      const bin = bins.find((b) => b.id === binId);
-      const call = signalOf === "confirm" && bin ? binPress(bin) : null;
-      if (!call) return { seat: null, result: "ignored", calls: [] };
-      try {
-        deps.run(topology.seats[0] ?? "", call);
-      } catch (err) {
-        if (!isAppError(err)) throw err;
-        const light = topology.binLight(binId);
-        if (light) lights.signal(light);
-        return {
-          seat: null,
-          result: "refused",
-          as: "bin",
-          reason: err.code,
-          message: err.message,
-          calls: [],
-        };
-      }
-      bins = null;
-      refreshLights();
-      return { seat: null, result: "done", as: "bin", did: call.op, calls: [call.op] };
+      return tell({ kind: "bin", binId, signal: signalOf }, pressBin(binId, signalOf));
+    },
+
+    /** Tell `watcher` about every input from now on (until `stop`). */
+    watch(watcher: EngineWatcher): void {
+      watchers.add(watcher);
     },
 
     onDevice(e: DeviceEvent): void {
@@ -237,11 +244,43 @@ export function createStationEngine(deps: EngineDeps) {
     stop(): void {
       deps.hub.off(OWNER);
       deps.bus.off(OWNER);
+      watchers.clear();
       if (recheck) clearImmediate(recheck);
       recheck = undefined;
       lights.stop();
     },
   };
+
+  /** A bin's button or beam: to the seat whose work lit it, else the bin itself (empty, release). */
+  function pressBin(binId: string, signalOf: "confirm" | "shortage" | "sensor"): EngineOutcome {
+    const seat = [...states].find(([, s]) => pendingBin(s) === binId)?.[0];
+    if (seat) return feed(seat, { type: "bin", binId, signal: signalOf, world: world(seat, []) });
+    // The IRT bin takes what an exception removed; the exception was recorded at the seat, so its
+    // button or beam is known and changes nothing.
+    if (binId === topology.irtBin) return { seat: null, result: "ignored", as: "irt", calls: [] };
+    bins ??= lookup.bins();
+    const bin = bins.find((b) => b.id === binId);
+    const call = signalOf === "confirm" && bin ? binPress(bin) : null;
+    if (!call) return { seat: null, result: "ignored", calls: [] };
+    try {
+      deps.run(topology.seats[0] ?? "", call);
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      const light = topology.binLight(binId);
+      if (light) lights.signal(light);
+      return {
+        seat: null,
+        result: "refused",
+        as: "bin",
+        reason: err.code,
+        message: err.message,
+        calls: [],
+      };
+    }
+    bins = null;
+    refreshLights();
+    return { seat: null, result: "done", as: "bin", did: call.op, calls: [call.op] };
+  }
   return engine;
 }
 

@@ -45,7 +45,12 @@ export function createOpRunner(ops: Operations, audits: Pick<AuditsService, "cou
       case "auditCount":
         audits.count(
           c.auditId,
-          { audit_line_id: c.auditLineId, good_qty: c.good, damaged_qty: 0, unscannable_qty: 0 },
+          {
+            audit_line_id: c.auditLineId,
+            good_qty: c.good,
+            damaged_qty: c.damaged ?? 0,
+            unscannable_qty: c.unscannable ?? 0,
+          },
           "scanned",
         );
         return;

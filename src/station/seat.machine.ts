@@ -5,8 +5,10 @@
  * changes nothing; the shell answers it with an error signal. Operation calls in `actions` are made
  * before any light: a light goes on only after its transaction committed (DESIGN.md §2).
  */
-import { type ExceptionCode, fixedMeaning, pickReason } from "./scan-codes.js";
+import { type ExceptionCode, fixedMeaning } from "./scan-codes.js";
+import { lightPick, pickConfirm, pickException, pickScan, scanEach } from "./seat.pick.js";
 import {
+  auditException,
   auditItem,
   auditKeyin,
   auditSlot,
@@ -21,7 +23,6 @@ import {
 import { moved, refused } from "./seat.result.js";
 import {
   type DataMeaning,
-  type PickTarget,
   READY,
   type Resolved,
   type SeatAction,
@@ -57,15 +58,6 @@ function choose(meanings: DataMeaning[], order: DataMeaning["kind"][]): DataMean
   return undefined;
 }
 
-function lightPick(pick: PickTarget, as: "item" | "slot"): SeatStep {
-  return moved(
-    { step: "pick_confirm", pick },
-    [{ kind: "show", target: { bin: pick.binId }, quantity: pick.quantity }],
-    as,
-    "bin_lit",
-  );
-}
-
 function present(state: SeatState, m: Extract<DataMeaning, { kind: "msu" }>): SeatStep {
   if (m.presented) return moved(state, [], "msu", "rack_already_presented");
   return moved(
@@ -99,8 +91,7 @@ function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning,
 }
 
 function scanData(state: SeatState, meanings: DataMeaning[], w: World): SeatStep {
-  if (state.step === "pick_confirm")
-    return refused("finish_first", "confirm or cancel the lit bin first", meanings[0]?.kind);
+  if (state.step === "pick_confirm") return pickScan(state, meanings);
   // past ready (counting, putting): another unit of the item, or the next slot
   const order: DataMeaning["kind"][] = state.step === "ready" ? ORDER[w.mode] : ["item", "slot"];
   const m = choose(meanings, order);
@@ -121,49 +112,11 @@ function badge(state: SeatState, user: string, w: World): SeatStep {
   return refused("seat_taken", `seat ${w.seat} is taken by ${w.user}`, "badge");
 }
 
-function pickDone(state: Extract<SeatState, { step: "pick_confirm" }>, quantity: number, as: Resolved["as"]) {
-  const p = state.pick;
-  return moved(
-    READY,
-    [
-      {
-        kind: "call",
-        call: {
-          op: "pick",
-          externalServiceRequestId: p.externalServiceRequestId,
-          line: p.line,
-          location: p.location,
-          quantity,
-        },
-      },
-      ...heldLights(state),
-    ],
-    as,
-    "picked",
-  );
-}
-
-function pickException(state: Extract<SeatState, { step: "pick_confirm" }>, code: ExceptionCode): SeatStep {
-  const reason = pickReason(code);
-  if (!reason) return refused("exception_not_applicable", `${code} is not a pick exception`, "exception");
-  const p = state.pick;
-  const call = {
-    op: "pickException" as const,
-    externalServiceRequestId: p.externalServiceRequestId,
-    line: p.line,
-    quantity: p.quantity,
-    reason,
-  };
-  return moved(READY, [{ kind: "call", call }, ...heldLights(state)], "exception", "pick_exception", code);
-}
-
 /** The pending work confirmed, by the button, the beam, EXC-CONFIRM or a key-in quantity. */
 function confirm(state: SeatState, w: World, as: Resolved["as"], quantity?: number): SeatStep {
   switch (state.step) {
     case "pick_confirm":
-      if (quantity !== undefined && quantity > state.pick.quantity)
-        return refused("more_than_expected", `at most ${state.pick.quantity} to pick here`, as);
-      return pickDone(state, quantity ?? state.pick.quantity, as);
+      return pickConfirm(state, as, quantity);
     case "put_confirm":
       return putConfirm(state, as, quantity);
     case "put_slot":
@@ -174,6 +127,9 @@ function confirm(state: SeatState, w: World, as: Resolved["as"], quantity?: numb
       return refused("nothing_pending", "nothing to confirm at this seat", as);
   }
 }
+
+/** What a counter may report besides good units (the rest stays "not an audit move"). */
+const AUDIT_EXCEPTIONS = new Set<ExceptionCode>(["PHYSICALLY_DAMAGED", "UNSCANNABLE"]);
 
 function exception(state: SeatState, code: ExceptionCode, w: World): SeatStep {
   if (code === "CANCEL") {
@@ -188,6 +144,7 @@ function exception(state: SeatState, code: ExceptionCode, w: World): SeatStep {
   }
   if (state.step === "pick_confirm") return pickException(state, code);
   if (state.step === "put_slot" || state.step === "put_confirm") return putException(state, code, w);
+  if (state.step === "audit_count" && AUDIT_EXCEPTIONS.has(code)) return auditException(state, code, w);
   return refused("nothing_pending", "scan the item (or slot) the exception is about first", "exception");
 }
 
@@ -214,7 +171,9 @@ export function stepSeat(state: SeatState, input: SeatInput): SeatStep {
     return confirm(state, w, "keyin", input.quantity);
   }
   // a bin's button or beam: only the seat whose pending work lit that bin takes it
-  if (input.signal === "sensor" && state.step !== "pick_confirm") return moved(state, [], "bin", "ignored");
+  // a beam confirms only a lit pick, and never one whose units are each scanned
+  const beamPick = state.step === "pick_confirm" && !scanEach(state.pick);
+  if (input.signal === "sensor" && !beamPick) return moved(state, [], "bin", "ignored");
   if (input.signal === "shortage") {
     if (state.step !== "pick_confirm")
       return refused("not_this_step", "shortage applies to a lit pick bin", "bin");

@@ -11,6 +11,7 @@
  * a line whose item was never scanned as zero.
  */
 import { type ExceptionCode, putReason } from "./scan-codes.js";
+import { eachUnit, scanEach } from "./seat.pick.js";
 import { moved, refused } from "./seat.result.js";
 import type { DataMeaning, Resolved, SeatAction, SeatState, SeatStep, World } from "./seat.types.js";
 
@@ -58,7 +59,8 @@ export function putItem(state: Ready | Putting, m: DataMeaning, w: World): SeatS
   // a put still expecting the item first; one that expects no more takes it only as excess
   const put = mine.find((p) => p.left > 0) ?? mine[0];
   if (!put) return refused("not_expected", "no staged put expects this item", "item");
-  const next: Putting = { step: "put_slot", tote: state.tote, put, quantity: 1 };
+  const each = m.scanRequired ? { scanRequired: true } : {};
+  const next: Putting = { step: "put_slot", tote: state.tote, put: { ...put, ...each }, quantity: 1 };
   return moved(next, putLights(next), "item", "put_item");
 }
 
@@ -78,6 +80,7 @@ export function putSlot(state: Putting, m: Slot): SeatStep {
 }
 
 export function putKeyin(state: Extract<SeatState, { step: "put_slot" }>, quantity: number): SeatStep {
+  if (scanEach(state.put)) return eachUnit("keyin");
   const next = { ...state, quantity };
   return moved(next, putLights(next), "keyin", "quantity_set");
 }
@@ -87,6 +90,7 @@ export function putConfirm(
   as: Resolved["as"],
   quantity?: number,
 ): SeatStep {
+  if (quantity !== undefined && scanEach(state.put)) return eachUnit(as);
   const q = quantity ?? state.quantity;
   if (q > state.put.left)
     return refused(
@@ -140,6 +144,8 @@ function closeCalls(state: Counting, w: World): SeatAction[] {
       auditId: state.auditId,
       auditLineId: l.auditLineId,
       good: state.counts[l.auditLineId] ?? 0,
+      damaged: state.damaged?.[l.auditLineId] ?? 0,
+      unscannable: state.unscannable?.[l.auditLineId] ?? 0,
     },
   }));
 }
@@ -181,7 +187,10 @@ export function auditItem(state: Ready | Counting, m: DataMeaning, w: World): Se
   const line = openAt(w, at.location).find((l) => l.itemId === m.itemId);
   if (!line) return refused("not_expected", `this item is not counted at slot ${at.location}`, "item");
   const counts = { ...at.counts, [line.auditLineId]: (at.counts[line.auditLineId] ?? 0) + 1 };
-  return moved({ ...at, counts, last: line.auditLineId }, [], "item", "counted");
+  const next: Counting = { ...at, counts, last: line.auditLineId };
+  if (m.scanRequired) next.lastScanRequired = true;
+  else delete next.lastScanRequired;
+  return moved(next, [], "item", "counted");
 }
 
 export function auditKeyin(state: Counting, quantity: number, w: World): SeatStep {
@@ -189,10 +198,26 @@ export function auditKeyin(state: Counting, quantity: number, w: World): SeatSte
     return refused("keyin_not_allowed", "this audit is counted by scans (kq is false)", "keyin");
   if (state.last === null)
     return refused("not_this_step", "scan the item whose count you key in first", "keyin");
+  if (state.lastScanRequired) return eachUnit("keyin");
   return moved(
     { ...state, counts: { ...state.counts, [state.last]: quantity } },
     [],
     "keyin",
     "quantity_set",
   );
+}
+
+/**
+ * Audit exceptions (damaged, unscannable): one more unit of the line of the last scanned item, or of
+ * the slot's only open line when nothing was scanned yet (an unscannable item cannot be scanned).
+ */
+export function auditException(state: Counting, code: ExceptionCode, w: World): SeatStep {
+  const kind = code === "PHYSICALLY_DAMAGED" ? "damaged" : code === "UNSCANNABLE" ? "unscannable" : null;
+  if (!kind) return refused("exception_not_applicable", `${code} is not an audit exception`, "exception");
+  const open = openAt(w, state.location);
+  const line = state.last ?? (open.length === 1 ? (open[0]?.auditLineId ?? null) : null);
+  if (line === null)
+    return refused("not_this_step", "scan an item of the line first (the slot has several)", "exception");
+  const counted = { ...state[kind], [line]: (state[kind]?.[line] ?? 0) + 1 };
+  return moved({ ...state, [kind]: counted }, [], "exception", `audit_${kind}`, code);
 }

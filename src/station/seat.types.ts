@@ -21,6 +21,8 @@ export interface PickTarget {
   /** what to pick now: the line's reservation at this slot (never more than outstanding) */
   quantity: number;
   binId: string;
+  /** the item's `scan_required`: every unit is scanned, the last scan confirms (seat.pick.ts) */
+  scanRequired?: boolean;
 }
 
 /** A staged put that still expects `left` of an item. */
@@ -31,6 +33,8 @@ export interface PutTarget {
   left: number;
   binId: string | null;
   toteId: string | null;
+  /** the item's `scan_required`: counted by scans only, no key-in */
+  scanRequired?: boolean;
 }
 
 export interface AuditLineView {
@@ -51,7 +55,7 @@ export type { StationMode };
 
 /** What a scanned text can be in the station's data (the shell looks each up; the step chooses). */
 export type DataMeaning =
-  | { kind: "item"; itemId: number; sku: string }
+  | { kind: "item"; itemId: number; sku: string; scanRequired?: boolean }
   | { kind: "slot"; location: string; msu: string; presented: boolean }
   | { kind: "msu"; msu: string; locations: string[]; presented: boolean }
   | { kind: "tote"; externalServiceRequestId: string; state: string; binId: string | null };
@@ -72,7 +76,8 @@ export interface World {
 
 export type SeatState =
   | { step: "ready"; tote: string | null }
-  | { step: "pick_confirm"; pick: PickTarget }
+  /** `scanned`: units of a scan-required pick scanned so far */
+  | { step: "pick_confirm"; pick: PickTarget; scanned?: number }
   | { step: "put_slot"; tote: string | null; put: PutTarget; quantity: number }
   | { step: "put_confirm"; tote: string | null; put: PutTarget; quantity: number; location: string }
   | {
@@ -81,6 +86,11 @@ export type SeatState =
       location: string;
       counts: Readonly<Record<string, number>>;
       last: string | null;
+      /** units tapped or scanned as damaged / unscannable, by line */
+      damaged?: Readonly<Record<string, number>>;
+      unscannable?: Readonly<Record<string, number>>;
+      /** the last scanned item is scan-required (no key-in for it) */
+      lastScanRequired?: boolean;
     };
 
 export const READY: SeatState = { step: "ready", tote: null };
@@ -107,7 +117,14 @@ export type OpCall =
   | ({ op: "putException" } & Omit<PutExceptionInput, "seat">)
   | { op: "release"; externalServiceRequestId: string }
   | { op: "binEmptied"; binId: string }
-  | { op: "auditCount"; auditId: string; auditLineId: string; good: number };
+  | {
+      op: "auditCount";
+      auditId: string;
+      auditLineId: string;
+      good: number;
+      damaged?: number;
+      unscannable?: number;
+    };
 
 /** A light the seat wants on (the shell maps bins and slots to device addresses). */
 export type LightTarget = { bin: string } | { slot: string };
@@ -117,22 +134,26 @@ export type SeatAction =
   | { kind: "show"; target: LightTarget; quantity: number }
   | { kind: "clear"; target: LightTarget };
 
-/** Stable reasons a scan or press is refused (README: scan rules). */
-export type RefusalReason =
-  | "unknown_barcode"
-  | "bad_code"
-  | "not_logged_in"
-  | "seat_taken"
-  | "finish_first"
-  | "nothing_pending"
-  | "no_work"
-  | "not_expected"
-  | "slot_not_presented"
-  | "not_this_step"
-  | "more_than_expected"
-  | "exception_not_applicable"
-  | "keyin_not_allowed"
-  | "no_audit";
+/** Stable reasons a scan or press is refused (README: scan rules); the screen has a message for each. */
+export const REFUSAL_REASONS = [
+  "unknown_barcode",
+  "bad_code",
+  "not_logged_in",
+  "seat_taken",
+  "finish_first",
+  "nothing_pending",
+  "no_work",
+  "not_expected",
+  "slot_not_presented",
+  "not_this_step",
+  "more_than_expected",
+  "exception_not_applicable",
+  "keyin_not_allowed",
+  "no_audit",
+  // a scan-required item: each unit is scanned, key-in and one-scan-for-all are refused
+  "scan_each_unit",
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export interface Resolved {
   /** what the input was taken as */

@@ -8,7 +8,7 @@ import type { StoredExpectations } from "../put/put.service.js";
  * lights. Reads only; the engine's changes go through the operations door (operations.service.ts).
  */
 export type ScanMeaning =
-  | { kind: "item"; itemId: number; sku: string }
+  | { kind: "item"; itemId: number; sku: string; scanRequired?: boolean }
   | { kind: "slot"; location: string; msu: string; presented: boolean }
   | { kind: "msu"; msu: string; locations: string[]; presented: boolean }
   | { kind: "tote"; externalServiceRequestId: string; state: string; binId: string | null };
@@ -32,7 +32,7 @@ export function meanings(deps: ScanLookupDeps, barcode: string): ScanMeaning[] {
   const { scan } = deps;
   const out: ScanMeaning[] = [];
   const item = scan.item(barcode);
-  if (item) out.push({ kind: "item", itemId: item.itemId, sku: item.sku });
+  if (item) out.push({ kind: "item", ...item });
   const slot = scan.slot(barcode);
   if (slot)
     out.push({ kind: "slot", location: slot.location, msu: slot.msu, presented: slot.presented === 1 });

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// The README's "Try it without hardware" walkthrough, done from the operator screen in Debian's chromium,
+// with a screenshot of each step into docs/screen/ (`npm run docs:screen` after `npm run build`). The
+// agent runs on its embedded simulated station in a temporary data folder; the data central would
+// send (item, stock, orders) goes over the API as in the README, everything else from the screen.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import pino from "pino";
+import { chromium } from "playwright-core";
+import { createAgent } from "../dist/agent.js";
+import { parseConfig } from "../dist/config/config.load.js";
+
+const OUT = fileURLToPath(new URL("../docs/screen/", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "pps-edge-walkthrough-"));
+const config = parseConfig({
+  dataDir: dir,
+  adminPassword: "walkthrough-password",
+  http: { host: "127.0.0.1", port: 0 },
+  mqtt: { url: "off" },
+  log: { level: "silent" },
+});
+const agent = createAgent(config, { log: pino({ level: "silent" }) });
+await agent.start();
+const API = `http://127.0.0.1:${agent.address.port}`;
+const creds = JSON.parse(readFileSync(join(dir, "initial-credentials.json"), "utf8"));
+const tokenRes = await fetch(`${API}/api-gateway/auth-service/platform-auth/oauth/token`, {
+  method: "POST",
+  headers: { Authorization: creds.basicAuthorization, "Content-Type": "application/x-www-form-urlencoded" },
+  body: "grant_type=password&username=admin&password=walkthrough-password",
+});
+const TOKEN = (await tokenRes.json()).access_token;
+async function call(method, path, body) {
+  const res = await fetch(`${API}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+}
+
+const profile = mkdtempSync(join(tmpdir(), "pps-edge-chromium-"));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.PPS_EDGE_CHROMIUM ?? "/usr/bin/chromium",
+  viewport: { width: 1280, height: 800 },
+  deviceScaleFactor: 0.75,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"],
+});
+const page = context.pages()[0] ?? (await context.newPage());
+mkdirSync(OUT, { recursive: true });
+let n = 0;
+async function shot(name, until) {
+  if (until) await page.getByRole("heading", { level: 1, name: until }).waitFor();
+  await page.waitForTimeout(150);
+  n++;
+  await page.screenshot({ path: join(OUT, `${String(n).padStart(2, "0")}-${name}.png`) });
+  process.stdout.write(`docs/screen/${String(n).padStart(2, "0")}-${name}.png\n`);
+}
+const button = (name) => page.getByRole("button", { name, exact: true });
+async function scan(barcode) {
+  await page.getByRole("textbox", { name: "Simulated scanner" }).fill(barcode);
+  await button("Scan").click();
+  await page.waitForTimeout(400); // the simulated scanner debounces a repeat within 300 ms, as a real one
+}
+
+try {
+  const keys = JSON.parse(readFileSync(join(dir, "screen-keys.json"), "utf8"));
+  await page.goto(`${API}/screen/front?key=${keys.front}`);
+  await shot("login", "Log in: scan your badge");
+  await scan("BADGE-alice");
+  await shot("logged-in", "No work");
+
+  // what central sends: an item, its stock, an order of 2
+  await call("POST", "/api-gateway/mdm-service/wms-masterdata/item", {
+    schema: { unique: [["product_sku"]], type: "object" },
+    clientCategoryId: "shirts",
+    attributes: {
+      weight: { value: 250, uom: { unit: "G" } },
+      dimension: { length: 30, width: 20, height: 2, uom: { unit: "CM" } },
+    },
+    productAttributes: { product_sku: "TSHIRT" },
+    barcodeList: [{ barcode: "4006381333931" }],
+    description: "T-shirt, blue, size M",
+  });
+  await call("PUT", "/station/stock", { location: "S1", msu: "M1", product_sku: "TSHIRT", quantity: 10 });
+  const filter = { filter_parameters: ["product_sku = 'TSHIRT'"] };
+  await call("POST", "/api-gateway/sr-service/platform-srms/service-request", {
+    externalServiceRequestId: "ORDER-1",
+    type: "PICK",
+    serviceRequests: [
+      {
+        externalServiceRequestId: "ORDER-1-1",
+        type: "PICK_LINE",
+        expectations: { containers: [{ products: [{ productQuantity: 2, productAttributes: filter }] }] },
+      },
+    ],
+  });
+  await shot("order-waits-for-rack", "Waiting for a rack");
+  await scan("M1");
+  await shot("rack-presented", "Scan an item from slot S1");
+  await scan("4006381333931");
+  await shot("bin-lit", /Put 2 × TSHIRT into bin 1/);
+  await button("Confirm").click();
+  await shot("picked", "Take bin 1 away and press its button");
+  await button("Empty bin 1").click();
+  await shot("bin-emptied", "No work");
+  await scan("123");
+  await shot("refused-scan");
+
+  // the put: a tote of 3 staged into bin 2
+  await button("Switch to Put").click();
+  await call("POST", "/api-gateway/sr-service/platform-srms/service-request", {
+    externalServiceRequestId: "TOTE-7",
+    type: "PUT",
+    attributes: { tote_id: "TOTE-7" },
+    expectations: {
+      containers: [
+        { products: [{ productQuantity: 3, productAttributes: { pdfa_values: { product_sku: "TSHIRT" } } }] },
+      ],
+    },
+  });
+  await call("POST", "/api-gateway/integration-service/wms-integration/core/api/stage_put_expectation", {
+    serviceRequestId: "TOTE-7",
+    ppsId: "1",
+    ppsBinId: "2",
+  });
+  await shot("put-staged", "Scan the tote");
+  await scan("4006381333931");
+  await shot("put-item", "Scan the slot for 1 × TSHIRT");
+  await button("Key in quantity").click();
+  await page.getByRole("dialog").getByRole("button", { name: "3", exact: true }).click();
+  await shot("put-keyin");
+  await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
+  await scan("S1");
+  await shot("put-slot", "Put 3 × TSHIRT into slot S1, then confirm");
+  await button("Confirm").click();
+  await shot("put-complete", "Tote in bin 2 is done: release it");
+  await button("Release tote in bin 2").click();
+  await shot("tote-released", "No work");
+} finally {
+  await context.close();
+  await agent.stop();
+  rmSync(profile, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,47 @@
+import type { Sqlite } from "./open.js";
+
+export interface ScreenSessionRow {
+  tokenHash: string;
+  seat: string;
+  kind: "key" | "user";
+  userId: number | null;
+  keyId: string | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Operator screen sessions (schema/screen.schema.ts). A user's session is read together with the
+ * user's last change, so a password reset (or removal) ends the sessions opened before it.
+ */
+export function createScreenSessionsRepo(sqlite: Sqlite) {
+  const q = {
+    insert: sqlite.prepare(
+      `INSERT INTO screen_sessions (token_hash, seat, kind, user_id, key_id, created_at, expires_at)
+       VALUES (@tokenHash, @seat, @kind, @userId, @keyId, @createdAt, @expiresAt)`,
+    ),
+    find: sqlite.prepare<[string], ScreenSessionRow & { userChangedAt: number | null }>(
+      `SELECT s.token_hash AS tokenHash, s.seat, s.kind, s.user_id AS userId, s.key_id AS keyId,
+              s.created_at AS createdAt, s.expires_at AS expiresAt, u.updated_at AS userChangedAt
+         FROM screen_sessions s LEFT JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?`,
+    ),
+    renew: sqlite.prepare("UPDATE screen_sessions SET expires_at = ? WHERE token_hash = ?"),
+    remove: sqlite.prepare("DELETE FROM screen_sessions WHERE token_hash = ?"),
+    prune: sqlite.prepare("DELETE FROM screen_sessions WHERE expires_at < ?"),
+  };
+  return {
+    insert: (row: ScreenSessionRow): void => {
+      q.insert.run(row);
+    },
+    find: (tokenHash: string) => q.find.get(tokenHash),
+    renew: (tokenHash: string, expiresAt: number): void => {
+      q.renew.run(expiresAt, tokenHash);
+    },
+    remove: (tokenHash: string): void => {
+      q.remove.run(tokenHash);
+    },
+    pruneExpired: (now: number): number => q.prune.run(now).changes,
+  };
+}
+
+export type ScreenSessionsRepo = ReturnType<typeof createScreenSessionsRepo>;

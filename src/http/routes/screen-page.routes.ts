@@ -1,0 +1,161 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { z } from "zod";
+import { AppError } from "../../domain/errors.js";
+import { readJson } from "../body.js";
+import type { AppEnv } from "../context.js";
+import type { RouteRegistry } from "../openapi.js";
+import { route } from "../route.js";
+import { clearScreenCookie, type ScreenSessionPort, screenCookie, setScreenCookie } from "../screen-auth.js";
+import { seatOf } from "./screen.routes.js";
+
+/**
+ * The operator screen page (README "Operator screen"): static HTML, CSS and JavaScript served by the
+ * agent itself (the station LAN has no internet: no CDN, no external fonts), the message catalogues,
+ * the screen-key exchange and the sign-in. The files live in src/http/screen-page/ and are served
+ * from there by both the built and the source agent (no build step).
+ */
+export const SCREEN_PAGE_DIR = fileURLToPath(new URL("../../../src/http/screen-page/", import.meta.url));
+
+/** The page's files (ES modules and one style sheet), each served at /screen/assets/<name>. */
+const ASSETS = ["screen.css", "parts.css", "screen.js", "render.js", "task.js", "sound.js", "dom.js"];
+
+const signInBody = z
+  .object({ username: z.string().min(1).max(128), password: z.string().min(1).max(1024) })
+  .strict();
+
+/** Only what the page itself loads; images of items come from their `imageUrl`. */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src * data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+interface PageOptions {
+  seats: readonly string[];
+  sessions: ScreenSessionPort;
+  catalogue(lang: string): Readonly<Record<string, string>> | undefined;
+  dir?: string;
+}
+
+function assetRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptions, dir: string): void {
+  for (const name of ASSETS) {
+    const type = name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8";
+    route(
+      app,
+      registry,
+      {
+        method: "get",
+        path: `/screen/assets/${name}`,
+        tag: "screen",
+        summary: `Operator screen: ${name}`,
+        auth: false,
+        produces: type.split(";")[0] as string,
+        responses: { 200: { description: name } },
+      },
+      (c) => {
+        c.header("Content-Type", type);
+        c.header("Cache-Control", "no-cache");
+        return c.body(readFileSync(`${dir}${name}`, "utf8"));
+      },
+    );
+  }
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/screen/assets/messages/:lang",
+      tag: "screen",
+      summary: "Operator screen: the message catalogue of a language (en, de)",
+      auth: false,
+      responses: { 200: { description: "key → text" }, 404: { description: "no such language" } },
+    },
+    (c) => {
+      const cat = opts.catalogue(c.req.param("lang") ?? "");
+      if (!cat) throw new AppError("not_found", "no such language", [{ path: "lang", message: "en or de" }]);
+      c.header("Cache-Control", "no-cache");
+      return c.json(cat);
+    },
+  );
+}
+
+/** The page; `?key=` (the seat's screen key) is exchanged for a session and leaves the address bar. */
+function pageRoute(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptions, dir: string): void {
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/screen/:seat",
+      tag: "screen",
+      summary: "The operator screen of a seat; `?key=` (the seat's screen key) opens a session and redirects",
+      auth: false,
+      produces: "text/html",
+      responses: { 200: { description: "the page" }, 303: { description: "key exchanged for a session" } },
+    },
+    (c) => {
+      const seat = seatOf(c, opts.seats);
+      const key = c.req.query("key");
+      if (key !== undefined) {
+        const grant = opts.sessions.openWithKey(seat, key);
+        if (grant) setScreenCookie(c, grant);
+        return c.redirect(grant ? `/screen/${seat}` : `/screen/${seat}#key-refused`, 303);
+      }
+      c.header("Content-Security-Policy", CSP);
+      c.header("Cache-Control", "no-store");
+      c.header("Referrer-Policy", "no-referrer");
+      return c.html(readFileSync(`${dir}index.html`, "utf8"));
+    },
+  );
+}
+
+function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptions): void {
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: "/screen/:seat/session",
+      tag: "screen",
+      summary: "Sign in to a seat's screen with an API user's name and password (sets the session cookie)",
+      auth: false,
+      body: signInBody,
+      responses: { 200: { description: "signed in" }, 401: { description: "wrong user name or password" } },
+    },
+    async (c) => {
+      const seat = seatOf(c, opts.seats);
+      const b = await readJson(c, signInBody);
+      setScreenCookie(c, await opts.sessions.signIn(seat, b.username, b.password));
+      c.header("Cache-Control", "no-store");
+      return c.json({ seat });
+    },
+  );
+  route(
+    app,
+    registry,
+    {
+      method: "delete",
+      path: "/screen/:seat/session",
+      tag: "screen",
+      summary: "Sign out of a seat's screen (ends the session)",
+      auth: false,
+      responses: { 200: { description: "signed out" } },
+    },
+    (c) => {
+      const seat = seatOf(c, opts.seats);
+      const token = getCookie(c, screenCookie(seat));
+      if (token) opts.sessions.end(token);
+      clearScreenCookie(c, seat);
+      return c.json({ seat });
+    },
+  );
+}
+
+export function screenPageRoutes(opts: PageOptions) {
+  const dir = opts.dir ?? SCREEN_PAGE_DIR;
+  return (app: Hono<AppEnv>, registry: RouteRegistry) => {
+    assetRoutes(app, registry, opts, dir);
+    pageRoute(app, registry, opts, dir);
+    sessionRoutes(app, registry, opts);
+  };
+}

@@ -1,0 +1,178 @@
+import type { Context, Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { AppError } from "../../domain/errors.js";
+import { readJson } from "../body.js";
+import type { AppEnv } from "../context.js";
+import type { RouteRegistry } from "../openapi.js";
+import { route } from "../route.js";
+import type { ScreenGuard, ScreenSessionPort } from "../screen-auth.js";
+
+/**
+ * The operator screen's data (README "Operator screen"): a seat's screen state as JSON, the same object
+ * pushed live as Server-Sent Events, and the screen's actions. Authenticated by a bearer token or the
+ * seat's screen session (screen-auth.ts).
+ */
+export interface ScreenOutcome {
+  seat: string | null;
+  result: "done" | "refused" | "debounced" | "ignored";
+  reason?: string | undefined;
+  message?: string | undefined;
+}
+
+export interface ScreenPort {
+  seats: readonly string[];
+  state(seat: string): unknown;
+  /** `listener` gets the state's JSON at once and on every change until the returned function is called. */
+  subscribe(seat: string, listener: (json: string) => void): () => void;
+  act(seat: string, action: ScreenActionBody): ScreenOutcome;
+}
+
+/** A page notices a lost agent when this is missed for long (screen.js waits 1.5 s). */
+export const HEARTBEAT_MS = 700;
+/** A long-lived stream re-checks its screen session this often (a revoked session ends the stream). */
+const RECHECK_MS = 60_000;
+
+const id = z.string().min(1).max(255);
+export const screenActionSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("login"), user: z.string().min(1).max(128) }).strict(),
+  z.object({ type: z.literal("logout") }).strict(),
+  z.object({ type: z.literal("confirm") }).strict(),
+  z.object({ type: z.literal("cancel") }).strict(),
+  z
+    .object({
+      type: z.literal("exception"),
+      code: z.enum([
+        "ITEM_MISSING",
+        "PHYSICALLY_DAMAGED",
+        "UNSCANNABLE",
+        "EXCESS",
+        "OVERSIZED",
+        "WAREHOUSE_FULL",
+        "SPACE_UNAVAILABLE",
+      ]),
+    })
+    .strict(),
+  z.object({ type: z.literal("keyin"), quantity: z.number().int().min(1).max(1_000_000) }).strict(),
+  z.object({ type: z.literal("mode"), mode: z.enum(["pick", "put", "audit"]) }).strict(),
+  z.object({ type: z.literal("empty"), bin: id }).strict(),
+  z.object({ type: z.literal("release"), bin: id }).strict(),
+  z.object({ type: z.literal("reprint"), bin: id }).strict(),
+  z.object({ type: z.literal("language"), lang: z.enum(["en", "de"]).nullable() }).strict(),
+  z.object({ type: z.literal("scan"), barcode: z.string().min(1).max(4096) }).strict(),
+]);
+export type ScreenActionBody = z.output<typeof screenActionSchema>;
+
+export function seatOf(c: Context<AppEnv>, seats: readonly string[]): string {
+  const seat = c.req.param("seat") ?? "";
+  if (!seats.includes(seat))
+    throw new AppError("not_found", `no seat '${seat}'`, [{ path: "seat", message: "unknown seat" }]);
+  return seat;
+}
+
+const AUTH = "bearer token, or the seat's screen session cookie";
+
+type Deps = { port: ScreenPort; guard: ScreenGuard; sessions: ScreenSessionPort };
+
+function stateRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }: Deps): void {
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/station/seats/:seat/screen",
+      tag: "screen",
+      summary: `The seat's operator screen state (${AUTH})`,
+      auth: false,
+      responses: { 200: { description: "the screen state" }, 401: { description: "not signed in" } },
+    },
+    (c) => {
+      const seat = seatOf(c, port.seats);
+      guard(c, seat);
+      c.header("Cache-Control", "no-store");
+      return c.json(port.state(seat) as object);
+    },
+  );
+}
+
+/** The state on every change; a ping keeps the page sure the agent is there (and re-checks the session). */
+function eventsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard, sessions }: Deps): void {
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/station/seats/:seat/screen/events",
+      tag: "screen",
+      summary: `The screen state, live: event 'screen' on every change, 'ping' every ${HEARTBEAT_MS} ms (${AUTH})`,
+      auth: false,
+      produces: "text/event-stream",
+      responses: { 200: { description: "text/event-stream" }, 401: { description: "not signed in" } },
+    },
+    (c) => {
+      const seat = seatOf(c, port.seats);
+      const caller = guard(c, seat);
+      c.header("Cache-Control", "no-store");
+      return streamSSE(c, async (stream) => {
+        await stream.writeSSE({ event: "hello", data: seat, retry: 500 });
+        const unsubscribe = port.subscribe(seat, (json) => {
+          stream.writeSSE({ event: "screen", data: json }).catch(() => {});
+        });
+        stream.onAbort(unsubscribe);
+        let checked = Date.now();
+        while (!stream.aborted && !stream.closed) {
+          await stream.sleep(HEARTBEAT_MS);
+          if (caller.kind === "screen" && Date.now() - checked > RECHECK_MS) {
+            if (!sessions.check(seat, caller.token)) break;
+            checked = Date.now();
+          }
+          await stream.writeSSE({ event: "ping", data: "" });
+        }
+        unsubscribe();
+      });
+    },
+  );
+}
+
+function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }: Deps): void {
+  route(
+    app,
+    registry,
+    {
+      method: "post",
+      path: "/station/seats/:seat/screen/actions",
+      tag: "screen",
+      summary: `A tap on the operator screen, through the station engine (${AUTH})`,
+      auth: false,
+      body: screenActionSchema,
+      responses: {
+        200: { description: "done; the new state follows on the event stream" },
+        401: { description: "not signed in" },
+        403: { description: "a screen session of another seat" },
+        409: { description: "`scan_refused`: `details.reason` says why; nothing changed" },
+      },
+    },
+    async (c) => {
+      const seat = seatOf(c, port.seats);
+      guard(c, seat);
+      const out = port.act(seat, await readJson(c, screenActionSchema));
+      if (out.result === "refused")
+        throw new AppError(
+          "scan_refused",
+          out.message ?? "refused",
+          [{ path: "type", message: out.reason ?? "" }],
+          { reason: out.reason, seat },
+        );
+      return c.json(out);
+    },
+  );
+}
+
+export function screenRoutes(port: ScreenPort, guard: ScreenGuard, sessions: ScreenSessionPort) {
+  return (app: Hono<AppEnv>, registry: RouteRegistry) => {
+    const deps = { port, guard, sessions };
+    stateRoute(app, registry, deps);
+    eventsRoute(app, registry, deps);
+    actionsRoute(app, registry, deps);
+  };
+}

@@ -1,0 +1,137 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import type { AuthRepo } from "../../db/auth.repo.js";
+import type { ScreenSessionsRepo } from "../../db/screen-sessions.repo.js";
+import { AppError } from "../../domain/errors.js";
+import { DUMMY_HASH, randomSecret, verifyPassword } from "./password.js";
+
+/**
+ * Who may use the operator screen (README "Operator screen: authentication"). Each seat has a screen
+ * key, generated at first start into `screen-keys.json` in the data folder (owner-readable only, beside
+ * the initial credentials). The station box's own display opens `/screen/<seat>?key=<key>` once; the
+ * key is exchanged for a session bound to that seat. Elsewhere a person signs in on the screen with an
+ * API user's name and password for the same kind of session. Sessions are stored as sha256 digests and
+ * renewed while used (sliding expiry); a new key ends the sessions of the old one, and a password
+ * reset or removal of the user ends that user's.
+ */
+export const SCREEN_KEYS_FILE = "screen-keys.json";
+/** A key session lives a month past its last use: the station box's display stays open for weeks. */
+export const KEY_SESSION_MS = 30 * 24 * 3600_000;
+/** A password session lives a shift past its last use. */
+export const USER_SESSION_MS = 12 * 3600_000;
+
+export interface ScreenSession {
+  seat: string;
+  kind: "key" | "user";
+  token: string;
+  /** set when the session was opened or renewed now: send the cookie again with this lifetime */
+  maxAgeSeconds?: number;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("base64url");
+const keyId = (key: string) => sha256(`screen-key:${key}`).slice(0, 16);
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(sha256(a));
+  const y = Buffer.from(sha256(b));
+  return timingSafeEqual(x, y);
+}
+
+export function createScreenSessions(deps: {
+  repo: ScreenSessionsRepo;
+  users: Pick<AuthRepo, "findUser">;
+  seats: readonly string[];
+  now: () => number;
+}) {
+  const { repo, now } = deps;
+  const keys = new Map<string, string>();
+
+  function open(seat: string, kind: "key" | "user", userId: number | null): ScreenSession {
+    const token = randomSecret(32);
+    const ttl = kind === "key" ? KEY_SESSION_MS : USER_SESSION_MS;
+    const key = keys.get(seat);
+    repo.insert({
+      tokenHash: sha256(token),
+      seat,
+      kind,
+      userId,
+      keyId: kind === "key" && key ? keyId(key) : null,
+      createdAt: now(),
+      expiresAt: now() + ttl,
+    });
+    return { seat, kind, token, maxAgeSeconds: ttl / 1000 };
+  }
+
+  return {
+    /**
+     * Reads the seats' keys from the data folder, generating the missing ones (file mode 0600); the log
+     * says where, like the initial credentials.
+     */
+    ensureKeys(dataDir: string, log: Logger): string {
+      const file = join(dataDir, SCREEN_KEYS_FILE);
+      const stored = existsSync(file)
+        ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>)
+        : {};
+      const made: string[] = [];
+      for (const seat of deps.seats) {
+        const k = stored[seat];
+        if (typeof k === "string" && k.length >= 16) keys.set(seat, k);
+        else {
+          keys.set(seat, randomSecret(24));
+          made.push(seat);
+        }
+      }
+      if (made.length) {
+        const all = { ...stored, ...Object.fromEntries(keys) };
+        writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
+        chmodSync(file, 0o600);
+        log.warn({ file, seats: made }, "operator screen keys written (owner-readable only)");
+      } else log.info({ file }, "operator screen keys");
+      return file;
+    },
+
+    /** The station box's display: its seat's key opens a session, or null. */
+    openWithKey(seat: string, key: string): ScreenSession | null {
+      const k = keys.get(seat);
+      if (!k || !sameText(k, key)) return null;
+      return open(seat, "key", null);
+    },
+
+    /** Sign-in with an API user's name and password (one answer for every failure). */
+    async signIn(seat: string, username: string, password: string): Promise<ScreenSession> {
+      const user = deps.users.findUser(username);
+      // always one scrypt, so timing does not tell a wrong user from a wrong password
+      const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+      if (!user || !ok) throw new AppError("invalid_credentials", "wrong user name or password");
+      return open(seat, "user", user.id);
+    },
+
+    /** The session of `token` when it is valid for `seat`; renewed once half of its life has passed. */
+    check(seat: string, token: string): ScreenSession | null {
+      const row = repo.find(sha256(token));
+      const t = now();
+      if (!row || row.seat !== seat || row.expiresAt <= t) return null;
+      if (row.kind === "user" && (row.userChangedAt === null || row.userChangedAt > row.createdAt))
+        return null;
+      const key = keys.get(seat);
+      if (row.kind === "key" && (!key || row.keyId !== keyId(key))) return null;
+      const ttl = row.kind === "key" ? KEY_SESSION_MS : USER_SESSION_MS;
+      const session: ScreenSession = { seat, kind: row.kind, token };
+      if (row.expiresAt - t < ttl / 2) {
+        repo.renew(row.tokenHash, t + ttl);
+        session.maxAgeSeconds = ttl / 1000;
+      }
+      return session;
+    },
+
+    end(token: string): void {
+      repo.remove(sha256(token));
+    },
+
+    pruneExpired: (): number => repo.pruneExpired(now()),
+  };
+}
+
+export type ScreenSessions = ReturnType<typeof createScreenSessions>;

@@ -1,0 +1,21 @@
+/** The screen's message catalogues by language (README "Operator screen: languages"). */
+import { de } from "./messages.de.js";
+import { en, type MessageKey } from "./messages.en.js";
+import { LANGUAGES, type Lang } from "./screen.types.js";
+
+export const CATALOGUES: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { en, de };
+
+export const isLang = (x: unknown): x is Lang => LANGUAGES.some((l) => l === x);
+
+/** Reasons with a `refusal.*` message: the seat machine's reasons and the operations' error codes. */
+export const REFUSAL_KEYS: ReadonlySet<string> = new Set(
+  Object.keys(en)
+    .filter((k) => k.startsWith("refusal."))
+    .map((k) => k.slice("refusal.".length)),
+);
+
+/** `{name}` placeholders filled from `params` (the page does the same in screen.js). */
+export function render(lang: Lang, key: string, params: Record<string, string | number> = {}): string {
+  const text = (CATALOGUES[lang] as Record<string, string>)[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+}

@@ -1,0 +1,78 @@
+/**
+ * The screen's "last event" (pure): an input the engine took (a scan, a key-in, a button, a beam) or a
+ * tap that ran a station operation, with its result in words: a refusal names its reason (the seat
+ * machine's, or the refusing operation's error code), and a tone tells good from refused from complete
+ * (the page plays it with Web Audio). Inputs that changed nothing visible (a dropped repeat, an
+ * ignored beam) leave the last event as it was.
+ */
+import type { BinView } from "../bin-lights.js";
+import type { EngineInput } from "../engine.js";
+import { DIDS, type LastEvent, type Msg } from "./screen.types.js";
+
+export type ScreenEventInput = EngineInput | { kind: "tap"; text: string };
+
+export interface EventOutcome {
+  result: "done" | "refused" | "debounced" | "ignored";
+  did?: string | undefined;
+  reason?: string | undefined;
+}
+
+/** Work that ends something: its bin may now be complete (the "complete" tone). */
+const FINISHING = new Set(["picked", "pick_exception", "put", "put_exception"]);
+const KNOWN_DIDS = new Set<string>(DIDS);
+
+function describe(input: ScreenEventInput): Pick<LastEvent, "input" | "text"> {
+  switch (input.kind) {
+    case "scan":
+      return { input: "scan", text: input.barcode };
+    case "keyin":
+      return { input: "keyin", text: String(input.quantity) };
+    case "bin":
+      return { input: input.signal === "sensor" ? "beam" : "button", text: input.binId };
+    case "tap":
+      return { input: "tap", text: input.text };
+    default:
+      return { input: "tap", text: "" };
+  }
+}
+
+function messageOf(outcome: EventOutcome, knownReasons: ReadonlySet<string>): Msg {
+  if (outcome.result === "refused") {
+    const reason = outcome.reason ?? "";
+    return { key: knownReasons.has(reason) ? `refusal.${reason}` : "refusal.other" };
+  }
+  const did = outcome.did ?? "";
+  return { key: KNOWN_DIDS.has(did) ? `did.${did}` : "did.other" };
+}
+
+export function lastEventOf(e: {
+  seq: number;
+  at: number;
+  input: ScreenEventInput;
+  outcome: EventOutcome;
+  /** the bin the seat's pending work had lit before the input */
+  binBefore: string | null;
+  binsAfter: readonly BinView[];
+  /** reasons the catalogues have a message for */
+  knownReasons: ReadonlySet<string>;
+}): LastEvent | null {
+  const { outcome } = e;
+  if (outcome.result === "debounced" || outcome.result === "ignored") return null;
+  if (outcome.result === "done" && (outcome.did === "unchanged" || outcome.did === "ignored")) return null;
+  const after = e.binsAfter.find((b) => b.id === e.binBefore);
+  const finished =
+    outcome.result === "done" &&
+    FINISHING.has(outcome.did ?? "") &&
+    after !== undefined &&
+    (after.state === "complete" || after.completePut !== null);
+  return {
+    seq: e.seq,
+    at: new Date(e.at).toISOString(),
+    ...describe(e.input),
+    result: outcome.result,
+    ...(outcome.did ? { did: outcome.did } : {}),
+    ...(outcome.reason ? { reason: outcome.reason } : {}),
+    tone: outcome.result === "refused" ? "refused" : finished ? "complete" : "good",
+    message: messageOf(outcome, e.knownReasons),
+  };
+}

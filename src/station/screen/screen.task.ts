@@ -1,0 +1,115 @@
+/**
+ * The task part of the screen state (pure): what the operator works on in the station's mode.
+ * - pick: before any scan, the reserved lines of the orders at the station on the presented racks
+ *   (slot, SKU, description, image, quantity, target bin), in work order; after the scan, the lit one;
+ * - put: the staged totes, then the chosen tote's remaining items, the item being put and its slot;
+ * - audit: the slot to count (blind: the expected quantity is not shown), its lines and the running
+ *   count, and the slots still to count.
+ */
+import type { SeatState } from "../seat.types.js";
+import type { PickLineRow, PickLineView, ScreenInput, Task } from "./screen.types.js";
+
+type Picking = Extract<SeatState, { step: "pick_confirm" }>;
+
+function pickView(row: PickLineRow, lit: boolean): PickLineView {
+  return {
+    order: row.order,
+    slot: row.slot,
+    sku: row.sku,
+    description: row.description,
+    imageUrl: row.imageUrl,
+    quantity: row.quantity,
+    bin: row.bin,
+    scanRequired: row.scanRequired,
+    lit,
+  };
+}
+
+const isLit = (row: PickLineRow, s: Picking) =>
+  row.order === s.pick.externalServiceRequestId && row.line === s.pick.line && row.slot === s.pick.location;
+
+export function pickTask(input: ScreenInput, state: SeatState): Task {
+  const lines = input.pickLines.map((r) => pickView(r, state.step === "pick_confirm" && isLit(r, state)));
+  let current: (PickLineView & { scanned: number | null }) | null = null;
+  if (state.step === "pick_confirm") {
+    const p = state.pick;
+    const row = input.pickLines.find((r) => isLit(r, state));
+    current = {
+      order: p.externalServiceRequestId,
+      slot: p.location,
+      sku: row?.sku ?? "",
+      description: row?.description ?? null,
+      imageUrl: row?.imageUrl ?? null,
+      quantity: p.quantity,
+      bin: p.binId,
+      scanRequired: p.scanRequired === true,
+      lit: true,
+      scanned: p.scanRequired ? (state.scanned ?? 0) : null,
+    };
+  }
+  return { kind: "pick", racks: input.racks, lines, current };
+}
+
+/** The put being worked: the pending item's, else the selected tote's, else none. */
+function workedPut(state: SeatState): string | null {
+  if (state.step === "put_slot" || state.step === "put_confirm") return state.put.externalServiceRequestId;
+  return state.step === "ready" ? state.tote : null;
+}
+
+export function putTask(input: ScreenInput, state: SeatState): Task {
+  const byPut = new Map<
+    string,
+    { tote: string | null; bin: string | null; left: number; complete: boolean }
+  >();
+  for (const r of input.puts) {
+    const t = byPut.get(r.putId) ?? { tote: r.tote, bin: r.bin, left: 0, complete: r.state === "complete" };
+    t.left += r.left;
+    byPut.set(r.putId, t);
+  }
+  const putId = workedPut(state);
+  const items = input.puts
+    .filter((r) => r.putId === putId)
+    .map((r) => ({
+      sku: r.sku,
+      description: r.description,
+      imageUrl: r.imageUrl,
+      expected: r.expected,
+      left: r.left,
+    }));
+  const current =
+    state.step === "put_slot" || state.step === "put_confirm"
+      ? {
+          sku: state.put.sku,
+          quantity: state.quantity,
+          left: state.put.left,
+          slot: state.step === "put_confirm" ? state.location : null,
+          bin: state.put.binId,
+          scanRequired: state.put.scanRequired === true,
+        }
+      : null;
+  return {
+    kind: "put",
+    totes: [...byPut].map(([id, t]) => ({ putId: id, ...t })),
+    putId,
+    items,
+    current,
+  };
+}
+
+export function auditTask(input: ScreenInput, state: SeatState): Task {
+  const audit = input.audit;
+  if (!audit) return { kind: "audit", auditId: null, slot: null, slotsLeft: [], lines: [] };
+  const slotsLeft = [...new Set(audit.lines.filter((l) => l.open).map((l) => l.location))];
+  const counting = state.step === "audit_count" ? state : null;
+  const slot = counting?.location ?? slotsLeft[0] ?? null;
+  const lines = audit.lines
+    .filter((l) => l.open && l.location === slot)
+    .map((l) => ({
+      sku: l.sku,
+      description: l.description,
+      counted: counting?.counts[l.auditLineId] ?? 0,
+      damaged: counting?.damaged?.[l.auditLineId] ?? 0,
+      unscannable: counting?.unscannable?.[l.auditLineId] ?? 0,
+    }));
+  return { kind: "audit", auditId: audit.auditId, slot, slotsLeft, lines };
+}

@@ -1,0 +1,270 @@
+/**
+ * The operator screen's state (README "Operator screen"): one object per seat that says everything the
+ * page at `/screen/<seat>` shows, pushed on every change; the page only renders it. Texts are message
+ * keys with parameters, rendered by the page from the catalogue of `lang` (messages.en.ts, …), so
+ * the object itself is the same in every language. Pure data.
+ */
+import type { DeviceHealth } from "../../devices/hub.types.js";
+import type { BinView, Desired } from "../bin-lights.js";
+import type { ExceptionCode } from "../scan-codes.js";
+import type { SeatState, StationMode } from "../seat.types.js";
+
+export const LANGUAGES = ["en", "de"] as const;
+export type Lang = (typeof LANGUAGES)[number];
+
+/** A text on screen: a catalogue key and the values of its `{placeholders}`. */
+export interface Msg {
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+/** What the instruction line can say (each has a message in every catalogue: a test checks). */
+export const INSTRUCTIONS = [
+  "login",
+  "no_work",
+  "waiting_rack",
+  "scan_item_from_slot",
+  "put_into_bin",
+  "scan_each_into_bin",
+  "empty_bin",
+  "waiting_label",
+  "scan_tote_or_item",
+  "scan_item_from_tote",
+  "scan_slot_for_put",
+  "put_into_slot",
+  "release_tote",
+  "no_audit",
+  "scan_slot_to_count",
+  "count_slot",
+] as const;
+export type Instruction = (typeof INSTRUCTIONS)[number];
+
+/** What a seat did (engine `did`, or a tapped station operation), each with a message. */
+export const DIDS = [
+  "logged_in",
+  "logged_out",
+  "rack_presented",
+  "rack_already_presented",
+  "bin_lit",
+  "unit_scanned",
+  "picked",
+  "pick_exception",
+  "tote_selected",
+  "released",
+  "put_item",
+  "counted",
+  "slot_selected",
+  "quantity_set",
+  "put",
+  "put_exception",
+  "location_selected",
+  "location_counted",
+  "audit_damaged",
+  "audit_unscannable",
+  "cancelled",
+  "dropped",
+  "binEmptied",
+  "release",
+  "mode_set",
+  "reprinted",
+  "language_set",
+] as const;
+
+// ---- what the shell reads for one seat (ScreenReads) ----
+
+/** A reserved pick line at a presented slot, of an order whose bin is at the station. */
+export interface PickLineRow {
+  order: string;
+  line: string;
+  slot: string;
+  itemId: number;
+  sku: string;
+  description: string | null;
+  imageUrl: string | null;
+  quantity: number;
+  bin: string;
+  scanRequired: boolean;
+}
+
+/** One product a staged (or complete) put expects. */
+export interface PutItemRow {
+  putId: string;
+  tote: string | null;
+  bin: string | null;
+  state: string;
+  itemId: number;
+  sku: string;
+  description: string | null;
+  imageUrl: string | null;
+  expected: number;
+  left: number;
+}
+
+export interface AuditLineRow {
+  auditLineId: string;
+  location: string;
+  sku: string;
+  description: string | null;
+  open: boolean;
+}
+
+export interface BinOrder {
+  id: string;
+  type: "PICK" | "PUT";
+  state: string;
+}
+
+/** Everything one seat's screen is derived from. */
+export interface ScreenInput {
+  seat: string;
+  site: string;
+  ppsId: string;
+  lang: Lang;
+  mode: StationMode;
+  operator: string | null;
+  /** every seat's state (a bin lit by another seat shows on this screen too) */
+  seats: ReadonlyMap<string, SeatState>;
+  bins: BinView[];
+  orders: Readonly<Record<string, BinOrder[]>>;
+  /** why the last label of a bin's order did not print, by bin */
+  printErrors: Readonly<Record<string, string>>;
+  /** the agent prints shipping labels itself (`printing.mode: station`) */
+  stationPrinting: boolean;
+  devices: DeviceHealth[];
+  simulatedScanner: boolean;
+  racks: string[];
+  pickLines: PickLineRow[];
+  /** orders in bins still wait for stock on a rack that is not here */
+  pickWaiting: boolean;
+  puts: PutItemRow[];
+  audit: { auditId: string; kq: boolean; lines: AuditLineRow[] } | null;
+  /** operators who logged in at this station lately, newest first (login by tap) */
+  operators: string[];
+  lastEvent: LastEvent | null;
+}
+
+// ---- the screen state ----
+
+export interface PickLineView {
+  order: string;
+  slot: string;
+  sku: string;
+  description: string | null;
+  imageUrl: string | null;
+  quantity: number;
+  bin: string;
+  scanRequired: boolean;
+  /** the line this seat has lit now */
+  lit: boolean;
+}
+
+export type Task =
+  | {
+      kind: "pick";
+      racks: string[];
+      lines: PickLineView[];
+      /** the lit line; `scanned` counts units of a scan-required one */
+      current: (PickLineView & { scanned: number | null }) | null;
+    }
+  | {
+      kind: "put";
+      totes: Array<{
+        tote: string | null;
+        putId: string;
+        bin: string | null;
+        left: number;
+        complete: boolean;
+      }>;
+      /** the tote being worked (selected or that of the pending item) */
+      putId: string | null;
+      items: Array<{
+        sku: string;
+        description: string | null;
+        imageUrl: string | null;
+        expected: number;
+        left: number;
+      }>;
+      current: {
+        sku: string;
+        quantity: number;
+        left: number;
+        slot: string | null;
+        bin: string | null;
+        scanRequired: boolean;
+      } | null;
+    }
+  | {
+      kind: "audit";
+      auditId: string | null;
+      slot: string | null;
+      slotsLeft: string[];
+      lines: Array<{
+        sku: string;
+        description: string | null;
+        counted: number;
+        damaged: number;
+        unscannable: number;
+      }>;
+    };
+
+export type BinAction = "empty" | "release" | "reprint";
+
+export interface BinTile {
+  id: string;
+  state: BinView["state"];
+  /** what its light shows: the same derivation as the physical light (bin-lights.ts) */
+  light: Desired;
+  orders: BinOrder[];
+  printState: BinView["printState"];
+  printError: string | null;
+  /** this seat's pending work lit it */
+  mine: boolean;
+  actions: BinAction[];
+}
+
+export interface LastEvent {
+  /** grows with every event, so the page sounds each one once */
+  seq: number;
+  at: string;
+  input: "scan" | "keyin" | "button" | "beam" | "tap";
+  /** the scanned text, the quantity, the bin or the action */
+  text: string;
+  result: "done" | "refused";
+  did?: string;
+  reason?: string;
+  tone: "good" | "refused" | "complete";
+  message: Msg;
+}
+
+export interface Allowed {
+  /** what a scan is taken for now: any barcode, or only a badge (nobody logged in) */
+  scan: "any" | "badge";
+  login: boolean;
+  logout: boolean;
+  confirm: boolean;
+  closeSlot: boolean;
+  keyin: boolean;
+  cancel: boolean;
+  exceptions: ExceptionCode[];
+  /** modes the station may be switched to from here */
+  modes: StationMode[];
+  language: boolean;
+}
+
+export interface ScreenState {
+  site: string;
+  ppsId: string;
+  seat: string;
+  lang: Lang;
+  mode: StationMode;
+  operator: string | null;
+  step: SeatState["step"];
+  devices: Array<Pick<DeviceHealth, "id" | "kind" | "connected" | "lastError">>;
+  simulatedScanner: boolean;
+  instruction: Msg;
+  task: Task | null;
+  bins: BinTile[];
+  lastEvent: LastEvent | null;
+  allowed: Allowed;
+  operators: string[];
+}
