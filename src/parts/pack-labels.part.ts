@@ -3,11 +3,17 @@
  * event bus, a label printer of devices/ and the label layout of labels/, which station/ may not
  * import (docs/architecture.md, "Layers"). agent.ts builds it when `printing.mode` is `station`.
  */
+import { join } from "node:path";
 import type { Logger } from "pino";
-import type { LabelPrinter } from "./devices/drivers/label-printer/label-printer.js";
-import type { EventBus } from "./events.js";
-import type { LabelMedia } from "./labels/media.js";
-import type { LabelData } from "./labels/shipping-label.js";
+import {
+  cupsPrinter,
+  filePrinter,
+  type LabelPrinter,
+} from "../devices/drivers/label-printer/label-printer.js";
+import type { EventBus } from "../events.js";
+import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "../labels/media.js";
+import type { LabelData } from "../labels/shipping-label.js";
+import type { Foundation } from "./foundation.js";
 
 const OWNER = "pack-labels";
 
@@ -41,7 +47,7 @@ export function createPackLabels(deps: PackLabelDeps) {
     if (!data) return;
     try {
       // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
-      const { renderShippingLabel } = await import("./labels/shipping-label.js");
+      const { renderShippingLabel } = await import("../labels/shipping-label.js");
       const pdf = await renderShippingLabel(data, deps.media);
       await deps.printer.print(pdf, `${data.olpn}-${id}`);
       if (!stopped) deps.printed(id);
@@ -79,3 +85,28 @@ export function createPackLabels(deps: PackLabelDeps) {
     },
   };
 }
+
+/** Station printing (`printing.mode: station`): the configured printer and media; none otherwise. */
+export function packLabelsFor(f: Foundation, onResult: () => void): PackLabels | undefined {
+  const { printing } = f.config;
+  if (printing.mode !== "station") return undefined;
+  const a6 = printing.media === "a6";
+  return createPackLabels({
+    bus: f.svc.bus,
+    printer:
+      printing.printer === "cups"
+        ? cupsPrinter({
+            queue: printing.cupsQueue as string,
+            media: a6 ? "iso_a6_105x148mm" : "na_index-4x6_4x6in",
+          })
+        : filePrinter(printing.dir ?? join(f.dataDir, "labels")),
+    media: a6 ? MEDIA_A6 : MEDIA_4X6,
+    labelData: (id, at) => f.svc.picks.labelData(id, at),
+    printed: (id) => f.svc.operations.printReady(id),
+    now: f.now,
+    log: f.log,
+    onResult,
+  });
+}
+
+export type PackLabels = ReturnType<typeof createPackLabels>;

@@ -4,14 +4,14 @@
  * builds it after the hub, starts it with the other parts and stops it before the hub.
  */
 import type { Logger } from "pino";
-import type { Config } from "./config/config.schema.js";
-import type { StationDeviceHub } from "./devices/device-hub.js";
-import { AppError } from "./domain/errors.js";
-import { type SimPort, scanRoutes } from "./http/routes/scan.routes.js";
-import type { Services } from "./services/container.js";
-import { createStationEngine } from "./station/engine.js";
-import { createOpRunner } from "./station/op-calls.js";
-import { createTopology } from "./station/topology.js";
+import type { Config } from "../config/config.schema.js";
+import type { StationDeviceHub } from "../devices/device-hub.js";
+import { AppError } from "../domain/errors.js";
+import { type SimPort, scanRoutes } from "../http/routes/scan.routes.js";
+import type { Services } from "../services/container.js";
+import { createStationEngine } from "../station/engine.js";
+import { createOpRunner } from "../station/op-calls.js";
+import { createTopology } from "../station/topology.js";
 
 export function createStationPart(deps: {
   hub: StationDeviceHub;

@@ -5,21 +5,21 @@
  * with the other parts (the screen keys are made then) and stops it before the engine.
  */
 import type { Logger } from "pino";
-import type { Config } from "./config/config.schema.js";
-import type { Sqlite } from "./db/open.js";
-import { createScreenRepo } from "./db/screen.repo.js";
-import { createScreenSessionsRepo } from "./db/screen-sessions.repo.js";
-import type { StationDeviceHub } from "./devices/device-hub.js";
-import { AppError } from "./domain/errors.js";
-import { type ScreenActionBody, screenRoutes } from "./http/routes/screen.routes.js";
-import { screenPageRoutes } from "./http/routes/screen-page.routes.js";
-import { screenGuard } from "./http/screen-auth.js";
+import type { Config } from "../config/config.schema.js";
+import type { Sqlite } from "../db/open.js";
+import { createScreenRepo } from "../db/screen.repo.js";
+import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
+import type { StationDeviceHub } from "../devices/device-hub.js";
+import { AppError } from "../domain/errors.js";
+import { type ScreenActionBody, screenRoutes } from "../http/routes/screen.routes.js";
+import { screenPageRoutes } from "../http/routes/screen-page.routes.js";
+import { screenGuard } from "../http/screen-auth.js";
+import { createScreenSessions } from "../services/auth/screen-sessions.js";
+import type { Services } from "../services/container.js";
+import { CATALOGUES, isLang } from "../station/screen/messages.js";
+import { createScreenActions } from "../station/screen/screen.actions.js";
+import { createScreenPublisher } from "../station/screen/screen.publisher.js";
 import type { createPackLabels } from "./pack-labels.part.js";
-import { createScreenSessions } from "./services/auth/screen-sessions.js";
-import type { Services } from "./services/container.js";
-import { CATALOGUES, isLang } from "./station/screen/messages.js";
-import { createScreenActions } from "./station/screen/screen.actions.js";
-import { createScreenPublisher } from "./station/screen/screen.publisher.js";
 import type { StationPart } from "./station.part.js";
 
 type Labels = ReturnType<typeof createPackLabels>;

@@ -1,0 +1,81 @@
+/**
+ * The agent as a list of parts over its foundation, in the order they start (each after what it
+ * uses); they stop in the reverse order (part.ts). The MQTT sync starts before the HTTP server so it
+ * stops after it: once no HTTP change can arrive, the last acknowledgements are recorded and the
+ * station says OFFLINE. `listen: false` leaves out both network parts (in-process tests).
+ */
+import type { AddressInfo } from "node:net";
+import type { Hono } from "hono";
+import type { AppEnv } from "../http/context.js";
+import { requestOperations } from "../sync/request-operations.js";
+import { requestSnapshots, stationSnapshot } from "../sync/snapshots.js";
+import { createSync, type Sync } from "../sync/sync.js";
+import { backgroundParts } from "./background.part.js";
+import type { Foundation } from "./foundation.js";
+import { buildHttpApp, httpServerPart } from "./http.part.js";
+import { type PackLabels, packLabelsFor } from "./pack-labels.part.js";
+import type { Part } from "./part.js";
+import { createScreenPart, type ScreenPart } from "./screen.part.js";
+import { createStationPart, type StationPart } from "./station.part.js";
+
+export interface Assembled {
+  parts: Part[];
+  app: Hono<AppEnv>;
+  sync: Sync;
+  station: StationPart;
+  screen: ScreenPart;
+}
+
+function buildSync(f: Foundation): Sync {
+  const { svc, config, now } = f;
+  return createSync({
+    config,
+    sqlite: f.handle.sqlite,
+    outbox: svc.repos.outbox,
+    bus: svc.bus,
+    unitOfWork: svc.unitOfWork,
+    operations: requestOperations(svc),
+    stationSnapshot: stationSnapshot(svc, config.site, now),
+    requests: requestSnapshots(svc, f.handle.sqlite),
+    metrics: f.metrics,
+    log: f.log,
+    now,
+  });
+}
+
+export function assemble(
+  f: Foundation,
+  opts: { listen: boolean; listening: (a: AddressInfo) => void },
+): Assembled {
+  const { hub, svc } = f;
+  const sync = buildSync(f);
+  // the station engine: device events and scans → station operations → lights
+  const station = createStationPart({ hub, services: svc, config: f.config, now: f.now, log: f.log });
+  let labels: PackLabels | undefined;
+  // the operator screen: each seat's state pushed to its page, taps through the engine
+  const screen = createScreenPart({
+    ...f,
+    station,
+    hub,
+    services: svc,
+    sqlite: f.handle.sqlite,
+    labels: () => labels,
+  });
+  labels = packLabelsFor(f, screen.printed);
+  const app = buildHttpApp(f, sync, [station.routes, ...screen.routes]);
+  const parts: Part[] = [
+    // an absent device is reported and retried, never fatal (docs/architecture.md#devices-and-firmware-profiles)
+    { name: "devices", start: () => hub.start(), stop: () => hub.stop() },
+    ...backgroundParts(f),
+    ...(labels ? [{ name: "pack labels", start: () => labels?.start(), stop: () => labels?.stop() }] : []),
+    { name: "station engine", start: () => station.start(), stop: () => station.stop() },
+    { name: "operator screen", start: () => screen.start(), stop: () => screen.stop() },
+    ...(opts.listen
+      ? [
+          { name: "mqtt sync", start: () => sync.start(), stop: () => sync.stop() },
+          httpServerPart(f, app, opts.listening),
+        ]
+      : []),
+  ];
+  return { parts, app, sync, station, screen };
+}

@@ -1,0 +1,47 @@
+/**
+ * The agent's background jobs as parts: the audit conflict watcher, the report writer, the held-work
+ * scheduler, put staging left over from before a restart, and the pruning of expired tokens.
+ */
+import { createWorkScheduler } from "../station/work-scheduler.js";
+import type { Foundation } from "./foundation.js";
+import type { Part } from "./part.js";
+
+const TOKEN_PRUNE_MS = 10 * 60_000;
+
+function tokenPruning(f: Foundation): Part {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    name: "token pruning",
+    start() {
+      timer = setInterval(() => f.svc.auth.pruneExpired(), TOKEN_PRUNE_MS);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+export function backgroundParts(f: Foundation): Part[] {
+  const { svc, now, log } = f;
+  const scheduler = createWorkScheduler({
+    bus: svc.bus,
+    release: () => svc.operations.releaseHeldWork(),
+    nextHeld: () => svc.workOrder.nextHeldRelease(now()),
+    now,
+    log,
+  });
+  return [
+    {
+      name: "audit conflicts",
+      start: () => svc.auditConflicts.start(),
+      stop: () => svc.auditConflicts.stop(),
+    },
+    { name: "reports", start: () => svc.reports.start(), stop: () => svc.reports.stop() },
+    { name: "work scheduler", start: () => scheduler.start(), stop: () => scheduler.stop() },
+    // puts left in stage_requested by a crash are evaluated now; stop ends the operations' timers
+    { name: "staging", start: () => svc.operations.kickStaging(), stop: () => svc.operations.stop() },
+    tokenPruning(f),
+  ];
+}

@@ -1,0 +1,78 @@
+/**
+ * What every part stands on (docs/architecture.md#the-composition-root): the station file and its
+ * profiles, the database, the device hub and the services over them. Opened before any part starts
+ * and closed after the last one stopped. A bad station file stops the start before anything is
+ * opened; a failure after the database opened closes it again.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { type Config, DEFAULT_BINS, DEFAULT_SEATS } from "../config/config.schema.js";
+import { type DatabaseHandle, openDatabase } from "../db/open.js";
+import { createDeviceHub, type StationDeviceHub } from "../devices/device-hub.js";
+import { loadStation } from "../devices/station-file.js";
+import type { Metrics } from "../metrics.js";
+import { ensureCredentials } from "../services/auth/auth.service.js";
+import { createServices, type Services } from "../services/container.js";
+import { stationSeatsAndBins } from "../station/topology.js";
+
+export const DB_FILE = "pps-edge.db";
+
+/** What the composition root hands every part. */
+export interface AgentContext {
+  config: Config;
+  log: Logger;
+  now: () => number;
+  metrics: Metrics;
+  /** The data folder, resolved. */
+  dataDir: string;
+}
+
+export interface Foundation extends AgentContext {
+  handle: DatabaseHandle;
+  hub: StationDeviceHub;
+  svc: Services;
+}
+
+function openServices(ctx: AgentContext, handle: DatabaseHandle, hub: StationDeviceHub, layout: object) {
+  const { config, metrics } = ctx;
+  metrics.histogram("db_commit_duration_seconds", "Time to commit a transaction durably (WAL sync)");
+  const svc = createServices({
+    handle,
+    config: { ...config, station: { ...config.station, ...layout } },
+    log: ctx.log,
+    now: ctx.now,
+    devices: () => hub.health(),
+    onCommit: (t) => metrics.observe("db_commit_duration_seconds", {}, t.commitSeconds),
+  });
+  svc.init();
+  return svc;
+}
+
+export async function openFoundation(ctx: AgentContext): Promise<Foundation> {
+  const { config, log, now, metrics, dataDir } = ctx;
+  const station = await loadStation({
+    file: config.station.file,
+    profilesDir: config.devices.profilesDir,
+    seats: config.station.seats,
+    bins: config.station.bins,
+  });
+  const layout = stationSeatsAndBins(config, station, { seats: DEFAULT_SEATS, bins: DEFAULT_BINS });
+  mkdirSync(dataDir, { recursive: true, mode: 0o750 });
+  const handle = openDatabase(join(dataDir, DB_FILE), {
+    synchronous: config.db.synchronous,
+    busyTimeoutMs: config.db.busyTimeoutMs,
+  });
+  try {
+    let announce = () => {};
+    const hub = createDeviceHub({ station, metrics, log, now, onHealthChange: () => announce() });
+    const svc = openServices(ctx, handle, hub, layout);
+    // a device coming or going changes state/station and /station/state
+    announce = () => svc.bus.emit("station", {});
+    await ensureCredentials(svc.auth, config, dataDir, log);
+    return { ...ctx, handle, hub, svc };
+  } catch (err) {
+    handle.close();
+    throw err;
+  }
+}
