@@ -4,7 +4,8 @@ import type { Sqlite } from "./open.js";
  * Reads of the operator screen (README "Operator screen"): the reserved pick lines on the presented
  * racks with what the operator needs to find the item (SKU, description, image), the staged totes
  * and what they still expect, the audit's lines with their SKUs, the orders in each bin, and the
- * operators seen at the station. One prepared statement each; read after every change a screen shows.
+ * operators seen at the station. One prepared statement each, grouped by what they read; read after
+ * every change a screen shows.
  */
 export interface ScreenPickRow {
   order: string;
@@ -39,68 +40,77 @@ const SCAN_REQUIRED = "json_type(i.doc, '$.productAttributes.scan_required') = '
 /** Put actuals that settle what a put expects (excess items do not; puts.service.ts). */
 const SETTLING = "state NOT IN ('back_excess_entities', 'front_excess_entities')";
 
-export function createScreenRepo(sqlite: Sqlite) {
-  const q = {
-    // the same work order as the engine's (scan.repo.ts), over every item at the presented slots
-    pickLines: sqlite.prepare<[], ScreenPickRow>(
-      `SELECT sr.external_id AS "order", l.external_id AS line, r.location AS slot, r.item_id AS itemId,
-              i.product_sku AS sku, ${ITEM_TEXT}, min(r.quantity, l.expected - l.picked - l.short) AS quantity,
-              sr.bin_id AS bin, ${SCAN_REQUIRED} AS scanRequired
-         FROM racks rk JOIN locations loc ON loc.msu = rk.msu
-         JOIN reservations r ON r.location = loc.id
-         JOIN pick_lines l ON l.id = r.line_id
-         JOIN service_requests sr ON sr.id = l.request_id
-         JOIN items i ON i.id = r.item_id
-        WHERE r.quantity > 0 AND l.expected - l.picked - l.short > 0
-          AND sr.type = 'PICK' AND sr.state IN ('cancellation_locked', 'pick_started') AND sr.bin_id IS NOT NULL
-        ORDER BY sr.priority_rank, sr.pick_before IS NULL, sr.pick_before, sr.id, l.position, r.location
-        LIMIT 100`,
-    ),
-    pickWaiting: sqlite.prepare<[], { one: number }>(
-      `SELECT 1 AS one FROM service_requests WHERE type = 'PICK' AND bin_id IS NOT NULL
-          AND state IN ('fulfillable', 'cancellation_locked', 'pick_started') LIMIT 1`,
-    ),
-    racks: sqlite.prepare<[], { msu: string }>("SELECT msu FROM racks ORDER BY presented_at, msu"),
-    orders: sqlite.prepare<[], { bin: string; id: string; type: "PICK" | "PUT"; state: string }>(
-      "SELECT bin_id AS bin, external_id AS id, type, state FROM service_requests WHERE bin_id IS NOT NULL ORDER BY id",
-    ),
-    puts: sqlite.prepare<[], PutRequestRow>(
-      `SELECT id, external_id AS putId, state, bin_id AS bin, expectations_json AS expectationsJson,
-              attributes_json AS attributesJson
-         FROM service_requests WHERE type = 'PUT' AND state IN ('staged', 'complete') ORDER BY id`,
-    ),
-    handled: sqlite.prepare<[number], { itemId: number; n: number }>(
-      `SELECT item_id AS itemId, sum(quantity) AS n FROM actuals WHERE request_id = ? AND ${SETTLING} GROUP BY item_id`,
-    ),
-    item: sqlite.prepare<[number], ItemText>(
-      `SELECT i.product_sku AS sku, ${ITEM_TEXT} FROM items i WHERE i.id = ?`,
-    ),
-    audit: sqlite.prepare<[], { id: number; auditId: string; kq: number }>(
-      "SELECT id, audit_id AS auditId, kq FROM audits WHERE status = 'started' ORDER BY id LIMIT 1",
-    ),
-    auditLines: sqlite.prepare<
-      [number],
-      { auditLineId: string; location: string; sku: string; description: string | null; status: string }
-    >(
-      `SELECT al.audit_line_id AS auditLineId, al.location, i.product_sku AS sku,
-              json_extract(i.doc, '$.description') AS description, al.status
-         FROM audit_lines al JOIN items i ON i.id = al.item_id WHERE al.audit_row_id = ? ORDER BY al.id`,
-    ),
-    operators: sqlite.prepare<[number], { name: string }>(
-      "SELECT name FROM screen_operators ORDER BY last_login_at DESC, name LIMIT ?",
-    ),
-    operatorLang: sqlite.prepare<[string], { lang: string | null }>(
-      "SELECT lang FROM screen_operators WHERE name = ?",
-    ),
-    sawOperator: sqlite.prepare(
-      `INSERT INTO screen_operators (name, lang, last_login_at) VALUES (?, NULL, ?)
-         ON CONFLICT (name) DO UPDATE SET last_login_at = excluded.last_login_at`,
-    ),
-    setLang: sqlite.prepare("UPDATE screen_operators SET lang = ? WHERE name = ?"),
+interface OrderRow {
+  bin: string;
+  id: string;
+  type: "PICK" | "PUT";
+  state: string;
+}
+
+/** The pick lines on the presented racks, whether picks wait for a rack, and the racks presented. */
+function pickReads(sqlite: Sqlite) {
+  // the same work order as the engine's (scan.repo.ts), over every item at the presented slots
+  const pickLines = sqlite.prepare<[], ScreenPickRow>(
+    `SELECT sr.external_id AS "order", l.external_id AS line, r.location AS slot, r.item_id AS itemId,
+            i.product_sku AS sku, ${ITEM_TEXT}, min(r.quantity, l.expected - l.picked - l.short) AS quantity,
+            sr.bin_id AS bin, ${SCAN_REQUIRED} AS scanRequired
+       FROM racks rk JOIN locations loc ON loc.msu = rk.msu
+       JOIN reservations r ON r.location = loc.id
+       JOIN pick_lines l ON l.id = r.line_id
+       JOIN service_requests sr ON sr.id = l.request_id
+       JOIN items i ON i.id = r.item_id
+      WHERE r.quantity > 0 AND l.expected - l.picked - l.short > 0
+        AND sr.type = 'PICK' AND sr.state IN ('cancellation_locked', 'pick_started') AND sr.bin_id IS NOT NULL
+      ORDER BY sr.priority_rank, sr.pick_before IS NULL, sr.pick_before, sr.id, l.position, r.location
+      LIMIT 100`,
+  );
+  const pickWaiting = sqlite.prepare<[], { one: number }>(
+    `SELECT 1 AS one FROM service_requests WHERE type = 'PICK' AND bin_id IS NOT NULL
+        AND state IN ('fulfillable', 'cancellation_locked', 'pick_started') LIMIT 1`,
+  );
+  const racks = sqlite.prepare<[], { msu: string }>("SELECT msu FROM racks ORDER BY presented_at, msu");
+  return {
+    pickLines: () => pickLines.all().map((r) => ({ ...r, scanRequired: r.scanRequired === 1 })),
+    pickWaiting: (): boolean => pickWaiting.get() !== undefined,
+    racks: (): string[] => racks.all().map((r) => r.msu),
   };
+}
+
+/** The requests each bin holds. */
+function orderReads(sqlite: Sqlite) {
+  const orders = sqlite.prepare<[], OrderRow>(
+    "SELECT bin_id AS bin, external_id AS id, type, state FROM service_requests WHERE bin_id IS NOT NULL ORDER BY id",
+  );
+  return {
+    /** The requests each bin holds, by bin. */
+    orders() {
+      const out: Record<string, Array<{ id: string; type: "PICK" | "PUT"; state: string }>> = {};
+      for (const { bin, ...o } of orders.all()) {
+        const list = out[bin] ?? [];
+        list.push(o);
+        out[bin] = list;
+      }
+      return out;
+    },
+  };
+}
+
+/** The staged (and complete) puts' products, each with what is still to put. */
+function putReads(sqlite: Sqlite) {
+  const puts = sqlite.prepare<[], PutRequestRow>(
+    `SELECT id, external_id AS putId, state, bin_id AS bin, expectations_json AS expectationsJson,
+            attributes_json AS attributesJson
+       FROM service_requests WHERE type = 'PUT' AND state IN ('staged', 'complete') ORDER BY id`,
+  );
+  const handled = sqlite.prepare<[number], { itemId: number; n: number }>(
+    `SELECT item_id AS itemId, sum(quantity) AS n FROM actuals WHERE request_id = ? AND ${SETTLING} GROUP BY item_id`,
+  );
+  const item = sqlite.prepare<[number], ItemText>(
+    `SELECT i.product_sku AS sku, ${ITEM_TEXT} FROM items i WHERE i.id = ?`,
+  );
 
   function putItems() {
-    return q.puts.all().flatMap((p) => {
+    return puts.all().flatMap((p) => {
       const exp = JSON.parse(p.expectationsJson ?? "null") as {
         containers?: Array<{ products: Array<{ itemId: number; productQuantity: number }> }>;
       } | null;
@@ -108,51 +118,79 @@ export function createScreenRepo(sqlite: Sqlite) {
       const expected = new Map<number, number>();
       for (const c of exp?.containers ?? [])
         for (const x of c.products) expected.set(x.itemId, (expected.get(x.itemId) ?? 0) + x.productQuantity);
-      const handled = new Map(q.handled.all(p.id).map((h) => [h.itemId, h.n]));
+      const done = new Map(handled.all(p.id).map((h) => [h.itemId, h.n]));
       return [...expected].map(([itemId, n]) => ({
         putId: p.putId,
         tote: typeof attrs?.tote_id === "string" ? attrs.tote_id : null,
         bin: p.bin,
         state: p.state,
         itemId,
-        ...(q.item.get(itemId) ?? { sku: String(itemId), description: null, imageUrl: null }),
+        ...(item.get(itemId) ?? { sku: String(itemId), description: null, imageUrl: null }),
         expected: n,
-        left: Math.max(0, n - (handled.get(itemId) ?? 0)),
+        left: Math.max(0, n - (done.get(itemId) ?? 0)),
       }));
     });
   }
+  return { putItems };
+}
 
+/** The audit being counted, with its lines and their SKUs. */
+function auditReads(sqlite: Sqlite) {
+  const audit = sqlite.prepare<[], { id: number; auditId: string; kq: number }>(
+    "SELECT id, audit_id AS auditId, kq FROM audits WHERE status = 'started' ORDER BY id LIMIT 1",
+  );
+  const auditLines = sqlite.prepare<
+    [number],
+    { auditLineId: string; location: string; sku: string; description: string | null; status: string }
+  >(
+    `SELECT al.audit_line_id AS auditLineId, al.location, i.product_sku AS sku,
+            json_extract(i.doc, '$.description') AS description, al.status
+       FROM audit_lines al JOIN items i ON i.id = al.item_id WHERE al.audit_row_id = ? ORDER BY al.id`,
+  );
   return {
-    pickLines: () => q.pickLines.all().map((r) => ({ ...r, scanRequired: r.scanRequired === 1 })),
-    pickWaiting: (): boolean => q.pickWaiting.get() !== undefined,
-    racks: (): string[] => q.racks.all().map((r) => r.msu),
-    /** The requests each bin holds, by bin. */
-    orders() {
-      const out: Record<string, Array<{ id: string; type: "PICK" | "PUT"; state: string }>> = {};
-      for (const { bin, ...o } of q.orders.all()) {
-        const list = out[bin] ?? [];
-        list.push(o);
-        out[bin] = list;
-      }
-      return out;
-    },
-    putItems,
     audit() {
-      const a = q.audit.get();
+      const a = audit.get();
       if (!a) return null;
-      const lines = q.auditLines
+      const lines = auditLines
         .all(a.id)
         .map(({ status, ...l }) => ({ ...l, open: status === "auditline_started" }));
       return { auditId: a.auditId, kq: a.kq === 1, lines };
     },
-    operators: (limit: number): string[] => q.operators.all(limit).map((r) => r.name),
-    operatorLang: (name: string): string | null => q.operatorLang.get(name)?.lang ?? null,
+  };
+}
+
+/** The operators seen at the station (the login buttons) and each one's language. */
+function operatorReads(sqlite: Sqlite) {
+  const operators = sqlite.prepare<[number], { name: string }>(
+    "SELECT name FROM screen_operators ORDER BY last_login_at DESC, name LIMIT ?",
+  );
+  const operatorLang = sqlite.prepare<[string], { lang: string | null }>(
+    "SELECT lang FROM screen_operators WHERE name = ?",
+  );
+  const sawOperator = sqlite.prepare(
+    `INSERT INTO screen_operators (name, lang, last_login_at) VALUES (?, NULL, ?)
+       ON CONFLICT (name) DO UPDATE SET last_login_at = excluded.last_login_at`,
+  );
+  const setLang = sqlite.prepare("UPDATE screen_operators SET lang = ? WHERE name = ?");
+  return {
+    operators: (limit: number): string[] => operators.all(limit).map((r) => r.name),
+    operatorLang: (name: string): string | null => operatorLang.get(name)?.lang ?? null,
     sawOperator: (name: string, at: number): void => {
-      q.sawOperator.run(name, at);
+      sawOperator.run(name, at);
     },
     setOperatorLang: (name: string, lang: string | null): void => {
-      q.setLang.run(lang, name);
+      setLang.run(lang, name);
     },
+  };
+}
+
+export function createScreenRepo(sqlite: Sqlite) {
+  return {
+    ...pickReads(sqlite),
+    ...orderReads(sqlite),
+    ...putReads(sqlite),
+    ...auditReads(sqlite),
+    ...operatorReads(sqlite),
   };
 }
 

@@ -10,6 +10,7 @@ import { createOutboxRepo } from "../db/outbox.repo.js";
 import { createReportsRepo } from "../db/reports.repo.js";
 import { createRequestsRepo } from "../db/requests.repo.js";
 import { createScanRepo } from "../db/scan.repo.js";
+import { createScreenRepo } from "../db/screen.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
@@ -24,6 +25,7 @@ import { labelData } from "./pick/pick.service.js";
 import { createReportsService, publicBaseUrl } from "./report/report.service.js";
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
+import { createScreenReadsService } from "./screen/screen-reads.service.js";
 import { stationState } from "./station/station.service.js";
 import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work.js";
 import { nextHeldRelease } from "./work-order/work-order.service.js";
@@ -68,6 +70,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
     reports: createReportsRepo(sqlite),
     requests: createRequestsRepo(sqlite),
     scan: createScanRepo(sqlite),
+    screen: createScreenRepo(sqlite),
   };
 }
 
@@ -107,6 +110,7 @@ function createDoors(repos: Repos, unitOfWork: UnitOfWork, { config, log, now }:
     ),
     notifications: createNotificationsService(repos.outbox),
     scanLookup: createScanLookup({ scan: repos.scan, station: repos.station }),
+    screenReads: createScreenReadsService(repos.screen),
   };
 }
 

@@ -90,6 +90,8 @@ export const de: Record<MessageKey, string> = {
   "refusal.user_exists": "Den Benutzer gibt es schon",
   "refusal.scan_refused": "Abgelehnt",
   "refusal.outbox_full": "Die Station kann keine Änderungen mehr speichern: Hilfe rufen",
+  "refusal.storage_full": "Der Speicher der Station ist voll, nichts wurde gespeichert: Hilfe rufen",
+  "refusal.storage_error": "Die Station konnte das nicht speichern, nichts wurde geändert: erneut versuchen",
   "refusal.not_ready": "Noch nicht bereit",
   "refusal.other": "Abgelehnt",
 

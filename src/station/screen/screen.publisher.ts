@@ -4,17 +4,19 @@
  * station, audits, device health) and every tapped station operation. Changes that arrive together
  * are derived once (a microtask later, after the engine has set the lights), and a state equal to the
  * one last sent is not sent again. Only seats with a connected screen are derived on changes; a read
- * derives at once.
+ * derives at once. The delivery to connected screens is screen.fan-out.ts; the last event each seat
+ * shows is kept by screen.last-events.ts.
  */
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
 import type { EngineInput, EngineOutcome } from "../engine.js";
-import { pendingBin } from "../seat.machine.js";
 import type { SeatState, StationMode } from "../seat.types.js";
-import { isLang, REFUSAL_KEYS } from "./messages.js";
-import { type EventOutcome, lastEventOf, type ScreenEventInput } from "./screen.event.js";
+import { isLang } from "./messages.js";
+import type { EventOutcome, ScreenEventInput } from "./screen.event.js";
+import { createScreenFanOut, type ScreenListener } from "./screen.fan-out.js";
+import { createLastEvents } from "./screen.last-events.js";
 import { deriveScreen } from "./screen.state.js";
 import type {
   AuditLineRow,
@@ -67,109 +69,106 @@ export interface ScreenPublisherDeps {
   log: Logger;
 }
 
-type Listener = (json: string) => void;
+type Seats = Map<string, SeatState>;
 
-export function createScreenPublisher(deps: ScreenPublisherDeps) {
-  const { reads, station } = deps;
-  const listeners = new Map<string, Set<Listener>>();
-  const sent = new Map<string, string>();
-  const lastEvents = new Map<string, LastEvent>();
-  const pending = new Map<string, string | null>();
-  const users = new Map<string, string | null>();
-  let seq = 0;
+/**
+ * Derives once for changes that arrive together: the first schedules `refresh` a microtask later (after
+ * the engine has set the lights), the rest join it. Nothing is derived before start or after stop.
+ */
+function createRefreshSchedule(refresh: () => void) {
   let scheduled = false;
   let running = false;
-
-  function seatStates(): Map<string, SeatState> {
-    return new Map(deps.engine.seats().map(({ seat, ...s }) => [seat, s as SeatState]));
-  }
-
-  function langOf(operator: string | null): Lang {
-    const own = operator === null ? null : reads.operatorLang(operator);
-    return isLang(own) ? own : station.language;
-  }
-
-  function state(seat: string, seats = seatStates()): ScreenState {
-    const mode = reads.mode();
-    const operator = reads.user(seat);
-    return deriveScreen({
-      seat,
-      site: station.site,
-      ppsId: station.ppsId,
-      lang: langOf(operator),
-      mode,
-      operator,
-      seats,
-      bins: reads.bins(),
-      orders: reads.orders(),
-      printErrors: reads.printErrors(),
-      stationPrinting: station.stationPrinting,
-      devices: reads.devices(),
-      simulatedScanner: station.simulatedScanners.has(seat),
-      racks: mode === "pick" ? reads.racks() : [],
-      pickLines: mode === "pick" ? reads.pickLines() : [],
-      pickWaiting: mode === "pick" && reads.pickWaiting(),
-      puts: mode === "put" ? reads.putItems() : [],
-      audit: mode === "audit" ? reads.audit() : null,
-      operators: operator === null ? reads.operators(RECENT_OPERATORS) : [],
-      lastEvent: lastEvents.get(seat) ?? null,
-    });
-  }
-
-  /** Operators logging in at any seat, by any path, are remembered for the login buttons. */
-  function noteOperators(): void {
-    for (const seat of station.seats) {
-      const user = reads.user(seat);
-      if (user !== null && users.get(seat) !== user) reads.sawOperator(user, deps.now());
-      users.set(seat, user);
-    }
-  }
-
   function flush(): void {
     scheduled = false;
     if (!running) return;
+    refresh();
+  }
+  return {
+    changed(): void {
+      if (scheduled) return;
+      scheduled = true;
+      queueMicrotask(flush);
+    },
+    start(): void {
+      running = true;
+    },
+    stop(): void {
+      running = false;
+    },
+  };
+}
+
+/** One seat's screen state from what the station reads now (the seats' states given, read once per push). */
+function seatScreen(
+  deps: ScreenPublisherDeps,
+  seat: string,
+  seats: Seats,
+  lastEvent: () => LastEvent | null,
+) {
+  const { reads, station } = deps;
+  const mode = reads.mode();
+  const operator = reads.user(seat);
+  const own = operator === null ? null : reads.operatorLang(operator);
+  return deriveScreen({
+    seat,
+    site: station.site,
+    ppsId: station.ppsId,
+    lang: isLang(own) ? own : station.language,
+    mode,
+    operator,
+    seats,
+    bins: reads.bins(),
+    orders: reads.orders(),
+    printErrors: reads.printErrors(),
+    stationPrinting: station.stationPrinting,
+    devices: reads.devices(),
+    simulatedScanner: station.simulatedScanners.has(seat),
+    racks: mode === "pick" ? reads.racks() : [],
+    pickLines: mode === "pick" ? reads.pickLines() : [],
+    pickWaiting: mode === "pick" && reads.pickWaiting(),
+    puts: mode === "put" ? reads.putItems() : [],
+    audit: mode === "audit" ? reads.audit() : null,
+    operators: operator === null ? reads.operators(RECENT_OPERATORS) : [],
+    lastEvent: lastEvent(),
+  });
+}
+
+/** Operators logging in at any seat, by any path, are remembered for the login buttons. */
+function operatorsSeen({ reads, station, now }: ScreenPublisherDeps): () => void {
+  const users = new Map<string, string | null>();
+  return () => {
+    for (const seat of station.seats) {
+      const user = reads.user(seat);
+      if (user !== null && users.get(seat) !== user) reads.sawOperator(user, now());
+      users.set(seat, user);
+    }
+  };
+}
+
+export function createScreenPublisher(deps: ScreenPublisherDeps) {
+  const screens = createScreenFanOut();
+  const lastEvents = createLastEvents({ seats: deps.station.seats, now: deps.now });
+  const noteOperators = operatorsSeen(deps);
+
+  const seatStates = (): Seats =>
+    new Map(deps.engine.seats().map(({ seat, ...s }) => [seat, s as SeatState]));
+  const state = (seat: string, seats = seatStates()): ScreenState =>
+    seatScreen(deps, seat, seats, () => lastEvents.of(seat));
+
+  const schedule = createRefreshSchedule(() => {
     try {
       noteOperators();
       const seats = seatStates();
-      for (const [seat, set] of listeners) {
-        if (!set.size) continue;
-        const json = JSON.stringify(state(seat, seats));
-        if (sent.get(seat) === json) continue;
-        sent.set(seat, json);
-        for (const l of set) l(json);
-      }
+      screens.send((seat) => JSON.stringify(state(seat, seats)));
     } catch (err) {
       deps.log.error({ err }, "operator screen refresh failed");
     }
-  }
-
-  function changed(): void {
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(flush);
-  }
+  });
+  const { changed } = schedule;
 
   /** Records what a seat (or, for a bin nobody had lit, every seat) just did, then pushes. */
   function record(seat: string | null, input: ScreenEventInput, outcome: EventOutcome): void {
-    const seats = seat === null ? station.seats : [seat];
-    const now = seatStates();
-    const bins = reads.bins();
-    for (const s of seats) {
-      const event = lastEventOf({
-        seq: seq + 1,
-        at: deps.now(),
-        input,
-        outcome,
-        binBefore: pending.get(s) ?? null,
-        binsAfter: bins,
-        knownReasons: REFUSAL_KEYS,
-      });
-      if (event) {
-        seq = event.seq;
-        lastEvents.set(s, event);
-      }
-    }
-    for (const [s, st] of now) pending.set(s, pendingBin(st));
+    lastEvents.record(seat, input, outcome, seatStates(), deps.reads.bins());
     changed();
   }
 
@@ -178,32 +177,23 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
     state: (seat: string): ScreenState => state(seat),
 
     /** Calls `listener` with the state's JSON now and on every change, until the returned function. */
-    subscribe(seat: string, listener: Listener): () => void {
-      const set = listeners.get(seat) ?? new Set<Listener>();
-      listeners.set(seat, set);
-      set.add(listener);
-      const json = JSON.stringify(state(seat));
-      if (set.size === 1) sent.set(seat, json);
-      listener(json);
-      return () => {
-        set.delete(listener);
-        if (!set.size) sent.delete(seat);
-      };
+    subscribe(seat: string, listener: ScreenListener): () => void {
+      return screens.subscribe(seat, listener, () => JSON.stringify(state(seat)));
     },
 
     record,
     /** Something the screen shows changed outside the engine and the bus (a print job's result). */
     changed,
     start(): void {
-      running = true;
+      schedule.start();
       deps.engine.watch((input, outcome) => record(outcome.seat, input, outcome));
       for (const ev of ["request", "station", "audit"] as const) deps.bus.on(OWNER, ev, changed);
       noteOperators();
     },
     stop(): void {
-      running = false;
+      schedule.stop();
       deps.bus.off(OWNER);
-      listeners.clear();
+      screens.clear();
     },
   };
 }
