@@ -86,7 +86,8 @@ module.exports = {
     },
     {
       name: "unlisted-root-file",
-      comment: "A file at the src/ root is the composition root (main, agent, *.cli; parts/ beside them) or shared.",
+      comment:
+        "A file at the src/ root is the composition root (main, agent, *.cli; parts/ beside them) or shared.",
       severity: "error",
       from: { path: "^src/[^/]+$", pathNot: [...ROOT, SHARED] },
       to: { path: "^src/" },

@@ -58,7 +58,6 @@ export function assemble(
     station,
     hub,
     services: svc,
-    sqlite: f.handle.sqlite,
     labels: () => labels,
   });
   labels = packLabelsFor(f, screen.printed);

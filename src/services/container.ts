@@ -11,6 +11,7 @@ import { createReportsRepo } from "../db/reports.repo.js";
 import { createRequestsRepo } from "../db/requests.repo.js";
 import { createScanRepo } from "../db/scan.repo.js";
 import { createScreenRepo } from "../db/screen.repo.js";
+import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
@@ -18,6 +19,7 @@ import type { StationMode } from "../domain/station.schema.js";
 import { EventBus } from "../events.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
 import { createAuthService } from "./auth/auth.service.js";
+import { createScreenSessions } from "./auth/screen-sessions.js";
 import { createCatalogService, createItemsService } from "./catalog/catalog.service.js";
 import { createNotificationsService } from "./notifications/notifications.service.js";
 import { createOperations } from "./operations/operations.service.js";
@@ -71,6 +73,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
     requests: createRequestsRepo(sqlite),
     scan: createScanRepo(sqlite),
     screen: createScreenRepo(sqlite),
+    screenSessions: createScreenSessionsRepo(sqlite),
   };
 }
 
@@ -111,6 +114,12 @@ function createDoors(repos: Repos, unitOfWork: UnitOfWork, { config, log, now }:
     notifications: createNotificationsService(repos.outbox),
     scanLookup: createScanLookup({ scan: repos.scan, station: repos.station }),
     screenReads: createScreenReadsService(repos.screen),
+    screenSessions: createScreenSessions({
+      repo: repos.screenSessions,
+      users: repos.auth,
+      seats: config.station.seats,
+      now,
+    }),
   };
 }
 
