@@ -31,9 +31,9 @@ const LINE_COLUMNS = `l.id, l.audit_line_id AS auditLineId, l.item_id AS itemId,
   l.expected_qty AS expectedQty, l.count_json AS countJson, i.schema_json AS schemaJson,
   i.doc -> '$.productAttributes' AS attrsJson`;
 
-/** Audits, their lines, and the stock and conflict queries an audit needs. Lists go in as one JSON parameter. */
-export function createAuditsRepo(sqlite: Sqlite) {
-  const q = {
+/** The repository's statements, each prepared once. */
+function prepareAuditStatements(sqlite: Sqlite) {
+  return {
     insert: sqlite.prepare(
       `INSERT INTO audits (audit_id, name, param_type, param_value_json, kq, creator_name, status, user_name,
                            created_on, updated_on)
@@ -72,8 +72,8 @@ export function createAuditsRepo(sqlite: Sqlite) {
     itemsBySku: sqlite.prepare<[string], Pick<SqlRow<typeof items>, "id"> & { attrsJson: string }>(
       "SELECT id, doc -> '$.productAttributes' AS attrsJson FROM items WHERE product_sku = ? ORDER BY id",
     ),
-    // DESIGN §4: a pick holds a location while it has reservations there; a staged put holds one where
-    // it has put stock (its actuals).
+    // A pick holds a location while it has reservations there; a staged put holds one where it has put
+    // stock (its actuals) (docs/architecture.md#audit).
     conflicts: sqlite.prepare<[string, string], { picks: number; puts: number }>(
       `SELECT (SELECT count(*) FROM reservations
                 WHERE quantity > 0 AND location IN (SELECT value FROM json_each(?))) AS picks,
@@ -89,7 +89,11 @@ export function createAuditsRepo(sqlite: Sqlite) {
       "SELECT reserved FROM stock WHERE location = ? AND item_id = ?",
     ),
   };
+}
 
+/** Audits, their lines, and the stock and conflict queries an audit needs. Lists go in as one JSON parameter. */
+export function createAuditsRepo(sqlite: Sqlite) {
+  const q = prepareAuditStatements(sqlite);
   return {
     insert(a: NewAudit, now: number): AuditRow {
       const id = Number(q.insert.run({ ...a, kq: a.kq ? 1 : 0, now }).lastInsertRowid);

@@ -20,8 +20,9 @@ export type NewItem = Pick<
   "clientItemId" | "productSku" | "clientCategoryId" | "schemaJson" | "ownSchema" | "doc"
 >;
 
-export function createItemsRepo(sqlite: Sqlite) {
-  const q = {
+/** The repository's statements, each prepared once. */
+function prepareItemStatements(sqlite: Sqlite) {
+  return {
     identity: sqlite.prepare<[string], IdentityRow>(
       `SELECT i.group_key AS groupKey, i.tuple AS tuple, i.item_id AS itemId
          FROM item_identities i JOIN json_each(?) j
@@ -73,7 +74,10 @@ export function createItemsRepo(sqlite: Sqlite) {
       "SELECT 1 AS one FROM item_keys WHERE attr = ? AND value = ? AND item_id = ?",
     ),
   };
+}
 
+export function createItemsRepo(sqlite: Sqlite) {
+  const q = prepareItemStatements(sqlite);
   return {
     /** Items that already hold any of these identities. */
     holdersOf(identities: Identity[]): IdentityRow[] {

@@ -1,38 +1,36 @@
-import mqtt, {
-  type IClientOptions,
-  type IClientPublishOptions,
-  type IConnackPacket,
-  type MqttClient,
-} from "mqtt";
-import type { Logger } from "pino";
-import { formatTimestamp } from "../domain/timestamp.js";
+/**
+ * The MQTT connection: one mqtt.js client per connection, and the only module that starts one
+ * (docs/mqtt.md#connection-will-and-session-numbers). mqtt.js's own reconnect is off
+ * (`reconnectPeriod: 0`): it has no backoff (docs/mqtt.md#backoff-and-reconnects) and would replay its
+ * in-memory store; here each connection gets a fresh client with fresh options (connection-options.ts), a
+ * Will that says CONNECTION_BROKEN with the session number, and ONLINE is published on every connect
+ * before anything else. Nothing is ever queued while disconnected: the outbox is the queue
+ * (docs/mqtt.md#failure-modes-designed-against).
+ */
+import mqtt, { type IConnackPacket, type MqttClient } from "mqtt";
 import { backoffDelay, STABLE_CONNECTION_MS } from "./backoff.js";
+import { createLink, type OwnedLink } from "./connection-link.js";
+import { type ConnectionOptions, clientOptions, connectionPayload } from "./connection-options.js";
 import type { ConnectionHandlers, Link } from "./link.js";
 import { redact } from "./redact.js";
-import type { Topics } from "./topics.js";
-
-export interface ConnectionOptions {
-  url: string;
-  clientId: string;
-  protocolVersion: 4 | 5;
-  keepaliveSeconds: number;
-  connectTimeoutMs: number;
-  reconnectMinMs: number;
-  reconnectMaxMs: number;
-  username?: string | undefined;
-  password?: string | undefined;
-  tls?: { ca?: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined };
-  topics: Topics;
-  subscriptions: string[];
-  nextSession(): number;
-  now(): number;
-  log: Logger;
-}
-
-export type ConnectionState = "ONLINE" | "OFFLINE" | "CONNECTION_BROKEN";
 
 /** How long a clean stop waits for OFFLINE to be acknowledged and the DISCONNECT to be written. */
 const STOP_TIMEOUT_MS = 2000;
+
+/** One connection's settings and handlers, and what it holds between events. */
+interface Run {
+  readonly opts: ConnectionOptions;
+  readonly handlers: ConnectionHandlers;
+  stopped: boolean;
+  client: MqttClient | undefined;
+  link: OwnedLink | undefined;
+  timer: NodeJS.Timeout | undefined;
+  /** Connection attempts since the last stable connection: the backoff step. */
+  attempt: number;
+  upSince: number | undefined;
+  lastError: string | undefined;
+  session: number;
+}
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -42,191 +40,126 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-/**
- * The mqtt.js client, one per connection (reference/mqtt.md a.3, a.8). mqtt.js's own reconnect is off
- * (`reconnectPeriod: 0`): it has no backoff (c.4) and would replay its in-memory store (c.16); here each
- * connection gets a fresh client with fresh options (c.12), a Will that says CONNECTION_BROKEN with the
- * session number, and ONLINE is published on every connect before anything else (c.8). Nothing is ever
- * queued while disconnected (c.1, c.3): the outbox is the queue.
- */
+/** A new client with the next session number; its events drive the run. */
+function connect(run: Run): void {
+  const { opts } = run;
+  run.timer = undefined;
+  if (run.stopped) return;
+  run.session = opts.nextSession();
+  const s = run.session;
+  const c = mqtt.connect(opts.url, clientOptions(opts, s));
+  run.client = c;
+  c.on("connect", (connack) => onConnect(run, c, connack, s));
+  c.on("message", (topic, payload) => {
+    if (run.link && run.client === c) run.handlers.onMessage(run.link, topic, payload);
+  });
+  c.on("error", (err) => {
+    run.lastError = err.message;
+    opts.log.warn({ err: err.message, url: redact(opts.url) }, "mqtt: connection error");
+  });
+  c.on("close", () => onClose(run, c));
+}
+
+/** CONNACK: the subscriptions, then ONLINE (retained), then the parts; a failure drops the connection. */
+function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number): void {
+  const { opts, handlers } = run;
+  if (run.client !== c || run.stopped) return;
+  run.upSince = opts.now();
+  run.lastError = undefined;
+  const l = createLink(c, connack, s, opts);
+  run.link = l;
+  opts.log.info({ url: redact(opts.url), session: s, clientId: opts.clientId }, "mqtt: connected");
+  (async () => {
+    for (const filter of opts.subscriptions) await c.subscribeAsync(filter, { qos: 1 });
+    await l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s, opts.now()), true);
+    await handlers.onUp(l);
+  })().catch((err) => {
+    if (!l.up) return; // the connection went away while setting up; close handling follows
+    opts.log.error({ err }, "mqtt: connection setup failed");
+    l.drop("setup failed");
+  });
+}
+
+/** The client closed: its link is down for good; unless stopped, the next attempt after a backoff. */
+function onClose(run: Run, c: MqttClient): void {
+  const { opts, handlers } = run;
+  if (run.client !== c) return;
+  run.client = undefined;
+  c.removeAllListeners("connect");
+  c.removeAllListeners("message");
+  c.end(true);
+  const l = run.link;
+  run.link = undefined;
+  if (l) {
+    l.markDown();
+    if (run.upSince !== undefined && opts.now() - run.upSince >= STABLE_CONNECTION_MS) run.attempt = 0;
+    run.upSince = undefined;
+    opts.log.warn({ session: l.session, lastError: run.lastError }, "mqtt: connection lost");
+    handlers.onDown(l);
+  }
+  if (run.stopped) return;
+  const delay = backoffDelay(run.attempt++, { minMs: opts.reconnectMinMs, maxMs: opts.reconnectMaxMs });
+  handlers.onReconnectScheduled?.(delay);
+  run.timer = setTimeout(() => connect(run), delay);
+}
+
+/** Clean stop: OFFLINE (retained), then DISCONNECT, so the broker does not send the Will. */
+async function stop(run: Run): Promise<void> {
+  run.stopped = true;
+  if (run.timer) clearTimeout(run.timer);
+  run.timer = undefined;
+  const c = run.client;
+  const l = run.link;
+  if (!c) return;
+  if (l?.up) {
+    await withTimeout(
+      l
+        .publishAsync(
+          run.opts.topics.connection,
+          connectionPayload("OFFLINE", l.session, run.opts.now()),
+          true,
+        )
+        .catch(() => {}),
+      STOP_TIMEOUT_MS,
+    );
+    await withTimeout(c.endAsync(false), STOP_TIMEOUT_MS);
+  }
+  c.end(true);
+  if (run.client === c) onClose(run, c);
+}
+
 export function createConnection(opts: ConnectionOptions, handlers: ConnectionHandlers) {
-  let stopped = true;
-  let client: MqttClient | undefined;
-  let link: (Link & { markDown(): void }) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let attempt = 0;
-  let upSince: number | undefined;
-  let lastError: string | undefined;
-  let session = 0;
-
-  const connectionPayload = (state: ConnectionState, s: number) =>
-    JSON.stringify({ state, session: s, timestamp: formatTimestamp(opts.now()) });
-
-  function clientOptions(s: number): IClientOptions {
-    const o: IClientOptions = {
-      clientId: opts.clientId,
-      protocolVersion: opts.protocolVersion,
-      clean: true, // the outbox is the durable queue, not the broker session (a.8)
-      keepalive: opts.keepaliveSeconds,
-      connectTimeout: opts.connectTimeoutMs,
-      reconnectPeriod: 0,
-      queueQoSZero: false,
-      resubscribe: false,
-      // mqtt-packet would otherwise pre-build 65,536 packet-id buffers (several MB kept for the process).
-      writeCache: false,
-      will: {
-        topic: opts.topics.connection,
-        payload: Buffer.from(connectionPayload("CONNECTION_BROKEN", s)),
-        qos: 1,
-        retain: true,
-      },
-    };
-    if (opts.username !== undefined) o.username = opts.username;
-    if (opts.password !== undefined) o.password = opts.password;
-    if (opts.tls?.ca) o.ca = opts.tls.ca;
-    if (opts.tls?.cert) o.cert = opts.tls.cert;
-    if (opts.tls?.key) o.key = opts.tls.key;
-    if (opts.url.startsWith("mqtts:")) o.rejectUnauthorized = true;
-    return o;
-  }
-
-  function makeLink(c: MqttClient, connack: IConnackPacket, s: number): Link & { markDown(): void } {
-    let up = true;
-    // MQTT 5: say the payload is JSON text (reference/mqtt.md a.2). Built once: this is the hot path.
-    const properties = { payloadFormatIndicator: true, contentType: "application/json" };
-    const v5 = opts.protocolVersion === 5;
-    const plain: IClientPublishOptions = v5
-      ? { qos: 1, retain: false, properties }
-      : { qos: 1, retain: false };
-    const retained: IClientPublishOptions = v5
-      ? { qos: 1, retain: true, properties }
-      : { qos: 1, retain: true };
-    const l: Link & { markDown(): void } = {
-      session: s,
-      receiveMaximum: connack.properties?.receiveMaximum ?? 65_535,
-      maximumPacketSize: connack.properties?.maximumPacketSize,
-      get up() {
-        return up && c.connected;
-      },
-      publish(topic, payload, retain, done) {
-        if (!l.up) {
-          done({ message: "not connected" });
-          return;
-        }
-        c.publish(topic, payload, retain ? retained : plain, (err) => {
-          if (!err) done();
-          else
-            done({
-              message: err.message,
-              reasonCode: (err as { code?: unknown }).code as number | undefined,
-            });
-        });
-      },
-      publishAsync: (topic, payload, retain) =>
-        new Promise<void>((ok, fail) =>
-          l.publish(topic, payload, retain, (err) =>
-            err ? fail(Object.assign(new Error(err.message), { reasonCode: err.reasonCode })) : ok(),
-          ),
-        ),
-      drop(reason) {
-        if (!up) return;
-        opts.log.warn({ reason, session: s }, "mqtt: dropping the connection");
-        c.end(true);
-      },
-      markDown() {
-        up = false;
-      },
-    };
-    return l;
-  }
-
-  function connect(): void {
-    timer = undefined;
-    if (stopped) return;
-    session = opts.nextSession();
-    const s = session;
-    const c = mqtt.connect(opts.url, clientOptions(s));
-    client = c;
-    c.on("connect", (connack) => {
-      if (client !== c || stopped) return;
-      upSince = opts.now();
-      lastError = undefined;
-      const l = makeLink(c, connack, s);
-      link = l;
-      opts.log.info({ url: redact(opts.url), session: s, clientId: opts.clientId }, "mqtt: connected");
-      (async () => {
-        for (const filter of opts.subscriptions) await c.subscribeAsync(filter, { qos: 1 });
-        await l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s), true);
-        await handlers.onUp(l);
-      })().catch((err) => {
-        if (!l.up) return; // the connection went away while setting up; close handling follows
-        opts.log.error({ err }, "mqtt: connection setup failed");
-        l.drop("setup failed");
-      });
-    });
-    c.on("message", (topic, payload) => {
-      if (link && client === c) handlers.onMessage(link, topic, payload);
-    });
-    c.on("error", (err) => {
-      lastError = err.message;
-      opts.log.warn({ err: err.message, url: redact(opts.url) }, "mqtt: connection error");
-    });
-    c.on("close", () => onClose(c));
-  }
-
-  function onClose(c: MqttClient): void {
-    if (client !== c) return;
-    client = undefined;
-    c.removeAllListeners("connect");
-    c.removeAllListeners("message");
-    c.end(true);
-    const l = link;
-    link = undefined;
-    if (l) {
-      l.markDown();
-      if (upSince !== undefined && opts.now() - upSince >= STABLE_CONNECTION_MS) attempt = 0;
-      upSince = undefined;
-      opts.log.warn({ session: l.session, lastError }, "mqtt: connection lost");
-      handlers.onDown(l);
-    }
-    if (stopped) return;
-    const delay = backoffDelay(attempt++, { minMs: opts.reconnectMinMs, maxMs: opts.reconnectMaxMs });
-    handlers.onReconnectScheduled?.(delay);
-    timer = setTimeout(connect, delay);
-  }
-
+  const run: Run = {
+    opts,
+    handlers,
+    stopped: true,
+    client: undefined,
+    link: undefined,
+    timer: undefined,
+    attempt: 0,
+    upSince: undefined,
+    lastError: undefined,
+    session: 0,
+  };
   return {
     start(): void {
-      if (!stopped) return;
-      stopped = false;
-      attempt = 0;
-      connect();
+      if (!run.stopped) return;
+      run.stopped = false;
+      run.attempt = 0;
+      connect(run);
     },
-    /** Clean stop: OFFLINE (retained), then DISCONNECT, so the broker does not send the Will (a.3). */
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      const c = client;
-      const l = link;
-      if (!c) return;
-      if (l?.up) {
-        await withTimeout(
-          l
-            .publishAsync(opts.topics.connection, connectionPayload("OFFLINE", l.session), true)
-            .catch(() => {}),
-          STOP_TIMEOUT_MS,
-        );
-        await withTimeout(c.endAsync(false), STOP_TIMEOUT_MS);
-      }
-      c.end(true);
-      if (client === c) onClose(c);
-    },
+    /** Clean stop: OFFLINE (retained), then DISCONNECT (docs/mqtt.md#connection-will-and-session-numbers). */
+    stop: (): Promise<void> => stop(run),
     status() {
-      return { connected: link?.up ?? false, session, upSince, lastError };
+      return {
+        connected: run.link?.up ?? false,
+        session: run.session,
+        upSince: run.upSince,
+        lastError: run.lastError,
+      };
     },
     get link(): Link | undefined {
-      return link?.up ? link : undefined;
+      return run.link?.up ? run.link : undefined;
     },
   };
 }

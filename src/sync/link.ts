@@ -1,6 +1,7 @@
 /**
- * The contract between the connection (connection.ts, the only file that touches mqtt.js) and the parts
- * that publish over it: the publisher, retained state and requests. Types only.
+ * The contract between the connection (connection.ts and its connection-*.ts modules, the only files
+ * that touch mqtt.js) and the parts that publish over it: the publisher, retained state and requests.
+ * Types only.
  */
 export interface PublishError {
   message: string;

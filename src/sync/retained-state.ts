@@ -1,128 +1,84 @@
+/**
+ * Retained full-state messages (docs/mqtt.md#retained-state; the messages: retained-messages.ts). All of
+ * them are republished on every connect, because a broker without persistence loses retained messages
+ * when it restarts, then each is published again when the event bus says it changed. Changes that arrive
+ * while offline are not queued: the next connect republishes everything anyway.
+ */
 import type { Logger } from "pino";
 import type { Link } from "./link.js";
-import type { Topics } from "./topics.js";
+import {
+  everything,
+  publishWindowed,
+  type RequestKey,
+  type RetainedMessage,
+  type RetainedSources,
+  requestMessage,
+  stationMessage,
+} from "./retained-messages.js";
 
-export interface RequestKey {
-  type: string;
-  externalServiceRequestId: string;
-}
-
-export interface RequestSnapshots {
-  /** The full current service request, or undefined when it no longer exists (its retained message is cleared). */
-  snapshot(type: string, externalServiceRequestId: string): object | undefined;
-  /** The requests whose retained state is kept on the broker, a page at a time (never all in memory). */
-  list(after: number, limit: number): Array<RequestKey & { cursor: number }>;
-}
-
-export interface RetainedStateDeps {
-  topics: Topics;
-  /** Mode, seats, bins, devices and their health (DESIGN.md §5 `state/station`). */
-  stationSnapshot(): object;
-  /** Absent until service requests exist on this station: then only `state/station` is kept. */
-  requests?: RequestSnapshots | undefined;
-  window: number;
+export interface RetainedStateDeps extends RetainedSources {
   /** Changes remembered while a flush runs; above this, everything is republished instead. */
   maxDirty: number;
   /**
    * `state/station` is also republished this often, so device health and its timestamp stay fresh
-   * without an event for each (VDA 5050 sends its state "at least every 30 seconds"; mqtt.md a.3).
+   * without an event for each (VDA 5050 sends its state "at least every 30 seconds";
+   * docs/mqtt.md#retained-state).
    */
   stationRefreshMs: number;
   log: Logger;
 }
 
-/** Publishes many retained messages with at most `window` unacknowledged; throws if the link breaks. */
-async function publishWindowed(link: Link, items: Iterable<[string, string]>, window: number): Promise<void> {
-  const inflight = new Set<Promise<void>>();
-  let failed: unknown;
-  for (const [topic, payload] of items) {
-    if (failed !== undefined || !link.up) break;
-    const p: Promise<void> = link.publishAsync(topic, payload, true).then(
-      () => {
-        inflight.delete(p);
-      },
-      (e) => {
-        inflight.delete(p);
-        failed ??= e;
-      },
-    );
-    inflight.add(p);
-    if (inflight.size >= window) await Promise.race(inflight);
-  }
-  await Promise.all(inflight);
-  if (failed !== undefined) throw failed;
-  if (!link.up) throw new Error("connection lost while publishing retained state");
+/** What changed since it was last published. */
+interface Changes {
+  station: boolean;
+  /** Requests by their state topic. */
+  requests: Map<string, RequestKey>;
+  /** More changes than `maxDirty`: everything is republished instead. */
+  resync: boolean;
 }
 
-/**
- * Retained full-state messages (DESIGN.md §5; reference/mqtt.md a.4): `state/station` and
- * `state/<type>/<externalServiceRequestId>`. All of them are republished on every connect, because a
- * broker without persistence loses retained messages when it restarts (c.9), then each is published
- * again when the event bus says it changed. Changes that arrive while offline are not queued: the next
- * connect republishes everything anyway.
- */
+function clear(changes: Changes): void {
+  changes.station = false;
+  changes.requests.clear();
+}
+
+/** The changed messages, each forgotten as it is taken. */
+function* changed(src: RetainedSources, changes: Changes): Generator<RetainedMessage> {
+  if (changes.station) {
+    changes.station = false;
+    yield stationMessage(src);
+  }
+  const source = src.requests;
+  for (const [topic, key] of changes.requests) {
+    changes.requests.delete(topic);
+    if (source) yield requestMessage(src, source, key);
+  }
+}
+
+/** Everything first when `all`, then what changed meanwhile, until nothing is left or the link is down. */
+async function publish(src: RetainedSources, changes: Changes, l: Link, all: boolean): Promise<void> {
+  if (all) {
+    changes.resync = false;
+    clear(changes);
+    await publishWindowed(l, everything(src), src.window);
+  }
+  while (l.up && (changes.resync || changes.station || changes.requests.size > 0)) {
+    await publishWindowed(l, changes.resync ? everything(src) : changed(src, changes), src.window);
+    if (changes.resync) changes.resync = false;
+  }
+}
+
 export function createRetainedState(deps: RetainedStateDeps) {
   let link: Link | undefined;
-  let stationDirty = false;
-  const dirty = new Map<string, RequestKey>();
-  let resync = false;
+  const changes: Changes = { station: false, requests: new Map(), resync: false };
   let running = false;
   let scheduled = false;
   let refresh: NodeJS.Timeout | undefined;
 
-  const stationMessage = (): [string, string] => [
-    deps.topics.stationState,
-    JSON.stringify(deps.stationSnapshot()),
-  ];
-  const requestMessage = (source: RequestSnapshots, k: RequestKey): [string, string] => {
-    const snapshot = source.snapshot(k.type, k.externalServiceRequestId);
-    // An empty retained message clears the topic (MQTT 3.1.1 §3.3.1.3).
-    return [
-      deps.topics.requestState(k.type, k.externalServiceRequestId),
-      snapshot === undefined ? "" : JSON.stringify(snapshot),
-    ];
-  };
-
-  function* everything(): Generator<[string, string]> {
-    yield stationMessage();
-    const source = deps.requests;
-    if (!source) return;
-    let after = 0;
-    const page = Math.max(deps.window, 100);
-    for (;;) {
-      const keys = source.list(after, page);
-      for (const k of keys) yield requestMessage(source, k);
-      const last = keys[keys.length - 1];
-      if (!last || keys.length < page) return;
-      after = last.cursor;
-    }
-  }
-
-  function* changed(): Generator<[string, string]> {
-    if (stationDirty) {
-      stationDirty = false;
-      yield stationMessage();
-    }
-    const source = deps.requests;
-    for (const [topic, key] of dirty) {
-      dirty.delete(topic);
-      if (source) yield requestMessage(source, key);
-    }
-  }
-
   async function run(l: Link, all: boolean): Promise<void> {
     running = true;
     try {
-      if (all) {
-        resync = false;
-        stationDirty = false;
-        dirty.clear();
-        await publishWindowed(l, everything(), deps.window);
-      }
-      while (l.up && (resync || stationDirty || dirty.size > 0)) {
-        await publishWindowed(l, resync ? everything() : changed(), deps.window);
-        if (resync) resync = false;
-      }
+      await publish(deps, changes, l, all);
     } finally {
       running = false;
     }
@@ -155,21 +111,20 @@ export function createRetainedState(deps: RetainedStateDeps) {
       if (link === l) link = undefined;
       if (refresh) clearInterval(refresh);
       refresh = undefined;
-      stationDirty = false;
-      dirty.clear();
+      clear(changes);
     },
     stationChanged(): void {
       if (!link) return;
-      stationDirty = true;
+      changes.station = true;
       schedule();
     },
     requestChanged(key: RequestKey): void {
       if (!link || !deps.requests) return;
       const topic = deps.topics.requestState(key.type, key.externalServiceRequestId);
-      if (dirty.size >= deps.maxDirty && !dirty.has(topic)) {
-        dirty.clear();
-        resync = true;
-      } else if (!resync) dirty.set(topic, key);
+      if (changes.requests.size >= deps.maxDirty && !changes.requests.has(topic)) {
+        changes.requests.clear();
+        changes.resync = true;
+      } else if (!changes.resync) changes.requests.set(topic, key);
       schedule();
     },
   };

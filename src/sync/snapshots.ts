@@ -2,7 +2,7 @@ import { createMqttRepo } from "../db/mqtt.repo.js";
 import type { Sqlite } from "../db/open.js";
 import { isAppError } from "../domain/errors.js";
 import type { Services } from "../services/container.js";
-import type { RequestSnapshots } from "./retained-state.js";
+import type { RequestSnapshots } from "./retained-messages.js";
 
 /**
  * What `state/station` carries (DESIGN.md §5): mode, seats, bins (with the requests they hold), racks,

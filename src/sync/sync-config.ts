@@ -1,4 +1,4 @@
-import type { ConnectionOptions } from "./connection.js";
+import type { ConnectionOptions } from "./connection-options.js";
 
 /**
  * The part of the agent's configuration the MQTT sync reads. config/ validates it and sets the defaults;

@@ -1,0 +1,87 @@
+/**
+ * Where the sync connects and with what: the embedded broker it starts (`mqtt.url: embedded`,
+ * docs/mqtt.md#embedded-broker) or the configured URL, the TLS files, and the connection options built
+ * from them. A broker that cannot listen or a file that cannot be read is a `failure` that /readyz and
+ * the log name; the station keeps working without MQTT (docs/architecture.md#what-the-agent-is-for).
+ */
+import { readFileSync } from "node:fs";
+import type { Logger } from "pino";
+import type { MqttRepo } from "../db/mqtt.repo.js";
+import type { ConnectionOptions } from "./connection-options.js";
+import type { EmbeddedBroker } from "./embedded-broker.js";
+import type { MqttSettings, SyncConfig } from "./sync-config.js";
+import type { Topics } from "./topics.js";
+
+/** A broker to connect to; `broker` when the sync started it and must stop it. */
+export interface Endpoint {
+  url: string;
+  protocolVersion: 4 | 5;
+  broker?: EmbeddedBroker;
+}
+
+export type Tls = NonNullable<ConnectionOptions["tls"]>;
+
+/** The configured broker, or the embedded one started now (MQTT 3.1.1 only: aedes speaks no 5). */
+export async function brokerEndpoint(
+  cfg: MqttSettings,
+  log: Logger,
+): Promise<Endpoint | { failure: string }> {
+  if (cfg.url !== "embedded") return { url: cfg.url, protocolVersion: cfg.protocolVersion };
+  let broker: EmbeddedBroker;
+  try {
+    // Loaded only when used: aedes is one of the largest modules of the agent.
+    const { startEmbeddedBroker } = await import("./embedded-broker.js");
+    broker = await startEmbeddedBroker({ host: cfg.embeddedHost, port: cfg.embeddedPort, log });
+  } catch (err) {
+    const failure = `embedded broker cannot listen on ${cfg.embeddedHost}:${cfg.embeddedPort}: ${(err as Error).message}`;
+    log.error({ err }, `mqtt: ${failure}; set mqtt.embeddedPort, or mqtt.url to the broker already there`);
+    return { failure };
+  }
+  return { url: broker.url, protocolVersion: 4, broker };
+}
+
+/** The CA, client certificate and key files, when configured. */
+export function readTls(cfg: MqttSettings, log: Logger): { tls: Tls } | { failure: string } {
+  const readFile = (path: string | undefined) => (path ? readFileSync(path) : undefined);
+  try {
+    return { tls: { ca: readFile(cfg.caFile), cert: readFile(cfg.certFile), key: readFile(cfg.keyFile) } };
+  } catch (err) {
+    const failure = `TLS file unreadable: ${(err as Error).message}`;
+    log.error({ err }, `mqtt: ${failure}; check mqtt.caFile, mqtt.certFile and mqtt.keyFile`);
+    return { failure };
+  }
+}
+
+export interface ConnectionContext {
+  topics: Topics;
+  repo: Pick<MqttRepo, "nextSession">;
+  now(): number;
+  log: Logger;
+}
+
+/** The connection to `endpoint`, subscribed to the station's requests. */
+export function connectionOptions(
+  config: SyncConfig,
+  endpoint: Endpoint,
+  tls: Tls,
+  ctx: ConnectionContext,
+): ConnectionOptions {
+  const cfg = config.mqtt;
+  return {
+    url: endpoint.url,
+    clientId: cfg.clientId ?? `pps-edge-${config.site}-${config.ppsId}`,
+    protocolVersion: endpoint.protocolVersion,
+    keepaliveSeconds: cfg.keepaliveSeconds,
+    connectTimeoutMs: cfg.connectTimeoutMs,
+    reconnectMinMs: cfg.reconnectMinMs,
+    reconnectMaxMs: cfg.reconnectMaxMs,
+    username: cfg.username,
+    password: cfg.password,
+    tls,
+    topics: ctx.topics,
+    subscriptions: [ctx.topics.requests],
+    nextSession: ctx.repo.nextSession,
+    now: ctx.now,
+    log: ctx.log,
+  };
+}

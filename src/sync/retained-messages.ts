@@ -1,0 +1,93 @@
+/**
+ * The retained full-state messages (docs/mqtt.md#retained-state): `state/station` and
+ * `state/<type>/<externalServiceRequestId>`, each the full current state as a [topic, payload] pair, and
+ * how many of them are published with at most one window unacknowledged.
+ */
+import type { Link } from "./link.js";
+import type { Topics } from "./topics.js";
+
+export interface RequestKey {
+  type: string;
+  externalServiceRequestId: string;
+}
+
+export interface RequestSnapshots {
+  /** The full current service request, or undefined when it no longer exists (its retained message is cleared). */
+  snapshot(type: string, externalServiceRequestId: string): object | undefined;
+  /** The requests whose retained state is kept on the broker, a page at a time (never all in memory). */
+  list(after: number, limit: number): Array<RequestKey & { cursor: number }>;
+}
+
+/** Where the retained messages come from. */
+export interface RetainedSources {
+  topics: Topics;
+  /** Mode, seats, bins, devices and their health (docs/mqtt.md#topics, `state/station`). */
+  stationSnapshot(): object;
+  /** Absent until service requests exist on this station: then only `state/station` is kept. */
+  requests?: RequestSnapshots | undefined;
+  /** Retained messages unacknowledged at once; also the smallest page of requests read. */
+  window: number;
+}
+
+/** A retained message: topic and payload. */
+export type RetainedMessage = [string, string];
+
+export function stationMessage(src: RetainedSources): RetainedMessage {
+  return [src.topics.stationState, JSON.stringify(src.stationSnapshot())];
+}
+
+export function requestMessage(
+  src: RetainedSources,
+  requests: RequestSnapshots,
+  k: RequestKey,
+): RetainedMessage {
+  const snapshot = requests.snapshot(k.type, k.externalServiceRequestId);
+  // An empty retained message clears the topic (MQTT 3.1.1 §3.3.1.3).
+  return [
+    src.topics.requestState(k.type, k.externalServiceRequestId),
+    snapshot === undefined ? "" : JSON.stringify(snapshot),
+  ];
+}
+
+/** Every retained message: the station's, then each request's, a page of requests at a time. */
+export function* everything(src: RetainedSources): Generator<RetainedMessage> {
+  yield stationMessage(src);
+  const source = src.requests;
+  if (!source) return;
+  let after = 0;
+  const page = Math.max(src.window, 100);
+  for (;;) {
+    const keys = source.list(after, page);
+    for (const k of keys) yield requestMessage(src, source, k);
+    const last = keys[keys.length - 1];
+    if (!last || keys.length < page) return;
+    after = last.cursor;
+  }
+}
+
+/** Publishes many retained messages with at most `window` unacknowledged; throws if the link breaks. */
+export async function publishWindowed(
+  link: Link,
+  items: Iterable<RetainedMessage>,
+  window: number,
+): Promise<void> {
+  const inflight = new Set<Promise<void>>();
+  let failed: unknown;
+  for (const [topic, payload] of items) {
+    if (failed !== undefined || !link.up) break;
+    const p: Promise<void> = link.publishAsync(topic, payload, true).then(
+      () => {
+        inflight.delete(p);
+      },
+      (e) => {
+        inflight.delete(p);
+        failed ??= e;
+      },
+    );
+    inflight.add(p);
+    if (inflight.size >= window) await Promise.race(inflight);
+  }
+  await Promise.all(inflight);
+  if (failed !== undefined) throw failed;
+  if (!link.up) throw new Error("connection lost while publishing retained state");
+}

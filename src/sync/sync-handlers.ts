@@ -1,0 +1,63 @@
+/**
+ * What the sync does on a connection's events and on the agent's bus: a new connection republishes the
+ * retained state, then drains the outbox (docs/mqtt.md#connection-will-and-session-numbers); a request
+ * is answered on its response topic (docs/mqtt.md#requests-and-responses); commits wake the publisher
+ * and retained state (docs/architecture.md#the-event-bus).
+ */
+import type { Logger } from "pino";
+import type { EventBus } from "../events.js";
+import type { Metrics } from "../metrics.js";
+import type { ConnectionHandlers } from "./link.js";
+import type { SyncParts } from "./sync-parts.js";
+import type { Topics } from "./topics.js";
+
+/** The bus owner the sync's subscriptions are registered (and dropped) under. */
+export const OWNER = "sync";
+
+export function connectionHandlers(
+  parts: Pick<SyncParts, "publisher" | "retained" | "requests">,
+  topics: Topics,
+  metrics: Metrics,
+  log: Logger,
+): ConnectionHandlers {
+  const { publisher, retained, requests } = parts;
+  return {
+    async onUp(link) {
+      await retained.attach(link);
+      publisher.attach(link);
+    },
+    onDown(link) {
+      publisher.detach(link);
+      retained.detach(link);
+    },
+    onMessage(link, topic, payload) {
+      const name = topics.requestName(topic);
+      if (name === undefined) return;
+      let response: string;
+      try {
+        response = requests.process(name, payload);
+      } catch (err) {
+        log.error({ err, request: name }, "mqtt: request not processed");
+        return;
+      }
+      // Not queued when the link broke meanwhile: a retry with the same transaction gets it from the inbox.
+      link.publish(topics.response(name), response, false, (err) => {
+        if (err) log.warn({ request: name, err: err.message }, "mqtt: response not delivered");
+      });
+    },
+    onReconnectScheduled(delayMs) {
+      metrics.inc("mqtt_reconnects_total");
+      log.debug({ delayMs }, "mqtt: reconnecting");
+    },
+  };
+}
+
+/** New notifications wake the publisher; station and request changes republish their retained state. */
+export function listenToBus(bus: EventBus, parts: Pick<SyncParts, "publisher" | "retained">): void {
+  const { publisher, retained } = parts;
+  bus.on(OWNER, "outbox", () => publisher.wake());
+  bus.on(OWNER, "station", () => retained.stationChanged());
+  bus.on(OWNER, "request", (e) =>
+    retained.requestChanged({ type: e.type, externalServiceRequestId: e.externalServiceRequestId }),
+  );
+}
