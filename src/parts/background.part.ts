@@ -1,6 +1,7 @@
 /**
  * The agent's background jobs as parts: the audit conflict watcher, the report writer, the held-work
- * scheduler, put staging left over from before a restart, and the pruning of expired tokens.
+ * scheduler, put staging left over from before a restart, and the pruning of expired API tokens and
+ * operator screen sessions.
  */
 import { createWorkScheduler } from "../station/work-scheduler.js";
 import type { Foundation } from "./foundation.js";
@@ -13,7 +14,10 @@ function tokenPruning(f: Foundation): Part {
   return {
     name: "token pruning",
     start() {
-      timer = setInterval(() => f.svc.auth.pruneExpired(), TOKEN_PRUNE_MS);
+      timer = setInterval(() => {
+        f.svc.auth.pruneExpired();
+        f.svc.screenSessions.pruneExpired();
+      }, TOKEN_PRUNE_MS);
       timer.unref();
     },
     stop() {

@@ -157,4 +157,29 @@ describe("operator screen: pick", { timeout: 60_000 }, () => {
     await button("Log in as alice").click();
     await text(page.locator("#operator"), "Operator: alice");
   });
+
+  it("on a 1920×1080 screen the instruction, the task, the bins and the buttons fit and read from a metre", async () => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    try {
+      await text(heading(), "No work");
+      const inView = async (l: Locator) => {
+        const box = await l.boundingBox();
+        expect(box).not.toBeNull();
+        if (!box) return;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(1920);
+        expect(box.y + box.height).toBeLessThanOrEqual(1080);
+      };
+      for (const l of [heading(), last(), bin("1"), bin("8"), button("Log out")]) await inView(l);
+      // the instruction is the largest text on the page: at least 40 px tall at this size
+      const size = await heading().evaluate((h) => Number.parseFloat(getComputedStyle(h).fontSize));
+      expect(size).toBeGreaterThanOrEqual(40);
+      // nothing scrolls sideways
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1920);
+      await rig.shot(page, "full-hd");
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
 });
