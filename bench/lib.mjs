@@ -68,7 +68,7 @@ export function summary(latenciesMs) {
 
 /**
  * The V8 flags the agent runs with in production (`npm start`, systemd/pps-edge.service): a small young
- * generation keeps the resident set of a busy station under 150 MB (DESIGN.md §7). A test keeps the three
+ * generation keeps the resident set of a busy station under 150 MB (docs/architecture.md#performance-targets). A test keeps the three
  * places in step.
  */
 export const AGENT_NODE_FLAGS = ["--max-semi-space-size=4", "--max-old-space-size=256"];

@@ -1,5 +1,5 @@
 /**
- * The typed event bus (DESIGN.md §2): services announce what changed after a transaction commits;
+ * The typed event bus (docs/architecture.md#layers): services announce what changed after a transaction commits;
  * station and sync subscribe. Subscriptions are keyed by owner so a part can drop all of its own on
  * stop. The bus only wakes readers up: delivery is guaranteed by the outbox, not by this bus.
  */

@@ -1,6 +1,6 @@
 import pino, { type Logger } from "pino";
 
-/** JSON lines on stdout (journald keeps them); every line names the station (DESIGN.md §9). */
+/** JSON lines on stdout (journald keeps them); every line names the station (docs/architecture.md#conventions). */
 export function createLogger(level: string, station: { site: string; ppsId: string }): Logger {
   return pino({
     level,

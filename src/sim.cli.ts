@@ -1,5 +1,5 @@
 /**
- * `pps-edge sim …`: drives the simulated devices of a running agent over its station API (DESIGN.md §3:
+ * `pps-edge sim …`: drives the simulated devices of a running agent over its station API (docs/architecture.md#the-station-model:
  * with no hardware configured the agent runs simulated scanners, lights, buttons and sensors). It signs
  * in like any API client: the client credential and the admin user's password from the config, or from
  * the credentials file the agent generated on its first start.

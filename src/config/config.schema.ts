@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * The agent's configuration. Every leaf can be overridden by an environment variable named
  * `PPS_EDGE_` + the key path in upper snake case (`http.port` → `PPS_EDGE_HTTP_PORT`,
- * `dataDir` → `PPS_EDGE_DATA_DIR`); see config.env.ts. DESIGN.md §5 "Config".
+ * `dataDir` → `PPS_EDGE_DATA_DIR`); see config.env.ts. docs/architecture.md#config.
  */
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 
@@ -46,7 +46,7 @@ const count = (min: number, max: number, fallback: number) =>
 /**
  * `url`: `embedded` (an in-process broker on embeddedHost:embeddedPort), `off`, or a broker URL.
  * `clientId` defaults to `pps-edge-<site>-<ppsId>`: stable and unique per station, because two
- * clients with one id kick each other off in a loop (reference/mqtt.md c.12).
+ * clients with one id kick each other off in a loop (docs/mqtt.md#backoff-and-reconnects).
  */
 const mqttObject = z
   .object({
@@ -109,7 +109,7 @@ export const configSchema = z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, '-' or '_' only (it is an MQTT topic level)")
       .default("1"),
-    /** Zone used to read spec timestamps that carry no offset (DESIGN.md §9). */
+    /** Zone used to read spec timestamps that carry no offset (docs/architecture.md#conventions). */
     timeZone: timeZone.default("UTC"),
     dataDir: z.string().min(1).default("./data"),
     http: z
@@ -154,7 +154,7 @@ export const configSchema = z
       .default(14 * 24 * 3600),
     db: z
       .object({
-        /** FULL: an acknowledged change survives power loss (DESIGN.md §6). */
+        /** FULL: an acknowledged change survives power loss (docs/architecture.md#durability-and-limits). */
         synchronous: z.enum(["FULL", "NORMAL", "EXTRA"]).default("FULL"),
         busyTimeoutMs: z.coerce.number().int().min(0).max(60_000).default(5000),
       })
@@ -163,11 +163,11 @@ export const configSchema = z
     station: z
       .object({
         /**
-         * The station file (YAML, DESIGN.md §3): devices, and the seats and bins with their lights and
+         * The station file (YAML, docs/architecture.md#the-station-model): devices, and the seats and bins with their lights and
          * sensors. Absent: the embedded simulated station built from `seats` and `bins` below.
          */
         file: z.string().min(1).optional(),
-        /** Seats of the station (DESIGN.md §3); a station file's seats take their place. */
+        /** Seats of the station (docs/architecture.md#the-station-model); a station file's seats take their place. */
         seats: idList(DEFAULT_SEATS),
         /** Order bin ids (`ppsBinId`); a station file's bins take their place. */
         bins: idList(DEFAULT_BINS),
@@ -208,7 +208,7 @@ export const configSchema = z
       })
       .strict()
       .default({}),
-    /** MQTT sync (DESIGN.md §5 "MQTT", reference/mqtt.md a.8); every key documented in the README. */
+    /** MQTT sync (docs/mqtt.md, docs/mqtt.md#connection-will-and-session-numbers); every key documented in the README. */
     mqtt: mqttSchema,
     printing: z
       .object({

@@ -14,7 +14,7 @@ export interface RequestKeyRow {
 /**
  * What the MQTT sync keeps besides the outbox (outbox.repo.ts owns the notifications and their
  * delivery): the request inbox (idempotency by `transaction`) and the connection session counter
- * (reference/mqtt.md a.3, a.6).
+ * (docs/mqtt.md#connection-will-and-session-numbers, docs/mqtt.md#requests-and-responses).
  */
 export function createMqttRepo(sqlite: Sqlite) {
   const q = {

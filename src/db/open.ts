@@ -16,7 +16,7 @@ export interface DatabaseHandle {
 }
 
 export interface OpenOptions {
-  /** `FULL` by default: a committed transaction survives power loss in WAL mode (DESIGN.md §6). */
+  /** `FULL` by default: a committed transaction survives power loss in WAL mode (docs/architecture.md#durability-and-limits). */
   synchronous?: "FULL" | "NORMAL" | "EXTRA";
   busyTimeoutMs?: number;
 }

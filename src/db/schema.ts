@@ -1,7 +1,7 @@
 /**
  * The station's truth: the drizzle schema, one file per area under schema/. Timestamps are epoch
  * milliseconds (integers) so that ordering and expiry checks are cheap; they are formatted as ISO 8601
- * only at the edges (DESIGN.md §9).
+ * only at the edges (docs/architecture.md#conventions).
  */
 
 export * from "./schema/audits.schema.js";

@@ -1,5 +1,5 @@
 /**
- * The seam between the device layer and the station engine (DESIGN.md §2): adapters turn bytes into
+ * The seam between the device layer and the station engine (docs/architecture.md#layers): adapters turn bytes into
  * `DeviceEvent`s and `LightCommand`s into bytes; the engine sees only these shapes. Every adapter,
  * real or simulated, speaks them, so the engine cannot tell a pseudo-terminal from a desk.
  */

@@ -1,5 +1,5 @@
 /**
- * The station file (YAML) as zod, DESIGN.md §3: `station` (site, ppsId, seats, bins with their light,
+ * The station file (YAML) as zod, docs/architecture.md#the-station-model: `station` (site, ppsId, seats, bins with their light,
  * sensor and button, the IRT bin) and `devices` (id, kind, profile, seat, transport). Objects are strict
  * so a misspelt key is refused instead of silently ignored. Cross-field rules that need the firmware
  * profiles are in station-file.checks.ts.

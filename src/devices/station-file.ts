@@ -1,6 +1,6 @@
 /**
  * The station file: read, validated against the firmware profiles, addresses made canonical; or, with
- * no file, the embedded simulated station (DESIGN.md §3). A bad file stops the start with the file, the
+ * no file, the embedded simulated station (docs/architecture.md#the-station-model). A bad file stops the start with the file, the
  * dotted path and the reason, as a bad config or profile does.
  *
  * Which seats and bins the station then has, and where each device event belongs, is the station
@@ -81,7 +81,7 @@ export function parseStationText(
 }
 
 /**
- * The embedded station (DESIGN.md §3): one simulated light controller with a light (and its button) per
+ * The embedded station (docs/architecture.md#the-station-model): one simulated light controller with a light (and its button) per
  * bin at address = bin id, one simulated scanner per seat, one simulated sensor channel `bin-<id>` per bin.
  */
 export function defaultStation(seats: readonly string[], bins: readonly string[]): StationFile {

@@ -1,5 +1,5 @@
 /**
- * All-or-nothing allocation of a pick request against free stock (DESIGN §4 Pick: "every line's
+ * All-or-nothing allocation of a pick request against free stock (docs/architecture.md#pick: "every line's
  * filter_parameters resolve to products; free quantity at reachable locations covers the line → stock
  * reserved, fulfillable, or not_fulfillable"). Either every line is covered and the reservations are
  * returned, or nothing is reserved and the first line that cannot be covered is named.

@@ -1,6 +1,6 @@
 /**
  * Audit line lifecycle. The spec lists the line statuses and says "Audit line transitions: not shown"
- * (spec "States and transitions" → "Audit"); lines are created `auditline_queued` when the audit's lines
+ * (docs/interface.md "States and transitions" → "Audit"); lines are created `auditline_queued` when the audit's lines
  * are built. This lifecycle mirrors the audit's own table, one line (one product at one location) at a
  * time:
  *

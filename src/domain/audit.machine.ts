@@ -1,6 +1,6 @@
 /**
- * Audit lifecycle (spec "States and transitions" → "Audit", "Events" → audit_information and rule 7;
- * DESIGN §4 Audit).
+ * Audit lifecycle (docs/interface.md "States and transitions" → "Audit", "Events" → audit_information and rule 7;
+ * docs/architecture.md#audit).
  *
  * Decisions where the spec is silent or says "any state":
  * - Final statuses refuse everything: completed, approved, cancelled, deleted, aborted.
@@ -104,7 +104,7 @@ export type AuditEffect =
   | { kind: "check_conflicts" }
   /** feed this input to every line whose machine accepts it (others keep their status) */
   | { kind: "lines"; input: AuditLineInputType }
-  /** set stock to the approved counts and fill quantity_details (DESIGN §4 Audit) */
+  /** set stock to the approved counts and fill quantity_details (docs/architecture.md#audit) */
   | { kind: "correct_stock" };
 
 export interface AuditRow extends TransitionRow<AuditStatus, AuditInputType> {

@@ -3,8 +3,8 @@ import { AUDIT_STATUSES } from "./audit.machine.js";
 import { AUDIT_LINE_STATUSES } from "./audit-line.machine.js";
 
 /**
- * Bodies of the audit endpoints (spec "Audit object", "Endpoints" → "Audits"; DESIGN §5 station API).
- * Lists are bounded (DESIGN §6): an audit names at most 1,000 locations or SKUs.
+ * Bodies of the audit endpoints (docs/interface.md "Audit object", "Endpoints" → "Audits"; docs/architecture.md#station-api).
+ * Lists are bounded (docs/architecture.md#durability-and-limits): an audit names at most 1,000 locations or SKUs.
  */
 const text255 = z.string().trim().min(1, "must not be empty").max(255);
 
@@ -65,7 +65,7 @@ export const auditDeletedSchema = z.object({ action: z.literal("delete"), audit_
 
 const qty = z.number().int("must be an integer").min(0, "must not be negative").max(1_000_000);
 
-/** DESIGN §5: `POST /station/audits/{audit_id}/count`. */
+/** docs/architecture.md#interfaces: `POST /station/audits/{audit_id}/count`. */
 export const auditCountSchema = z
   .object({
     audit_line_id: text255,

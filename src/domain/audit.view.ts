@@ -1,6 +1,6 @@
 /**
  * Pure builders of what an audit looks like from outside: the `audit_information` notification data
- * (spec "Audit object" → "Audit notification data" and "Audit line"), the quantities of a counted line,
+ * (docs/interface.md "Audit object" → "Audit notification data" and "Audit line"), the quantities of a counted line,
  * and the SKU audit's attribute filter. No IO, no clock: time comes in as an argument.
  */
 
@@ -62,7 +62,7 @@ export function quantityDetails(expected: number, count: LineCount): QuantityDet
 
 /**
  * A line matches when the good count equals the expected quantity and nothing had to be removed: any
- * other count changes the stock, which needs a manager's approval (DESIGN §4 Audit).
+ * other count changes the stock, which needs a manager's approval (docs/architecture.md#audit).
  */
 export function countMatches(expected: number, count: LineCount): boolean {
   return count.good === expected && count.damaged === 0 && count.unscannable === 0;
@@ -129,7 +129,7 @@ export function pdfaValues(
 }
 
 /**
- * SKU audit filter (spec "Audit object"): a product is audited when it matches any one of the sets; a
+ * SKU audit filter (docs/interface.md "Audit object"): a product is audited when it matches any one of the sets; a
  * set matches when each attribute it names has one of the listed values. No sets: every product of the
  * SKU. Values compare as text, as search does (`"12"` matches 12).
  */

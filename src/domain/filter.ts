@@ -1,5 +1,5 @@
 /**
- * Pick line filter strings (spec "Pick request": "Filter string grammar: `unique_key operator value`"),
+ * Pick line filter strings (docs/interface.md "Pick request": "Filter string grammar: `unique_key operator value`"),
  * e.g. `product_sku = 'A-1'` or `product_sku in ('A-1', 'A-2')`.
  *
  *   filter   := ws key ws operator ws value ws
@@ -15,7 +15,7 @@
  * A quote inside a value is written twice (`'O''Brien'`), as in SQL, whose look the grammar borrows;
  * a backslash has no special meaning. Parsing never throws: bad input gives an error with the 0-based
  * position of the offending character and a reason. The spec limits pick filters to `=` and `in`
- * (spec "Limits"); any other operator is `unsupported_operator`.
+ * (docs/interface.md "Limits"); any other operator is `unsupported_operator`.
  */
 import type { ErrorCode } from "./errors.js";
 

@@ -1,5 +1,5 @@
 /**
- * The inventory report's CSV (spec "Report": a header row of the unique fields of each product followed
+ * The inventory report's CSV (docs/interface.md "Report": a header row of the unique fields of each product followed
  * by `quantity`; sample columns product_sku, client_id, quantity). Pure: rows in, text out.
  */
 import { canonicalValue, uniqueKeysOf } from "./item.identity.js";

@@ -13,7 +13,7 @@ export interface StoredItem {
 }
 
 /**
- * The item as search_v2 returns it (spec: "Item as returned by search adds or changes"). The create
+ * The item as search_v2 returns it (docs/interface.md: "Item as returned by search adds or changes"). The create
  * response uses the same shape so a client learns the assigned ids at once. `attributes.id` is the
  * item's id: each item has exactly one attributes record.
  */

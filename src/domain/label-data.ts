@@ -1,5 +1,5 @@
 /**
- * What the shipping label of a pick+pack order shows (DESIGN.md §4 "Pick and pack"): read from the
+ * What the shipping label of a pick+pack order shows (docs/architecture.md#pick-and-pack): read from the
  * order by the pick service, laid out by labels/shipping-label.ts.
  */
 export interface LabelData {

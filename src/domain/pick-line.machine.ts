@@ -1,6 +1,6 @@
 /**
  * Pick line lifecycle. The spec gives the pick request's states and says pick lines "may also carry
- * `undefined`" (spec "States and transitions" → "Pick request"); line transitions are not shown. This
+ * `undefined`" (docs/interface.md "States and transitions" → "Pick request"); line transitions are not shown. This
  * machine keeps each line's quantities so that the caller knows when the request's pick transaction
  * was the last one (`summarizeLines`), which the request machine needs as its `last` flag.
  *

@@ -1,19 +1,19 @@
 /**
- * Pick request lifecycle (spec "States and transitions" → "Pick request"; DESIGN §4 Pick).
+ * Pick request lifecycle (docs/interface.md "States and transitions" → "Pick request"; docs/architecture.md#pick).
  *
  * Decisions where the spec's table is silent:
  * - A single-transaction order: the first pick transaction that is also the last one moves
  *   cancellation_locked straight to complete, emitting order_information for pick_started and then for
  *   complete, so a subscriber sees every state of the table.
  * - An exception (item_missing, physically_damaged, unscannable) is a pick transaction whose actual
- *   container has that state (spec "Emission rules" 2), so the first one also moves to pick_started.
+ *   container has that state (docs/interface.md "Emission rules" 2), so the first one also moves to pick_started.
  *   When exceptions leave lines short, the caller follows with `lines_short` (→ abandoned).
  * - Cancel and modify: "allowed only before cancellation_locked" is read as created and fulfillable;
  *   not_fulfillable is final (status FAILED). A refused cancel or modify is the caller's cue to emit
- *   order_modification with state `failure` (spec "Errors" → asynchronous failure).
+ *   order_modification with state `failure` (docs/interface.md "Errors" → asynchronous failure).
  * - Modify releases what was reserved and goes back to created, then asks for a new allocation; the
  *   allocation's outcome gives the order_information that follows order_modification (emission rule 1).
- * - A pick before any rack is reached is refused: picking needs a presented rack (DESIGN §3).
+ * - A pick before any rack is reached is refused: picking needs a presented rack (docs/architecture.md#the-station-model).
  */
 import type { Reservation } from "./allocation.js";
 import { findRow, type Moved, type Refusal, refuse, type TransitionRow } from "./machine.js";
@@ -44,7 +44,7 @@ export const PICK_STATUS: Readonly<Record<PickState, ServiceRequestStatus>> = {
   abandoned: "CANCELLED",
 };
 
-/** Actual container states of a pick exception (spec: "Actual container states seen in pick actuals"). */
+/** Actual container states of a pick exception (docs/interface.md: "Actual container states seen in pick actuals"). */
 export const PICK_EXCEPTION_REASONS = ["item_missing", "physically_damaged", "unscannable"] as const;
 export type PickExceptionReason = (typeof PICK_EXCEPTION_REASONS)[number];
 

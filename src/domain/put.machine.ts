@@ -1,6 +1,6 @@
 /**
- * Put request lifecycle (spec "States and transitions" → "Put request", "Events" rules 3, 4, 5, 8;
- * DESIGN §4 Put).
+ * Put request lifecycle (docs/interface.md "States and transitions" → "Put request", "Events" rules 3, 4, 5, 8;
+ * docs/architecture.md#put).
  *
  * Decisions where the spec is silent:
  * - Status: the table gives CREATED for created and PROCESSED for complete. Staging and staged are work
@@ -39,7 +39,7 @@ export const PUT_STATUS: Readonly<Record<PutState, ServiceRequestStatus>> = {
   cancelled: "CANCELLED",
 };
 
-/** Put actual container states other than `complete` (spec "Put actual container states"). */
+/** Put actual container states other than `complete` (docs/interface.md "Put actual container states"). */
 export const PUT_EXCEPTION_STATES = [
   "back_unscannable",
   "back_physically_damaged",

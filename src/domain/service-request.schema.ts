@@ -2,7 +2,7 @@ import { z } from "zod";
 import { SIMPLE_PRIORITIES } from "./work-order.js";
 
 /**
- * Request bodies of the service-request endpoints (spec: "Service Request object", "Pick request",
+ * Request bodies of the service-request endpoints (docs/interface.md: "Service Request object", "Pick request",
  * "Put request", Endpoints → Service requests). Response-only members (id, status, state, timestamps,
  * actuals) are accepted and ignored, so a client may post back what it read.
  */
@@ -29,7 +29,7 @@ export const pickAttributesSchema = z
   .nullable()
   .optional();
 
-/** Pick+pack line attributes (spec: "Pick+pack"); any of them makes the request a pick+pack. */
+/** Pick+pack line attributes (docs/interface.md: "Pick+pack"); any of them makes the request a pick+pack. */
 export const PACK_ATTRIBUTES = [
   "shipping_address",
   "carrier_label_url",

@@ -1,7 +1,7 @@
 import { formatTimestamp } from "./timestamp.js";
 
 /**
- * The spec's Service Request object (spec: "Service Request object (generic)", Container, Product),
+ * The spec's Service Request object (docs/interface.md: "Service Request object (generic)", Container, Product),
  * built from stored rows. Pure: the caller passes everything it needs.
  */
 export interface ActualData {

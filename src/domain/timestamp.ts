@@ -1,11 +1,11 @@
 /**
- * Timestamps (spec "General rules": "ISO 8601 strings. Some carry a zone offset or `Z`; some carry
- * none"; DESIGN §9: emitted as UTC with milliseconds and `Z`, read without an offset in the station's
+ * Timestamps (docs/interface.md "General rules": "ISO 8601 strings. Some carry a zone offset or `Z`; some carry
+ * none"; docs/architecture.md#conventions: emitted as UTC with milliseconds and `Z`, read without an offset in the station's
  * time zone).
  *
  * Accepted: `YYYY-MM-DD` `T` (or one space) `hh:mm[:ss[.fraction]]` then `Z`, `±hh:mm`, `±hhmm`, `±hh`
  * or nothing. A fraction finer than milliseconds is truncated. A date without a time is refused: pick
- * times are datetimes (spec "Pick request" attributes).
+ * times are datetimes (docs/interface.md "Pick request" attributes).
  *
  * A local time that a daylight-saving change skips (e.g. 02:30 when clocks jump from 02:00 to 03:00) is
  * moved forward by the length of the gap (03:30); a local time that occurs twice takes the earlier
@@ -48,7 +48,7 @@ export function parseSpecTimestamp(text: string, timeZone: string): TimestampPar
   return { ok: true, ms: wall - sign * (offH * 60 + offM) * MINUTE };
 }
 
-/** UTC ISO 8601 with milliseconds and `Z` (DESIGN §9). A non-finite `ms` is a programming error: throws. */
+/** UTC ISO 8601 with milliseconds and `Z` (docs/architecture.md#conventions). A non-finite `ms` is a programming error: throws. */
 export function formatTimestamp(ms: number): string {
   return new Date(ms).toISOString();
 }

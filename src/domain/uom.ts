@@ -1,5 +1,5 @@
 /**
- * Units of measure (spec: "Unit codes"). Ids are fixed so that search results are stable across
+ * Units of measure (docs/interface.md: "Unit codes"). Ids are fixed so that search results are stable across
  * stations; conversion factors are to the smallest unit of each type (MM for length, G for weight).
  */
 export const DIMENSION_UNITS = ["MM", "CM", "M"] as const;

@@ -1,7 +1,7 @@
 /**
- * Order in which fulfillable pick requests are worked at the station (DESIGN §4 Pick: "Work is ordered
+ * Order in which fulfillable pick requests are worked at the station (docs/architecture.md#pick: "Work is ordered
  * by simple_priority (critical, high, normal, low), then pick_before_time; pick_after_time holds work
- * back, except for critical"; spec "Pick request" root attributes: `normal` is the default and "critical
+ * back, except for critical"; docs/interface.md "Pick request" root attributes: `normal` is the default and "critical
  * orders may even cross the before/after time boundaries").
  *
  * Order: priority, then pick_before_time earliest first (none last), then creation order. Time is an
@@ -15,7 +15,7 @@ export type SimplePriority = (typeof SIMPLE_PRIORITIES)[number];
 export interface PickWork {
   /** externalServiceRequestId */
   id: string;
-  /** creation order; ids the agent assigns only grow (DESIGN §9) */
+  /** creation order; ids the agent assigns only grow (docs/architecture.md#conventions) */
   sequence: number;
   priority: SimplePriority;
   /** pick_before_time in epoch ms, or null when absent */

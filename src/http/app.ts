@@ -22,7 +22,7 @@ export type RouteGroup = (app: Hono<AppEnv>, registry: RouteRegistry) => void;
 
 /**
  * The HTTP application. Order matters: request id and metrics wrap everything, the body limit runs
- * before any handler reads a body, and every error leaves through one `onError` (STYLE.md: Hono).
+ * before any handler reads a body, and every error leaves through one `onError` (Hono's own style).
  */
 export function createHttpApp(
   deps: HttpDeps,

@@ -5,7 +5,7 @@ import type { RouteRegistry, RouteSpec } from "./openapi.js";
 
 export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
-/** Does an Accept header admit this media type? (spec: "The response content type follows Accept") */
+/** Does an Accept header admit this media type? (docs/interface.md: "The response content type follows Accept") */
 export function accepts(header: string | undefined, type: string): boolean {
   if (!header) return true;
   const [major] = type.split("/");

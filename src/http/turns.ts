@@ -3,10 +3,10 @@ import type { AppEnv } from "./context.js";
 
 /**
  * Spreads request handling over turns of the event loop: at most `perTurn` handlers start in one turn,
- * the rest wait for the next. The agent is one process (DESIGN.md §2), so a burst of HTTP requests
+ * the rest wait for the next. The agent is one process (docs/architecture.md#layers), so a burst of HTTP requests
  * handled in one turn delays everything else due then, the station's serial devices first: a scan
  * needs two turns before the engine sees it. Bounding the turn keeps scan → light fast while the API
- * is busy (DESIGN.md §7: p99 under 20 ms under load) at the price of a little queueing for the API.
+ * is busy (docs/architecture.md#performance-targets: p99 under 20 ms under load) at the price of a little queueing for the API.
  * Changes queued in one turn still share one commit (services/unit-of-work.ts group commit).
  *
  * @example app.use("*", perTurn(4));

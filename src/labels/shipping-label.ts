@@ -4,7 +4,7 @@ import type { LabelData } from "../domain/label-data.js";
 import { type LabelMedia, MEDIA_4X6 } from "./media.js";
 
 /**
- * The pick+pack shipping label (DESIGN.md §4 "Pick and pack"): data in, PDF bytes out; no IO, no clock
+ * The pick+pack shipping label (docs/architecture.md#pick-and-pack): data in, PDF bytes out; no IO, no clock
  * (the print time is an input). Barcodes come from bwip-js as PNG because pdf-lib draws none
  * (hardware.md §0.5, §3.7).
  */

@@ -33,7 +33,7 @@ export interface PackLabelDeps {
 
 /**
  * Prints the shipping label of each pick+pack order when its bin completes, then releases the bin
- * (DESIGN.md §4 "Pick and pack"). Printing runs after the commit; a failed print leaves the bin
+ * (docs/architecture.md#pick-and-pack). Printing runs after the commit; a failed print leaves the bin
  * waiting, so the order can still be released by the print_ready call, and is logged.
  */
 export function createPackLabels(deps: PackLabelDeps) {

@@ -67,7 +67,7 @@ export function sameLight(a: Desired | undefined, b: Desired): boolean {
 
 /**
  * A bin's button pressed while no seat has work lit there: a complete bin was emptied, a complete
- * tote is released (DESIGN.md §4: "Tote released (button or scan)"); anything else means nothing.
+ * tote is released (docs/architecture.md#flows: "Tote released (button or scan)"); anything else means nothing.
  */
 export function binPress(bin: BinView): OpCall | null {
   if (bin.state === "complete") return { op: "binEmptied", binId: bin.id };

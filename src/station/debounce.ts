@@ -1,6 +1,6 @@
 /**
- * Scan debounce (pure; time is an input). A scanner that delivers one scan twice (station-practice.md
- * C6: keystroke and intent output together, rapid repeats double-counting) must not count twice: a scan
+ * Scan debounce (pure; time is an input). A scanner that delivers one scan twice (docs/architecture.md#debounce,
+ * docs/hardware.md#hid-keyboard-wedge-scanners: keystroke and intent output together, rapid repeats) must not count twice: a scan
  * whose text equals the previous scan of the same source, within `windowMs` of it, is dropped.
  * Only the previous scan is compared, so a deliberate repeat after another code (item, cancel, item)
  * always counts; and every scan, kept or dropped, restarts the window, so a stuttering scanner cannot

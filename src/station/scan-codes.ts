@@ -1,7 +1,7 @@
 /**
  * Barcodes with a fixed meaning at the station, read from the text alone (pure): operator badges and
- * the exception/control sheet the operator keeps at the seat (station-practice.md (b) item 3: an
- * exception menu in the spec's vocabulary; item 4: cancel before confirmation; item 6: badge login).
+ * the exception/control sheet the operator keeps at the seat (docs/architecture.md#scan-codes-and-exceptions:
+ * an exception menu in the interface's vocabulary, cancel before confirmation, badge login).
  * Everything else (items, slots, MSUs, totes) is known only from the station's data.
  */
 import type { PickExceptionReason } from "../domain/pick.machine.js";

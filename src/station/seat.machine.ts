@@ -1,9 +1,9 @@
 /**
  * The seat machine (pure): `(seat state, input) → { state, actions }` or a refusal. It decides what a
- * scan means by the step the seat is in (DESIGN.md §4 flows made physical): the same text may be an
+ * scan means by the step the seat is in (docs/architecture.md#flows flows made physical): the same text may be an
  * item, a slot, an MSU or a tote in the data, and only the step says which one counts. A refusal
  * changes nothing; the shell answers it with an error signal. Operation calls in `actions` are made
- * before any light: a light goes on only after its transaction committed (DESIGN.md §2).
+ * before any light: a light goes on only after its transaction committed (docs/architecture.md#layers).
  */
 import { type ExceptionCode, fixedMeaning } from "./scan-codes.js";
 import { lightPick, pickConfirm, pickException, pickScan, scanEach } from "./seat.pick.js";

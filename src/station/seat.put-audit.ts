@@ -1,12 +1,12 @@
 /**
  * Put and audit steps of the seat machine (pure; see seat.machine.ts).
  *
- * Put (DESIGN.md §4 Put): the item from the tote (each scan one unit; a key-in sets the count), then
+ * Put (docs/architecture.md#put): the item from the tote (each scan one unit; a key-in sets the count), then
  * the target slot (its light, where fitted, shows the quantity), then confirm: the tote bin's button,
  * EXC-CONFIRM, or a key-in quantity. A tote scan selects that tote (later items must be its) or, once
  * the put is complete, releases it.
  *
- * Audit (DESIGN.md §4 Audit): the slot, then each unit of each item there (or a key-in count where the
+ * Audit (docs/architecture.md#audit): the slot, then each unit of each item there (or a key-in count where the
  * audit's `kq` allows); the next slot or EXC-CONFIRM closes the slot: every open line there is counted,
  * a line whose item was never scanned as zero.
  */

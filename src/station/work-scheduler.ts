@@ -6,7 +6,7 @@ const OWNER = "work-scheduler";
 const MAX_DELAY = 2_147_000_000;
 
 /**
- * Releases pick work held back by pick_after_time (DESIGN.md §4 Pick) when its time comes: one timer
+ * Releases pick work held back by pick_after_time (docs/architecture.md#pick) when its time comes: one timer
  * at the earliest announced release time, no polling.
  */
 export function createWorkScheduler(deps: {

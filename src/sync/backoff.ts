@@ -1,7 +1,7 @@
 /**
  * Reconnect delays: exponential from `minMs` to `maxMs`, with "equal jitter" (a random point in the
  * upper half of the step), so that a fleet of stations does not reconnect in lockstep after a broker
- * restart, and a broker that bans flapping clients is not hammered (reference/mqtt.md c.4, a.8).
+ * restart, and a broker that bans flapping clients is not hammered (docs/mqtt.md#backoff-and-reconnects, docs/mqtt.md#connection-will-and-session-numbers).
  * Pure: the random source is an input.
  */
 export interface BackoffOptions {
@@ -20,7 +20,7 @@ export function backoffDelay(
 
 /**
  * A connection that stayed up this long resets the backoff; a shorter one (accepted, then kicked, as
- * with a duplicate client id: reference/mqtt.md c.12) keeps growing it. Greengrass has the same knob
+ * with a duplicate client id: docs/mqtt.md#backoff-and-reconnects) keeps growing it. Greengrass has the same knob
  * (`minimumConnectedTimeBeforeRetryResetSeconds`).
  */
 export const STABLE_CONNECTION_MS = 10_000;

@@ -17,10 +17,10 @@ export interface EmbeddedBroker {
 }
 
 /**
- * `mqtt.url: embedded` (DESIGN.md §5): an in-process aedes broker on a local TCP port, so a new user
+ * `mqtt.url: embedded` (docs/architecture.md#interfaces): an in-process aedes broker on a local TCP port, so a new user
  * sees the station's notifications with any MQTT client and no other software. It keeps retained
  * messages in memory only, which is why the agent republishes them on every connect
- * (reference/mqtt.md c.9). aedes speaks MQTT 3.1.1.
+ * (docs/mqtt.md#retained-state). aedes speaks MQTT 3.1.1.
  */
 export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const broker = await Aedes.createBroker({ id: "pps-edge-embedded" });

@@ -41,7 +41,7 @@ const BACKFILL_EVERY_MS = 250;
 
 /**
  * Watches the outbox so that /readyz, /metrics and the log say it is filling long before its bound
- * refuses changes (DESIGN.md §6; reference/mqtt.md c.3, c.7), records `delivered_at` behind the
+ * refuses changes (docs/architecture.md#durability-and-limits; docs/mqtt.md#observability), records `delivered_at` behind the
  * publisher's delivery cursor, and prunes what was delivered or answered long enough ago. Undelivered
  * notifications are never pruned or expired.
  */

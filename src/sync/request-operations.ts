@@ -9,7 +9,7 @@ import { operation, type RequestOperations } from "./requests.js";
 
 /**
  * Request name → the use case behind the matching HTTP endpoint, with the same body schema and the
- * same answer as `data` (DESIGN.md §5: "the payload is the HTTP body plus `transaction`"). Every call
+ * same answer as `data` (docs/architecture.md#interfaces: "the payload is the HTTP body plus `transaction`"). Every call
  * runs inside the transaction that also writes the request's inbox row (requests.ts). The service
  * request operations validate their bodies themselves, exactly as over HTTP.
  */

@@ -25,7 +25,7 @@ export function operation<S extends z.ZodType>(
   return { schema, run: (body) => run(body as z.output<S>) };
 }
 
-/** DESIGN.md §5: `{ transaction, status: "ok" | "error", data, error }`. */
+/** docs/architecture.md#interfaces: `{ transaction, status: "ok" | "error", data, error }`. */
 export interface RequestResponse {
   transaction: string | number | null;
   status: "ok" | "error";
@@ -62,7 +62,7 @@ function readTransaction(v: unknown): string | number {
 }
 
 /**
- * Requests from central (DESIGN.md §5; reference/mqtt.md a.6): `request/<name>` carries the HTTP body
+ * Requests from central (docs/architecture.md#interfaces; docs/mqtt.md#requests-and-responses): `request/<name>` carries the HTTP body
  * plus `transaction`; the answer goes to `response/<name>` with the same validation and error codes as
  * HTTP. Idempotent by `transaction`: the inbox row is written in the same transaction as the change, so
  * a repeated request gets the stored response and changes nothing twice. Answers to bad input are

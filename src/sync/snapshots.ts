@@ -5,7 +5,7 @@ import type { Services } from "../services/container.js";
 import type { RequestSnapshots } from "./retained-messages.js";
 
 /**
- * What `state/station` carries (DESIGN.md §5): mode, seats, bins (with the requests they hold), racks,
+ * What `state/station` carries (docs/architecture.md#interfaces): mode, seats, bins (with the requests they hold), racks,
  * devices and their health, as GET /station/state reads them. The pick queue and puts are left out:
  * each request has its own retained `state/<type>/<id>`, and a station message that changed with every
  * request would be republished for every change.

@@ -1,11 +1,11 @@
 /**
- * Topic names (DESIGN.md §5 "MQTT"): everything of one station lives under
- * `ppsedge/v1/<site>/<ppsId>/`, with `v1` the major version of the interface (reference/mqtt.md a.1).
+ * Topic names (docs/mqtt.md): everything of one station lives under
+ * `ppsedge/v1/<site>/<ppsId>/`, with `v1` the major version of the interface (docs/mqtt.md#topics).
  * Pure: no IO.
  */
 export const TOPIC_PREFIX = "ppsedge/v1";
 
-/** Write operations the central system may request over MQTT (DESIGN.md §5). */
+/** Write operations the central system may request over MQTT (docs/architecture.md#interfaces). */
 export const REQUEST_NAMES = [
   "create_service_request",
   "cancel_service_request",
@@ -27,7 +27,7 @@ export function isRequestName(name: string): name is RequestName {
 
 /**
  * One topic level from an id. Ids keep `A-Z a-z 0-9 _ . : -` as they are; any other character
- * (notably `/`, `+`, `#`, which would split a level or act as a wildcard: reference/mqtt.md a.1) is
+ * (notably `/`, `+`, `#`, which would split a level or act as a wildcard: docs/mqtt.md#topics) is
  * percent-encoded, so every id maps to exactly one level and back.
  */
 export function topicLevel(id: string): string {

@@ -62,7 +62,7 @@ export async function login(t: TestAgent, seat: string, user: string): Promise<v
   expect(res.status, await res.text()).toBe(200);
 }
 
-/** Station in audit mode with an operator at the front seat (DESIGN §4: begin needs both). */
+/** Station in audit mode with an operator at the front seat (docs/architecture.md#flows: begin needs both). */
 export async function stationReady(t: TestAgent, user = "op-1"): Promise<void> {
   await setMode(t, "audit");
   await login(t, "front", user);

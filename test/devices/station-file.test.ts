@@ -41,7 +41,7 @@ function refused(change: (s: ReturnType<typeof good>) => void): {
 }
 
 describe("station file validation", () => {
-  it("accepts the DESIGN.md shape and makes light addresses canonical", () => {
+  it("accepts the documented shape (docs/architecture.md#station-file) and makes light addresses canonical", () => {
     const def = validateStation("station.yaml", good(), profiles);
     expect(def.station.bins.map((b) => b.light?.address)).toEqual(["001001", "5"]);
     expect(def.station.irtBin?.light?.address).toBe("10");

@@ -1,6 +1,6 @@
 /**
  * `POST /station/scans` and the simulator's endpoints over the agent's own HTTP app, on the embedded
- * simulated station (DESIGN.md §3: no station file → simulated scanners, lights, buttons and beams).
+ * simulated station (docs/architecture.md#the-station-model: no station file → simulated scanners, lights, buttons and beams).
  * Bad input is a 400 naming the field, an unknown seat or bin a 404, a refused scan a 409
  * `scan_refused` with its reason; none changes anything.
  */

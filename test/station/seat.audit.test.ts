@@ -6,7 +6,7 @@ const A = { mode: "audit" as const, audit: audit() };
 const KQ = { mode: "audit" as const, audit: audit(true) };
 const CLOSE_S1 = "count AU1-1=2, count AU1-2=0";
 
-// DESIGN.md §4 Audit: scans count items at the line's location; key-in where kq.
+// docs/architecture.md#audit: scans count items at the line's location; key-in where kq.
 const rows = [
   row("no audit being counted", READY, scan("S1", [slot()], { mode: "audit" }), "refused no_audit"),
   row("slot starts its count", READY, scan("S1", [slot()], A), "audit_count location_selected | ", {

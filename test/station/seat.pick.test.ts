@@ -17,7 +17,7 @@ import {
 const picks = [pick()];
 const PICKED = "ready picked | pick P1/P1-L1@S1x3, clear 2";
 
-// DESIGN.md §4 Pick made physical: scan the item (or slot) → the bin lights → button or beam confirms.
+// docs/architecture.md#pick made physical: scan the item (or slot) → the bin lights → button or beam confirms.
 const rows = [
   row(
     "item with work lights its bin",

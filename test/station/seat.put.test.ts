@@ -18,7 +18,7 @@ import {
 const P = { mode: "put" as const, puts: [put()] };
 const BACK = { ...P, seat: "back" };
 
-// DESIGN.md §4 Put made physical: item from the tote → target slot → confirm (button or key-in).
+// docs/architecture.md#put made physical: item from the tote → target slot → confirm (button or key-in).
 const rows = [
   row(
     "item of a staged put lights its tote",

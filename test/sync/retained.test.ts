@@ -12,7 +12,7 @@ interface ConnectionMessage {
 const connection = (s: Subscriber): ConnectionMessage[] =>
   s.on(`${ROOT}/connection`).map((m) => JSON.parse(m.payload) as ConnectionMessage);
 
-// Brokers without persistence: a restart loses every retained message (reference/mqtt.md c.9).
+// Brokers without persistence: a restart loses every retained message (docs/mqtt.md#retained-state).
 const brokers = [
   { name: "aedes", start: () => startAedes() },
   ...(hasMosquitto ? [{ name: "mosquitto", start: () => startMosquitto({ persistence: false }) }] : []),

@@ -3,7 +3,7 @@ import { parseConfig } from "../../src/config/config.load.js";
 import { backoffDelay } from "../../src/sync/backoff.js";
 import { topicLevel, topicsFor } from "../../src/sync/topics.js";
 
-describe("topics (DESIGN.md §5)", () => {
+describe("topics (docs/architecture.md#interfaces)", () => {
   const t = topicsFor("dc1", "7");
 
   it.each([
@@ -39,7 +39,7 @@ describe("topics (DESIGN.md §5)", () => {
   });
 });
 
-describe("reconnect backoff (reference/mqtt.md c.4)", () => {
+describe("reconnect backoff (docs/mqtt.md#backoff-and-reconnects)", () => {
   const opts = { minMs: 1000, maxMs: 60_000 };
 
   it.each([

@@ -23,7 +23,7 @@ export const outbox = sqliteTable(
 /**
  * Requests received over MQTT, keyed by the requester's `transaction`: the row is written in the same
  * transaction as the change, so a repeated request gets the stored response and changes nothing twice
- * (reference/mqtt.md a.6).
+ * (docs/mqtt.md#requests-and-responses).
  */
 export const mqttInbox = sqliteTable(
   "mqtt_inbox",
@@ -41,7 +41,7 @@ export const mqttInbox = sqliteTable(
 
 /**
  * Notifications the broker refused for good (not authorised, too large, retries exhausted): moved
- * aside so they do not block the rest (reference/mqtt.md c.6). The outbox row is taken out of the
+ * aside so they do not block the rest (docs/mqtt.md#dead-letters). The outbox row is taken out of the
  * delivery queue in the same transaction; this copy keeps the envelope for an operator.
  */
 export const outboxDead = sqliteTable("outbox_dead", {

@@ -18,7 +18,7 @@ export const serviceRequests = sqliteTable(
     expectationsJson: text("expectations_json"),
     isPack: integer("is_pack", { mode: "boolean" }).notNull().default(false),
     binId: text("bin_id"),
-    /** Work order (DESIGN.md §4): 0 critical … 3 low, deadline and hold-back time, epoch ms. */
+    /** Work order (docs/architecture.md#flows): 0 critical … 3 low, deadline and hold-back time, epoch ms. */
     priorityRank: integer("priority_rank").notNull().default(2),
     pickBefore: integer("pick_before"),
     pickAfter: integer("pick_after"),

@@ -3,7 +3,7 @@ import { items } from "./masterdata.schema.js";
 
 /** Station mode, seats, bins, slots, racks presented and stock. */
 
-/** Singleton row (id = 1): the station's mode (DESIGN.md §3). */
+/** Singleton row (id = 1): the station's mode (docs/architecture.md#the-station-model). */
 export const stationState = sqliteTable("station_state", {
   id: integer("id").primaryKey(),
   mode: text("mode", { enum: ["pick", "put", "audit"] }).notNull(),

@@ -1,7 +1,7 @@
 /**
  * What every stream parser and report decoder returns besides its frames. Bad input is reported as a
  * value, never thrown: a serial line or TCP stream carries noise, and one bad frame must not stop the
- * reader (STYLE.md, zigbee-herdsman's parser drops bad frames instead of crashing).
+ * reader (docs/hardware.md#how-the-codecs-parse-streams: a parser drops bad frames instead of crashing).
  */
 export interface ParseErrorEvent<R extends string = string> {
   type: "parse-error";

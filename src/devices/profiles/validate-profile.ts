@@ -49,7 +49,7 @@ export function parseProfileText(file: string, text: string): FirmwareProfile {
 
 /**
  * Indexes profiles by id. The station file names a profile by id and the id is its file name
- * (`profile: serial-scanner-cr` -> `firmware-profiles/serial-scanner-cr.json`, DESIGN.md §3), so the
+ * (`profile: serial-scanner-cr` -> `firmware-profiles/serial-scanner-cr.json`, docs/architecture.md#the-station-model), so the
  * two must agree and ids must be unique.
  */
 export function indexProfiles(

@@ -35,7 +35,7 @@ async function optionalJson<S extends z.ZodType>(c: Context, schema: S): Promise
   return text.trim() === "" ? validate(schema, {}) : readJson(c, schema);
 }
 
-/** Audits: the spec's create and delete, and the station's audit actions (DESIGN §5 station API). */
+/** Audits: the spec's create and delete, and the station's audit actions (docs/architecture.md#station-api). */
 export function auditsRoutes(audits: AuditsService, now: () => number) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
     specRoutes(app, registry, audits);

@@ -54,7 +54,7 @@ const sensorBody = z
   .strict()
   .refine((b) => oneTarget(b) && (b.device === undefined) === (b.channel === undefined), targetMessage);
 
-/** A refused input is a 409 `scan_refused` naming why; nothing changed (DESIGN.md §4). */
+/** A refused input is a 409 `scan_refused` naming why; nothing changed (docs/architecture.md#flows). */
 function answer(out: ScanOutcome, path: string): ScanOutcome {
   if (out.result !== "refused") return out;
   throw new AppError("scan_refused", out.message ?? "refused", [{ path, message: out.reason ?? "refused" }], {
@@ -71,8 +71,8 @@ const errors = {
 };
 
 /**
- * Scans and key-ins as the devices send them, through the station engine (DESIGN.md §5 station API),
- * and the simulator's controls (DESIGN.md §3: simulated devices when no hardware is configured).
+ * Scans and key-ins as the devices send them, through the station engine (docs/architecture.md#station-api),
+ * and the simulator's controls (docs/architecture.md#the-station-model: simulated devices when no hardware is configured).
  */
 export function scanRoutes(engine: ScanPort, sim: SimPort) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {

@@ -46,7 +46,7 @@ function poster(app: Hono<AppEnv>, registry: RouteRegistry) {
 }
 
 /**
- * The station API (DESIGN.md §5): what the operator screen, the devices and the central system's robot
+ * The station API (docs/architecture.md#interfaces): what the operator screen, the devices and the central system's robot
  * control call. Each action is one transaction with the same rules as every other entry point.
  */
 export function stationRoutes(ops: Operations, state: () => unknown) {

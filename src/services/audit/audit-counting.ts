@@ -31,7 +31,7 @@ function seatFor(
   );
 }
 
-/** queued (or sent_for_reaudit) → started, at a seat with an operator, in audit mode (DESIGN §4). */
+/** queued (or sent_for_reaudit) → started, at a seat with an operator, in audit mode (docs/architecture.md#flows). */
 export function beginAudit(
   deps: AuditDeps,
   auditId: string,
@@ -67,7 +67,7 @@ export function beginAudit(
 
 /**
  * A count of one line: keyed in (only when the audit's `kq` is true), or `scanned` by the station
- * engine (each unit scanned, DESIGN §4 Audit). When no line is left to count, the audit moves to
+ * engine (each unit scanned, docs/architecture.md#audit). When no line is left to count, the audit moves to
  * completed (all match) or pending_approval (spec audit table).
  */
 export function countAuditLine(

@@ -2,7 +2,7 @@
  * Drives one audit through audit.machine.ts inside a transaction: writes the new status, then does the
  * machine's effects in their order (notify, build lines, check conflicts, move lines, correct stock).
  * Notifications are built from what is stored at that moment, so each carries the status and lines it
- * announces (spec "Events": `audit_status` carries the new status).
+ * announces (docs/interface.md "Events": `audit_status` carries the new status).
  */
 import type { AuditRow } from "../../db/audits.repo.js";
 import {
@@ -47,7 +47,7 @@ function moveLines(deps: AuditDeps, a: AuditRow, input: AuditLineInput, tx: Tx):
   for (const line of deps.repo.lines(a.id)) {
     const step = stepAuditLine(line.status as AuditLineStatus, input);
     if (isRefusal(step)) continue;
-    // a line sent for re-audit is counted again from nothing (DESIGN §4: re-audit)
+    // a line sent for re-audit is counted again from nothing (docs/architecture.md#flows: re-audit)
     const count = input.type === "reaudit" ? null : line.countJson;
     deps.repo.setLine(line.id, step.state, count, tx.now);
   }
@@ -95,7 +95,7 @@ export function hasConflict({ repo }: AuditDeps, a: AuditRow): boolean {
   return c.picks + c.puts > 0;
 }
 
-/** DESIGN §4: stock is corrected only on approval, to the good quantity counted at each location. */
+/** docs/architecture.md#flows: stock is corrected only on approval, to the good quantity counted at each location. */
 function correctStock(deps: AuditDeps, a: AuditRow): void {
   for (const line of deps.repo.lines(a.id)) {
     if (line.status !== "auditline_pending_approval" || !line.countJson) continue;

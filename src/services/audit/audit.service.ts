@@ -1,5 +1,5 @@
 /**
- * The audit aggregate's door (spec "Endpoints" → "Audits", "States and transitions" → "Audit"; docs/architecture.md,
+ * The audit aggregate's door (docs/interface.md "Endpoints" → "Audits", "States and transitions" → "Audit"; docs/architecture.md,
  * audit flow and station API): create and delete, the dashboard's actions, begin and count at the
  * station, and the audit_information notifications they emit. Each use case is a function of its
  * dependencies, its input and the caller's transaction; `createAuditsService` binds them, each call one
@@ -18,7 +18,7 @@ export { type AuditConflictWatcher, createAuditConflictWatcher } from "./audit-c
 export type { AuditDeps } from "./audit-record.js";
 export { beginAudit, countAuditLine };
 
-/** Dashboard actions that are one move of the machine with no data (DESIGN §5 station API). */
+/** Dashboard actions that are one move of the machine with no data (docs/architecture.md#station-api). */
 export const AUDIT_ACTIONS = ["start", "approve", "reject", "reaudit", "cancel", "pause", "resume"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

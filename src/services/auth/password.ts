@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 /**
- * scrypt password hashes (DESIGN.md §5 "Auth": never stored in clear). Parameters are stored with each
+ * scrypt password hashes (docs/architecture.md#auth: never stored in clear). Parameters are stored with each
  * hash so they can be raised later without breaking existing users. N=2^15, r=8, p=1 needs 32 MiB and
  * takes tens of milliseconds: asynchronous so a login never stalls a scan.
  */

@@ -7,7 +7,7 @@ import type { PutDeps } from "./put-deps.js";
 import { applyPutEffects, recordPutActual, stepPutOrRefuse } from "./put-effects.js";
 import { EXCESS, itemFor, progress } from "./put-expectations.js";
 
-/** The operator's put transactions, exceptions and the tote's release (DESIGN.md §4 Put). */
+/** The operator's put transactions, exceptions and the tote's release (docs/architecture.md#put). */
 
 function moreThanExpected(quantity: number, left: number): AppError {
   return new AppError("validation_failed", `quantity ${quantity} is more than the ${left} expected`, [

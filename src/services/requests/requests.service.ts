@@ -48,7 +48,7 @@ function prepareCreate(body: unknown) {
 
 /**
  * Create PICK or PUT. The same create sent again returns the stored request (a safe retry); another
- * body under the same externalServiceRequestId and type is a 409 (station-practice C1).
+ * body under the same externalServiceRequestId and type is a 409 (integrators retry creates after a timeout: docs/interface.md#service-request-endpoints).
  */
 export function createRequest(deps: RequestDeps, prepared: ReturnType<typeof prepareCreate>, tx: Tx) {
   const { type, input, requestJson } = prepared;

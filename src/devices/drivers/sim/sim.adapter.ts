@@ -1,5 +1,5 @@
 /**
- * Simulated devices with the same interfaces as the real ones (DESIGN.md §3: the default when no
+ * Simulated devices with the same interfaces as the real ones (docs/architecture.md#the-station-model: the default when no
  * hardware is configured). The simulator handle of the hub injects scans, button presses and sensor
  * changes here and reads back the light commands received. With a real profile (a station file that
  * says `transport: sim`), scans are interpreted and channels checked as that profile says.
