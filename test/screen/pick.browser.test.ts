@@ -173,10 +173,10 @@ describe("operator screen: pick", { timeout: 60_000 }, () => {
       };
       for (const l of [heading(), last(), bin("1"), bin("8"), button("Log out")]) await inView(l);
       // the instruction is the largest text on the page: at least 40 px tall at this size
-      const size = await heading().evaluate((h) => Number.parseFloat(getComputedStyle(h).fontSize));
+      const size = Number(await heading().evaluate("(h) => parseFloat(getComputedStyle(h).fontSize)"));
       expect(size).toBeGreaterThanOrEqual(40);
       // nothing scrolls sideways
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1920);
+      expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(1920);
       await rig.shot(page, "full-hd");
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
