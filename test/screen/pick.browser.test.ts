@@ -173,7 +173,10 @@ describe("operator screen: pick", { timeout: 60_000 }, () => {
       };
       for (const l of [heading(), last(), bin("1"), bin("8"), button("Log out")]) await inView(l);
       // the instruction is the largest text on the page: at least 40 px tall at this size
-      const size = Number(await heading().evaluate("(h) => parseFloat(getComputedStyle(h).fontSize)"));
+      type Styles = { getComputedStyle(e: unknown): { fontSize: string } };
+      const size = await heading().evaluate((h) =>
+        Number.parseFloat((globalThis as unknown as Styles).getComputedStyle(h).fontSize),
+      );
       expect(size).toBeGreaterThanOrEqual(40);
       // nothing scrolls sideways
       expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(1920);
