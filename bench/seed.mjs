@@ -39,6 +39,9 @@ async function offlineAgent(dataDir, extra = {}) {
   return agent;
 }
 
+/** The agent's unit of work; builds before the services were grouped by aggregate called it `tx`. */
+const unitOfWork = (agent) => agent.services.unitOfWork ?? agent.services.tx;
+
 /** `count` items (itemBody); with `stock`, each also 50 units in its own slot SLOT-i, 40 slots per MSU. */
 export async function seedItems(dataDir, count, { stock = false } = {}) {
   const agent = await offlineAgent(dataDir);
@@ -47,7 +50,7 @@ export async function seedItems(dataDir, count, { stock = false } = {}) {
   const batch = 5000;
   for (let start = 0; start < count; start += batch) {
     // one transaction per batch: each upsert joins it as a savepoint
-    agent.services.unitOfWork.run(() => {
+    unitOfWork(agent).run(() => {
       for (let i = start; i < Math.min(count, start + batch); i++) {
         const id = items.upsert(itemBody(i)).id;
         if (!stock) continue;
@@ -70,7 +73,7 @@ export async function seedOutbox(dataDir, count, type, dataOf) {
   });
   const t0 = performance.now();
   for (let start = 1; start <= count; start += 5000) {
-    agent.services.unitOfWork.run((t) => {
+    unitOfWork(agent).run((t) => {
       for (let i = start; i < Math.min(count + 1, start + 5000); i++) t.notify(type, dataOf(i));
     });
   }

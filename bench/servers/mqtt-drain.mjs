@@ -23,9 +23,13 @@ const agent = createAgent(config, { log: pino({ level: "silent" }) });
 await agent.start();
 const t0 = performance.now();
 // Delivered: acknowledged by the broker and recorded durably (the delivery cursor; see src/db/outbox.repo.ts).
+// (builds from before the outbox repository owned it read it from the sync's repository)
+const undelivered = agent.services.repos.outbox.oldestUndelivered
+  ? () => agent.services.repos.outbox.oldestUndelivered()
+  : () => agent.sync.repo.oldestUndelivered();
 await new Promise((ok) => {
   const timer = setInterval(() => {
-    if (agent.services.repos.outbox.oldestUndelivered() === undefined) {
+    if (undelivered() === undefined) {
       clearInterval(timer);
       ok();
     }
