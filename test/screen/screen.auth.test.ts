@@ -7,7 +7,11 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SCREEN_KEYS_FILE, USER_SESSION_MS } from "../../src/services/auth/screen-sessions.js";
+import {
+  SCREEN_KEYS_FILE,
+  USER_SESSION_MAX_MS,
+  USER_SESSION_MS,
+} from "../../src/services/auth/screen-sessions.js";
 import { ADMIN, ADMIN_PASSWORD, startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { ITEM } from "../helpers/station.js";
 
@@ -147,6 +151,20 @@ describe("sign-in with an API user's password", () => {
     cookie = await signIn();
     t.clock.now += 1000;
     await t.agent.services.auth.resetPassword(ADMIN, ADMIN_PASSWORD);
+    expect((await get("/station/seats/back/screen", cookie)).status).toBe(401);
+  });
+
+  it("a password session ends a day after the sign-in, however busy the screen", async () => {
+    const cookie = cookieOf(
+      await post("/screen/back/session", "", { username: ADMIN, password: ADMIN_PASSWORD }),
+    );
+    const start = t.clock.now;
+    // used every 5 hours: renewed each time, but never past the day
+    while (t.clock.now + 5 * 3600_000 < start + USER_SESSION_MAX_MS) {
+      t.clock.now += 5 * 3600_000;
+      expect((await get("/station/seats/back/screen", cookie)).status).toBe(200);
+    }
+    t.clock.now = start + USER_SESSION_MAX_MS + 1;
     expect((await get("/station/seats/back/screen", cookie)).status).toBe(401);
   });
 

@@ -19,8 +19,10 @@ import { DUMMY_HASH, randomSecret, verifyPassword } from "./password.js";
 export const SCREEN_KEYS_FILE = "screen-keys.json";
 /** A key session lives a month past its last use: the station box's display stays open for weeks. */
 export const KEY_SESSION_MS = 30 * 24 * 3600_000;
-/** A password session lives a shift past its last use. */
+/** A password session lives a shift past its last use … */
 export const USER_SESSION_MS = 12 * 3600_000;
+/** … and never longer than a day after the sign-in, however busy the screen (a forgotten sign-in). */
+export const USER_SESSION_MAX_MS = 24 * 3600_000;
 
 export interface ScreenSession {
   seat: string;
@@ -119,9 +121,10 @@ export function createScreenSessions(deps: {
       if (row.kind === "key" && (!key || row.keyId !== keyId(key))) return null;
       const ttl = row.kind === "key" ? KEY_SESSION_MS : USER_SESSION_MS;
       const session: ScreenSession = { seat, kind: row.kind, token };
-      if (row.expiresAt - t < ttl / 2) {
-        repo.renew(row.tokenHash, t + ttl);
-        session.maxAgeSeconds = ttl / 1000;
+      const until = row.kind === "user" ? Math.min(t + ttl, row.createdAt + USER_SESSION_MAX_MS) : t + ttl;
+      if (row.expiresAt - t < ttl / 2 && until > row.expiresAt) {
+        repo.renew(row.tokenHash, until);
+        session.maxAgeSeconds = Math.round((until - t) / 1000);
       }
       return session;
     },
