@@ -121,6 +121,7 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     timeZone: sd.config.timeZone,
     stagingWithLogout: sd.config.station.stagingWithLogout,
     auditRunning: () => repos.audits.withStatus("started").length > 0,
+    lockedLocations: () => repos.audits.lockedLocations(),
     devices: sd.devices ?? (() => []),
   };
   return {
@@ -148,6 +149,7 @@ export function createServices(sd: ServiceDeps) {
     log,
     outboxLimit: config.outbox.maxUndelivered,
     onCommit: sd.onCommit,
+    memory: [repos.requests, repos.station, repos.audits],
   });
   const doors = createDoors(repos, unitOfWork, sd);
   return {

@@ -11,7 +11,7 @@ import {
   type UnitState,
 } from "./unit-of-work/transaction.js";
 
-export type { CommitTiming, Tx, UnitOfWorkDeps } from "./unit-of-work/transaction.js";
+export type { CommitTiming, Tx, TxMemory, UnitOfWorkDeps } from "./unit-of-work/transaction.js";
 
 /** One change, one transaction, now (or a savepoint of the transaction already open). */
 function run<T>(s: UnitState, fn: (tx: Tx) => T): T {

@@ -31,9 +31,21 @@ export interface CommitTiming {
   changes: number;
 }
 
+/**
+ * What a repository holds in memory beside its tables (the outbox's next seq, a block of entity ids, the
+ * station's small tables). It follows the writes made through that repository, so a rollback may leave it
+ * ahead of the database: on every rollback of a transaction or savepoint it is forgotten, and read again
+ * from the database when next needed.
+ */
+export interface TxMemory {
+  forget(): void;
+}
+
 export interface UnitOfWorkDeps {
   sqlite: Sqlite;
-  outbox: Pick<OutboxRepo, "append" | "undeliveredCount">;
+  outbox: Pick<OutboxRepo, "append" | "undeliveredCount"> & TxMemory;
+  /** The other repositories' memory (the outbox's is forgotten as well). */
+  memory?: readonly TxMemory[];
   bus: EventBus;
   now: () => number;
   log: Logger;
@@ -121,6 +133,12 @@ export function failureOf(s: UnitState, error: unknown): unknown {
   return storageFailure(s, isStorage(error) || s.lost === undefined ? error : s.lost);
 }
 
+/** A transaction or savepoint rolled back: what the repositories hold in memory is read again. */
+export function rolledBack({ deps }: UnitState): void {
+  deps.outbox.forget();
+  for (const m of deps.memory ?? []) m.forget();
+}
+
 /** Runs `fn` in a savepoint of the open transaction, collecting its effects into `fx`. */
 export function inSavepoint<T>(s: UnitState, fn: (tx: Tx) => T, fx: Effects): T {
   const outer = s.active;
@@ -129,6 +147,7 @@ export function inSavepoint<T>(s: UnitState, fn: (tx: Tx) => T, fx: Effects): T 
     return s.deps.sqlite.transaction(() => fn(makeTx(s, fx)))();
   } catch (e) {
     s.undeliveredEstimate -= fx.appended;
+    rolledBack(s);
     if (isStorage(e)) s.lost ??= e;
     throw e;
   } finally {
@@ -168,6 +187,7 @@ export function transaction<T>(
       s.deps.onCommit?.(timing);
       return result;
     } catch (e) {
+      if (began) rolledBack(s);
       if (began || !isBusy(e) || !retry(attempt)) throw e;
     }
   }
