@@ -24,6 +24,7 @@ import { labelData } from "./pick/pick.service.js";
 import { createReportsService, publicBaseUrl } from "./report/report.service.js";
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
+import { createStationWork } from "./scan-lookup/station-work.js";
 import { stationState } from "./station/station.service.js";
 import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work.js";
 import { nextHeldRelease } from "./work-order/work-order.service.js";
@@ -74,7 +75,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
 type Repos = ReturnType<typeof createRepos>;
 
 /** The doors whose dependencies are their own repositories and settings. */
-function createDoors(repos: Repos, unitOfWork: UnitOfWork, { config, log, now }: ServiceDeps) {
+function createDoors(repos: Repos, unitOfWork: UnitOfWork, bus: EventBus, { config, log, now }: ServiceDeps) {
   const catalogDeps = { catalog: repos.catalog, items: repos.items };
   const audits = createAuditsService(
     {
@@ -106,7 +107,11 @@ function createDoors(repos: Repos, unitOfWork: UnitOfWork, { config, log, now }:
       unitOfWork,
     ),
     notifications: createNotificationsService(repos.outbox),
-    scanLookup: createScanLookup({ scan: repos.scan, station: repos.station }),
+    scanLookup: createScanLookup({
+      scan: repos.scan,
+      station: repos.station,
+      work: createStationWork({ scan: repos.scan, bus }),
+    }),
   };
 }
 
@@ -151,7 +156,7 @@ export function createServices(sd: ServiceDeps) {
     onCommit: sd.onCommit,
     memory: [repos.requests, repos.station, repos.audits],
   });
-  const doors = createDoors(repos, unitOfWork, sd);
+  const doors = createDoors(repos, unitOfWork, bus, sd);
   return {
     bus,
     repos,
