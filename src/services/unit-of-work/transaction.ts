@@ -1,3 +1,4 @@
+import type { Transaction } from "better-sqlite3";
 import type { Logger } from "pino";
 import type { Sqlite } from "../../db/open.js";
 import type { OutboxRepo } from "../../db/outbox.repo.js";
@@ -82,6 +83,23 @@ export interface UnitState {
    * Transaction"), so what fails next ("no transaction is active") is only its consequence.
    */
   lost: unknown;
+  /**
+   * Runs a function in a transaction (`.immediate`), or in a savepoint of the one open: better-sqlite3's
+   * wrapper, built once rather than for every change.
+   */
+  within: Transaction<(body: () => unknown) => unknown>;
+}
+
+/** The unit of work's state over these dependencies. */
+export function unitState(deps: UnitOfWorkDeps): UnitState {
+  return {
+    deps,
+    retries: deps.busyRetries ?? 2,
+    undeliveredEstimate: deps.outbox.undeliveredCount(),
+    active: undefined,
+    lost: undefined,
+    within: deps.sqlite.transaction((body: () => unknown) => body()),
+  };
 }
 
 export function makeTx(s: UnitState, fx: Effects): Tx {
@@ -144,7 +162,7 @@ export function inSavepoint<T>(s: UnitState, fn: (tx: Tx) => T, fx: Effects): T 
   const outer = s.active;
   s.active = fx;
   try {
-    return s.deps.sqlite.transaction(() => fn(makeTx(s, fx)))();
+    return s.within(() => fn(makeTx(s, fx))) as T;
   } catch (e) {
     s.undeliveredEstimate -= fx.appended;
     rolledBack(s);
@@ -169,15 +187,13 @@ export function transaction<T>(
     let began = 0;
     let done = 0;
     try {
-      const result = s.deps.sqlite
-        .transaction(() => {
-          began = performance.now();
-          s.lost = undefined;
-          const r = body();
-          done = performance.now();
-          return r;
-        })
-        .immediate();
+      const result = s.within.immediate(() => {
+        began = performance.now();
+        s.lost = undefined;
+        const r = body();
+        done = performance.now();
+        return r;
+      }) as T;
       const end = performance.now();
       const timing = {
         commitSeconds: (end - done) / 1000,
