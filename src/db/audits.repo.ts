@@ -88,20 +88,45 @@ function prepareAuditStatements(sqlite: Sqlite) {
     reservedAt: sqlite.prepare<[string, number], Pick<SqlRow<typeof stock>, "reserved">>(
       "SELECT reserved FROM stock WHERE location = ? AND item_id = ?",
     ),
+    // Slots under an audit that is being counted or decided are not allocated: a count must not race
+    // a pick (DESIGN.md §4 Audit; the audit waits for picks that already hold the slot).
+    locked: sqlite.prepare<[], Pick<AuditLineRow, "location">>(
+      `SELECT DISTINCT al.location FROM audit_lines al JOIN audits a ON a.id = al.audit_row_id
+        WHERE a.status IN ('waiting_on_conflict', 'queued', 'started', 'pending_approval', 'rejected',
+                           'sent_for_reaudit', 'paused')`,
+    ),
   };
 }
 
 /** Audits, their lines, and the stock and conflict queries an audit needs. Lists go in as one JSON parameter. */
 export function createAuditsRepo(sqlite: Sqlite) {
   const q = prepareAuditStatements(sqlite);
+  /**
+   * The slots audits hold, in memory: every pick create allocates around them, and they change only
+   * through this repository (an audit's status, its lines). Each such write drops the copy; the unit
+   * of work calls `forget` on a rollback, which may have undone one.
+   */
+  let locked: ReadonlySet<string> | undefined;
+  const forget = (): void => {
+    locked = undefined;
+  };
+
   return {
     insert(a: NewAudit, now: number): AuditRow {
+      forget();
       const id = Number(q.insert.run({ ...a, kq: a.kq ? 1 : 0, now }).lastInsertRowid);
       return q.byId.get(id) as AuditRow;
     },
+    /** Slots no pick may be allocated at now: those of audits being counted or decided. */
+    lockedLocations(): ReadonlySet<string> {
+      locked ??= new Set(q.locked.all().map((r) => r.location));
+      return locked;
+    },
+    forget,
     get: (auditId: string): AuditRow | undefined => q.byAuditId.get(auditId),
     withStatus: (status: string): AuditRow[] => q.withStatus.all(status),
     update(id: number, patch: AuditPatch, now: number): AuditRow {
+      forget();
       q.update.run({ ...patch, now, id });
       return q.byId.get(id) as AuditRow;
     },
@@ -110,6 +135,7 @@ export function createAuditsRepo(sqlite: Sqlite) {
       line: Pick<AuditLineRow, "auditLineId" | "itemId" | "location" | "status" | "expectedQty">,
       now: number,
     ): void {
+      forget();
       q.insertLine.run(
         line.auditLineId,
         auditRowId,

@@ -88,12 +88,24 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
     deadCount: sqlite.prepare<[], { n: number }>("SELECT count(*) AS n FROM outbox_dead"),
   };
 
+  /**
+   * The seq the next append takes, held in memory so that a notification costs one statement: read
+   * once, then counted up by each append. Only this repository appends, and only inside the unit of
+   * work, which calls `forget` when a transaction or savepoint rolls back (its seqs are free again).
+   */
+  let next: number | undefined;
+
   return {
     append(type: NotificationType, data: unknown, now: number): { seq: number; notificationId: string } {
-      const seq = q.nextSeq.get()?.next ?? 1;
+      const seq = next ?? q.nextSeq.get()?.next ?? 1;
       const id = notificationId(station.site, station.ppsId, seq);
       q.insert.run(seq, id, type, JSON.stringify(envelope(type, id, data)), now);
+      next = seq + 1;
       return { seq, notificationId: id };
+    },
+    /** A rollback may have undone appends: the next seq is read again (services/unit-of-work.ts). */
+    forget(): void {
+      next = undefined;
     },
     /** Every notification after `seq`, delivered or not (GET /station/notifications). */
     after: (seq: number, limit: number): OutboxRow[] => q.after.all(seq, limit),

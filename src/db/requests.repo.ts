@@ -24,14 +24,19 @@ const ACTUAL_COLS = `id, request_id AS requestId, line_id AS lineId, state, loca
 export type NewRequest = Omit<RequestRow, "id">;
 export type NewLine = Omit<LineRow, "id">;
 
+// A request id already used for this type is left as it is: the caller reads that one (idempotent create).
+const INSERT_REQUEST = `INSERT INTO service_requests (external_id, type, state, status, request_json, attributes_json,
+    expectations_json, is_pack, bin_id, priority_rank, pick_before, pick_after, execution_json, received_on, created_on,
+    updated_on)
+  VALUES (@externalId, @type, @state, @status, @requestJson, @attributesJson, @expectationsJson, @isPack, @binId,
+    @priorityRank, @pickBefore, @pickAfter, @executionJson, @receivedOn, @createdOn, @updatedOn)`;
+
+/** Entity ids taken at once (see `nextEntityId`). */
+const ENTITY_BLOCK = 256;
+
 export function createRequestsRepo(sqlite: Sqlite) {
   const q = {
-    insert: sqlite.prepare(
-      `INSERT INTO service_requests (external_id, type, state, status, request_json, attributes_json, expectations_json,
-         is_pack, bin_id, priority_rank, pick_before, pick_after, execution_json, received_on, created_on, updated_on)
-       VALUES (@externalId, @type, @state, @status, @requestJson, @attributesJson, @expectationsJson, @isPack, @binId,
-         @priorityRank, @pickBefore, @pickAfter, @executionJson, @receivedOn, @createdOn, @updatedOn)`,
-    ),
+    insert: sqlite.prepare(`${INSERT_REQUEST} ON CONFLICT (type, external_id) DO NOTHING`),
     find: sqlite.prepare<[string, string], RequestRow>(
       `SELECT ${REQUEST_COLS} FROM service_requests WHERE type = ? AND external_id = ?`,
     ),
@@ -92,15 +97,39 @@ export function createRequestsRepo(sqlite: Sqlite) {
     insertTransaction: sqlite.prepare(
       "INSERT INTO request_transactions (request_id, kind, body_json, outcome, created_on) VALUES (?, ?, ?, ?, ?)",
     ),
-    nextEntity: sqlite.prepare("INSERT INTO entity_ids (kind) VALUES (?)"),
+    // AUTOINCREMENT keeps the largest id ever inserted in sqlite_sequence: the end of the last block taken.
+    lastEntity: sqlite.prepare<[], { seq: number }>(
+      "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'entity_ids'), 0) AS seq",
+    ),
+    takeEntities: sqlite.prepare("INSERT INTO entity_ids (id, kind) VALUES (?, ?)"),
     nextHeld: sqlite.prepare<[number], { at: number | null }>(
       `SELECT min(pick_after) AS at FROM service_requests
         WHERE type = 'PICK' AND state = 'fulfillable' AND bin_id IS NULL AND priority_rank > 0 AND pick_after > ?`,
     ),
   };
 
+  /**
+   * Container and product ids are handed out from memory, from a block of ENTITY_BLOCK ids whose last id
+   * is written to entity_ids when the block is taken (one row per block instead of one per id): after a
+   * restart the next block starts above it, so an id is never handed out twice. The unit of work calls
+   * `forget` on a rollback, which may have undone the block's row; the ids after it are then skipped.
+   */
+  let nextEntity: number | undefined;
+  let blockEnd = 0;
+
+  function insertUnlessTaken(row: NewRequest): number | null {
+    const r = q.insert.run(row);
+    return r.changes ? Number(r.lastInsertRowid) : null;
+  }
+
   return {
-    insert: (row: NewRequest): number => Number(q.insert.run(row).lastInsertRowid),
+    /** The new request's id, or null when its type and externalId are taken (then nothing is written). */
+    insertUnlessTaken,
+    insert(row: NewRequest): number {
+      const id = insertUnlessTaken(row);
+      if (id === null) throw new Error(`${row.type} request '${row.externalId}' exists`);
+      return id;
+    },
     find: (type: "PICK" | "PUT", externalId: string): RequestRow | undefined => q.find.get(type, externalId),
     findAnyType: (externalId: string): RequestRow[] => q.findAnyType.all(externalId),
     byId: (id: number): RequestRow | undefined => q.byId.get(id),
@@ -139,7 +168,19 @@ export function createRequestsRepo(sqlite: Sqlite) {
     /** The earliest pick_after_time still ahead among waiting picks (once, at start). */
     nextHeldRelease: (now: number): number | null => q.nextHeld.get(now)?.at ?? null,
     /** A new container or product id, never reused (entity_ids). */
-    nextEntityId: (kind: "container" | "product"): number => Number(q.nextEntity.run(kind).lastInsertRowid),
+    nextEntityId(kind: "container" | "product"): number {
+      if (nextEntity === undefined || nextEntity > blockEnd) {
+        const first = nextEntity ?? (q.lastEntity.get()?.seq ?? 0) + 1;
+        blockEnd = first + ENTITY_BLOCK - 1;
+        q.takeEntities.run(blockEnd, kind);
+        nextEntity = first;
+      }
+      return nextEntity++;
+    },
+    /** A rollback may have undone the block's row: the next id is read again. */
+    forget(): void {
+      nextEntity = undefined;
+    },
   };
 }
 

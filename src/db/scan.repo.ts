@@ -1,14 +1,16 @@
 import type { AuditLineRow, AuditRow } from "./audits.repo.js";
-import type { BarcodeRow, ItemRow } from "./items.repo.js";
+import type { ItemRow } from "./items.repo.js";
 import type { Sqlite } from "./open.js";
 import type { LineRow, RequestRow, ReservationRow } from "./requests.repo.js";
 import type { SqlRow } from "./row.types.js";
 import type { locations } from "./schema.js";
 
 /**
- * Reads the station engine makes for every scan (hot path: a scan must light its bin within a few
- * milliseconds, DESIGN.md §7). Each is one prepared statement on an index: a barcode, a slot, an
- * MSU, the work reserved at the slots of presented racks, the staged puts, the audit being counted.
+ * Reads behind the station engine's lookups (hot path: a scan must light its bin within a few
+ * milliseconds, DESIGN.md §7). A scan itself reads one statement, what its text is in the data;
+ * the rest is the station's work, read whole when it changed (services/scan-lookup/station-work.ts):
+ * the racks presented, the pick work reserved at their slots, the staged and complete puts, the audit
+ * being counted.
  */
 export type PickCandidateRow = Pick<ReservationRow, "location" | "itemId"> & {
   externalServiceRequestId: RequestRow["externalId"];
@@ -30,31 +32,36 @@ export type PutRow = Pick<RequestRow, "id" | "state" | "binId" | "expectationsJs
 
 type LocationRow = SqlRow<typeof locations>;
 
+/** What a scanned text is in the data: an item's barcode, a slot, an MSU (one row per slot). */
+export type MeaningRow =
+  | {
+      kind: "item";
+      itemId: number;
+      sku: ItemRow["productSku"];
+      location: null;
+      msu: null;
+      /** the item's `scan_required`; absent when false */
+      scanRequired?: true;
+    }
+  | { kind: "slot" | "msu"; itemId: null; sku: null; location: LocationRow["id"]; msu: LocationRow["msu"] };
+
+/** As read: `scanRequired` is SQLite's 0 or 1 (0 for slots and MSUs). */
+type RawMeaningRow = Omit<MeaningRow, "scanRequired"> & { scanRequired: number };
+
 export function createScanRepo(sqlite: Sqlite) {
   const q = {
-    item: sqlite.prepare<
-      [string],
-      Pick<BarcodeRow, "itemId"> & { sku: ItemRow["productSku"]; scanRequired: number }
-    >(
-      `SELECT b.item_id AS itemId, i.product_sku AS sku, ${SCAN_REQUIRED} AS scanRequired
-         FROM barcodes b JOIN items i ON i.id = b.item_id WHERE b.barcode = ?`,
+    // three index lookups, one statement: item first, then the slot, then the MSU's slots by id
+    meanings: sqlite.prepare<[{ text: string }], RawMeaningRow>(
+      `SELECT 'item' AS kind, b.item_id AS itemId, i.product_sku AS sku, NULL AS location, NULL AS msu,
+              ${SCAN_REQUIRED} AS scanRequired, 0 AS rank
+         FROM barcodes b JOIN items i ON i.id = b.item_id WHERE b.barcode = @text
+       UNION ALL SELECT 'slot', NULL, NULL, id, msu, 0, 1 FROM locations WHERE id = @text
+       UNION ALL SELECT 'msu', NULL, NULL, id, msu, 0, 2 FROM locations WHERE msu = @text
+       ORDER BY rank, location`,
     ),
-    slot: sqlite.prepare<
-      [string],
-      Pick<LocationRow, "msu"> & { location: LocationRow["id"]; presented: number }
-    >(
-      `SELECT l.id AS location, l.msu, r.msu IS NOT NULL AS presented
-         FROM locations l LEFT JOIN racks r ON r.msu = l.msu WHERE l.id = ?`,
-    ),
-    msuSlots: sqlite.prepare<[string], Pick<LocationRow, "id">>(
-      "SELECT id FROM locations WHERE msu = ? ORDER BY id",
-    ),
-    presented: sqlite.prepare<[string], { one: number }>("SELECT 1 AS one FROM racks WHERE msu = ?"),
+    racks: sqlite.prepare<[], Pick<LocationRow, "msu">>("SELECT msu FROM racks"),
     // Work order (DESIGN.md §4 Pick): priority, then pick_before_time (none last), then arrival.
-    picks: sqlite.prepare<
-      [number, string],
-      Omit<PickCandidateRow, "scanRequired"> & { scanRequired: number }
-    >(
+    picks: sqlite.prepare<[], Omit<PickCandidateRow, "scanRequired"> & { scanRequired: number }>(
       `SELECT sr.external_id AS externalServiceRequestId, l.external_id AS line, r.location, r.item_id AS itemId,
               min(r.quantity, l.expected - l.picked - l.short) AS quantity, sr.bin_id AS binId,
               ${SCAN_REQUIRED} AS scanRequired
@@ -62,7 +69,7 @@ export function createScanRepo(sqlite: Sqlite) {
          JOIN reservations r ON r.location = loc.id JOIN items i ON i.id = r.item_id
          JOIN pick_lines l ON l.id = r.line_id
          JOIN service_requests sr ON sr.id = l.request_id
-        WHERE (r.item_id = ? OR r.location = ?) AND r.quantity > 0 AND l.expected - l.picked - l.short > 0
+        WHERE r.quantity > 0 AND l.expected - l.picked - l.short > 0
           AND sr.type = 'PICK' AND sr.state IN ('cancellation_locked', 'pick_started') AND sr.bin_id IS NOT NULL
         ORDER BY sr.priority_rank, sr.pick_before IS NULL, sr.pick_before, sr.id, l.position, r.location`,
     ),
@@ -97,21 +104,19 @@ export function createScanRepo(sqlite: Sqlite) {
   };
 
   return {
-    item: (barcode: string) => {
-      const row = q.item.get(barcode);
-      return row && flagged(row);
-    },
-    slot: (id: string) => q.slot.get(id),
-    msuSlots: (msu: string): string[] => q.msuSlots.all(msu).map((r) => r.id),
-    isPresented: (msu: string): boolean => q.presented.get(msu) !== undefined,
-    /** Pick work reserved at presented slots for an item, or at one slot (pass -1 / "" for the other). */
-    picks: (itemId: number, location: string): PickCandidateRow[] =>
-      q.picks.all(itemId, location).map(flagged),
+    /** The item whose barcode the text is, the slot it names, the slots of the MSU it names, in that order. */
+    meanings: (text: string): MeaningRow[] => q.meanings.all({ text }).map(flagged) as MeaningRow[],
+    /** The MSUs whose racks are presented at the station. */
+    racks: (): string[] => q.racks.all().map((r) => r.msu),
+    /** Pick work reserved at the slots of presented racks, in work order (requests already in a bin). */
+    picks: (): PickCandidateRow[] => q.picks.all().map(flagged),
     /** Staged and complete puts (the ones a tote or item scan can be about). */
     puts: (): PutRow[] => q.puts.all(),
     handled: (requestId: number, itemId: number): number => q.handled.get(requestId, itemId)?.n ?? 0,
     startedAudit: () => q.audit.get(),
     auditLines: (auditRowId: number) => q.auditLines.all(auditRowId),
+    /** Whether a transaction is open: what is read then may still roll back. */
+    inTransaction: (): boolean => sqlite.inTransaction,
   };
 }
 

@@ -37,22 +37,57 @@ export function createStationRepo(sqlite: Sqlite) {
     setBin: sqlite.prepare("UPDATE bins SET state = ?, print_state = ?, updated_at = ? WHERE id = ?"),
   };
 
+  /**
+   * The three small tables in memory: every scan and every pick create asks for the mode, a seat or the
+   * bins, and only this repository writes them. Each write updates the database and the copy; the unit
+   * of work calls `forget` when a transaction or savepoint rolls back, and the copy is read again.
+   */
+  let mode: StationMode | undefined;
+  let seats: SeatRow[] | undefined;
+  let bins: BinRow[] | undefined;
+  function forget(): void {
+    mode = undefined;
+    seats = undefined;
+    bins = undefined;
+  }
+  function seatRows(): SeatRow[] {
+    seats ??= q.seats.all();
+    return seats;
+  }
+  function binRows(): BinRow[] {
+    bins ??= q.bins.all();
+    return bins;
+  }
+
   return {
     /** Ensures the configured seats and bins, and the mode on a new database (in the caller's transaction). */
     init(seatNames: string[], binIds: string[], initialMode: StationMode, now: number): void {
       q.initMode.run(initialMode, now);
       for (const s of seatNames) q.ensureSeat.run(s);
       for (const b of binIds) q.ensureBin.run(b, now);
+      forget();
     },
-    mode: (): StationMode => q.mode.get()?.mode ?? "pick",
-    setMode: (mode: StationMode, now: number) => q.setMode.run(mode, now),
-    seats: () => q.seats.all(),
-    seat: (name: string) => q.seat.get(name),
-    login: (seat: string, user: string | null, now: number | null) => q.login.run(user, now, seat),
-    bins: () => q.bins.all(),
-    bin: (id: string) => q.bin.get(id),
-    setBin: (id: string, state: BinState, printState: PrintState, now: number) =>
-      q.setBin.run(state, printState, now, id),
+    mode(): StationMode {
+      mode ??= q.mode.get()?.mode ?? "pick";
+      return mode;
+    },
+    setMode(next: StationMode, now: number): void {
+      mode = q.setMode.run(next, now).changes ? next : undefined;
+    },
+    seats: (): SeatRow[] => seatRows().slice(),
+    seat: (name: string): SeatRow | undefined => seatRows().find((s) => s.seat === name),
+    login(seat: string, user: string | null, now: number | null): void {
+      q.login.run(user, now, seat);
+      seats = seats?.map((s) => (s.seat === seat ? { seat, userName: user, loggedInAt: now } : s));
+    },
+    bins: (): BinRow[] => binRows().slice(),
+    bin: (id: string): BinRow | undefined => binRows().find((b) => b.id === id),
+    setBin(id: string, state: BinState, printState: PrintState, now: number): void {
+      q.setBin.run(state, printState, now, id);
+      bins = bins?.map((b) => (b.id === id ? { id, state, printState } : b));
+    },
+    /** A rollback may have undone writes: the tables are read again when next asked for. */
+    forget,
   };
 }
 

@@ -19,16 +19,15 @@ export function createStockRepo(sqlite: Sqlite) {
     stockAt: sqlite.prepare<[string, number], StockRowView>(
       "SELECT location, item_id AS itemId, quantity, reserved FROM stock WHERE location = ? AND item_id = ?",
     ),
-    stockOfItems: sqlite.prepare<[string], StockRowView>(
-      // Slots under an audit that is being counted or decided are not allocated: a count must not race
-      // a pick (DESIGN.md §4 Audit; the audit waits for picks that already hold the slot).
+    // Free stock of items (quantity above reserved); the slots audits hold are left out by the caller
+    // (audits.repo.ts lockedLocations). The common pick line names one item: a plain index lookup.
+    stockOfItem: sqlite.prepare<[number], StockRowView>(
       `SELECT location, item_id AS itemId, quantity, reserved FROM stock
-        WHERE item_id IN (SELECT value FROM json_each(?)) AND quantity > reserved
-          AND location NOT IN (
-            SELECT al.location FROM audit_lines al JOIN audits a ON a.id = al.audit_row_id
-             WHERE a.status IN ('waiting_on_conflict', 'queued', 'started', 'pending_approval', 'rejected',
-                                'sent_for_reaudit', 'paused'))
-        ORDER BY location, item_id`,
+        WHERE item_id = ? AND quantity > reserved ORDER BY location`,
+    ),
+    stockOfItems: sqlite.prepare<[string], StockRowView>(
+      `SELECT location, item_id AS itemId, quantity, reserved FROM stock
+        WHERE item_id IN (SELECT value FROM json_each(?)) AND quantity > reserved ORDER BY location, item_id`,
     ),
     stockAtLocations: sqlite.prepare<[string], StockRowView>(
       `SELECT location, item_id AS itemId, quantity, reserved FROM stock
@@ -57,9 +56,11 @@ export function createStockRepo(sqlite: Sqlite) {
     location: (id: string) => q.location.get(id),
     locationsOfMsu: (msu: string): string[] => q.locationsOfMsu.all(msu).map((r) => r.id),
     stockAt: (location: string, itemId: number) => q.stockAt.get(location, itemId),
-    /** Rows with free stock (quantity above reserved) for any of the items. */
-    freeStockOf: (itemIds: number[]): StockRowView[] =>
-      itemIds.length ? q.stockOfItems.all(JSON.stringify(itemIds)) : [],
+    /** Rows with free stock (quantity above reserved) for any of the items, by location and item. */
+    freeStockOf(itemIds: readonly number[]): StockRowView[] {
+      if (itemIds.length === 1) return q.stockOfItem.all(itemIds[0] as number);
+      return itemIds.length ? q.stockOfItems.all(JSON.stringify(itemIds)) : [];
+    },
     stockAtLocations: (ids: string[]): StockRowView[] =>
       ids.length ? q.stockAtLocations.all(JSON.stringify(ids)) : [],
     add(location: string, itemId: number, quantity: number): void {

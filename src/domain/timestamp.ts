@@ -48,9 +48,20 @@ export function parseSpecTimestamp(text: string, timeZone: string): TimestampPar
   return { ok: true, ms: wall - sign * (offH * 60 + offM) * MINUTE };
 }
 
-/** UTC ISO 8601 with milliseconds and `Z` (docs/architecture.md#conventions). A non-finite `ms` is a programming error: throws. */
+let lastMs = Number.NaN;
+let lastText = "";
+
+/**
+ * UTC ISO 8601 with milliseconds and `Z` (docs/architecture.md#conventions). A non-finite `ms` is a programming error: throws.
+ * A change stamps everything it writes with one time, and its views show it many times: the last one
+ * formatted is kept.
+ */
 export function formatTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastText = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastText;
 }
 
 function invalid(reason: string): TimestampParse {

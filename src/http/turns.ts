@@ -7,7 +7,8 @@ import type { AppEnv } from "./context.js";
  * handled in one turn delays everything else due then, the station's serial devices first: a scan
  * needs two turns before the engine sees it. Bounding the turn keeps scan → light fast while the API
  * is busy (docs/architecture.md#performance-targets: p99 under 20 ms under load) at the price of a little queueing for the API.
- * Changes queued in one turn still share one commit (services/unit-of-work.ts group commit).
+ * The changes of a burst still share one commit: the group commit keeps collecting while each turn
+ * brings more (services/unit-of-work/group-commit.ts).
  *
  * @example app.use("*", perTurn(4));
  */

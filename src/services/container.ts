@@ -27,6 +27,7 @@ import { labelData } from "./pick/pick.service.js";
 import { createReportsService, publicBaseUrl } from "./report/report.service.js";
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
+import { createStationWork } from "./scan-lookup/station-work.js";
 import { createScreenReadsService } from "./screen/screen-reads.service.js";
 import { stationState } from "./station/station.service.js";
 import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work.js";
@@ -80,7 +81,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
 type Repos = ReturnType<typeof createRepos>;
 
 /** The doors whose dependencies are their own repositories and settings. */
-function createDoors(repos: Repos, unitOfWork: UnitOfWork, { config, log, now }: ServiceDeps) {
+function createDoors(repos: Repos, unitOfWork: UnitOfWork, bus: EventBus, { config, log, now }: ServiceDeps) {
   const catalogDeps = { catalog: repos.catalog, items: repos.items };
   const audits = createAuditsService(
     {
@@ -112,7 +113,11 @@ function createDoors(repos: Repos, unitOfWork: UnitOfWork, { config, log, now }:
       unitOfWork,
     ),
     notifications: createNotificationsService(repos.outbox),
-    scanLookup: createScanLookup({ scan: repos.scan, station: repos.station }),
+    scanLookup: createScanLookup({
+      scan: repos.scan,
+      station: repos.station,
+      work: createStationWork({ scan: repos.scan, bus }),
+    }),
     screenReads: createScreenReadsService(repos.screen),
     screenSessions: createScreenSessions({
       repo: repos.screenSessions,
@@ -134,6 +139,7 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     timeZone: sd.config.timeZone,
     stagingWithLogout: sd.config.station.stagingWithLogout,
     auditRunning: () => repos.audits.withStatus("started").length > 0,
+    lockedLocations: () => repos.audits.lockedLocations(),
     devices: sd.devices ?? (() => []),
   };
   return {
@@ -161,8 +167,9 @@ export function createServices(sd: ServiceDeps) {
     log,
     outboxLimit: config.outbox.maxUndelivered,
     onCommit: sd.onCommit,
+    memory: [repos.requests, repos.station, repos.audits],
   });
-  const doors = createDoors(repos, unitOfWork, sd);
+  const doors = createDoors(repos, unitOfWork, bus, sd);
   return {
     bus,
     repos,

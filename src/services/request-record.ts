@@ -1,5 +1,5 @@
 import type { ItemsRepo } from "../db/items.repo.js";
-import type { LineRow, RequestRow, RequestsRepo } from "../db/requests.repo.js";
+import type { ActualRow, LineRow, RequestRow, RequestsRepo } from "../db/requests.repo.js";
 import type { StationRepo } from "../db/station.repo.js";
 import { AppError } from "../domain/errors.js";
 import { PICK_LINE_STATUS, type PickLineState } from "../domain/pick-line.machine.js";
@@ -22,7 +22,18 @@ export function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-export function toData(row: RequestRow, lines: LineRow[], ctx: RequestContext): RequestData {
+/** A request's lines and actuals as the change that wrote them has them: its view needs no read back. */
+export interface Written {
+  lines: LineRow[];
+  actuals: ActualRow[];
+}
+
+export function toData(
+  row: RequestRow,
+  lines: LineRow[],
+  ctx: RequestContext,
+  actuals: ActualRow[] = ctx.requests.actuals(row.id),
+): RequestData {
   return {
     id: row.id,
     externalId: row.externalId,
@@ -44,7 +55,7 @@ export function toData(row: RequestRow, lines: LineRow[], ctx: RequestContext): 
       createdOn: l.createdOn,
       updatedOn: l.updatedOn,
     })),
-    actuals: ctx.requests.actuals(row.id).map((a) => ({
+    actuals: actuals.map((a) => ({
       id: a.id,
       productId: a.productId,
       lineId: a.lineId,
@@ -61,7 +72,10 @@ export function toData(row: RequestRow, lines: LineRow[], ctx: RequestContext): 
   };
 }
 
-export function viewOf(row: RequestRow, ctx: RequestContext) {
+/** The request's view; `written` when the caller has just written its lines and actuals. */
+export function viewOf(row: RequestRow, ctx: RequestContext, written?: Written) {
+  if (written)
+    return requestView(toData(row, row.type === "PICK" ? written.lines : [], ctx, written.actuals));
   return requestView(toData(row, row.type === "PICK" ? ctx.requests.lines(row.id) : [], ctx));
 }
 

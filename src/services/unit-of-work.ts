@@ -9,9 +9,10 @@ import {
   transaction,
   type UnitOfWorkDeps,
   type UnitState,
+  unitState,
 } from "./unit-of-work/transaction.js";
 
-export type { CommitTiming, Tx, UnitOfWorkDeps } from "./unit-of-work/transaction.js";
+export type { CommitTiming, Tx, TxMemory, UnitOfWorkDeps } from "./unit-of-work/transaction.js";
 
 /** One change, one transaction, now (or a savepoint of the transaction already open). */
 function run<T>(s: UnitState, fn: (tx: Tx) => T): T {
@@ -53,17 +54,11 @@ function run<T>(s: UnitState, fn: (tx: Tx) => T): T {
  * codes (`storage_full`, `storage_error`: 503, nothing changed), and times commits.
  */
 export function createUnitOfWork(deps: UnitOfWorkDeps) {
-  const s: UnitState = {
-    deps,
-    retries: deps.busyRetries ?? 2,
-    undeliveredEstimate: deps.outbox.undeliveredCount(),
-    active: undefined,
-    lost: undefined,
-  };
+  const s = unitState(deps);
   const group = createGroupCommit(s);
   return {
     run: <T>(fn: (tx: Tx) => T): T => run(s, fn),
-    /** One change, committed together with the others queued in this turn of the event loop. */
+    /** One change, committed together with the others queued meanwhile (group-commit.ts). */
     runAsync: group.runAsync,
     /** The sync tells how many are still undelivered (outbox.undeliveredCount) after a delivery. */
     setUndelivered(n: number): void {

@@ -93,6 +93,30 @@ describe("unit of work", () => {
     }
   });
 
+  it("changes that keep arriving turn after turn (HTTP handlers started a few per turn) share one commit", async () => {
+    const { uow, commits, insert, count } = setup();
+    const turns = [
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ];
+    const done: Promise<unknown>[] = [];
+    await new Promise<void>((all) => {
+      let i = 0;
+      const nextTurn = () => {
+        for (const n of turns[i++] ?? []) done.push(uow.runAsync(() => insert(n)));
+        if (i < turns.length) setImmediate(nextTurn);
+        else all();
+      };
+      nextTurn();
+    });
+    await Promise.all(done);
+    expect(count()).toBe(6);
+    // one commit, unless the machine stalled past the collecting time (4 ms) between two turns
+    expect(commits.length).toBeLessThan(turns.length);
+    expect(commits.reduce((n, c) => n + c.changes, 0)).toBe(6);
+  });
+
   it("a full disk is refused with 503 storage_full and nothing is half-written", async () => {
     const { handle, uow, count, insert } = setup();
     const pages = (handle.sqlite.pragma("page_count", { simple: true }) as number) + 1;

@@ -1,4 +1,4 @@
-import type { RequestRow } from "../../db/requests.repo.js";
+import type { LineRow, RequestRow } from "../../db/requests.repo.js";
 import { allocate, type LineDemand } from "../../domain/allocation.js";
 import { AppError } from "../../domain/errors.js";
 import { type Filter, parseFilter } from "../../domain/filter.js";
@@ -22,22 +22,31 @@ function candidates(ctx: RequestContext, filters: Filter[]): string[] {
   return [...(set ?? [])].map(String);
 }
 
-/** Allocation against free stock, all-or-nothing (DESIGN.md §4): fulfillable or not_fulfillable. */
-export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx): RequestRow {
-  const lines = deps.requests.lines(row.id);
-  const demands: LineDemand[] = lines.map((l) => ({
+/** A new request's lines as just inserted, with the filters `checkLines` parsed: nothing is read back. */
+export interface NewLines {
+  lines: LineRow[];
+  filters: Filter[][];
+}
+
+const parsedFilters = (l: LineRow): Filter[] =>
+  (JSON.parse(l.filtersJson) as string[]).map((t) => (parseFilter(t) as { ok: true; filter: Filter }).filter);
+
+/**
+ * Allocation against free stock, all-or-nothing (DESIGN.md §4): fulfillable or not_fulfillable. Slots
+ * audits hold are left out. `fresh`: a request created in this transaction (no actuals yet).
+ */
+export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx, fresh?: NewLines): RequestRow {
+  const lines = fresh?.lines ?? deps.requests.lines(row.id);
+  const demands: LineDemand[] = lines.map((l, i) => ({
     lineId: String(l.id),
-    candidates: candidates(
-      deps,
-      (JSON.parse(l.filtersJson) as string[]).map(
-        (t) => (parseFilter(t) as { ok: true; filter: Filter }).filter,
-      ),
-    ),
+    candidates: candidates(deps, fresh?.filters[i] ?? parsedFilters(l)),
     quantity: l.expected,
   }));
   const itemIds = [...new Set(demands.flatMap((d) => d.candidates))].map(Number);
+  const locked = deps.lockedLocations();
   const free = deps.stock
     .freeStockOf(itemIds)
+    .filter((s) => !locked.has(s.location))
     .map((s) => ({ location: s.location, itemId: String(s.itemId), free: s.quantity - s.reserved }));
   const result = allocate(demands, free);
   const input = result.ok
@@ -45,11 +54,15 @@ export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx): RequestRo
     : ({ type: "allocation_failed", lineId: result.error.lineId } as const);
   const step = stepPick(row.state as PickState, input);
   if (isRefusal(step)) throw new AppError("invalid_state", step.error.reason);
-  for (const l of lines) {
+  const written = lines.map((l) => {
     const ls = stepPickLine(lineState(l), { type: result.ok ? "allocated" : "allocation_failed" });
-    if (!isRefusal(ls)) deps.requests.updateLine({ ...l, state: ls.state.state, updatedOn: tx.now });
-  }
-  const next = applyPickEffects(deps, row, step, tx);
+    if (isRefusal(ls)) return l;
+    const next = { ...l, state: ls.state.state, updatedOn: tx.now };
+    deps.requests.updateLine(next);
+    return next;
+  });
+  const known = fresh ? { lines: written, actuals: [] } : undefined;
+  const next = applyPickEffects(deps, row, step, tx, {}, null, known);
   if (next.state === "fulfillable") assignBins(deps, tx, "if-assigned");
   return next;
 }

@@ -1,4 +1,4 @@
-import type { RequestRow } from "../../db/requests.repo.js";
+import type { LineRow, NewLine, RequestRow } from "../../db/requests.repo.js";
 import { AppError, type FieldError } from "../../domain/errors.js";
 import { type Filter, parseFilter } from "../../domain/filter.js";
 import { createPick as initialPick, PICK_STATUS } from "../../domain/pick.machine.js";
@@ -87,11 +87,17 @@ export function isPack(lines: PickLineInput[]): boolean {
   return lines.some((l) => PACK_ATTRIBUTES.some((k) => l.attributes?.[k] !== undefined));
 }
 
-export function insertLines(ctx: RequestContext, requestId: number, lines: PickLineInput[], tx: Tx): void {
-  lines.forEach((line, position) => {
+/** Inserts a new request's lines; returns them as stored. */
+export function insertLines(
+  ctx: RequestContext,
+  requestId: number,
+  lines: PickLineInput[],
+  tx: Tx,
+): LineRow[] {
+  return lines.map((line, position) => {
     const product = line.expectations.containers[0]?.products[0];
     const fresh = createPickLine(product?.productQuantity ?? 0);
-    ctx.requests.insertLine({
+    const row: NewLine = {
       requestId,
       externalId: line.externalServiceRequestId,
       position,
@@ -107,17 +113,37 @@ export function insertLines(ctx: RequestContext, requestId: number, lines: PickL
       }),
       createdOn: tx.now,
       updatedOn: tx.now,
-    });
+    };
+    return { id: ctx.requests.insertLine(row), ...row };
   });
+}
+
+/** What is checked of a new pick before anything is written: its filters and its schedule (400s). */
+export interface PickPlan {
+  filters: Filter[][];
+  sched: Scheduling;
+}
+
+export function planPick(deps: PickDeps, input: PickCreateInput): PickPlan {
+  return {
+    filters: checkLines(deps, input.serviceRequests),
+    sched: scheduling(input.attributes, deps.timeZone),
+  };
 }
 
 /**
  * A new pick (spec: Pick request): inserted in state created, then allocated against free stock in the
- * same transaction. Answers the request as created (the allocation follows as order_information).
+ * same transaction. Answers the request as created (the allocation follows as order_information), or
+ * null when a PICK request with this id exists (nothing is written then). The views are built from
+ * what was just written, without reading it back.
  */
-export function createPick(deps: PickDeps, input: PickCreateInput, requestJson: string, tx: Tx) {
-  checkLines(deps, input.serviceRequests);
-  const sched = scheduling(input.attributes, deps.timeZone);
+export function createPick(
+  deps: PickDeps,
+  input: PickCreateInput,
+  plan: PickPlan,
+  requestJson: string,
+  tx: Tx,
+): ReturnType<typeof viewOf> | null {
   const start = initialPick();
   const fresh: Omit<RequestRow, "id"> = {
     externalId: input.externalServiceRequestId,
@@ -129,17 +155,18 @@ export function createPick(deps: PickDeps, input: PickCreateInput, requestJson: 
     expectationsJson: null,
     isPack: isPack(input.serviceRequests) ? 1 : 0,
     binId: null,
-    ...sched,
+    ...plan.sched,
     executionJson: null,
     receivedOn: tx.now,
     createdOn: tx.now,
     updatedOn: tx.now,
   };
-  const id = deps.requests.insert(fresh);
-  insertLines(deps, id, input.serviceRequests, tx);
-  announceHeld(sched, tx);
+  const id = deps.requests.insertUnlessTaken(fresh);
+  if (id === null) return null;
+  const lines = insertLines(deps, id, input.serviceRequests, tx);
+  announceHeld(plan.sched, tx);
   const row: RequestRow = { id, ...fresh };
-  const created = viewOf(row, deps);
-  allocatePick(deps, row, tx);
+  const created = viewOf(row, deps, { lines, actuals: [] });
+  allocatePick(deps, row, tx, { lines, filters: plan.filters });
   return created;
 }

@@ -8,6 +8,8 @@ export interface PickDeps extends RequestContext {
   stock: StockRepo;
   /** pick_before_time / pick_after_time without an offset are read in this zone (docs/architecture.md, conventions). */
   timeZone: string;
+  /** Slots audits hold now: no pick is allocated there (audits.repo.ts). */
+  lockedLocations: () => ReadonlySet<string>;
 }
 
 /** A stored line as the pick-line machine sees it. */

@@ -8,6 +8,7 @@ import {
   ppsIdValue,
   type RequestContext,
   viewOf,
+  type Written,
 } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
 import { inWorkOrder } from "../work-order/work-order.service.js";
@@ -35,6 +36,8 @@ export function applyPickEffects(
   actor: ActualContext = {},
   /** The item an exception refers to (it has no consume to name it). */
   itemHint: number | null = null,
+  /** The request's lines and actuals as the caller just wrote them (a new request's allocation). */
+  written?: Written,
 ): RequestRow {
   const next: RequestRow = { ...row, state: step.state, status: PICK_STATUS[step.state], updatedOn: tx.now };
   deps.requests.update(next);
@@ -45,7 +48,7 @@ export function applyPickEffects(
         if (e.type === "order_information") {
           tx.notify(
             "order_information",
-            viewOf({ ...next, state: e.state, status: PICK_STATUS[e.state] }, deps),
+            viewOf({ ...next, state: e.state, status: PICK_STATUS[e.state] }, deps, written),
           );
         }
         // order_modification is written by the cancel/modify use case, which knows the transaction id.

@@ -11,7 +11,7 @@
 
 export { emptyBin, labelData, printReady } from "./pick-bins.js";
 export { cancelPick, modifyPick } from "./pick-change.js";
-export { createPick } from "./pick-create.js";
+export { createPick, planPick } from "./pick-create.js";
 export type { PickDeps } from "./pick-deps.js";
 export { assignBins, lockAtPresentedRacks } from "./pick-effects.js";
 export { recordPick, recordPickException } from "./picking.js";

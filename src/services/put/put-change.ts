@@ -4,15 +4,23 @@ import type { PutCreateInput, PutModifyInput } from "../../domain/service-reques
 import { mustFind, type RequestContext, viewOf } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
 import { applyPutEffects, stepPutOrRefuse } from "./put-effects.js";
-import { resolveExpectations } from "./put-expectations.js";
+import { resolveExpectations, type StoredExpectations } from "./put-expectations.js";
 
 /** Put requests from the service-request endpoints (spec: Put request): create, cancel, modify. */
 
-/** A new put in state created: each expected product resolved to one known item. */
-export function createPut(ctx: RequestContext, input: PutCreateInput, requestJson: string, tx: Tx) {
-  const expectations = resolveExpectations(ctx, input.expectations);
+/**
+ * A new put in state created, each expected product resolved to one known item (`resolveExpectations`,
+ * checked before anything is written); null when a PUT request with this id exists (nothing written).
+ */
+export function createPut(
+  ctx: RequestContext,
+  input: PutCreateInput,
+  expectations: StoredExpectations,
+  requestJson: string,
+  tx: Tx,
+): ReturnType<typeof viewOf> | null {
   const start = initialPut();
-  const id = ctx.requests.insert({
+  const fresh: Omit<RequestRow, "id"> = {
     externalId: input.externalServiceRequestId,
     type: "PUT",
     state: start.state,
@@ -29,10 +37,11 @@ export function createPut(ctx: RequestContext, input: PutCreateInput, requestJso
     receivedOn: tx.now,
     createdOn: tx.now,
     updatedOn: tx.now,
-  });
-  const row = ctx.requests.byId(id) as RequestRow;
-  tx.announce("request", { type: "PUT", externalServiceRequestId: row.externalId });
-  return viewOf(row, ctx);
+  };
+  const id = ctx.requests.insertUnlessTaken(fresh);
+  if (id === null) return null;
+  tx.announce("request", { type: "PUT", externalServiceRequestId: fresh.externalId });
+  return viewOf({ id, ...fresh }, ctx, { lines: [], actuals: [] });
 }
 
 /** Cancel (synchronous for PUT): only a put not yet staged. */

@@ -9,6 +9,6 @@
  */
 export { cancelPut, createPut, modifyPut } from "./put-change.js";
 export type { PutDeps } from "./put-deps.js";
-export type { StoredExpectations } from "./put-expectations.js";
+export { resolveExpectations, type StoredExpectations } from "./put-expectations.js";
 export { evaluateStaging, putBackStage, requestStaging } from "./put-staging.js";
 export { recordPut, recordPutException, releasePut } from "./putting.js";

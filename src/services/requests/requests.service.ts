@@ -8,8 +8,8 @@ import {
   putModifySchema,
 } from "../../domain/service-request.schema.js";
 import { validate } from "../../domain/validate.js";
-import { cancelPick, createPick, modifyPick, type PickDeps } from "../pick/pick.service.js";
-import { cancelPut, createPut, modifyPut, type PutDeps } from "../put/put.service.js";
+import { cancelPick, createPick, modifyPick, type PickDeps, planPick } from "../pick/pick.service.js";
+import { cancelPut, createPut, modifyPut, type PutDeps, resolveExpectations } from "../put/put.service.js";
 import { mustFind, type RequestContext, viewOf } from "../request-record.js";
 import type { Tx, UnitOfWork } from "../unit-of-work.js";
 
@@ -41,32 +41,53 @@ export interface RequestChange {
 
 /** Validation needs no transaction: a bad body never waits for, nor holds, the write lock. */
 function prepareCreate(body: unknown) {
-  const { type } = validate(createTypeSchema, body);
-  const input = type === "PICK" ? validate(pickCreateSchema, body) : validate(putCreateSchema, body);
-  return { type, input, requestJson: canonicalJson(body) };
+  // validated once, by the schema its type names; createTypeSchema only words a bad or missing type
+  const named = (body as { type?: unknown } | null)?.type;
+  if (named !== "PICK" && named !== "PUT") validate(createTypeSchema, body);
+  const input = named === "PICK" ? validate(pickCreateSchema, body) : validate(putCreateSchema, body);
+  return { type: input.type, input, requestJson: canonicalJson(body) };
+}
+
+type Prepared = ReturnType<typeof prepareCreate>;
+
+/** A check made before anything is written; when it fails and the id is taken, the stored request answers. */
+function checked<T>(deps: RequestDeps, p: Prepared, check: () => T): T | null {
+  try {
+    return check();
+  } catch (e) {
+    if (deps.requests.find(p.type, p.input.externalServiceRequestId)) return null;
+    throw e;
+  }
+}
+
+/** The new request's view, or null when a request of this type and id exists. */
+function createNew(deps: RequestDeps, p: Prepared, tx: Tx): unknown {
+  const { input, requestJson } = p;
+  if (input.type === "PICK") {
+    const plan = checked(deps, p, () => planPick(deps, input));
+    return plan && createPick(deps, input, plan, requestJson, tx);
+  }
+  const expectations = checked(deps, p, () => resolveExpectations(deps, input.expectations));
+  return expectations && createPut(deps, input, expectations, requestJson, tx);
 }
 
 /**
  * Create PICK or PUT. The same create sent again returns the stored request (a safe retry); another
- * body under the same externalServiceRequestId and type is a 409 (integrators retry creates after a timeout: docs/interface.md#service-request-endpoints).
+ * body under the same externalServiceRequestId and type is a 409 (integrators retry creates after a timeout: docs/interface.md#service-request-endpoints). The insert
+ * comes first and the stored request is read only when the id is taken: a new request costs no read.
  */
-export function createRequest(deps: RequestDeps, prepared: ReturnType<typeof prepareCreate>, tx: Tx) {
+export function createRequest(deps: RequestDeps, prepared: Prepared, tx: Tx) {
   const { type, input, requestJson } = prepared;
-  const existing = deps.requests.find(type, input.externalServiceRequestId);
-  if (existing) {
-    if (existing.requestJson === requestJson)
-      return { created: false, view: viewOf(existing, deps) as unknown };
-    throw new AppError(
-      "duplicate_request",
-      `a ${type} request '${input.externalServiceRequestId}' exists with a different body`,
-      [{ path: "externalServiceRequestId", message: "already used for another request of this type" }],
-    );
-  }
-  const view =
-    input.type === "PICK"
-      ? createPick(deps, input, requestJson, tx)
-      : createPut(deps, input, requestJson, tx);
-  return { created: true, view: view as unknown };
+  const view = createNew(deps, prepared, tx);
+  if (view !== null) return { created: true, view };
+  const existing = mustFind(deps, type, input.externalServiceRequestId);
+  if (existing.requestJson === requestJson)
+    return { created: false, view: viewOf(existing, deps) as unknown };
+  throw new AppError(
+    "duplicate_request",
+    `a ${type} request '${input.externalServiceRequestId}' exists with a different body`,
+    [{ path: "externalServiceRequestId", message: "already used for another request of this type" }],
+  );
 }
 
 /** The request by id; without a type the id must name one request only. */

@@ -1,11 +1,13 @@
 import type { ScanRepo } from "../../db/scan.repo.js";
 import type { StationRepo } from "../../db/station.repo.js";
-import type { StoredExpectations } from "../put/put.service.js";
+import type { StationWork } from "./station-work.js";
 
 /**
  * What the station engine reads about the station for one scan or press (its door): what a scanned
  * text is in the data (item, slot, MSU, tote), the work it can be about, and the bins' state for their
  * lights. Reads only; the engine's changes go through the operations door (operations.service.ts).
+ * A scan reads one statement, what its text is; the mode, seats and bins come from the station
+ * repository's memory and the work from the station's work in memory (station-work.ts).
  */
 export type ScanMeaning =
   | { kind: "item"; itemId: number; sku: string; scanRequired?: boolean }
@@ -16,31 +18,29 @@ export type ScanMeaning =
 export interface ScanLookupDeps {
   scan: ScanRepo;
   station: StationRepo;
-}
-
-const toteOf = (attributesJson: string): string | null => {
-  const a = JSON.parse(attributesJson) as { tote_id?: unknown } | null;
-  return typeof a?.tote_id === "string" ? a.tote_id : null;
-};
-
-function putsIn({ scan }: ScanLookupDeps, state: "staged" | "complete" | null) {
-  return scan.puts().filter((p) => state === null || p.state === state);
+  work: StationWork;
 }
 
 /** Every meaning the text has in the data; the seat's step picks one (seat.machine.ts). */
-export function meanings(deps: ScanLookupDeps, barcode: string): ScanMeaning[] {
-  const { scan } = deps;
+export function meanings({ scan, work }: ScanLookupDeps, barcode: string): ScanMeaning[] {
   const out: ScanMeaning[] = [];
-  const item = scan.item(barcode);
-  if (item) out.push({ kind: "item", ...item });
-  const slot = scan.slot(barcode);
-  if (slot)
-    out.push({ kind: "slot", location: slot.location, msu: slot.msu, presented: slot.presented === 1 });
-  const slots = scan.msuSlots(barcode);
+  const slots: string[] = [];
+  for (const m of scan.meanings(barcode)) {
+    if (m.kind === "item")
+      out.push({
+        kind: "item",
+        itemId: m.itemId,
+        sku: m.sku,
+        ...(m.scanRequired ? { scanRequired: true } : {}),
+      });
+    else if (m.kind === "slot")
+      out.push({ kind: "slot", location: m.location, msu: m.msu, presented: work.isPresented(m.msu) });
+    else slots.push(m.location);
+  }
   if (slots.length)
-    out.push({ kind: "msu", msu: barcode, locations: slots, presented: scan.isPresented(barcode) });
-  for (const p of putsIn(deps, null)) {
-    if (toteOf(p.attributesJson) === barcode)
+    out.push({ kind: "msu", msu: barcode, locations: slots, presented: work.isPresented(barcode) });
+  for (const p of work.puts()) {
+    if (p.toteId === barcode)
       out.push({
         kind: "tote",
         externalServiceRequestId: p.externalServiceRequestId,
@@ -51,21 +51,21 @@ export function meanings(deps: ScanLookupDeps, barcode: string): ScanMeaning[] {
   return out;
 }
 
-/** Pick work for the scanned item or slot, in work order (scan.repo.ts). */
-export function pickWork({ scan }: ScanLookupDeps, found: readonly ScanMeaning[]) {
+/** Pick work for the scanned item or slot, in work order. */
+export function pickWork({ work }: ScanLookupDeps, found: readonly ScanMeaning[]) {
   const item = found.find((m) => m.kind === "item");
   const slot = found.find((m) => m.kind === "slot");
   if (!item && !slot) return [];
-  return scan.picks(item?.itemId ?? -1, slot?.location ?? "");
+  return work.picks().filter((p) => p.itemId === item?.itemId || p.location === slot?.location);
 }
 
 /** Staged puts that expect the scanned item, with what they still expect of it. */
-export function putWork(deps: ScanLookupDeps, found: readonly ScanMeaning[]) {
+export function putWork({ work }: ScanLookupDeps, found: readonly ScanMeaning[]) {
   const item = found.find((m) => m.kind === "item");
   if (!item) return [];
-  return putsIn(deps, "staged").flatMap((p) => {
-    const exp = JSON.parse(p.expectationsJson ?? "null") as StoredExpectations | null;
-    const products = (exp?.containers ?? [])
+  return work.puts().flatMap((p) => {
+    if (p.state !== "staged") return [];
+    const products = (p.expectations?.containers ?? [])
       .flatMap((c) => c.products)
       .filter((x) => x.itemId === item.itemId);
     const first = products[0];
@@ -76,39 +76,24 @@ export function putWork(deps: ScanLookupDeps, found: readonly ScanMeaning[]) {
         externalServiceRequestId: p.externalServiceRequestId,
         sku: first.sku,
         itemId: item.itemId,
-        left: Math.max(0, expected - deps.scan.handled(p.id, item.itemId)),
+        left: Math.max(0, expected - work.handled(p.id, item.itemId)),
         binId: p.binId,
-        toteId: toteOf(p.attributesJson),
+        toteId: p.toteId,
       },
     ];
   });
 }
 
-/** The audit being counted at the station, with its lines (open: still to count). */
-export function countedAudit({ scan }: ScanLookupDeps) {
-  const a = scan.startedAudit();
-  if (!a) return null;
-  return {
-    auditId: a.auditId,
-    kq: a.kq === 1,
-    lines: scan.auditLines(a.id).map((l) => ({
-      auditLineId: l.auditLineId,
-      location: l.location,
-      itemId: l.itemId,
-      open: l.status === "auditline_started",
-    })),
-  };
-}
-
 /** Whether pending pick work is still there to pick (the request may have changed meanwhile). */
 export function pickStillThere(
-  { scan }: ScanLookupDeps,
+  { work }: ScanLookupDeps,
   p: { externalServiceRequestId: string; line: string; location: string; quantity: number },
 ): boolean {
-  return scan
-    .picks(-1, p.location)
+  return work
+    .picks()
     .some(
       (c) =>
+        c.location === p.location &&
         c.externalServiceRequestId === p.externalServiceRequestId &&
         c.line === p.line &&
         c.quantity >= p.quantity,
@@ -116,12 +101,17 @@ export function pickStillThere(
 }
 
 /** Bins as their lights show them: state, print state, and the put of a complete tote in it. */
-export function binLights(deps: ScanLookupDeps) {
-  const released = new Map(putsIn(deps, "complete").map((p) => [p.binId, p.externalServiceRequestId]));
-  return deps.station.bins().map((b) => ({ ...b, completePut: released.get(b.id) ?? null }));
+export function binLights({ station, work }: ScanLookupDeps) {
+  const released = new Map(
+    work
+      .puts()
+      .filter((p) => p.state === "complete")
+      .map((p) => [p.binId, p.externalServiceRequestId]),
+  );
+  return station.bins().map((b) => ({ ...b, completePut: released.get(b.id) ?? null }));
 }
 
-/** The reads bound to their repositories, as the station engine calls them. */
+/** The reads bound to their sources, as the station engine calls them. */
 export function createScanLookup(deps: ScanLookupDeps) {
   return {
     mode: () => deps.station.mode(),
@@ -129,11 +119,11 @@ export function createScanLookup(deps: ScanLookupDeps) {
     meanings: (barcode: string) => meanings(deps, barcode),
     picks: (found: readonly ScanMeaning[]) => pickWork(deps, found),
     puts: (found: readonly ScanMeaning[]) => putWork(deps, found),
-    audit: () => countedAudit(deps),
+    audit: () => deps.work.audit(),
     pickStillThere: (p: Parameters<typeof pickStillThere>[1]) => pickStillThere(deps, p),
     bins: () => binLights(deps),
     putState: (externalServiceRequestId: string): string | null =>
-      deps.scan.puts().find((p) => p.externalServiceRequestId === externalServiceRequestId)?.state ?? null,
+      deps.work.puts().find((p) => p.externalServiceRequestId === externalServiceRequestId)?.state ?? null,
   };
 }
 

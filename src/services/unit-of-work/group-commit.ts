@@ -13,6 +13,14 @@ import {
 
 /** At most this many queued changes share one commit. */
 const MAX_GROUP = 64;
+/** Changes are collected for one commit while more keep arriving, at most this long after the first. */
+const COLLECT_MS = 4;
+/**
+ * A commit holds the event loop while its changes run (and while the WAL syncs), and the station's
+ * scans wait meanwhile (docs/architecture.md, performance targets): a batch is cut where its changes
+ * would take longer than this, by the time changes took in the last commits.
+ */
+const WORK_BUDGET_MS = 10;
 
 interface Pending {
   fn: (tx: Tx) => unknown;
@@ -34,6 +42,13 @@ type Outcome = { ok: true; value: unknown; fx: Effects } | { ok: false; error: u
 export function createGroupCommit(s: UnitState) {
   const queue: Pending[] = [];
   let scheduled = false;
+  let firstQueuedAt = 0;
+  let seen = 0;
+  /** What one change took inside the transaction lately (moving average, ms). */
+  let changeMs = 0.25;
+
+  /** How many changes fit in the work budget. */
+  const groupLimit = () => Math.max(4, Math.min(MAX_GROUP, Math.floor(WORK_BUDGET_MS / changeMs)));
 
   function attempt(p: Pending): Outcome {
     const fx = effects();
@@ -59,12 +74,14 @@ export function createGroupCommit(s: UnitState) {
 
   function flush(): void {
     scheduled = false;
-    const batch = queue.splice(0, MAX_GROUP);
+    const batch = queue.splice(0, groupLimit());
     const outcomes: Outcome[] = [];
     try {
       const body = () => {
+        const began = performance.now();
         // a change SQLite rolled the whole transaction back for ends the batch: none of it is durable
         for (const p of batch) if (s.deps.sqlite.inTransaction) outcomes.push(attempt(p));
+        changeMs = 0.8 * changeMs + (0.2 * (performance.now() - began)) / batch.length;
       };
       transaction(s, body, batch.length, () => false);
     } catch (error) {
@@ -82,10 +99,28 @@ export function createGroupCommit(s: UnitState) {
     });
   }
 
+  /**
+   * Waits a turn of the event loop while changes keep arriving: the HTTP handlers started this turn
+   * (at most a few per turn, http/turns.ts) queue theirs before the next, so the commit carries the
+   * whole burst rather than its first few. It flushes at the first turn that brought nothing new, once
+   * the batch is full, or COLLECT_MS after the first change.
+   */
+  function collect(): void {
+    const arrived = queue.length > seen;
+    seen = queue.length;
+    if (arrived && queue.length < groupLimit() && performance.now() - firstQueuedAt < COLLECT_MS) {
+      setImmediate(collect);
+      return;
+    }
+    flush();
+  }
+
   function schedule(): void {
     if (scheduled) return;
     scheduled = true;
-    setImmediate(flush);
+    seen = queue.length;
+    firstQueuedAt = performance.now();
+    setImmediate(collect);
   }
 
   return {

@@ -1,3 +1,4 @@
+import type { Transaction } from "better-sqlite3";
 import type { Logger } from "pino";
 import type { Sqlite } from "../../db/open.js";
 import type { OutboxRepo } from "../../db/outbox.repo.js";
@@ -31,9 +32,21 @@ export interface CommitTiming {
   changes: number;
 }
 
+/**
+ * What a repository holds in memory beside its tables (the outbox's next seq, a block of entity ids, the
+ * station's small tables). It follows the writes made through that repository, so a rollback may leave it
+ * ahead of the database: on every rollback of a transaction or savepoint it is forgotten, and read again
+ * from the database when next needed.
+ */
+export interface TxMemory {
+  forget(): void;
+}
+
 export interface UnitOfWorkDeps {
   sqlite: Sqlite;
-  outbox: Pick<OutboxRepo, "append" | "undeliveredCount">;
+  outbox: Pick<OutboxRepo, "append" | "undeliveredCount"> & TxMemory;
+  /** The other repositories' memory (the outbox's is forgotten as well). */
+  memory?: readonly TxMemory[];
   bus: EventBus;
   now: () => number;
   log: Logger;
@@ -70,6 +83,23 @@ export interface UnitState {
    * Transaction"), so what fails next ("no transaction is active") is only its consequence.
    */
   lost: unknown;
+  /**
+   * Runs a function in a transaction (`.immediate`), or in a savepoint of the one open: better-sqlite3's
+   * wrapper, built once rather than for every change.
+   */
+  within: Transaction<(body: () => unknown) => unknown>;
+}
+
+/** The unit of work's state over these dependencies. */
+export function unitState(deps: UnitOfWorkDeps): UnitState {
+  return {
+    deps,
+    retries: deps.busyRetries ?? 2,
+    undeliveredEstimate: deps.outbox.undeliveredCount(),
+    active: undefined,
+    lost: undefined,
+    within: deps.sqlite.transaction((body: () => unknown) => body()),
+  };
 }
 
 export function makeTx(s: UnitState, fx: Effects): Tx {
@@ -121,14 +151,21 @@ export function failureOf(s: UnitState, error: unknown): unknown {
   return storageFailure(s, isStorage(error) || s.lost === undefined ? error : s.lost);
 }
 
+/** A transaction or savepoint rolled back: what the repositories hold in memory is read again. */
+export function rolledBack({ deps }: UnitState): void {
+  deps.outbox.forget();
+  for (const m of deps.memory ?? []) m.forget();
+}
+
 /** Runs `fn` in a savepoint of the open transaction, collecting its effects into `fx`. */
 export function inSavepoint<T>(s: UnitState, fn: (tx: Tx) => T, fx: Effects): T {
   const outer = s.active;
   s.active = fx;
   try {
-    return s.deps.sqlite.transaction(() => fn(makeTx(s, fx)))();
+    return s.within(() => fn(makeTx(s, fx))) as T;
   } catch (e) {
     s.undeliveredEstimate -= fx.appended;
+    rolledBack(s);
     if (isStorage(e)) s.lost ??= e;
     throw e;
   } finally {
@@ -150,15 +187,13 @@ export function transaction<T>(
     let began = 0;
     let done = 0;
     try {
-      const result = s.deps.sqlite
-        .transaction(() => {
-          began = performance.now();
-          s.lost = undefined;
-          const r = body();
-          done = performance.now();
-          return r;
-        })
-        .immediate();
+      const result = s.within.immediate(() => {
+        began = performance.now();
+        s.lost = undefined;
+        const r = body();
+        done = performance.now();
+        return r;
+      }) as T;
       const end = performance.now();
       const timing = {
         commitSeconds: (end - done) / 1000,
@@ -168,6 +203,7 @@ export function transaction<T>(
       s.deps.onCommit?.(timing);
       return result;
     } catch (e) {
+      if (began) rolledBack(s);
       if (began || !isBusy(e) || !retry(attempt)) throw e;
     }
   }
