@@ -8,6 +8,8 @@ import * as schema from "./schema.js";
 
 export type Db = BetterSQLite3Database<typeof schema>;
 export type Sqlite = Database.Database;
+/** A function wrapped by `sqlite.transaction()` (with its `.immediate` variant). */
+export type SqliteTransaction<F extends (...args: never[]) => unknown> = Database.Transaction<F>;
 
 export interface DatabaseHandle {
   sqlite: Sqlite;

@@ -1,6 +1,5 @@
-import type { Transaction } from "better-sqlite3";
 import type { Logger } from "pino";
-import type { Sqlite } from "../../db/open.js";
+import type { Sqlite, SqliteTransaction } from "../../db/open.js";
 import type { OutboxRepo } from "../../db/outbox.repo.js";
 import { AppError } from "../../domain/errors.js";
 import type { NotificationType } from "../../domain/notification.js";
@@ -87,7 +86,7 @@ export interface UnitState {
    * Runs a function in a transaction (`.immediate`), or in a savepoint of the one open: better-sqlite3's
    * wrapper, built once rather than for every change.
    */
-  within: Transaction<(body: () => unknown) => unknown>;
+  within: SqliteTransaction<(body: () => unknown) => unknown>;
 }
 
 /** The unit of work's state over these dependencies. */
