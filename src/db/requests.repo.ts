@@ -34,8 +34,9 @@ const INSERT_REQUEST = `INSERT INTO service_requests (external_id, type, state, 
 /** Entity ids taken at once (see `nextEntityId`). */
 const ENTITY_BLOCK = 256;
 
-export function createRequestsRepo(sqlite: Sqlite) {
-  const q = {
+/** The repository's statements, prepared once. */
+function prepareRequestStatements(sqlite: Sqlite) {
+  return {
     insert: sqlite.prepare(`${INSERT_REQUEST} ON CONFLICT (type, external_id) DO NOTHING`),
     find: sqlite.prepare<[string, string], RequestRow>(
       `SELECT ${REQUEST_COLS} FROM service_requests WHERE type = ? AND external_id = ?`,
@@ -107,6 +108,10 @@ export function createRequestsRepo(sqlite: Sqlite) {
         WHERE type = 'PICK' AND state = 'fulfillable' AND bin_id IS NULL AND priority_rank > 0 AND pick_after > ?`,
     ),
   };
+}
+
+export function createRequestsRepo(sqlite: Sqlite) {
+  const q = prepareRequestStatements(sqlite);
 
   /**
    * Container and product ids are handed out from memory, from a block of ENTITY_BLOCK ids whose last id
