@@ -89,7 +89,7 @@ function prepareAuditStatements(sqlite: Sqlite) {
       "SELECT reserved FROM stock WHERE location = ? AND item_id = ?",
     ),
     // Slots under an audit that is being counted or decided are not allocated: a count must not race
-    // a pick (DESIGN.md §4 Audit; the audit waits for picks that already hold the slot).
+    // a pick (docs/architecture.md#audit; the audit waits for picks that already hold the slot).
     locked: sqlite.prepare<[], Pick<AuditLineRow, "location">>(
       `SELECT DISTINCT al.location FROM audit_lines al JOIN audits a ON a.id = al.audit_row_id
         WHERE a.status IN ('waiting_on_conflict', 'queued', 'started', 'pending_approval', 'rejected',

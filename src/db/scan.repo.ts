@@ -7,7 +7,7 @@ import type { locations } from "./schema.js";
 
 /**
  * Reads behind the station engine's lookups (hot path: a scan must light its bin within a few
- * milliseconds, DESIGN.md §7). A scan itself reads one statement, what its text is in the data;
+ * milliseconds, docs/architecture.md#performance-targets). A scan itself reads one statement, what its text is in the data;
  * the rest is the station's work, read whole when it changed (services/scan-lookup/station-work.ts):
  * the racks presented, the pick work reserved at their slots, the staged and complete puts, the audit
  * being counted.
@@ -60,7 +60,7 @@ export function createScanRepo(sqlite: Sqlite) {
        ORDER BY rank, location`,
     ),
     racks: sqlite.prepare<[], Pick<LocationRow, "msu">>("SELECT msu FROM racks"),
-    // Work order (DESIGN.md §4 Pick): priority, then pick_before_time (none last), then arrival.
+    // Work order (docs/architecture.md#pick): priority, then pick_before_time (none last), then arrival.
     picks: sqlite.prepare<[], Omit<PickCandidateRow, "scanRequired"> & { scanRequired: number }>(
       `SELECT sr.external_id AS externalServiceRequestId, l.external_id AS line, r.location, r.item_id AS itemId,
               min(r.quantity, l.expected - l.picked - l.short) AS quantity, sr.bin_id AS binId,

@@ -127,7 +127,7 @@ export function operator(ctx: RequestContext, seat?: string): { seat: string; us
 
 /**
  * The operator who acts at the station, which must be in `mode`: a 409 `wrong_mode` or `not_logged_in`
- * otherwise (DESIGN.md §4: picks and puts are done at a logged-in seat of a station in that mode).
+ * otherwise (docs/architecture.md#flows: picks and puts are done at a logged-in seat of a station in that mode).
  */
 export function operatorIn(
   ctx: RequestContext,

@@ -32,7 +32,7 @@ const parsedFilters = (l: LineRow): Filter[] =>
   (JSON.parse(l.filtersJson) as string[]).map((t) => (parseFilter(t) as { ok: true; filter: Filter }).filter);
 
 /**
- * Allocation against free stock, all-or-nothing (DESIGN.md §4): fulfillable or not_fulfillable. Slots
+ * Allocation against free stock, all-or-nothing (docs/architecture.md#flows): fulfillable or not_fulfillable. Slots
  * audits hold are left out. `fresh`: a request created in this transaction (no actuals yet).
  */
 export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx, fresh?: NewLines): RequestRow {

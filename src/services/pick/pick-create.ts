@@ -82,7 +82,7 @@ export function announceHeld(sched: Scheduling, tx: Tx): void {
   }
 }
 
-/** Pick+pack: any line carries one of the pack attributes (spec: "Pick+pack"). */
+/** Pick+pack: any line carries one of the pack attributes (docs/interface.md: "Pick+pack"). */
 export function isPack(lines: PickLineInput[]): boolean {
   return lines.some((l) => PACK_ATTRIBUTES.some((k) => l.attributes?.[k] !== undefined));
 }

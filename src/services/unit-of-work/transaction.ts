@@ -49,7 +49,7 @@ export interface UnitOfWorkDeps {
   bus: EventBus;
   now: () => number;
   log: Logger;
-  /** Refuse changes when this many notifications wait undelivered (DESIGN.md §6: never drop one). */
+  /** Refuse changes when this many notifications wait undelivered (docs/architecture.md#durability-and-limits: never drop one). */
   outboxLimit: number;
   /** How many times a transaction is begun again when the database stayed locked (SQLITE_BUSY). */
   busyRetries?: number;
