@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REQUEST_NAMES } from "../../src/sync/topics.js";
+import { startTestAgent, type TestAgent } from "../helpers/agent.js";
+import { codes, section, tableRows } from "./readme.js";
+
+const rows = tableRows(section("MQTT").split("What the agent guarantees")[0] as string)
+  .filter((cells) => (cells[1] ?? "").startsWith("`POST") || (cells[1] ?? "").startsWith("`DELETE"))
+  .map(([request = "", http = ""]) => ({ request: codes(request)[0] ?? "", call: codes(http)[0] ?? "" }));
+
+describe("README MQTT request table", () => {
+  let t: TestAgent;
+  let operations: string[];
+  beforeAll(async () => {
+    t = await startTestAgent();
+    const doc = (await (await t.request("/openapi.json")).json()) as { paths: Record<string, object> };
+    operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+  });
+  afterAll(() => t.agent.stop());
+
+  it("has one row for each request the agent accepts over MQTT", () => {
+    expect(rows.map((r) => r.request).sort()).toEqual([...REQUEST_NAMES].sort());
+  });
+
+  it("names, for each request, an HTTP call the agent serves with that method", () => {
+    for (const { request, call } of rows) {
+      const [method, path = ""] = call.split(" ");
+      // "…" stands for the spec's path prefix of that endpoint.
+      const suffix = path.replace(/^…/, "");
+      const served = operations.filter((op) => op.startsWith(`${method} `) && op.endsWith(suffix));
+      expect([request, call, served.length]).toEqual([request, call, 1]);
+    }
+  });
+});
