@@ -3,6 +3,7 @@
  * metrics, the build info, and the latency histograms (HTTP by route template and status class, commit,
  * scan → light) exist with their types, and move when the agent works.
  */
+import { readFileSync } from "node:fs";
 import parsePrometheusTextFormat, { type PromFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
@@ -128,6 +129,18 @@ describe("/metrics in the Prometheus text format", () => {
     expect(scanToLight(after)).toBe(1);
     const cpu = (m: Scrape) => value(family(m, "process_cpu_seconds_total", "COUNTER"));
     expect(cpu(after)).toBeGreaterThan(cpu(before));
+  });
+
+  it("exports what docs/operations.md lists, and the doc lists every metric of the agent", async () => {
+    const doc = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+    const section = doc.slice(doc.indexOf("## Metrics"));
+    const listed = [...section.matchAll(/^\| `([a-z_]+)` \| (\w+) \|/gm)].map((r) => [r[1], r[2]]);
+    expect(listed.length).toBeGreaterThan(20);
+    const m = await scrape();
+    for (const [name, type] of listed)
+      family(m, name as string, (type as string).toUpperCase() as PromFamily["type"]);
+    const own = [...m.families.keys()].filter((n) => !/^(process|nodejs)_/.test(n));
+    expect(own.filter((n) => !listed.some(([name]) => name === n))).toEqual([]);
   });
 
   it("keeps each agent's metrics to itself; the process metrics are in both", async () => {
