@@ -34,7 +34,7 @@ interface Running {
 }
 
 export function createAgent(config: Config, opts: AgentOptions = {}) {
-  const log = opts.log ?? createLogger(config.log.level, config);
+  const log = opts.log ?? createLogger(config);
   const ctx: AgentContext = {
     config,
     log,

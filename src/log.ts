@@ -1,13 +1,138 @@
-import pino, { type Logger } from "pino";
+/**
+ * The agent's logger (pino): JSON lines with string level names, every line naming the station
+ * (docs/architecture.md#conventions). Under systemd each line carries its syslog priority, so the journal
+ * keeps it; on a terminal the lines are pino-pretty's readable, coloured ones. Secrets are censored.
+ * docs/operations.md#logs.
+ */
+import { fstatSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isatty } from "node:tty";
+import pino, { type DestinationStream, type Logger } from "pino";
+import type PinoPretty from "pino-pretty";
 
-/** JSON lines on stdout (journald keeps them); every line names the station (docs/architecture.md#conventions). */
-export function createLogger(level: string, station: { site: string; ppsId: string }): Logger {
-  return pino({
-    level,
-    base: { station: `${station.site}/${station.ppsId}` },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: ["password", "*.password", "clientSecret", "*.clientSecret"], censor: "[redacted]" },
+const require = createRequire(import.meta.url);
+
+export interface LogSettings {
+  site: string;
+  ppsId: string;
+  log: { level: string; format: "auto" | "json" | "pretty" };
+}
+
+/** Where the lines go and what is there (`stdoutOutput()` finds out for stdout). */
+export interface LogOutput {
+  /** The stream written to; stdout when absent. */
+  destination?: DestinationStream;
+  /** The journal reads it: every line starts with its `<N>` priority. */
+  journal: boolean;
+  /** A terminal reads it: readable lines in `auto` format. */
+  tty: boolean;
+}
+
+/**
+ * systemd sets JOURNAL_STREAM to `<device>:<inode>` of the stream it connected to the journal; that is
+ * the journal only while stdout is still that stream (systemd.exec(5), "Environment variables in spawned
+ * processes"): a redirection in between must not get priority prefixes.
+ */
+export function isJournalStream(journalStream: string | undefined, fd: number): boolean {
+  if (!journalStream) return false;
+  try {
+    const st = fstatSync(fd, { bigint: true });
+    return journalStream === `${st.dev}:${st.ino}`;
+  } catch {
+    return false;
+  }
+}
+
+export function stdoutOutput(env: Record<string, string | undefined> = process.env): LogOutput {
+  const journal = isJournalStream(env.JOURNAL_STREAM, 1);
+  return { journal, tty: !journal && isatty(1) };
+}
+
+/**
+ * sd-daemon(3): a line written to a stream connected to the journal may start with `<N>`, its syslog
+ * priority (0 emerg … 7 debug), which journald stores as PRIORITY (SyslogLevelPrefix=, on by default:
+ * systemd.exec(5)). `fatal` is crit (2), not emerg or alert: one service failing does not make the
+ * system unusable, and journald sends emerg messages to every logged-in terminal.
+ */
+export const JOURNAL_PRIORITY: Record<string, number> = {
+  fatal: 2,
+  error: 3,
+  warn: 4,
+  info: 6,
+  debug: 7,
+  trace: 7,
+};
+
+const LEVEL_KEY = '"level":"';
+/** By the level name's first letter, which tells them apart: f, e, w, i, d, t. */
+const PREFIX = new Map(Object.entries(JOURNAL_PRIORITY).map(([label, n]) => [label.charCodeAt(0), `<${n}>`]));
+
+/** Prefixes a JSON line (its level comes first) with the journal priority of its level. */
+export function withPriority(line: string): string {
+  const at = line.indexOf(LEVEL_KEY) + LEVEL_KEY.length;
+  return (PREFIX.get(line.charCodeAt(at)) ?? "<6>") + line;
+}
+
+/**
+ * Secrets the configuration and requests carry, at the top of a log object or one or two levels down
+ * (pino's redact paths name keys; they have no "any depth"). Nothing logs these today: this is what
+ * keeps a future `log.info({ config })` or `{ headers }` from leaking them.
+ */
+const SECRET_KEYS = [
+  "password",
+  "adminPassword",
+  "clientSecret",
+  "client_secret",
+  "basicAuthorization",
+  "access_token",
+  "refresh_token",
+  "accessToken",
+  "refreshToken",
+  "token",
+  "authorization",
+  "Authorization",
+  "cookie",
+  "Cookie",
+  '["set-cookie"]',
+  "key",
+  "screenKey",
+  "keys",
+];
+export const REDACT_PATHS = SECRET_KEYS.flatMap((k) => {
+  const sep = k.startsWith("[") ? "" : ".";
+  return [k, `*${sep}${k}`, `*.*${sep}${k}`];
+});
+
+/**
+ * pino-pretty as a synchronous stream (no worker thread). Loaded only when used: it adds about 50 ms to
+ * a start, which a service under systemd does not need.
+ */
+function prettyStream(output: LogOutput): DestinationStream {
+  const pretty = require("pino-pretty") as typeof PinoPretty;
+  return pretty({
+    colorize: output.tty,
+    sync: true,
+    // one line per entry, local time; the station is the terminal's own
+    singleLine: true,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "station",
+    ...(output.destination ? { destination: output.destination } : {}),
   });
+}
+
+export function createLogger(settings: LogSettings, output: LogOutput = stdoutOutput()): Logger {
+  const format = settings.log.format === "auto" ? (output.tty ? "pretty" : "json") : settings.log.format;
+  const destination = format === "pretty" ? prettyStream(output) : output.destination;
+  const options = {
+    level: settings.log.level,
+    base: { station: `${settings.site}/${settings.ppsId}` },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    // pretty lines are for people; prefixes only where the journal parses JSON lines
+    ...(output.journal && format === "json" ? { hooks: { streamWrite: withPriority } } : {}),
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type { Logger };

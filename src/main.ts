@@ -118,7 +118,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 1;
   }
 
-  const log = createLogger(config.log.level, config);
+  const log = createLogger(config);
   const agent = createAgent(config, { log });
   try {
     await agent.start();

@@ -1,123 +1,105 @@
 /**
- * A small Prometheus text-format registry (exposition format 0.0.4). Counters and histograms keyed
- * by label sets; gauges are read through callbacks at scrape time so they never go stale.
+ * The agent's Prometheus registry (prom-client). Each agent has its own registry, so two agents in one
+ * process (tests, benchmarks) never share or clash; the part that owns a metric registers it here and
+ * keeps the returned prom-client object to count or observe with (typed label names, no lookup by name
+ * on the hot path). Gauges are read through callbacks at scrape time so they never go stale.
  */
-type Labels = Record<string, string>;
+import { Counter, collectDefaultMetrics, Gauge, Histogram, type Metric, Registry } from "prom-client";
+import { VERSION } from "./version.js";
 
-const keyCache = new Map<string, string>();
-
-/** The Prometheus label text, memoised: a request's labels repeat, sorting and escaping them need not. */
-function labelKey(labels: Labels): string {
-  let raw = "";
-  for (const k in labels) raw += `${k}\u0001${labels[k]}\u0002`;
-  let key = keyCache.get(raw);
-  if (key === undefined) {
-    key = formatLabels(labels);
-    if (keyCache.size > 10_000) keyCache.clear();
-    keyCache.set(raw, key);
-  }
-  return key;
-}
-
-function formatLabels(labels: Labels): string {
-  return Object.keys(labels)
-    .sort()
-    .map((k) => `${k}="${escapeLabel(labels[k] as string)}"`)
-    .join(",");
-}
-
-function escapeLabel(v: string): string {
-  return v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
-}
-
-interface HistogramSeries {
-  buckets: number[];
-  sum: number;
-  count: number;
-}
-
-interface Family {
-  type: "counter" | "histogram" | "gauge";
-  help: string;
-}
-
+/** Latency buckets (seconds) for request and commit times: 1 ms to 2.5 s. */
 export const DEFAULT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
+export type Sample<L extends string> = { labels: Partial<Record<L, string>>; value: number };
+
+let processCollectors: Metric[] | undefined;
+
+/**
+ * CPU, memory, heap, event-loop lag, GC and file descriptors (prom-client's default metrics) are facts
+ * of the process, not of an agent, and their collectors cannot be stopped (a GC observer and an
+ * event-loop delay monitor each): they are made once per process in a registry of their own, never
+ * prom-client's global one, and every agent's registry lists the same collector objects.
+ */
+function processMetrics(): Metric[] {
+  if (!processCollectors) {
+    const own = new Registry();
+    collectDefaultMetrics({ register: own });
+    processCollectors = own.getMetricsAsArray() as unknown as Metric[];
+  }
+  return processCollectors;
+}
+
 export class Metrics {
-  private readonly families = new Map<string, Family>();
-  private readonly counters = new Map<string, Map<string, number>>();
-  private readonly histograms = new Map<string, { bounds: number[]; series: Map<string, HistogramSeries> }>();
-  private readonly gauges = new Map<string, () => Array<{ labels: Labels; value: number }>>();
+  readonly registry = new Registry();
 
-  counter(name: string, help: string): void {
-    this.families.set(name, { type: "counter", help });
-    if (!this.counters.has(name)) this.counters.set(name, new Map());
+  constructor() {
+    for (const m of processMetrics()) this.registry.registerMetric(m);
+    this.gauge("pps_edge_build_info", "The agent's version and the Node.js it runs on (always 1)", [
+      "version",
+      "node",
+    ]).set({ version: VERSION, node: process.version }, 1);
   }
 
-  histogram(name: string, help: string, bounds: number[] = DEFAULT_BUCKETS): void {
-    this.families.set(name, { type: "histogram", help });
-    if (!this.histograms.has(name)) this.histograms.set(name, { bounds, series: new Map() });
+  /** Registered once: asking again for the same name returns the same counter, its counts kept. */
+  counter<L extends string = never>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+    return this.once(
+      name,
+      Counter,
+      () => new Counter({ name, help, labelNames, registers: [this.registry] }),
+    );
   }
 
-  /** A gauge whose samples are computed when scraped. */
-  gauge(name: string, help: string, read: () => Array<{ labels: Labels; value: number }>): void {
-    this.families.set(name, { type: "gauge", help });
-    this.gauges.set(name, read);
+  histogram<L extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+    buckets: number[] = DEFAULT_BUCKETS,
+  ): Histogram<L> {
+    return this.once(
+      name,
+      Histogram,
+      () => new Histogram({ name, help, labelNames, buckets, registers: [this.registry] }),
+    );
   }
 
-  inc(name: string, labels: Labels = {}, by = 1): void {
-    const series = this.counters.get(name);
-    if (!series) throw new Error(`metric ${name} is not registered`);
-    const key = labelKey(labels);
-    series.set(key, (series.get(key) ?? 0) + by);
-  }
-
-  observe(name: string, labels: Labels, value: number): void {
-    const h = this.histograms.get(name);
-    if (!h) throw new Error(`metric ${name} is not registered`);
-    const key = labelKey(labels);
-    let s = h.series.get(key);
-    if (!s) {
-      s = { buckets: h.bounds.map(() => 0), sum: 0, count: 0 };
-      h.series.set(key, s);
-    }
-    for (let i = 0; i < h.bounds.length; i++)
-      if (value <= (h.bounds[i] as number)) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
-    s.sum += value;
-    s.count += 1;
-  }
-
-  /** Current value of a counter series (for tests and /readyz). */
-  value(name: string, labels: Labels = {}): number {
-    return this.counters.get(name)?.get(labelKey(labels)) ?? 0;
-  }
-
-  render(): string {
-    const out: string[] = [];
-    for (const [name, fam] of this.families) {
-      out.push(`# HELP ${name} ${fam.help}`, `# TYPE ${name} ${fam.type}`);
-      if (fam.type === "counter") {
-        for (const [key, v] of this.counters.get(name) ?? [])
-          out.push(`${name}${key ? `{${key}}` : ""} ${v}`);
-      } else if (fam.type === "gauge") {
-        for (const { labels, value } of this.gauges.get(name)?.() ?? []) {
-          const key = labelKey(labels);
-          out.push(`${name}${key ? `{${key}}` : ""} ${value}`);
+  /**
+   * A gauge; with `read`, its samples are computed when scraped (asking again replaces the callback, so
+   * it reads the newest owner). Without, the owner sets it.
+   */
+  gauge<L extends string = never>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+    read?: () => Array<Sample<L>>,
+  ): Gauge<L> {
+    if (read && this.registry.getSingleMetric(name)) this.registry.removeSingleMetric(name);
+    const collect = read
+      ? function collect(this: Gauge<L>) {
+          this.reset();
+          for (const s of read()) this.set(s.labels, s.value);
         }
-      } else {
-        const h = this.histograms.get(name);
-        if (!h) continue;
-        for (const [key, s] of h.series) {
-          const sep = key ? `${key},` : "";
-          h.bounds.forEach((b, i) => {
-            out.push(`${name}_bucket{${sep}le="${b}"} ${s.buckets[i]}`);
-          });
-          out.push(`${name}_bucket{${sep}le="+Inf"} ${s.count}`);
-          out.push(`${name}_sum${key ? `{${key}}` : ""} ${s.sum}`);
-          out.push(`${name}_count${key ? `{${key}}` : ""} ${s.count}`);
-        }
-      }
-    }
-    return `${out.join("\n")}\n`;
+      : undefined;
+    return this.once(
+      name,
+      Gauge,
+      () =>
+        new Gauge({ name, help, labelNames, registers: [this.registry], ...(collect ? { collect } : {}) }),
+    );
+  }
+
+  /** The exposition text; `contentType` is its Content-Type. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  private once<M>(name: string, kind: abstract new (...args: never[]) => M, make: () => M): M {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing === undefined) return make();
+    if (!(existing instanceof kind)) throw new Error(`metric ${name} is already registered as another type`);
+    return existing;
   }
 }

@@ -231,9 +231,16 @@ export const configSchema = z
       })
       .default({ mode: "external", printer: "file", media: "4x6" }),
     log: z
-      .object({ level: logLevel.default("info") })
+      .object({
+        level: logLevel.default("info"),
+        /**
+         * `auto`: readable coloured lines on a terminal, JSON lines otherwise (and under systemd, with
+         * each line's journal priority); `json` or `pretty` force one (docs/operations.md#logs).
+         */
+        format: z.enum(["auto", "json", "pretty"]).default("auto"),
+      })
       .strict()
-      .default({ level: "info" }),
+      .default({ level: "info", format: "auto" }),
   })
   .strict();
 

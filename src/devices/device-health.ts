@@ -13,8 +13,33 @@ interface Entry {
   lastSeenMs: number | null;
 }
 
+/** The devices' counters: the health book counts errors and reconnects, the hub events and lights. */
+export function deviceCounters(metrics: Metrics) {
+  return {
+    errors: metrics.counter(
+      "device_errors_total",
+      "Device errors (bad frames, unanswered requests, disconnects), by device",
+      ["device"],
+    ),
+    reconnects: metrics.counter("device_reconnects_total", "Reconnect attempts, by device", ["device"]),
+    events: metrics.counter(
+      "device_events_total",
+      "Scans, button presses and sensor edges received, by device and type",
+      ["device", "type"],
+    ),
+    lights: metrics.counter("device_lights_total", "Light commands sent, by device and outcome", [
+      "device",
+      "outcome",
+    ]),
+  };
+}
+
+export type DeviceCounters = ReturnType<typeof deviceCounters>;
+
 export interface HealthBookOptions {
+  /** Where the book's gauges are registered. */
   metrics: Metrics;
+  counters: Pick<DeviceCounters, "errors" | "reconnects">;
   log: Logger;
   now(): number;
   onChange(): void;
@@ -27,25 +52,20 @@ export class DeviceHealthBook {
 
   constructor(private readonly opts: HealthBookOptions) {
     const { metrics } = opts;
-    metrics.counter(
-      "device_errors_total",
-      "Device errors (bad frames, unanswered requests, disconnects), by device",
-    );
-    metrics.counter("device_reconnects_total", "Reconnect attempts, by device");
-    metrics.counter(
-      "device_events_total",
-      "Scans, button presses and sensor edges received, by device and type",
-    );
-    metrics.counter("device_lights_total", "Light commands sent, by device and outcome");
-    metrics.gauge("device_connected", "1 while the device is connected, by device and kind", () =>
-      [...this.entries.values()].map((e) => ({
-        labels: { device: e.health.id, kind: e.health.kind },
-        value: e.health.connected ? 1 : 0,
-      })),
+    metrics.gauge(
+      "device_connected",
+      "1 while the device is connected, by device and kind",
+      ["device", "kind"],
+      () =>
+        [...this.entries.values()].map((e) => ({
+          labels: { device: e.health.id, kind: e.health.kind },
+          value: e.health.connected ? 1 : 0,
+        })),
     );
     metrics.gauge(
       "device_last_seen_timestamp_seconds",
       "When the device last sent bytes (epoch seconds)",
+      ["device"],
       () =>
         [...this.entries.values()]
           .filter((e) => e.lastSeenMs !== null)
@@ -59,7 +79,7 @@ export class DeviceHealthBook {
       lastSeenMs: null,
     };
     this.entries.set(device.id, entry);
-    const { log, metrics, now, onChange, onError } = this.opts;
+    const { log, counters, now, onChange, onError } = this.opts;
     const h = entry.health;
     const labels = { device: h.id };
     const ctx = { device: h.id, transport: h.transport };
@@ -77,7 +97,7 @@ export class DeviceHealthBook {
         h.lastError = reason;
         if (was) {
           h.errors++;
-          metrics.inc("device_errors_total", labels);
+          counters.errors.inc(labels);
           log.warn({ ...ctx, reason }, "device disconnected");
         } else if (changed) log.warn({ ...ctx, reason }, "device not available; retrying");
         if (was || changed) onChange();
@@ -87,14 +107,14 @@ export class DeviceHealthBook {
       },
       error(reason) {
         h.errors++;
-        metrics.inc("device_errors_total", labels);
+        counters.errors.inc(labels);
         if (h.lastError !== reason) log.warn({ ...ctx, reason }, "device error");
         else log.debug({ ...ctx, reason }, "device error");
         h.lastError = reason;
         onError?.(h.id, reason);
       },
       reconnecting() {
-        metrics.inc("device_reconnects_total", labels);
+        counters.reconnects.inc(labels);
       },
     };
   }

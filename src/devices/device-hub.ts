@@ -10,7 +10,7 @@
  */
 import type { Logger } from "pino";
 import type { Metrics } from "../metrics.js";
-import { DeviceHealthBook } from "./device-health.js";
+import { DeviceHealthBook, deviceCounters } from "./device-health.js";
 import { adapterFactory, type DeviceBackends } from "./drivers/create-adapter.js";
 import type { DeviceHealth, DeviceHub } from "./hub.types.js";
 import { adapterLifecycle, buildAdapters } from "./hub-adapters.js";
@@ -46,9 +46,11 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
   const { station, metrics } = opts;
   const log = opts.log.child({ part: "devices" });
   const now = opts.now ?? Date.now;
-  const events = createEventRouter(metrics, log);
+  const counters = deviceCounters(metrics);
+  const events = createEventRouter(counters.events, log);
   const health = new DeviceHealthBook({
     metrics,
+    counters,
     log,
     now,
     onChange: () => opts.onHealthChange?.(),
@@ -65,7 +67,7 @@ export function createDeviceHub(opts: DeviceHubOptions): StationDeviceHub {
     stop,
     onEvent: events.onEvent,
     off: events.off,
-    light: (command) => routeLight(adapters, metrics, command),
+    light: (command) => routeLight(adapters, counters.lights, command),
     health: (): DeviceHealth[] => health.list(),
     simulator: () => simulatorOf(adapters),
   };

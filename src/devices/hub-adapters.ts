@@ -67,7 +67,7 @@ export function adapterLifecycle(
         }
       }
       log.info(
-        { devices: adapters.size, station: source ?? "embedded simulated station" },
+        { devices: adapters.size, stationFile: source ?? "embedded simulated station" },
         "devices started",
       );
     },

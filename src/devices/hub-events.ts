@@ -4,7 +4,7 @@
  * others still get the event.
  */
 import type { Logger } from "pino";
-import type { Metrics } from "../metrics.js";
+import type { DeviceCounters } from "./device-health.js";
 import type { DeviceEvent, DeviceHub } from "./hub.types.js";
 
 export interface EventRouter extends Pick<DeviceHub, "onEvent" | "off"> {
@@ -12,11 +12,11 @@ export interface EventRouter extends Pick<DeviceHub, "onEvent" | "off"> {
   emit(event: DeviceEvent): void;
 }
 
-export function createEventRouter(metrics: Metrics, log: Logger): EventRouter {
+export function createEventRouter(counted: DeviceCounters["events"], log: Logger): EventRouter {
   const handlers = new Map<string, Set<(event: DeviceEvent) => void>>();
 
   function emit(event: DeviceEvent): void {
-    metrics.inc("device_events_total", { device: event.deviceId, type: event.type });
+    counted.inc({ device: event.deviceId, type: event.type });
     for (const set of handlers.values()) {
       for (const h of set) {
         try {

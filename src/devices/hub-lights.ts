@@ -3,12 +3,16 @@
  * error kind when the device is unknown or has no lights, and counted by outcome.
  */
 import { AppError } from "../domain/errors.js";
-import type { Metrics } from "../metrics.js";
+import type { DeviceCounters } from "./device-health.js";
 import { isDeviceUnavailable } from "./drivers/adapter.types.js";
 import type { LightCommand } from "./hub.types.js";
 import type { Adapters } from "./hub-adapters.js";
 
-export async function routeLight(adapters: Adapters, metrics: Metrics, command: LightCommand): Promise<void> {
+export async function routeLight(
+  adapters: Adapters,
+  counted: DeviceCounters["lights"],
+  command: LightCommand,
+): Promise<void> {
   const adapter = adapters.get(command.deviceId);
   if (!adapter) {
     throw new AppError("not_found", `no device '${command.deviceId}'`, [
@@ -23,9 +27,9 @@ export async function routeLight(adapters: Adapters, metrics: Metrics, command: 
   const labels = { device: command.deviceId, outcome: "ok" };
   try {
     await adapter.light(command);
-    metrics.inc("device_lights_total", labels);
+    counted.inc(labels);
   } catch (err) {
-    metrics.inc("device_lights_total", {
+    counted.inc({
       ...labels,
       outcome: isDeviceUnavailable(err) ? "unavailable" : "error",
     });

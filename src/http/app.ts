@@ -17,6 +17,11 @@ export interface HttpDeps {
   bodyLimitBytes: number;
 }
 
+const STATUS_CLASSES = ["1xx", "1xx", "2xx", "3xx", "4xx", "5xx"];
+
+/** `404` → `4xx`: the latency histogram's label, so its series stay few (one per class, not per code). */
+const statusClass = (status: number): string => STATUS_CLASSES[Math.trunc(status / 100)] ?? "5xx";
+
 /** Mounts one group of routes; it records each route in the registry (OpenAPI, 405 answers). */
 export type RouteGroup = (app: Hono<AppEnv>, registry: RouteRegistry) => void;
 
@@ -32,8 +37,16 @@ export function createHttpApp(
   const registry = new RouteRegistry(deps.guard);
   const app = new Hono<AppEnv>();
 
-  metrics.counter("http_requests_total", "HTTP requests by route, method and status");
-  metrics.histogram("http_request_duration_seconds", "HTTP request latency by route, method and status");
+  const requests = metrics.counter("http_requests_total", "HTTP requests by route, method and status", [
+    "method",
+    "route",
+    "status",
+  ]);
+  const latency = metrics.histogram(
+    "http_request_duration_seconds",
+    "HTTP request latency by route template, method and status class (2xx, 4xx, …)",
+    ["method", "route", "status_class"],
+  );
 
   app.use("*", async function requestContext(c, next) {
     const started = performance.now();
@@ -43,11 +56,15 @@ export function createHttpApp(
     c.set("route", "unmatched");
     c.header("X-Request-Id", requestId);
     await next();
-    const labels = { route: c.get("route"), method: c.req.method, status: String(c.res.status) };
-    metrics.inc("http_requests_total", labels);
-    metrics.observe("http_request_duration_seconds", labels, (performance.now() - started) / 1000);
-    if (c.res.status >= 500) log.error({ requestId, ...labels }, "request failed");
-    else if (log.isLevelEnabled("debug")) log.debug({ requestId, ...labels }, "request");
+    const seconds = (performance.now() - started) / 1000;
+    const { status } = c.res;
+    const method = c.req.method;
+    const route = c.get("route");
+    // label objects in the label names' order: prom-client hashes them by that order, unsorted
+    requests.inc({ method, route, status: String(status) });
+    latency.observe({ method, route, status_class: statusClass(status) }, seconds);
+    if (status >= 500) log.error({ requestId, route, method, status }, "request failed");
+    else if (log.isLevelEnabled("debug")) log.debug({ requestId, route, method, status }, "request");
   });
 
   // a burst of requests is spread over event-loop turns so device I/O is not held up (turns.ts)

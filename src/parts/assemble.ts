@@ -50,7 +50,14 @@ export function assemble(
   const { hub, svc } = f;
   const sync = buildSync(f);
   // the station engine: device events and scans → station operations → lights
-  const station = createStationPart({ hub, services: svc, config: f.config, now: f.now, log: f.log });
+  const station = createStationPart({
+    hub,
+    services: svc,
+    config: f.config,
+    now: f.now,
+    log: f.log,
+    metrics: f.metrics,
+  });
   let labels: PackLabels | undefined;
   // the operator screen: each seat's state pushed to its page, taps through the engine
   const screen = createScreenPart({

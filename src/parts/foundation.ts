@@ -36,14 +36,17 @@ export interface Foundation extends AgentContext {
 
 function openServices(ctx: AgentContext, handle: DatabaseHandle, hub: StationDeviceHub, layout: object) {
   const { config, metrics } = ctx;
-  metrics.histogram("db_commit_duration_seconds", "Time to commit a transaction durably (WAL sync)");
+  const commits = metrics.histogram(
+    "db_commit_duration_seconds",
+    "Time to commit a transaction durably (WAL sync)",
+  );
   const svc = createServices({
     handle,
     config: { ...config, station: { ...config.station, ...layout } },
     log: ctx.log,
     now: ctx.now,
     devices: () => hub.health(),
-    onCommit: (t) => metrics.observe("db_commit_duration_seconds", {}, t.commitSeconds),
+    onCommit: (t) => commits.observe(t.commitSeconds),
   });
   svc.init();
   return svc;

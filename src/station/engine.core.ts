@@ -55,6 +55,8 @@ export interface EngineDeps {
   errorSignalMs: number;
   now: () => number;
   log: Logger;
+  /** How long a scan took to light (seconds): until the last light command it caused was written. */
+  onScanLit?: (seconds: number) => void;
 }
 
 /** The engine's state between inputs. */

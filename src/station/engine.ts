@@ -33,17 +33,34 @@ export function createStationEngine(deps: EngineDeps) {
   const core = createCore(deps);
   let last: EngineOutcome | null = null;
 
+  /** scan → light (docs/architecture.md#performance-targets), measured only for scans that lit. */
+  function timeLight(started: number, sentBefore: number): void {
+    const report = deps.onScanLit;
+    if (!report || core.lights.sent() === sentBefore) return;
+    core.lights.written().then((ok) => {
+      if (ok) report((performance.now() - started) / 1000);
+    });
+  }
+
+  function scanAt(seat: string, barcode: string, source: string): EngineOutcome {
+    mustSeat(core, seat);
+    const input: EngineInput = { kind: "scan", barcode, source };
+    const d = debounce(core.seen, { source, value: barcode, at: deps.now() }, deps.debounceMs);
+    core.seen = d.state;
+    if (d.drop) return tell(core, input, { seat, result: "debounced", calls: [] });
+    const meanings = fixedMeaning(barcode) ? [] : deps.lookup.meanings(barcode);
+    const scan = { type: "scan" as const, barcode, meanings, world: world(core, seat, meanings) };
+    return tell(core, input, feed(core, seat, scan));
+  }
+
   const engine = {
     /** A scan at a seat, as a scanner sends it (`source`: the scanner, for the debounce window). */
     scan(seat: string, barcode: string, source = `api:${seat}`): EngineOutcome {
-      mustSeat(core, seat);
-      const input: EngineInput = { kind: "scan", barcode, source };
-      const d = debounce(core.seen, { source, value: barcode, at: deps.now() }, deps.debounceMs);
-      core.seen = d.state;
-      if (d.drop) return tell(core, input, { seat, result: "debounced", calls: [] });
-      const meanings = fixedMeaning(barcode) ? [] : deps.lookup.meanings(barcode);
-      const scan = { type: "scan" as const, barcode, meanings, world: world(core, seat, meanings) };
-      return tell(core, input, feed(core, seat, scan));
+      const started = performance.now();
+      const sentBefore = core.lights.sent();
+      const out = scanAt(seat, barcode, source);
+      timeLight(started, sentBefore);
+      return out;
     },
 
     /** A quantity keyed in at a seat (confirms a pick or put with it; an audit count where kq). */

@@ -5,15 +5,26 @@
  * to what it should show (unless a newer change already replaced it).
  */
 import type { Logger } from "pino";
-import type { DeviceHub } from "../devices/hub.types.js";
+import type { DeviceHub, LightCommand } from "../devices/hub.types.js";
 import { type Desired, OFF, sameLight } from "./bin-lights.js";
 import type { LightRef } from "./topology.js";
 
 const keyOf = (l: LightRef) => `${l.device}\u0000${l.address}`;
+const written = () => true;
 
 export function createLightsShell(deps: { hub: DeviceHub; errorSignalMs: number; log: Logger }) {
   const sent = new Map<string, { light: LightRef; desired: Desired }>();
   const errors = new Map<string, NodeJS.Timeout>();
+  let commands = 0;
+  let last: Promise<boolean> = Promise.resolve(true);
+
+  function send(cmd: LightCommand, light: LightRef, failure: string): void {
+    commands++;
+    last = deps.hub.light(cmd).then(written, (err: unknown) => {
+      deps.log.warn({ err, light }, failure);
+      return false;
+    });
+  }
 
   function write(light: LightRef, desired: Desired): void {
     sent.set(keyOf(light), { light, desired });
@@ -28,7 +39,7 @@ export function createLightsShell(deps: { hub: DeviceHub; errorSignalMs: number;
             ...(desired.quantity !== undefined ? { quantity: desired.quantity } : {}),
             ...(desired.blink ? { blink: true } : {}),
           };
-    deps.hub.light(cmd).catch((err: unknown) => deps.log.warn({ err, light }, "light command failed"));
+    send(cmd, light, "light command failed");
   }
 
   return {
@@ -51,9 +62,7 @@ export function createLightsShell(deps: { hub: DeviceHub; errorSignalMs: number;
       const k = keyOf(light);
       const old = errors.get(k);
       if (old) clearTimeout(old);
-      deps.hub
-        .light({ deviceId: light.device, address: light.address, mode: "error" })
-        .catch((err: unknown) => deps.log.warn({ err, light }, "error signal failed"));
+      send({ deviceId: light.device, address: light.address, mode: "error" }, light, "error signal failed");
       const timer = setTimeout(() => {
         errors.delete(k);
         write(light, sent.get(k)?.desired ?? OFF);
@@ -61,6 +70,12 @@ export function createLightsShell(deps: { hub: DeviceHub; errorSignalMs: number;
       timer.unref();
       errors.set(k, timer);
     },
+
+    /** Light commands sent so far: a step that changed it lit something (the scan → light timing). */
+    sent: (): number => commands,
+
+    /** Resolves once the last command sent is written: true, or false when it failed. */
+    written: (): Promise<boolean> => last,
 
     /** Lights last told to show something (to turn off those no longer wanted). */
     lit(): LightRef[] {

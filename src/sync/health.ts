@@ -6,13 +6,9 @@ import { redact } from "./redact.js";
  * The sync's metrics (issue: "/readyz, /metrics and the log report [the outbox's] depth and age long
  * before it fills"). Counters are incremented by the sync; gauges are read when scraped.
  */
-export function registerMetrics(metrics: Metrics, monitor: OutboxMonitor, connected: () => boolean): void {
-  metrics.counter("mqtt_published_total", "Notifications acknowledged by the broker (PUBACK)");
-  metrics.counter("mqtt_refused_total", "Notifications refused for good and moved aside, by reason");
-  metrics.counter("mqtt_reconnects_total", "Reconnect attempts after a lost or failed connection");
-  metrics.counter("mqtt_requests_total", "Requests received over MQTT, by name and outcome");
+export function registerMetrics(metrics: Metrics, monitor: OutboxMonitor, connected: () => boolean) {
   const gauge = (name: string, help: string, read: () => number) =>
-    metrics.gauge(name, help, () => [{ labels: {}, value: read() }]);
+    metrics.gauge(name, help, [], () => [{ labels: {}, value: read() }]);
   gauge(
     "outbox_undelivered",
     "Notifications committed and not yet acknowledged by the broker",
@@ -25,6 +21,22 @@ export function registerMetrics(metrics: Metrics, monitor: OutboxMonitor, connec
   );
   gauge("outbox_dead", "Notifications moved aside to outbox_dead", () => monitor.health().dead);
   gauge("mqtt_connected", "1 while connected to the broker", () => (connected() ? 1 : 0));
+  return {
+    published: metrics.counter("mqtt_published_total", "Notifications acknowledged by the broker (PUBACK)"),
+    refused: metrics.counter(
+      "mqtt_refused_total",
+      "Notifications refused for good and moved aside, by reason",
+      ["reason"],
+    ),
+    reconnects: metrics.counter(
+      "mqtt_reconnects_total",
+      "Reconnect attempts after a lost or failed connection",
+    ),
+    requests: metrics.counter("mqtt_requests_total", "Requests received over MQTT, by name and outcome", [
+      "name",
+      "outcome",
+    ]),
+  };
 }
 
 export type LinkReport =

@@ -6,7 +6,6 @@
  */
 import type { Logger } from "pino";
 import type { EventBus } from "../events.js";
-import type { Metrics } from "../metrics.js";
 import type { ConnectionHandlers } from "./link.js";
 import type { SyncParts } from "./sync-parts.js";
 import type { Topics } from "./topics.js";
@@ -15,12 +14,11 @@ import type { Topics } from "./topics.js";
 export const OWNER = "sync";
 
 export function connectionHandlers(
-  parts: Pick<SyncParts, "publisher" | "retained" | "requests">,
+  parts: Pick<SyncParts, "publisher" | "retained" | "requests" | "counters">,
   topics: Topics,
-  metrics: Metrics,
   log: Logger,
 ): ConnectionHandlers {
-  const { publisher, retained, requests } = parts;
+  const { publisher, retained, requests, counters } = parts;
   return {
     async onUp(link) {
       await retained.attach(link);
@@ -46,7 +44,7 @@ export function connectionHandlers(
       });
     },
     onReconnectScheduled(delayMs) {
-      metrics.inc("mqtt_reconnects_total");
+      counters.reconnects.inc();
       log.debug({ delayMs }, "mqtt: reconnecting");
     },
   };

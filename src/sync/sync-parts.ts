@@ -61,7 +61,7 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     now: deps.now,
     log,
   });
-  registerMetrics(metrics, monitor, ctx.connected);
+  const counters = registerMetrics(metrics, monitor, ctx.connected);
 
   const publisher = createPublisher({
     outbox: deps.outbox,
@@ -72,8 +72,8 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     maxDeliveryAttempts: cfg.maxDeliveryAttempts,
     now: deps.now,
     log,
-    onPublished: (n) => metrics.inc("mqtt_published_total", {}, n),
-    onRefused: (reason) => metrics.inc("mqtt_refused_total", { reason }),
+    onPublished: (n) => counters.published.inc(n),
+    onRefused: (reason) => counters.refused.inc({ reason }),
     onCaughtUp: () => deps.unitOfWork.setUndelivered(0),
   });
   const retained = createRetainedState({
@@ -92,9 +92,9 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     bodyLimitBytes: deps.config.http.bodyLimitBytes,
     now: deps.now,
     log,
-    onHandled: (name, outcome) => metrics.inc("mqtt_requests_total", { name, outcome }),
+    onHandled: (name, outcome) => counters.requests.inc({ name, outcome }),
   });
-  return { monitor, publisher, retained, requests };
+  return { monitor, publisher, retained, requests, counters };
 }
 
 export type SyncParts = ReturnType<typeof createSyncParts>;

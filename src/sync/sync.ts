@@ -64,7 +64,7 @@ export function createSync(deps: SyncDeps) {
       const { createConnection } = await import("./connection.js");
       connection = createConnection(
         connectionOptions(deps.config, endpoint, files.tls, { topics, repo, now: deps.now, log }),
-        connectionHandlers(parts, topics, deps.metrics, log),
+        connectionHandlers(parts, topics, log),
       );
       listenToBus(deps.bus, parts);
       connection.start();

@@ -35,7 +35,7 @@ describe("devices in the agent", () => {
       ["sim-scanner-back", true, "sim"],
     ]);
     expect(t.agent.devices.source).toBeNull();
-    expect(t.agent.metrics.render()).toContain(
+    expect(await t.agent.metrics.render()).toContain(
       'device_connected{device="sim-scanner-front",kind="scanner"} 1',
     );
   });

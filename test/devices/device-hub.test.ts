@@ -75,7 +75,7 @@ describe("device hub", () => {
       { deviceId: "sim-ptl", address: "1", mode: "off" },
       { deviceId: "sim-ptl", address: "3", mode: "error" },
     ]);
-    const text = metrics.render();
+    const text = await metrics.render();
     expect(text).toContain('device_connected{device="sim-ptl",kind="ptl-controller"} 1');
     expect(text).toContain('device_events_total{device="sim-scanner-front",type="scan"} 1');
     expect(text).toContain('device_lights_total{device="sim-ptl",outcome="ok"} 3');
@@ -145,7 +145,7 @@ describe("device hub", () => {
       .light({ deviceId: "ptl", address: "001001", mode: "show" })
       .catch((e: unknown) => e);
     expect(isDeviceUnavailable(err)).toBe(true);
-    expect(h.metrics.render()).toContain('device_lights_total{device="ptl",outcome="unavailable"} 1');
-    expect(h.metrics.render()).toContain('device_connected{device="ptl",kind="ptl-controller"} 0');
+    expect(await h.metrics.render()).toContain('device_lights_total{device="ptl",outcome="unavailable"} 1');
+    expect(await h.metrics.render()).toContain('device_connected{device="ptl",kind="ptl-controller"} 0');
   });
 });

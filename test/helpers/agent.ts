@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pino from "pino";
+import pino, { type DestinationStream } from "pino";
 import { type Agent, createAgent } from "../../src/agent.js";
 import { parseConfig } from "../../src/config/config.load.js";
+import { createLogger } from "../../src/log.js";
 
 export const CLIENT_ID = "test-client";
 export const CLIENT_SECRET = "test-client-secret-123";
@@ -27,10 +28,13 @@ export function tempDir(prefix = "pps-edge-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** An agent on a real SQLite file in a temp folder, with a clock the test can move. */
+/**
+ * An agent on a real SQLite file in a temp folder, with a clock the test can move. Silent, unless
+ * `logTo` is given: then the agent's own logger writes JSON lines there at the configured `log.level`.
+ */
 export async function startTestAgent(
   overrides: Record<string, unknown> = {},
-  opts: { listen?: boolean } = {},
+  opts: { listen?: boolean; logTo?: DestinationStream } = {},
 ): Promise<TestAgent> {
   const dir = tempDir();
   const clock = { now: Date.parse("2026-11-21T10:00:00.000Z") };
@@ -46,7 +50,10 @@ export async function startTestAgent(
     mqtt: { url: "off" },
     ...overrides,
   });
-  const agent = createAgent(config, { log: pino({ level: "silent" }), now: () => clock.now });
+  const log = opts.logTo
+    ? createLogger(config, { destination: opts.logTo, journal: false, tty: false })
+    : pino({ level: "silent" });
+  const agent = createAgent(config, { log, now: () => clock.now });
   await agent.start(opts.listen ?? false);
   let cached: string | undefined;
   const t: TestAgent = {

@@ -50,7 +50,7 @@ describe("health, readiness, metrics, API description", () => {
       'http_requests_total{method="GET",route="/api-gateway/mdm-service/wms-masterdata/catalog",status="401"} 1',
     );
     expect(text).toMatch(
-      /http_request_duration_seconds_bucket\{method="GET",route="\/healthz",status="200",le="\+Inf"\} \d+/,
+      /http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/healthz",status_class="2xx"\} \d+/,
     );
   });
 

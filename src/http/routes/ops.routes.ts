@@ -71,8 +71,7 @@ export function opsRoutes(opts: { metrics: Metrics; checks: ReadinessCheck[]; ve
         produces: "text/plain",
         responses: { 200: { description: "metrics" } },
       },
-      (c) =>
-        c.body(opts.metrics.render(), 200, { "Content-Type": "text/plain; version=0.0.4; charset=utf-8" }),
+      async (c) => c.body(await opts.metrics.render(), 200, { "Content-Type": opts.metrics.contentType }),
     );
     let doc: Record<string, unknown> | undefined;
     const openapi = () => {

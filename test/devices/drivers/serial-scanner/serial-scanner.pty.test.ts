@@ -62,7 +62,7 @@ describe("serial scanner over a pseudo-terminal", () => {
     const health = h.hub.health().find((x) => x.id === "scanner-front");
     expect(health).toMatchObject({ connected: true, transport: links.agent, errors: 0 });
     expect(health?.lastSeen).not.toBeNull();
-    expect(h.metrics.render()).toContain('device_events_total{device="scanner-front",type="scan"} 2');
+    expect(await h.metrics.render()).toContain('device_events_total{device="scanner-front",type="scan"} 2');
   });
 
   it("reconnects after the port disappears and comes back on the same path, and the next scan arrives", async () => {
@@ -84,7 +84,7 @@ describe("serial scanner over a pseudo-terminal", () => {
     await writeTo(device, "AFTER\r");
     const after = await h.next((e) => e.type === "scan", "scan after replug");
     expect(after).toMatchObject({ value: "AFTER", seat: "front" });
-    expect(h.metrics.render()).toMatch(/device_reconnects_total\{device="scanner-front"\} [1-9]/);
+    expect(await h.metrics.render()).toMatch(/device_reconnects_total\{device="scanner-front"\} [1-9]/);
   });
 
   it("reports a scanner that is not plugged in and picks it up when it appears", async () => {

@@ -1,0 +1,18 @@
+/** The package ships no types; this is the shape its README documents (prom2json's). */
+declare module "parse-prometheus-text-format" {
+  export interface PromSample {
+    value?: string;
+    labels?: Record<string, string>;
+    /** Histograms: cumulative count by upper bound (`le`). */
+    buckets?: Record<string, string>;
+    count?: string;
+    sum?: string;
+  }
+  export interface PromFamily {
+    name: string;
+    help: string;
+    type: "COUNTER" | "GAUGE" | "HISTOGRAM" | "SUMMARY" | "UNTYPED";
+    metrics: PromSample[];
+  }
+  export default function parsePrometheusTextFormat(text: string): PromFamily[];
+}
