@@ -6,8 +6,6 @@
  * debug level. Once up it runs until SIGTERM or SIGINT.
  */
 import { Command } from "commander";
-import { createAgent } from "../agent.js";
-import { createLogger } from "../log.js";
 import { failureLine, isStartError } from "../start-error.js";
 import { type Cli, EXIT, loadCliConfig } from "./context.js";
 
@@ -20,6 +18,8 @@ async function runAgent(cmd: Command, cli: Cli): Promise<number> {
     io.err(failureLine(e, true));
     return EXIT.failure;
   }
+  // loaded here, not with the command line: --help, --version and the other commands start faster
+  const [{ createAgent }, { createLogger }] = await Promise.all([import("../agent.js"), import("../log.js")]);
   const log = createLogger(config.log.level, config);
   const agent = createAgent(config, { log });
   try {

@@ -3,7 +3,7 @@
  * and what is printed are sim.cli.ts's; here are the arguments each action takes.
  */
 import { Argument, Command, InvalidArgumentError } from "commander";
-import { type SimAction, type SimCall, simCalls, simCommand } from "../sim.cli.js";
+import type { SimAction, SimCall, simCalls } from "../sim.cli.js";
 import { type Cli, loadCliConfig } from "./context.js";
 
 function quantity(value: string): number {
@@ -18,8 +18,10 @@ export function defineSim(cli: Cli): Command {
       "after",
       "\nSigns in with clientSecret and adminPassword from the config, or the credentials file of the first start.\nExit code 3: the station engine refused the action (the reason is printed).",
     );
-  const send = async (cmd: Command, action: SimAction, call: SimCall) => {
-    cli.code = await simCommand(loadCliConfig(cmd, cli.io).config, action, call, cli.io);
+  const send = async (cmd: Command, action: SimAction, call: (calls: typeof simCalls) => SimCall) => {
+    const { config } = loadCliConfig(cmd, cli.io);
+    const sim = await import("../sim.cli.js");
+    cli.code = await sim.simCommand(config, action, call(sim.simCalls), cli.io);
   };
   sim
     .command("scan")
@@ -27,7 +29,7 @@ export function defineSim(cli: Cli): Command {
     .argument("<seat>")
     .argument("<barcode>")
     .action((seat: string, barcode: string, _o, cmd: Command) =>
-      send(cmd, "scan", simCalls.scan(seat, barcode)),
+      send(cmd, "scan", (c) => c.scan(seat, barcode)),
     );
   sim
     .command("press")
@@ -35,7 +37,7 @@ export function defineSim(cli: Cli): Command {
     .argument("<bin>", "the bin (ppsBinId)")
     .addArgument(new Argument("[button]").choices(["confirm", "shortage"]).default("confirm"))
     .action((bin: string, button: "confirm" | "shortage", _o, cmd: Command) =>
-      send(cmd, "press", simCalls.press(bin, button)),
+      send(cmd, "press", (c) => c.press(bin, button)),
     );
   sim
     .command("sensor")
@@ -43,21 +45,21 @@ export function defineSim(cli: Cli): Command {
     .argument("<bin>", "the bin (ppsBinId)")
     .addArgument(new Argument("<state>").choices(["on", "off"]))
     .action((bin: string, state: string, _o, cmd: Command) =>
-      send(cmd, "sensor", simCalls.sensor(bin, state === "on")),
+      send(cmd, "sensor", (c) => c.sensor(bin, state === "on")),
     );
   sim
     .command("keyin")
     .description("a quantity keyed in at the seat")
     .argument("<seat>")
     .argument("<quantity>", "pieces", quantity)
-    .action((seat: string, n: number, _o, cmd: Command) => send(cmd, "keyin", simCalls.keyin(seat, n)));
+    .action((seat: string, n: number, _o, cmd: Command) => send(cmd, "keyin", (c) => c.keyin(seat, n)));
   sim
     .command("lights")
     .description("what the lights show")
-    .action((_o, cmd: Command) => send(cmd, "lights", simCalls.lights()));
+    .action((_o, cmd: Command) => send(cmd, "lights", (c) => c.lights()));
   sim
     .command("seats")
     .description("each seat's step")
-    .action((_o, cmd: Command) => send(cmd, "seats", simCalls.seats()));
+    .action((_o, cmd: Command) => send(cmd, "seats", (c) => c.seats()));
   return sim;
 }

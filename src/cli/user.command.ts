@@ -1,51 +1,20 @@
 /**
  * `pps-edge user …`: the API users of the station (docs/architecture.md#auth), over the station
- * database. It works beside a running agent (WAL: the agent keeps serving while a user is added). A
- * data folder without a database is refused unless `--init` says to create one: a typo in the path
- * must not leave a new, empty station behind.
+ * database (user.database.ts). It works beside a running agent (WAL: the agent keeps serving while a
+ * user is added).
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { Command } from "commander";
-import { createAuthRepo } from "../db/auth.repo.js";
-import { openDatabase } from "../db/open.js";
 import { MIN_PASSWORD_LENGTH } from "../domain/password-policy.js";
-import { DB_FILE } from "../parts/foundation.js";
-import { createAuthService } from "../services/auth/auth.service.js";
-import { type Cli, type LoadedConfig, loadCliConfig } from "./context.js";
+import { type Cli, loadCliConfig } from "./context.js";
 import { readNewPassword } from "./password.js";
+import type { Auth } from "./user.database.js";
 
-type Auth = ReturnType<typeof createAuthService>;
-
-function whereFrom(origin: string): string {
-  return origin === "the default"
-    ? "dataDir is the default ./data, under the current folder"
-    : `dataDir from ${origin}`;
-}
-
-/** Opens the station database (refused when absent without --init) for the time `use` runs. */
+/** Runs `use` over the station database (user.database.ts, loaded only now). */
 async function withAuth(cmd: Command, cli: Cli, use: (auth: Auth) => Promise<void> | void): Promise<void> {
-  const { config, origin }: LoadedConfig = loadCliConfig(cmd, cli.io);
-  const path = join(resolve(config.dataDir), DB_FILE);
-  if (!cmd.optsWithGlobals<{ init?: boolean }>().init && !existsSync(path)) {
-    throw new Error(`no database at ${path} (${whereFrom(origin("dataDir"))}); pass --init to create one`);
-  }
-  const handle = openDatabase(path, {
-    synchronous: config.db.synchronous,
-    busyTimeoutMs: config.db.busyTimeoutMs,
-  });
-  try {
-    await use(
-      createAuthService(createAuthRepo(handle.db), {
-        clientId: config.clientId,
-        tokenTtlSeconds: config.tokenTtlSeconds,
-        refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-        now: Date.now,
-      }),
-    );
-  } finally {
-    handle.close();
-  }
+  const loaded = loadCliConfig(cmd, cli.io);
+  const init = cmd.optsWithGlobals<{ init?: boolean }>().init === true;
+  const db = await import("./user.database.js");
+  await db.withAuth(loaded, init, use);
 }
 
 const PASSWORD_HELP = `

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { type Config, DEFAULT_BINS, DEFAULT_SEATS } from "../config/config.schema.js";
-import type { DatabaseHandle } from "../db/open.js";
+import { type DatabaseHandle, DB_FILE } from "../db/open.js";
 import { createDeviceHub, type StationDeviceHub } from "../devices/device-hub.js";
 import type { Metrics } from "../metrics.js";
 import { ensureCredentials } from "../services/auth/auth.service.js";
@@ -16,7 +16,7 @@ import { createServices, type Services } from "../services/container.js";
 import { stationSeatsAndBins } from "../station/topology.js";
 import { holdDataFolder, loadStationOrExplain, openDatabaseOrExplain } from "./foundation.failures.js";
 
-export const DB_FILE = "pps-edge.db";
+export { DB_FILE };
 
 /** What the composition root hands every part. */
 export interface AgentContext {
