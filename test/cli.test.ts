@@ -1,25 +1,12 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createAuthRepo } from "../src/db/auth.repo.js";
 import { openDatabase } from "../src/db/open.js";
 import { MIN_PASSWORD_LENGTH } from "../src/domain/password-policy.js";
-import { main } from "../src/main.js";
 import { verifyPassword } from "../src/services/auth/password.js";
-import { tempDir } from "./helpers/agent.js";
-
-async function run(args: string[], env: Record<string, string>, stdin = "") {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, {
-    stdin: Readable.from([Buffer.from(stdin)]),
-    out: (s) => out.push(s),
-    err: (s) => err.push(s),
-    env,
-  });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, startTestAgent, tempDir } from "./helpers/agent.js";
+import { runCli as run } from "./helpers/cli.js";
 
 describe("pps-edge user", () => {
   it("adds, lists, resets and removes users; passwords are scrypt hashes", async () => {
@@ -111,134 +98,27 @@ describe("pps-edge user", () => {
   });
 });
 
-describe("pps-edge --help, --version and usage errors", () => {
-  /** Every command path of the program, from its own help. */
-  async function commands(path: string[] = []): Promise<string[][]> {
-    const help = (await run([...path, "--help"], {})).out;
-    const section = help.split("\nCommands:\n")[1] ?? "";
-    const names = [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((m) => m[1] as string);
-    const below = await Promise.all(names.filter((n) => n !== "help").map((n) => commands([...path, n])));
-    return [path, ...below.flat()];
-  }
-
-  it("answers --help on every command with its usage and does nothing else", async () => {
-    const dir = tempDir();
-    const all = await commands();
-    expect(all.map((p) => p.join(" "))).toEqual(
-      expect.arrayContaining([
-        "",
-        "run",
-        "user",
-        "user add",
-        "user reset-password",
-        "sim",
-        "sim scan",
-        "profiles",
-      ]),
-    );
-    for (const path of all) {
-      const res = await run([...path, "--help"], { PPS_EDGE_DATA_DIR: dir }, "a long enough password\n");
-      expect(res.code, path.join(" ")).toBe(0);
-      expect(res.out).toContain(`Usage: ${["pps-edge", ...path].join(" ")}`);
-      expect(res.err).toBe("");
+describe("pps-edge sim", () => {
+  it("drives the simulated devices of a running agent over its API", async () => {
+    const t = await startTestAgent({}, { listen: true });
+    try {
+      const env = {
+        PPS_EDGE_DATA_DIR: t.dir,
+        PPS_EDGE_HTTP_PORT: String(t.agent.address?.port),
+        PPS_EDGE_CLIENT_ID: CLIENT_ID,
+        PPS_EDGE_CLIENT_SECRET: CLIENT_SECRET,
+        PPS_EDGE_ADMIN_USER: ADMIN,
+        PPS_EDGE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      };
+      expect(await run(["sim", "seats"], env)).toMatchObject({
+        code: 0,
+        out: expect.stringMatching(/^front: /m),
+      });
+      expect(await run(["sim", "lights"], env)).toEqual({ code: 0, out: "all lights off", err: "" });
+      const sensor = await run(["sim", "sensor", "1", "on"], env);
+      expect(sensor.code, sensor.err).toBe(0);
+    } finally {
+      await t.close();
     }
-    // `user add --init --help` created no database, `run --help` started nothing
-    expect(readdirSync(dir)).toEqual([]);
-    expect((await run(["user", "add", "--help", "--init", "alice"], { PPS_EDGE_DATA_DIR: dir })).code).toBe(
-      0,
-    );
-    expect(readdirSync(dir)).toEqual([]);
-  });
-
-  it("prints the version, and help for a command", async () => {
-    const { VERSION } = await import("../src/version.js");
-    expect(await run(["--version"], {})).toEqual({ code: 0, out: VERSION, err: "" });
-    const help = await run(["help", "user"], {});
-    expect(help.code).toBe(0);
-    expect(help.out).toContain("Usage: pps-edge user");
-    expect(help.out).toContain("reset-password");
-  });
-
-  it("refuses unknown options, missing and bad arguments with exit code 2", async () => {
-    const env = { PPS_EDGE_DATA_DIR: tempDir() };
-    const option = await run(["user", "list", "--int"], env);
-    expect(option).toMatchObject({ code: 2 });
-    expect(option.err).toContain("unknown option '--int'");
-    expect(option.err).toContain("(Did you mean --init?)");
-    expect((await run(["run", "--port", "1"], env)).code).toBe(2);
-    expect((await run(["sim", "sensor", "1", "maybe"], env)).err).toContain("Allowed choices are on, off");
-    expect((await run(["sim", "keyin", "front", "two"], env)).code).toBe(2);
-    expect((await run(["run", "extra"], env)).code).toBe(2);
-    const bare = await run([], env);
-    expect(bare.code).toBe(2);
-    expect(bare.err).toContain("Usage: pps-edge");
-  });
-});
-
-/** A terminal: raw mode as readline asks for it, and answers typed when each question appears. */
-function terminal(answers: string[]) {
-  const stdin = Object.assign(new PassThrough(), {
-    isTTY: true,
-    isRaw: false,
-    setRawMode(mode: boolean) {
-      stdin.isRaw = mode;
-      return stdin;
-    },
-  });
-  const prompt = new PassThrough();
-  let shown = "";
-  prompt.on("data", (d) => {
-    shown += String(d);
-    // each question ends with a space; answer it once, as a person types: keys, then Enter
-    if (shown.endsWith(": ") && answers.length > 0) setImmediate(() => stdin.write(`${answers.shift()}\r`));
-  });
-  return { stdin, prompt, shown: () => shown };
-}
-
-describe("pps-edge user on a terminal", () => {
-  it("asks for the password twice without showing it", async () => {
-    const dir = tempDir();
-    const tty = terminal(["a typed password", "a typed password"]);
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await main(["user", "add", "erin", "--init"], {
-      stdin: tty.stdin,
-      prompt: tty.prompt,
-      out: (s) => out.push(s),
-      err: (s) => err.push(s),
-      env: { PPS_EDGE_DATA_DIR: dir },
-    });
-    expect({ code, err }).toEqual({ code: 0, err: [] });
-    expect(out).toEqual(["added user erin"]);
-    expect(tty.shown()).toContain("New password for erin:");
-    expect(tty.shown()).toContain("The same again:");
-    expect(tty.shown()).not.toContain("typed");
-    expect(tty.stdin.isRaw).toBe(false);
-    const db = openDatabase(join(dir, "pps-edge.db"));
-    const hash = createAuthRepo(db.db).findUser("erin")?.passwordHash as string;
-    expect(await verifyPassword("a typed password", hash)).toBe(true);
-    db.close();
-  });
-
-  it("changes nothing when the two entries differ", async () => {
-    const dir = tempDir();
-    expect(
-      (await run(["user", "add", "frank", "--init"], { PPS_EDGE_DATA_DIR: dir }, "frank's password\n")).code,
-    ).toBe(0);
-    const tty = terminal(["a new password 1", "a new password 2"]);
-    const err: string[] = [];
-    const code = await main(["user", "reset-password", "frank"], {
-      stdin: tty.stdin,
-      prompt: tty.prompt,
-      out: () => {},
-      err: (s) => err.push(s),
-      env: { PPS_EDGE_DATA_DIR: dir },
-    });
-    expect(code).toBe(2);
-    expect(err).toEqual(["pps-edge: password: the two entries differ; nothing changed"]);
-    const db = openDatabase(join(dir, "pps-edge.db"));
-    const hash = createAuthRepo(db.db).findUser("frank")?.passwordHash as string;
-    expect(await verifyPassword("frank's password", hash)).toBe(true);
-    db.close();
   });
 });
