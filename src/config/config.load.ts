@@ -98,7 +98,9 @@ function startError(e: AppError, raw: unknown, src: ConfigSource): StartError {
     return new StartError(e.message, file.namedBy, fix, { cause: e });
   }
   if (!first || first.path === "") {
-    return new StartError(e.message, file?.namedBy ?? "--config", "write the file as `key: value` lines");
+    return new StartError(e.message, file?.namedBy ?? "--config", "write the file as `key: value` lines", {
+      cause: e,
+    });
   }
   const key = first.path;
   if (key.startsWith("PPS_EDGE_")) {
