@@ -2,9 +2,9 @@
 // `npm start`'s prestart: builds only when something the build reads is newer than the last good
 // build's stamp (build.mjs), so a start with a current build is not held up by the compiler (about
 // 11 s here; `tsc --incremental` with nothing to do still takes 2.7 s, `tsc -b` 0.36 s, this check
-// 0.17 s, most of it Node's own start). Inputs:
-// every file and folder under src/ (a folder's time changes when a file in it is added or
-// removed), tsconfig*.json and package.json. `npm run build` always builds.
+// 0.17 s, most of it Node's own start). Inputs: every file and folder under src/ (a folder's time
+// changes when a file in it is added or removed), tsconfig*.json and package.json. `npm run build`
+// always builds.
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
