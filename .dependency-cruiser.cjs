@@ -12,11 +12,17 @@
  * type depends on it. Dynamic `import()` counts too.
  */
 
-/** Files at the src/ root that every layer except domain/ may use: the event bus, logging, metrics. */
-const SHARED = "^src/(events|log|metrics|version)\\.ts$";
+/**
+ * Files at the src/ root that every layer except domain/ may use: the event bus, logging, metrics, the
+ * version, and the start error (raised by config loading, the database lock and the parts alike).
+ */
+const SHARED = "^src/(events|log|metrics|version|start-error)\\.ts$";
 
-/** The composition root (main, agent, the CLIs and parts/): builds everything, so it may import everything. */
-const ROOT = ["^src/(main|agent)\\.ts$", "^src/[^/]+\\.cli\\.ts$", "^src/parts/"];
+/**
+ * The composition root (main, agent, the CLIs, the command line's commands in cli/, and parts/): builds
+ * everything, so it may import everything.
+ */
+const ROOT = ["^src/(main|agent)\\.ts$", "^src/[^/]+\\.cli\\.ts$", "^src/cli/", "^src/parts/"];
 
 /** Each folder under src/ and the folders it may import besides its own and the shared files. */
 const LAYERS = {
@@ -87,7 +93,7 @@ module.exports = {
     {
       name: "unlisted-root-file",
       comment:
-        "A file at the src/ root is the composition root (main, agent, *.cli; parts/ beside them) or shared.",
+        "A file at the src/ root is the composition root (main, agent, *.cli; cli/ and parts/ beside them) or shared.",
       severity: "error",
       from: { path: "^src/[^/]+$", pathNot: [...ROOT, SHARED] },
       to: { path: "^src/" },

@@ -84,7 +84,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       try {
         running = { foundation, assembled, started: await startParts(assembled.parts, log) };
       } catch (err) {
-        foundation.handle.close();
+        foundation.close();
         throw err;
       }
       log.info(
@@ -98,7 +98,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
       running = undefined;
       if (!r) return;
       await stopParts(r.started, log);
-      r.foundation.handle.close();
+      r.foundation.close();
       log.info("pps-edge stopped");
     },
   };

@@ -1,148 +1,33 @@
+#!/usr/bin/env node
+/**
+ * The `pps-edge` command (package.json `bin`): the command line of cli/, run with the process's own
+ * streams when this file is the entry. `main` returns the exit code (README: the command line), or -1
+ * while `run` keeps the agent running; it never exits the process itself.
+ */
 import { realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createAgent, DB_FILE } from "./agent.js";
-import { loadConfig } from "./config/config.load.js";
-import type { Config } from "./config/config.schema.js";
-import { createAuthRepo } from "./db/auth.repo.js";
-import { openDatabase } from "./db/open.js";
-import { PROFILES_USAGE, profilesCommand } from "./devices/profiles.cli.js";
-import { isAppError } from "./domain/errors.js";
-import { createLogger } from "./log.js";
-import { createAuthService } from "./services/auth/auth.service.js";
-import { SIM_USAGE, simCommand } from "./sim.cli.js";
+import { CommanderError } from "commander";
+import { EXIT, type Io, UsageError } from "./cli/context.js";
+import { createProgram } from "./cli/program.js";
+import { failureLine } from "./start-error.js";
 
-const USAGE = `usage: pps-edge [run] [--config FILE]
-       pps-edge user add NAME [--config FILE]             (password read from standard input)
-       pps-edge user reset-password NAME [--config FILE]  (password read from standard input)
-       pps-edge user remove NAME [--config FILE]
-       pps-edge user list [--config FILE]
-${SIM_USAGE}
-${PROFILES_USAGE}
-Configuration: --config FILE or PPS_EDGE_CONFIG, and PPS_EDGE_<KEY> variables (see README).`;
+export type { Io };
 
-export const MIN_PASSWORD = 8;
-
-interface Io {
-  stdin: NodeJS.ReadableStream;
-  out: (s: string) => void;
-  err: (s: string) => void;
-  env: Record<string, string | undefined>;
-}
-
-async function readStdin(stdin: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
-  // One line: the password, without the newline a shell adds.
-  return Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "";
-}
-
-function parseArgs(argv: string[]): { positional: string[]; config: string | undefined } {
-  const positional: string[] = [];
-  let config: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (a === "--config") config = argv[++i];
-    else if (a.startsWith("--config=")) config = a.slice("--config=".length);
-    else positional.push(a);
-  }
-  return { positional, config };
-}
-
-async function userCommand(config: Config, args: string[], io: Io): Promise<number> {
-  const [action, name] = args;
-  const handle = openDatabase(join(resolve(config.dataDir), DB_FILE), { synchronous: config.db.synchronous });
-  try {
-    const auth = createAuthService(createAuthRepo(handle.db), {
-      clientId: config.clientId,
-      tokenTtlSeconds: config.tokenTtlSeconds,
-      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-      now: Date.now,
-    });
-    if (action === "list") {
-      for (const u of auth.listUsers()) io.out(`${u.id}\t${u.username}`);
-      return 0;
-    }
-    if (!name) {
-      io.err(USAGE);
-      return 2;
-    }
-    if (action === "remove") {
-      auth.removeUser(name);
-      io.out(`removed user ${name}`);
-      return 0;
-    }
-    if (action === "add" || action === "reset-password") {
-      const password = await readStdin(io.stdin);
-      if (password.length < MIN_PASSWORD) {
-        io.err(`password: at least ${MIN_PASSWORD} characters are required (read from standard input)`);
-        return 2;
-      }
-      if (action === "add") await auth.addUser(name, password);
-      else await auth.resetPassword(name, password);
-      io.out(action === "add" ? `added user ${name}` : `password of ${name} reset; its tokens are revoked`);
-      return 0;
-    }
-    io.err(USAGE);
-    return 2;
-  } finally {
-    handle.close();
-  }
-}
-
-/** Entry point: returns the exit code for one-shot commands; `run` resolves once the agent is up. */
 export async function main(argv: string[], io: Io): Promise<number> {
-  const { positional, config: configFlag } = parseArgs(argv);
-  const [command = "run", ...rest] = positional;
-  if (command === "help" || command === "--help" || command === "-h") {
-    io.out(USAGE);
-    return 0;
-  }
-  let config: Config;
+  const cli = { io, code: EXIT.ok as number };
   try {
-    config = loadConfig(configFlag ?? io.env.PPS_EDGE_CONFIG, io.env);
+    await createProgram(cli).parseAsync(argv, { from: "user" });
   } catch (e) {
-    io.err(`pps-edge: ${(e as Error).message}`);
-    return 2;
-  }
-  try {
-    if (command === "user") return await userCommand(config, rest, io);
-    if (command === "sim") return await simCommand(config, rest, io);
-    if (command === "profiles") return await profilesCommand(rest[0] ?? config.devices.profilesDir, io);
-    if (command !== "run") {
-      io.err(USAGE);
-      return 2;
+    // commander has printed what it had to say: help and version are done, anything else is usage
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (e instanceof UsageError) {
+      io.err(`pps-edge: ${e.message}`);
+      return EXIT.usage;
     }
-  } catch (e) {
-    io.err(`pps-edge: ${isAppError(e) ? e.message : String(e)}`);
-    return 1;
+    io.err(failureLine(e, false));
+    return EXIT.failure;
   }
-
-  const log = createLogger(config);
-  const agent = createAgent(config, { log });
-  try {
-    await agent.start();
-  } catch (e) {
-    log.fatal({ err: e }, "start failed");
-    await agent.stop().catch(() => {});
-    return 1;
-  }
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, "stopping");
-    agent.stop().then(
-      () => process.exit(0),
-      (err) => {
-        log.error({ err }, "stop failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  return -1; // keep running
+  return cli.code;
 }
 
 function isEntry(): boolean {
@@ -161,6 +46,7 @@ if (isEntry()) {
     out: (s) => process.stdout.write(`${s}\n`),
     err: (s) => process.stderr.write(`${s}\n`),
     env: process.env,
+    prompt: process.stderr,
   }).then((code) => {
     if (code >= 0) process.exitCode = code;
   });

@@ -9,12 +9,6 @@ import { join, resolve } from "node:path";
 import type { Config } from "./config/config.schema.js";
 import { CREDENTIALS_FILE } from "./services/auth/auth.service.js";
 
-export const SIM_USAGE = `       pps-edge sim scan SEAT BARCODE                     (a scan on the seat's simulated scanner)
-       pps-edge sim press BIN [confirm|shortage]          (the bin's button)
-       pps-edge sim sensor BIN on|off                     (the bin's beam blocked or clear)
-       pps-edge sim keyin SEAT QUANTITY                   (a quantity keyed in at the seat)
-       pps-edge sim lights | seats                        (what the lights show; each seat's step)`;
-
 interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
@@ -71,28 +65,35 @@ function describeOutcome(o: Json | null): string {
   return `${who}${String(o.as)} → ${String(o.did)}${o.step ? ` (now ${String(o.step)})` : ""}`;
 }
 
-/** Returns the exit code: 0 done, 3 refused by the station engine, 2 usage, 1 failure. */
-export async function simCommand(config: Config, args: string[], io: Io): Promise<number> {
-  const [action, a, b] = args;
-  const requests: Record<string, () => [string, string, Json?] | null> = {
-    scan: () => (a && b ? ["POST", "/station/sim/scan", { seat: a, barcode: b }] : null),
-    press: () => (a ? ["POST", "/station/sim/press", { ppsBinId: a, button: b ?? "confirm" }] : null),
-    sensor: () =>
-      a && (b === "on" || b === "off")
-        ? ["POST", "/station/sim/sensor", { ppsBinId: a, active: b === "on" }]
-        : null,
-    keyin: () =>
-      a && b && /^\d+$/.test(b)
-        ? ["POST", `/station/seats/${encodeURIComponent(a)}/keyin`, { quantity: Number(b) }]
-        : null,
-    lights: () => ["GET", "/station/sim/lights"],
-    seats: () => ["GET", "/station/engine"],
-  };
-  const req = action ? requests[action]?.() : null;
-  if (!req) {
-    io.err(`usage:\n${SIM_USAGE}`);
-    return 2;
-  }
+/** One call of the station API: method, path and body. */
+export type SimCall = [method: string, path: string, body?: Json];
+
+/** The call behind each `pps-edge sim` action (its arguments are checked by the command line). */
+export const simCalls = {
+  scan: (seat: string, barcode: string): SimCall => ["POST", "/station/sim/scan", { seat, barcode }],
+  press: (bin: string, button: "confirm" | "shortage"): SimCall => [
+    "POST",
+    "/station/sim/press",
+    { ppsBinId: bin, button },
+  ],
+  sensor: (bin: string, active: boolean): SimCall => [
+    "POST",
+    "/station/sim/sensor",
+    { ppsBinId: bin, active },
+  ],
+  keyin: (seat: string, quantity: number): SimCall => [
+    "POST",
+    `/station/seats/${encodeURIComponent(seat)}/keyin`,
+    { quantity },
+  ],
+  lights: (): SimCall => ["GET", "/station/sim/lights"],
+  seats: (): SimCall => ["GET", "/station/engine"],
+};
+
+export type SimAction = keyof typeof simCalls;
+
+/** Returns the exit code: 0 done, 3 refused by the station engine, 1 failure. */
+export async function simCommand(config: Config, action: SimAction, req: SimCall, io: Io): Promise<number> {
   try {
     const base = baseUrl(config);
     const cred = credentials(config);

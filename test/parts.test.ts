@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { createAgent } from "../src/agent.js";
 import { parseConfig } from "../src/config/config.load.js";
 import { type Part, startParts, stopParts } from "../src/parts/part.js";
-import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, tempDir } from "./helpers/agent.js";
+import { isStartError } from "../src/start-error.js";
+import { ADMIN, ADMIN_PASSWORD, BASIC, CLIENT_ID, CLIENT_SECRET, tempDir } from "./helpers/agent.js";
 
 const silent = pino({ level: "silent" });
 
@@ -82,7 +83,10 @@ describe("the agent's start fails whole when its HTTP port is taken", () => {
         adminPassword: ADMIN_PASSWORD,
       });
     try {
-      await expect(createAgent(config(port), { log: silent }).start()).rejects.toThrow(/EADDRINUSE/);
+      const failed = createAgent(config(port), { log: silent }).start();
+      await expect(failed).rejects.toThrow(/EADDRINUSE/);
+      // a start error: the key and the fix, printed as one line by the command line
+      await expect(failed).rejects.toSatisfy((e) => isStartError(e) && e.key === "http.port");
     } finally {
       blocker.close();
     }
@@ -92,5 +96,81 @@ describe("the agent's start fails whole when its HTTP port is taken", () => {
     const res = await fetch(`http://127.0.0.1:${agent.address?.port}/healthz`);
     expect(res.status).toBe(200);
     await agent.stop();
+  });
+});
+
+/** An agent on `dataDir` with the test credentials and the given overrides, not started. */
+function agentOn(dataDir: string, overrides: Record<string, unknown> = {}) {
+  const config = parseConfig({
+    dataDir,
+    http: { host: "127.0.0.1", port: 0 },
+    mqtt: { url: "off" },
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    adminUser: ADMIN,
+    adminPassword: ADMIN_PASSWORD,
+    ...overrides,
+  });
+  return createAgent(config, { log: silent });
+}
+
+describe("one agent per data folder", () => {
+  it("refuses a second agent on the folder while the first runs, naming dataDir and the pid", async () => {
+    const dataDir = tempDir();
+    const first = agentOn(dataDir);
+    await first.start(false);
+    try {
+      const second = agentOn(dataDir).start(false);
+      await expect(second).rejects.toSatisfy((e) => isStartError(e) && e.key === "dataDir");
+      await expect(second).rejects.toThrow(
+        `is in use by another pps-edge agent (pid ${process.pid}, started `,
+      );
+    } finally {
+      await first.stop();
+    }
+    // stopped, the folder is free again
+    const third = agentOn(dataDir);
+    await third.start(false);
+    await third.stop();
+  });
+});
+
+describe("the embedded broker's port taken", () => {
+  it("keeps the station working offline, /readyz saying why", async () => {
+    const blocker = createServer();
+    await new Promise<void>((ok) => blocker.listen(0, "127.0.0.1", () => ok()));
+    const port = (blocker.address() as { port: number }).port;
+    const agent = agentOn(tempDir(), {
+      mqtt: { url: "embedded", embeddedHost: "127.0.0.1", embeddedPort: port },
+    });
+    try {
+      await agent.start();
+      const base = `http://127.0.0.1:${agent.address?.port}`;
+      const ready = await fetch(`${base}/readyz`);
+      expect(ready.status).toBe(503);
+      const { checks } = (await ready.json()) as { checks: Record<string, { ok: boolean; detail: string }> };
+      expect(checks.mqtt).toEqual({
+        ok: false,
+        detail: expect.stringMatching(
+          new RegExp(`^embedded broker cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`),
+        ),
+      });
+      expect(checks.database).toEqual({ ok: true });
+      // the station API answers: sign in and read the station state
+      const token = await fetch(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
+        method: "POST",
+        headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD }),
+      });
+      expect(token.status).toBe(200);
+      const { access_token } = (await token.json()) as { access_token: string };
+      const state = await fetch(`${base}/station/state`, {
+        headers: { Authorization: `Bearer ${access_token}` },
+      });
+      expect(state.status).toBe(200);
+    } finally {
+      await agent.stop();
+      blocker.close();
+    }
   });
 });

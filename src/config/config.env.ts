@@ -10,6 +10,11 @@ export function envSegment(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 }
 
+/** `["http", "port"]` → `PPS_EDGE_HTTP_PORT`: the variable that overrides a key. */
+export function envName(path: readonly string[]): string {
+  return ENV_PREFIX + path.map(envSegment).join("_");
+}
+
 type AnySchema = z.ZodType;
 
 function unwrap(schema: AnySchema): AnySchema {
@@ -40,7 +45,7 @@ export function applyEnv(
   env: Record<string, string | undefined>,
   schema: AnySchema,
 ): Record<string, unknown> {
-  const byName = new Map(leafPaths(schema).map((p) => [ENV_PREFIX + p.map(envSegment).join("_"), p]));
+  const byName = new Map(leafPaths(schema).map((p) => [envName(p), p]));
   const out = structuredClone(raw);
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || RESERVED.has(name) || value === undefined) continue;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-policy.js";
 
 /**
  * The agent's configuration. Every leaf can be overridden by an environment variable named
@@ -97,6 +98,13 @@ const mqttObject = z
     path: ["reconnectMinMs"],
   });
 
+/** A password or client secret a person chooses: the product's one password rule (domain/password-policy.ts). */
+const chosenSecret = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`)
+  .optional();
+
 const mqttSchema = mqttObject.default(() => mqttObject.parse({}));
 
 export const configSchema = z
@@ -136,10 +144,10 @@ export const configSchema = z
       .default({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024 }),
     /** The Basic client credential of the deployment (spec: Authentication). */
     clientId: z.string().min(1).max(128).default("pps-edge"),
-    clientSecret: z.string().min(12, "at least 12 characters").max(256).optional(),
+    clientSecret: chosenSecret,
     /** The first API user, created at start when absent. */
     adminUser: z.string().min(1).max(128).default("admin"),
-    adminPassword: z.string().min(12, "at least 12 characters").max(256).optional(),
+    adminPassword: chosenSecret,
     tokenTtlSeconds: z.coerce
       .number()
       .int()

@@ -23,6 +23,9 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
+/** The station database's file in the data folder (`dataDir`). */
+export const DB_FILE = "pps-edge.db";
+
 /** drizzle/ sits at the package root, two levels above both src/db and dist/db. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL("../../drizzle", import.meta.url));
 

@@ -10,11 +10,6 @@ import { loadProfiles } from "./profiles/load-profiles.js";
 import { PROFILE_KINDS, protocolOf } from "./profiles/profile-kinds.js";
 import { DEFAULT_PROFILES_DIR } from "./station-file.js";
 
-export const PROFILES_USAGE = [
-  "       pps-edge profiles [DIR]                            (the device drivers, and the firmware profiles",
-  "                                                          of DIR or the configured folder with theirs)",
-].join("\n");
-
 /** Pads every column but the last to its widest cell. */
 function table(rows: string[][]): string[] {
   const widths: number[] = [];

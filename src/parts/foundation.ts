@@ -2,21 +2,21 @@
  * What every part stands on (docs/architecture.md#the-composition-root): the station file and its
  * profiles, the database, the device hub and the services over them. Opened before any part starts
  * and closed after the last one stopped. A bad station file stops the start before anything is
- * opened; a failure after the database opened closes it again.
+ * opened; a failure after the database opened closes it again. One agent per data folder: the
+ * folder's lock is taken before the database opens and given up after it closed (db/agent-lock.ts).
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { type Config, DEFAULT_BINS, DEFAULT_SEATS } from "../config/config.schema.js";
-import { type DatabaseHandle, openDatabase } from "../db/open.js";
+import { type DatabaseHandle, DB_FILE } from "../db/open.js";
 import { createDeviceHub, type StationDeviceHub } from "../devices/device-hub.js";
-import { loadStation } from "../devices/station-file.js";
 import type { Metrics } from "../metrics.js";
 import { ensureCredentials } from "../services/auth/auth.service.js";
 import { createServices, type Services } from "../services/container.js";
 import { stationSeatsAndBins } from "../station/topology.js";
+import { holdDataFolder, loadStationOrExplain, openDatabaseOrExplain } from "./foundation.failures.js";
 
-export const DB_FILE = "pps-edge.db";
+export { DB_FILE };
 
 /** What the composition root hands every part. */
 export interface AgentContext {
@@ -32,6 +32,8 @@ export interface Foundation extends AgentContext {
   handle: DatabaseHandle;
   hub: StationDeviceHub;
   svc: Services;
+  /** Closes the database and gives the data folder up to the next agent. */
+  close(): void;
 }
 
 function openServices(ctx: AgentContext, handle: DatabaseHandle, hub: StationDeviceHub, layout: object) {
@@ -54,28 +56,28 @@ function openServices(ctx: AgentContext, handle: DatabaseHandle, hub: StationDev
 
 export async function openFoundation(ctx: AgentContext): Promise<Foundation> {
   const { config, log, now, metrics, dataDir } = ctx;
-  const station = await loadStation({
-    file: config.station.file,
-    profilesDir: config.devices.profilesDir,
-    seats: config.station.seats,
-    bins: config.station.bins,
-  });
+  const station = await loadStationOrExplain(config);
   const layout = stationSeatsAndBins(config, station, { seats: DEFAULT_SEATS, bins: DEFAULT_BINS });
-  mkdirSync(dataDir, { recursive: true, mode: 0o750 });
-  const handle = openDatabase(join(dataDir, DB_FILE), {
-    synchronous: config.db.synchronous,
-    busyTimeoutMs: config.db.busyTimeoutMs,
-  });
+  const lock = holdDataFolder(dataDir, now);
+  let handle: DatabaseHandle | undefined;
+  const close = () => {
+    handle?.close();
+    lock.release();
+  };
   try {
+    handle = openDatabaseOrExplain(join(dataDir, DB_FILE), {
+      synchronous: config.db.synchronous,
+      busyTimeoutMs: config.db.busyTimeoutMs,
+    });
     let announce = () => {};
     const hub = createDeviceHub({ station, metrics, log, now, onHealthChange: () => announce() });
     const svc = openServices(ctx, handle, hub, layout);
     // a device coming or going changes state/station and /station/state
     announce = () => svc.bus.emit("station", {});
     await ensureCredentials(svc.auth, config, dataDir, log);
-    return { ...ctx, handle, hub, svc };
+    return { ...ctx, handle, hub, svc, close };
   } catch (err) {
-    handle.close();
+    close();
     throw err;
   }
 }

@@ -18,10 +18,29 @@ import { opsRoutes } from "../http/routes/ops.routes.js";
 import { reportsRoutes } from "../http/routes/reports.routes.js";
 import { requestsRoutes } from "../http/routes/requests.routes.js";
 import { stationRoutes } from "../http/routes/station.routes.js";
+import { StartError } from "../start-error.js";
 import type { Sync } from "../sync/sync.js";
 import { VERSION } from "../version.js";
 import type { Foundation } from "./foundation.js";
 import type { Part } from "./part.js";
+
+/**
+ * `devices` in /readyz: how many declared devices are connected, and which are not with their last
+ * error. Always ok: an unplugged scanner or controller is retried and must not take the station out of
+ * service (docs/architecture.md#devices-and-firmware-profiles); it is named here for the maintainer.
+ */
+function devicesCheck(f: Foundation) {
+  return {
+    name: "devices",
+    check: () => {
+      const all = f.hub.health();
+      const down = all.filter((d) => !d.connected);
+      const named = down.map((d) => `${d.id} (${d.transport}${d.lastError ? `: ${d.lastError}` : ""})`);
+      const detail = `${all.length - down.length} of ${all.length} connected`;
+      return { ok: true, detail: down.length ? `${detail}; not connected: ${named.join(", ")}` : detail };
+    },
+  };
+}
 
 /** The app: the spec's routes, the station API, and the routes of the station and screen parts. */
 export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]): Hono<AppEnv> {
@@ -38,7 +57,7 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
   return createHttpApp(
     { log: f.log, metrics, bodyLimitBytes: config.http.bodyLimitBytes, guard: requireBearer(svc.auth) },
     [
-      opsRoutes({ metrics, version: VERSION, checks: [database, ...sync.readiness()] }),
+      opsRoutes({ metrics, version: VERSION, checks: [database, devicesCheck(f), ...sync.readiness()] }),
       authRoutes(svc.auth),
       masterdataRoutes(svc.catalog, svc.items),
       notificationsRoutes(svc.notifications),
@@ -50,6 +69,37 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
       ...partRoutes,
     ],
   ).app;
+}
+
+/** Why the server cannot listen, when a maintainer can fix it: the key at fault and what to do. */
+export function listenFailure(err: unknown, host: string, port: number): unknown {
+  const code = (err as { code?: string }).code;
+  const at = `${host}:${port}`;
+  if (code === "EADDRINUSE") {
+    return new StartError(
+      `${at} is already in use (EADDRINUSE)`,
+      "http.port",
+      "stop the program listening there, or set http.port (PPS_EDGE_HTTP_PORT) to a free port",
+      { cause: err },
+    );
+  }
+  if (code === "EACCES") {
+    return new StartError(
+      `not allowed to listen on ${at} (EACCES)`,
+      "http.port",
+      "choose a port above 1023, or give the agent's user the right to bind low ports",
+      { cause: err },
+    );
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new StartError(
+      `${host} is not an address of this machine (${code})`,
+      "http.host",
+      "set http.host (PPS_EDGE_HTTP_HOST) to 127.0.0.1, 0.0.0.0 or an address of this machine",
+      { cause: err },
+    );
+  }
+  return err;
 }
 
 /** Listens on the configured address; stop closes the server and every open connection. */
@@ -65,7 +115,7 @@ export function httpServerPart(f: Foundation, app: Hono<AppEnv>, listening: (a: 
           listening(info);
           ok();
         });
-        server.once("error", fail);
+        server.once("error", (err) => fail(listenFailure(err, host, port)));
       }),
     async stop() {
       const s = server;

@@ -1,7 +1,7 @@
 /**
  * The hub inside the agent: device health in GET /station/state, the station file's seats and bins set
- * up the station, a declared device that is absent does not stop the start, and a bad station file does,
- * naming the file, the path and the reason.
+ * up the station, a declared device that is absent does not stop the start (/readyz names it), and a
+ * bad station file does, naming the file, the path and the reason.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -63,6 +63,14 @@ devices:
     const ptl = s.devices.find((d) => d.id === "ptl");
     expect(ptl?.connected).toBe(false);
     expect(t.agent.devices.station.station.bins[0]?.light).toEqual({ device: "ptl", address: "001001" });
+    // ready all the same (an unplugged controller is retried, not fatal), and /readyz names it
+    const ready = await t.request("/readyz");
+    expect(ready.status).toBe(200);
+    const { checks } = (await ready.json()) as { checks: Record<string, { ok: boolean; detail: string }> };
+    expect(checks.devices?.ok).toBe(true);
+    expect(checks.devices?.detail).toMatch(
+      new RegExp(`^1 of 2 connected; not connected: ptl \\(${join(dir, "no-such-port")}[:)]`),
+    );
   });
 
   it("refuses to start on a bad station file, naming the file, the path and the reason", async () => {

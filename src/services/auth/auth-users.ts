@@ -1,4 +1,5 @@
-import { AppError } from "../../domain/errors.js";
+import { AppError, fieldError } from "../../domain/errors.js";
+import { passwordProblem } from "../../domain/password-policy.js";
 import { type AuthDeps, CLIENT_SECRET_KEY, sha256 } from "./auth-deps.js";
 import { hashPassword } from "./password.js";
 
@@ -13,13 +14,21 @@ export function hasClientSecret({ repo }: AuthDeps): boolean {
   return repo.getSetting(CLIENT_SECRET_KEY) !== undefined;
 }
 
+/** Every password a user is given keeps the one rule, whoever gives it (CLI, first start). */
+function checkPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem !== null) throw fieldError("password", problem);
+}
+
 export async function addUser(deps: AuthDeps, username: string, password: string): Promise<number> {
+  checkPassword(password);
   if (deps.repo.findUser(username)) throw new AppError("user_exists", `user ${username} exists`);
   return deps.repo.insertUser(username, await hashPassword(password), deps.now());
 }
 
 /** A new password revokes the user's tokens. */
 export async function resetPassword(deps: AuthDeps, username: string, password: string): Promise<void> {
+  checkPassword(password);
   const user = deps.repo.findUser(username);
   if (!user) throw new AppError("not_found", `no user ${username}`);
   deps.repo.updatePassword(user.id, await hashPassword(password), deps.now());

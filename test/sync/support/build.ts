@@ -9,7 +9,7 @@ const ROOT = resolve(import.meta.dirname, "../../..");
 /**
  * Compiles src/ into a temp folder laid out like the package (dist/ beside drizzle/, firmware-profiles/
  * and node_modules/, all linked), so a test can run the agent as its own process and kill it, without touching the
- * working tree's dist/.
+ * working tree's dist/. It builds as `npm run build` does (scripts/build.mjs: dist/main.js executable).
  */
 export async function buildAgent(): Promise<{ dist: string; remove(): void }> {
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-build-"));
@@ -17,14 +17,11 @@ export async function buildAgent(): Promise<{ dist: string; remove(): void }> {
   symlinkSync(join(ROOT, "firmware-profiles"), join(dir, "firmware-profiles"));
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   const dist = join(dir, "dist");
-  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
   // Type errors elsewhere in the tree do not stop the emit; a missing output does.
   await promisify(execFile)(
     process.execPath,
-    [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", dist, "--sourceMap", "false"],
-    {
-      cwd: ROOT,
-    },
+    [join(ROOT, "scripts", "build.mjs"), "--outDir", dist, "--sourceMap", "false"],
+    { cwd: ROOT },
   ).catch((e: { stdout?: string }) => e);
   if (!existsSync(join(dist, "agent.js"))) throw new Error(`the build wrote no ${join(dist, "agent.js")}`);
   return { dist, remove: () => rmSync(dir, { recursive: true, force: true }) };

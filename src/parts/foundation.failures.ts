@@ -1,0 +1,91 @@
+/**
+ * The foundation's start failures a maintainer can cause, each as the StartError that names the
+ * config key and the fix (printed as one line by the command line): a station file or firmware
+ * profile at fault, a data folder that cannot be written or is held by another agent, a database that
+ * cannot be opened. Anything else stays what it is: a bug, with its stack in the log.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../config/config.schema.js";
+import { type AgentLock, LOCK_FILE, lockDataFolder } from "../db/agent-lock.js";
+import { type DatabaseHandle, type OpenOptions, openDatabase } from "../db/open.js";
+import { DEFAULT_PROFILES_DIR, type LoadedStation, loadStation } from "../devices/station-file.js";
+import { isAppError } from "../domain/errors.js";
+import { StartError } from "../start-error.js";
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** The station file and its firmware profiles; a bad one names its key (station.file, devices.profilesDir). */
+export async function loadStationOrExplain(config: Config): Promise<LoadedStation> {
+  const { file } = config.station;
+  const profilesDir = config.devices.profilesDir ?? DEFAULT_PROFILES_DIR;
+  try {
+    return await loadStation({ file, profilesDir, seats: config.station.seats, bins: config.station.bins });
+  } catch (e) {
+    if (isAppError(e) && file !== undefined && e.details?.file === file) {
+      const unread = e.errors.some((x) => x.message.startsWith("cannot be read"));
+      const fix = unread
+        ? "set station.file to a readable station file, or remove it for the simulated station"
+        : "correct the station file at that path (`pps-edge profiles` lists the drivers and profiles)";
+      throw new StartError(e.message, "station.file", fix, { cause: e });
+    }
+    if (isAppError(e)) {
+      const fix = "correct or remove that profile (`pps-edge profiles DIR` checks a folder)";
+      throw new StartError(e.message, "devices.profilesDir", fix, { cause: e });
+    }
+    if ((e as { syscall?: string }).syscall === "scandir") {
+      const problem = `the firmware profiles folder ${profilesDir} cannot be read: ${message(e)}`;
+      const fix = "set devices.profilesDir to a folder of profiles, or remove it for the shipped ones";
+      throw new StartError(problem, "devices.profilesDir", fix, { cause: e });
+    }
+    throw e;
+  }
+}
+
+const FOLDER_FIX = "create it for the agent's user, or set dataDir to a folder that user may write";
+
+/** Creates the data folder and takes its lock: one agent per folder (db/agent-lock.ts). */
+export function holdDataFolder(dataDir: string, now: () => number): AgentLock {
+  const cannot = (e: unknown, what: string) =>
+    new StartError(
+      `the data folder ${dataDir} cannot be written: ${what}${message(e)}`,
+      "dataDir",
+      FOLDER_FIX,
+      {
+        cause: e,
+      },
+    );
+  let got: ReturnType<typeof lockDataFolder>;
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o750 });
+  } catch (e) {
+    throw cannot(e, "");
+  }
+  try {
+    got = lockDataFolder(dataDir, new Date(now()).toISOString());
+  } catch (e) {
+    throw cannot(e, `${join(dataDir, LOCK_FILE)}: `);
+  }
+  if ("lock" in got) return got.lock;
+  const who = got.heldBy ? `pid ${got.heldBy.pid}, started ${got.heldBy.since}` : "pid unknown";
+  throw new StartError(
+    `the data folder ${dataDir} is in use by another pps-edge agent (${who})`,
+    "dataDir",
+    "stop that agent first, or give this one a dataDir of its own",
+  );
+}
+
+/** The station database; one that cannot be opened or migrated names the file. */
+export function openDatabaseOrExplain(path: string, opts: OpenOptions): DatabaseHandle {
+  try {
+    return openDatabase(path, opts);
+  } catch (e) {
+    const busy = String((e as { code?: string }).code).startsWith("SQLITE_BUSY");
+    const fix = busy
+      ? "close the program that holds the database open for writing (db.busyTimeoutMs is how long the agent waits)"
+      : "check the file and its permissions; restore it from a backup if it is damaged";
+    throw new StartError(`the database ${path} cannot be opened: ${message(e)}`, "dataDir", fix, {
+      cause: e,
+    });
+  }
+}
