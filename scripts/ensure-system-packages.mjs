@@ -2,7 +2,7 @@
 // Installs the system packages the tests use when they are missing: socat (pseudo-terminals for
 // serial devices), mosquitto (a second real MQTT broker), libusb and libudev (node-hid's native
 // binding links them), chromium and a font (the operator screen's browser tests drive Debian's
-// chromium; no browser is ever downloaded). Runs as `pretest`, so `npm test` works on a fresh Debian
+// chromium; no browser is ever downloaded), curl (the README's commands are run as written). Runs as `pretest`, so `npm test` works on a fresh Debian
 // machine.
 import { execFileSync, spawnSync } from "node:child_process";
 
@@ -11,6 +11,7 @@ const wanted = [
   { bin: "mosquitto", pkg: "mosquitto", paths: ["/usr/sbin/mosquitto"] },
   { bin: "mosquitto_sub", pkg: "mosquitto-clients" },
   { bin: "chromium", pkg: "chromium", paths: ["/usr/bin/chromium"] },
+  { bin: "curl", pkg: "curl" },
 ];
 const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core"];
 

@@ -4,8 +4,10 @@
  * in like any API client: the client credential and the admin user's password from the config, or from
  * the credentials file the agent generated on its first start.
  */
+
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { EXIT } from "./cli/context.js";
 import type { Config } from "./config/config.schema.js";
 import { CREDENTIALS_FILE } from "./services/auth/auth.service.js";
 
@@ -112,7 +114,7 @@ export async function simCommand(config: Config, action: SimAction, req: SimCall
       // a key-in the engine refuses is a 409 with its reason: say it like the other refusals
       if (action === "keyin" && String((e as Error).message).includes("scan_refused")) {
         io.out(`refused: ${(e as Error).message}`);
-        return 3;
+        return EXIT.refused;
       }
       throw e;
     }
@@ -126,7 +128,7 @@ export async function simCommand(config: Config, action: SimAction, req: SimCall
     const shown = action === "keyin" ? await call(base, token, "GET", "/station/sim/lights") : answer;
     const lights = ((shown.lights as Json[] | undefined) ?? []).filter((l) => l.mode !== "off");
     io.out(lights.length ? lights.map(describeLight).join("\n") : "all lights off");
-    return outcome?.result === "refused" ? 3 : 0;
+    return outcome?.result === "refused" ? EXIT.refused : EXIT.ok;
   } catch (e) {
     io.err(`pps-edge sim: ${(e as Error).message}`);
     return 1;

@@ -29,3 +29,26 @@ function splitRow(line: string): string[] {
 export function codes(cell: string): string[] {
   return [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
 }
+
+export interface ShellBlock {
+  /** Line of the opening fence in README.md (1-based). */
+  line: number;
+  text: string;
+  /** Marked `<!-- runnable: with the agent -->`: run as written against a running agent. */
+  runnable: boolean;
+}
+
+/** Every ```sh block of the README, with its marker. */
+export function shellBlocks(): ShellBlock[] {
+  const out: ShellBlock[] = [];
+  for (const m of README.matchAll(/(<!-- runnable: with the agent -->\n)?```sh\n([\s\S]*?)```/g)) {
+    const line = README.slice(0, (m.index ?? 0) + (m[1]?.length ?? 0)).split("\n").length;
+    out.push({ line, text: m[2] as string, runnable: m[1] !== undefined });
+  }
+  return out;
+}
+
+/** Shell lines with their continuation lines (ending in `\`) joined and comments kept. */
+export function shellLines(text: string): string[] {
+  return text.replace(/\\\n/g, " ").split("\n");
+}
