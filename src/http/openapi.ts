@@ -86,6 +86,28 @@ const description = (
 
 **Errors.** Every error is JSON: \`{status, code, message, errors[{path, message}], details?, requestId}\`. Match on \`code\`, a stable identifier; each operation lists the codes it may answer per status. Besides those: a path with no route answers 404 \`route_not_found\`; a method a path does not have answers 405 \`method_not_allowed\` with an \`Allow\` header; a fault in the agent answers 500 \`internal_error\` (the request id is in the log).`;
 
+/** The reference's sections, in this order: the interface's endpoints first, then the station's own. */
+const TAGS: Record<string, string> = {
+  auth: "Tokens for every other call (interface: Authentication).",
+  catalog: "Catalogs and the product attributes they declare.",
+  items: "Items: create or update by their unique attributes, search.",
+  "service requests": "PICK (also pick+pack) and PUT requests: create, cancel, modify, read.",
+  "put staging": "Staging a put request into a bin.",
+  "process flow": "Triggers of the order flow (external printing done).",
+  audits: "Audits of locations or SKUs: create, delete.",
+  reports: "The inventory report: request it, download it.",
+  station:
+    "The station API: seats, mode, racks, picks and puts, scans and key-ins, the simulated devices, audits at the station, notifications.",
+  screen: "The operator screen: its page and files, a seat's state (also live), its actions, sign-in.",
+  ops: "Health, readiness, metrics and this reference. Unauthenticated: they carry no station data.",
+};
+
+function tagsOf(routes: RouteSpec[]): Array<{ name: string; description?: string }> {
+  const used = new Set(routes.map((r) => r.tag));
+  const ordered = [...Object.keys(TAGS).filter((t) => used.has(t)), ...[...used].filter((t) => !(t in TAGS))];
+  return ordered.map((name) => (TAGS[name] ? { name, description: TAGS[name] } : { name }));
+}
+
 /** Builds the OpenAPI 3.0 document served at /openapi.json. */
 export function buildOpenApi(registry: RouteRegistry, version: string): Record<string, unknown> {
   const schemas = new SchemaComponents();
@@ -103,7 +125,7 @@ export function buildOpenApi(registry: RouteRegistry, version: string): Record<s
       version,
       description: description(token?.path),
     },
-    tags: [...new Set(registry.routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: tagsOf(registry.routes),
     components: {
       securitySchemes: securitySchemes(token?.path),
       schemas: { Error: ERROR_SCHEMA, ...schemas.schemas },
