@@ -169,6 +169,22 @@ describe("/openapi.json", () => {
     }
   });
 
+  it("schemas are in 3.0 form: no const, no type lists, boolean exclusive bounds, nullable beside a type", () => {
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${path}/${i}`));
+      if (!node || typeof node !== "object" || Array.isArray(node)) return;
+      const o = node as Json;
+      expect(o.const, path).toBeUndefined();
+      expect(o.$schema, path).toBeUndefined();
+      expect(Array.isArray(o.type), path).toBe(false);
+      for (const k of ["exclusiveMinimum", "exclusiveMaximum"])
+        if (k in o) expect(typeof o[k], path).toBe("boolean");
+      if (o.nullable === true) expect(o.type ?? o.allOf ?? o.anyOf ?? o.oneOf, path).toBeDefined();
+      for (const [k, v] of Object.entries(o)) walk(v, `${path}/${k}`);
+    };
+    walk(doc, "#");
+  });
+
   it("recursive schemas live in components.schemas, and every $ref resolves", () => {
     const text = JSON.stringify(doc);
     expect(text).not.toMatch(/"(definitions|\$defs)"/);

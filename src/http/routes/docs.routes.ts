@@ -18,7 +18,7 @@ import { route } from "../route.js";
  * Unauthenticated: they carry no station data (the page asks for a token to try a call).
  */
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-export const DOCS_PAGE_DIR = fileURLToPath(new URL("../../../src/http/docs-page/", import.meta.url));
+const DOCS_PAGE_DIR = fileURLToPath(new URL("../../../src/http/docs-page/", import.meta.url));
 
 const JS = "text/javascript; charset=utf-8";
 /** Each file under /docs/assets/, the folder it is read from and its type. */
