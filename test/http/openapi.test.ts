@@ -171,7 +171,7 @@ describe("/openapi.json", () => {
 
   it("schemas are in 3.0 form: no const, no type lists, boolean exclusive bounds, nullable beside a type", () => {
     const walk = (node: unknown, path: string): void => {
-      if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${path}/${i}`));
+      if (Array.isArray(node)) for (const [i, n] of node.entries()) walk(n, `${path}/${i}`);
       if (!node || typeof node !== "object" || Array.isArray(node)) return;
       const o = node as Json;
       expect(o.const, path).toBeUndefined();
