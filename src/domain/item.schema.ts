@@ -74,7 +74,9 @@ export const levelSchema: z.ZodType<LevelInput> = z
       return z.array(levelSchema).max(100).optional();
     },
   })
-  .strict();
+  .strict()
+  // named, so the API reference shows the nesting as one schema `ItemLevel` that refers to itself
+  .meta({ id: "ItemLevel" });
 
 function levelDepth(levels: LevelInput[] | undefined): number {
   if (!levels?.length) return 0;

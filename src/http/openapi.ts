@@ -1,23 +1,11 @@
 import type { MiddlewareHandler } from "hono";
-import { z } from "zod";
 import type { AppEnv } from "./context.js";
+import { ERROR_SCHEMA } from "./openapi.errors.js";
+import { operation } from "./openapi.operation.js";
+import { SchemaComponents } from "./openapi.schemas.js";
+import type { RouteSpec } from "./route-spec.js";
 
-/** What every route declares once; the same zod schemas validate requests and document them. */
-export interface RouteSpec {
-  method: "get" | "post" | "put" | "delete";
-  /** Full path in Hono syntax, e.g. `/station/seats/:seat/login`. */
-  path: string;
-  tag: string;
-  summary: string;
-  auth: boolean;
-  body?: z.ZodType;
-  /** Content type of the body when it is not JSON (the token endpoint takes a form). */
-  bodyType?: string;
-  query?: z.ZodObject;
-  /** Media type of the success response; JSON unless said. */
-  produces?: string;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
-}
+export type { RouteResponse, RouteSpec } from "./route-spec.js";
 
 export class RouteRegistry {
   readonly routes: RouteSpec[] = [];
@@ -55,87 +43,92 @@ function pathRegex(path: string): RegExp {
   return re;
 }
 
-function jsonSchema(schema: z.ZodType): unknown {
-  return z.toJSONSchema(schema, { target: "openapi-3.0", io: "input", unrepresentable: "any" });
+/** The document's security schemes: a token from the password flow or pasted as is; the client's Basic. */
+function securitySchemes(tokenUrl: string | undefined): Record<string, unknown> {
+  return {
+    ...(tokenUrl
+      ? {
+          oauth2: {
+            type: "oauth2",
+            description:
+              "Password grant at the token endpoint: the client credential (client id and secret) goes in HTTP Basic, the API user's name and password in the form.",
+            flows: { password: { tokenUrl, scopes: {} } },
+          },
+        }
+      : {}),
+    bearer: {
+      type: "http",
+      scheme: "bearer",
+      description:
+        "An access token obtained from the token endpoint, sent as `Authorization: Bearer <token>`.",
+    },
+    clientBasic: {
+      type: "http",
+      scheme: "basic",
+      description:
+        "The client credential (config `clientId`, `clientSecret`): only the token endpoint takes it.",
+    },
+    screenSession: {
+      type: "apiKey",
+      in: "cookie",
+      name: "pps_screen_<seat>",
+      description:
+        "A seat's screen session (one cookie per seat, set by `POST /screen/{seat}/session` or the seat's screen key); only that seat's screen routes take it.",
+    },
+  };
 }
 
-const errorSchema = {
-  type: "object",
-  required: ["status", "code", "message", "errors"],
-  properties: {
-    status: { type: "integer" },
-    code: { type: "string", description: "stable identifier; see the README's error table" },
-    message: { type: "string" },
-    errors: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: { path: { type: "string" }, message: { type: "string" } },
-      },
-    },
-    details: { type: "object" },
-    requestId: { type: "string" },
-  },
+const description = (
+  tokenPath = "(no token endpoint)",
+) => `The Warehouse Fulfilment Service interface as this station serves it, the station API, and health.
+
+**Authentication.** Every operation marked with a lock needs \`Authorization: Bearer <access_token>\`. Obtain a token with the password grant: \`POST ${tokenPath}\`, the client credential in HTTP Basic, \`grant_type=password&username=…&password=…\` as a form. On this page, *Authorize* does that for you (the oauth2 scheme), or takes a token you paste (the bearer scheme).
+
+**Errors.** Every error is JSON: \`{status, code, message, errors[{path, message}], details?, requestId}\`. Match on \`code\`, a stable identifier; each operation lists the codes it may answer per status. Besides those: a path with no route answers 404 \`route_not_found\`; a method a path does not have answers 405 \`method_not_allowed\` with an \`Allow\` header; a fault in the agent answers 500 \`internal_error\` (the request id is in the log).`;
+
+/** The reference's sections, in this order: the interface's endpoints first, then the station's own. */
+const TAGS: Record<string, string> = {
+  auth: "Tokens for every other call (interface: Authentication).",
+  catalog: "Catalogs and the product attributes they declare.",
+  items: "Items: create or update by their unique attributes, search.",
+  "service requests": "PICK (also pick+pack) and PUT requests: create, cancel, modify, read.",
+  "put staging": "Staging a put request into a bin.",
+  "process flow": "Triggers of the order flow (external printing done).",
+  audits: "Audits of locations or SKUs: create, delete.",
+  reports: "The inventory report: request it, download it.",
+  station:
+    "The station API: seats, mode, racks, picks and puts, scans and key-ins, the simulated devices, audits at the station, notifications.",
+  screen: "The operator screen: its page and files, a seat's state (also live), its actions, sign-in.",
+  ops: "Health, readiness, metrics and this reference. Unauthenticated: they carry no station data.",
 };
+
+function tagsOf(routes: RouteSpec[]): Array<{ name: string; description?: string }> {
+  const used = new Set(routes.map((r) => r.tag));
+  const ordered = [...Object.keys(TAGS).filter((t) => used.has(t)), ...[...used].filter((t) => !(t in TAGS))];
+  return ordered.map((name) => (TAGS[name] ? { name, description: TAGS[name] } : { name }));
+}
 
 /** Builds the OpenAPI 3.0 document served at /openapi.json. */
 export function buildOpenApi(registry: RouteRegistry, version: string): Record<string, unknown> {
+  const schemas = new SchemaComponents();
+  const token = registry.routes.find((r) => r.tokenEndpoint);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of registry.routes) {
     const oaPath = r.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}");
-    const params = [...r.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => ({
-      name: m[1],
-      in: "path",
-      required: true,
-      schema: { type: "string" },
-    }));
-    if (r.query) {
-      for (const [name, s] of Object.entries(r.query.shape)) {
-        params.push({
-          name,
-          in: "query",
-          required: !(s as z.ZodType).safeParse(undefined).success,
-          schema: jsonSchema(s as z.ZodType) as { type: string },
-        });
-      }
-    }
-    const responses: Record<string, unknown> = {};
-    for (const [status, res] of Object.entries(r.responses)) {
-      const isError = Number(status) >= 400;
-      const schema = res.schema ? jsonSchema(res.schema) : isError ? errorSchema : undefined;
-      responses[status] = schema
-        ? { description: res.description, content: { "application/json": { schema } } }
-        : { description: res.description };
-    }
-    const op: Record<string, unknown> = {
-      tags: [r.tag],
-      summary: r.summary,
-      parameters: params,
-      responses,
-    };
-    if (r.auth) op.security = [{ bearer: [] }];
-    if (r.body) {
-      op.requestBody = {
-        required: true,
-        content: { [r.bodyType ?? "application/json"]: { schema: jsonSchema(r.body) } },
-      };
-    }
     paths[oaPath] ??= {};
-    (paths[oaPath] as Record<string, unknown>)[r.method] = op;
+    (paths[oaPath] as Record<string, unknown>)[r.method] = operation(r, schemas, token !== undefined);
   }
   return {
     openapi: "3.0.3",
     info: {
       title: "pps-edge: Warehouse Fulfilment Service interface at the station",
       version,
-      description: "Spec endpoints exactly as the interface specification, plus station, health and metrics.",
+      description: description(token?.path),
     },
+    tags: tagsOf(registry.routes),
     components: {
-      securitySchemes: {
-        bearer: { type: "http", scheme: "bearer" },
-        clientBasic: { type: "http", scheme: "basic" },
-      },
-      schemas: { Error: errorSchema },
+      securitySchemes: securitySchemes(token?.path),
+      schemas: { Error: ERROR_SCHEMA, ...schemas.schemas },
     },
     paths,
   };

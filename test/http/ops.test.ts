@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestAgent, type TestAgent } from "../helpers/agent.js";
 
@@ -83,10 +86,55 @@ describe("health, readiness, metrics, API description", () => {
     expect(doc.paths["/api-gateway/auth-service/platform-auth/oauth/token"]?.post).toBeDefined();
   });
 
-  it("docs renders the description as HTML", async () => {
+  it("docs serves Swagger UI over /openapi.json from the agent itself, under a CSP that allows only 'self'", async () => {
     const res = await t.request("/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
-    expect(await res.text()).toContain("POST /api-gateway/mdm-service/wms-masterdata/item/search_v2");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("connect-src 'self';");
+    const html = await res.text();
+    expect(html).not.toMatch(/https?:\/\//); // nothing from the network
+    expect(html).not.toMatch(/<script>|<style>|\son[a-z]+=/); // nothing inline
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets).toEqual([
+      "/docs/assets/swagger-ui.css",
+      "/docs/assets/favicon-32x32.png",
+      "/docs/assets/swagger-ui-bundle.js",
+      "/docs/assets/swagger-ui-standalone-preset.js",
+      "/docs/assets/docs.js",
+    ]);
+    const init = await t.request("/docs/assets/docs.js");
+    expect(await init.text()).toContain('url: "/openapi.json"');
+  });
+
+  it("docs assets come from swagger-ui-dist with their types, gzipped when asked, 304 when unchanged", async () => {
+    const dir = createRequire(import.meta.url)
+      .resolve("swagger-ui-dist/package.json")
+      .replace(/package\.json$/, "");
+    const types: Record<string, string> = {
+      "swagger-ui.css": "text/css; charset=utf-8",
+      "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+      "swagger-ui-standalone-preset.js": "text/javascript; charset=utf-8",
+      "favicon-32x32.png": "image/png",
+    };
+    for (const [name, type] of Object.entries(types)) {
+      const res = await t.request(`/docs/assets/${name}`);
+      expect(res.status, name).toBe(200);
+      expect(res.headers.get("content-type"), name).toBe(type);
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(`${dir}${name}`)), name).toBe(true);
+    }
+    const gz = await t.request("/docs/assets/swagger-ui-bundle.js", {
+      headers: { "Accept-Encoding": "gzip, br" },
+    });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    const plain = gunzipSync(Buffer.from(await gz.arrayBuffer()));
+    expect(plain.equals(readFileSync(`${dir}swagger-ui-bundle.js`))).toBe(true);
+    const etag = gz.headers.get("etag") ?? "";
+    const again = await t.request("/docs/assets/swagger-ui-bundle.js", {
+      headers: { "If-None-Match": etag },
+    });
+    expect(again.status).toBe(304);
   });
 });

@@ -8,11 +8,13 @@ import {
   auditDeletedSchema,
   auditViewSchema,
 } from "../../domain/audit.schema.js";
+import type { ErrorCode } from "../../domain/errors.js";
 import { AUDIT_ACTIONS, type AuditAction, type AuditsService } from "../../services/audit/audit.service.js";
 import { readJson, validate } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
+import { AUDIT_COUNT_EXAMPLE, AUDIT_EXAMPLES } from "./request-examples.js";
 
 export const CORE_API_PREFIX = "/api-gateway/integration-service/wms-integration/core/api";
 
@@ -26,7 +28,10 @@ const ACTION_SUMMARY: Record<AuditAction, string> = {
   resume: "Resume a paused audit",
 };
 
-const stateError = { description: "the audit's state does not allow this (`invalid_state`)" };
+const stateError = {
+  description: "the audit's state does not allow this",
+  codes: ["invalid_state"] as ErrorCode[],
+};
 const unknownAudit = { description: "unknown audit id" };
 
 /** A body that may be left out: no body reads as `{}`. */
@@ -56,6 +61,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
       summary: "Create an audit of locations or SKUs",
       auth: true,
       body: auditCreateSchema,
+      examples: AUDIT_EXAMPLES,
       responses: {
         200: { description: "the new audit's id", schema: auditCreatedSchema },
         400: { description: "bad data; `errors` names the field" },
@@ -78,7 +84,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
         200: { description: "deleted", schema: auditDeletedSchema },
         401: { description: "unauthorized" },
         404: unknownAudit,
-        409: { description: "the audit was started (or paused, or is finished)" },
+        409: { description: "the audit was started (or paused, or is finished)", codes: ["invalid_state"] },
       },
     },
     (c) => c.json(audits.delete(c.req.param("audit_id") ?? "")),
@@ -139,12 +145,15 @@ function countingRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: Audi
       summary: "Begin counting a queued audit at a seat (station in audit mode, operator logged in)",
       auth: true,
       body: auditBeginSchema,
+      bodyOptional: true,
+      examples: { seat: { seat: "front" } },
       responses: {
         200: { description: "the started audit", schema: auditViewSchema },
         400: { description: "bad body or unknown seat" },
         404: unknownAudit,
         409: {
           description: "not queued, station not in audit mode, no operator, or another audit counting",
+          codes: ["invalid_state", "wrong_mode", "not_logged_in"],
         },
       },
     },
@@ -164,11 +173,15 @@ function countingRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: Audi
       summary: "Key in the count of one audit line (only for audits created with kq true)",
       auth: true,
       body: auditCountSchema,
+      examples: { count: AUDIT_COUNT_EXAMPLE },
       responses: {
         200: { description: "the audit after the count", schema: auditViewSchema },
         400: { description: "bad data; `errors` names the field" },
         404: { description: "unknown audit or line" },
-        409: { description: "`keyin_not_allowed` (kq false), or `invalid_state`" },
+        409: {
+          description: "counts are scanned for an audit created with kq false, or the audit is not counting",
+          codes: ["keyin_not_allowed", "invalid_state"],
+        },
       },
     },
     async (c) => c.json(audits.count(c.req.param("audit_id") ?? "", await readJson(c, auditCountSchema))),

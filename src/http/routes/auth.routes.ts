@@ -6,6 +6,7 @@ import { readBodyText } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
+import { TOKEN_EXAMPLES } from "./request-examples.js";
 
 export const AUTH_PREFIX = "/api-gateway/auth-service/platform-auth";
 
@@ -71,13 +72,25 @@ export function authRoutes(auth: AuthService) {
         path: `${AUTH_PREFIX}/oauth/token`,
         tag: "auth",
         summary: "Obtain an access token (password grant) or renew it (refresh_token grant)",
+        description:
+          "The client credential goes in `Authorization: Basic base64(clientId:clientSecret)`. The parameters may also come as URL parameters; values in the body win.",
         auth: false,
+        tokenEndpoint: true,
+        commits: false,
+        query: tokenForm.partial(),
         body: tokenForm,
         bodyType: "application/x-www-form-urlencoded",
+        examples: TOKEN_EXAMPLES,
         responses: {
           200: { description: "token issued", schema: tokenResponse },
-          400: { description: "grant_type missing or unsupported, or a parameter missing" },
-          401: { description: "wrong client credential, username, password or refresh token" },
+          400: {
+            description: "grant_type missing or unsupported, or a parameter missing",
+            codes: ["unsupported_grant_type", "invalid_request"],
+          },
+          401: {
+            description: "wrong client credential, username, password or refresh token",
+            codes: ["invalid_credentials"],
+          },
           415: { description: "body is not form-urlencoded" },
         },
       },

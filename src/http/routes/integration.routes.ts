@@ -5,6 +5,7 @@ import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
+import { STAGE_PUT_EXAMPLE } from "./request-examples.js";
 
 export const INTEGRATION_PREFIX = "/api-gateway/integration-service/wms-integration/core/api";
 
@@ -27,11 +28,13 @@ export function integrationRoutes(actions: IntegrationActions) {
           "Stage a put request into a bin; the outcome comes as put_information (staged or stage_failure)",
         auth: true,
         body: stagePutSchema,
+        examples: { stage: STAGE_PUT_EXAMPLE },
         responses: {
           200: { description: "staging requested (empty body)" },
           400: { description: "bad data, another station's ppsId, or an unknown bin" },
+          401: { description: "unauthorized" },
           404: { description: "unknown serviceRequestId" },
-          409: { description: "the put request is not in state created" },
+          409: { description: "the put request is not in state created", codes: ["invalid_state"] },
         },
       },
       async (c) => {
@@ -54,7 +57,11 @@ export function integrationRoutes(actions: IntegrationActions) {
             description: "the flow resumes",
             schema: z.object({ externalServiceRequestId: z.string() }),
           },
-          400: { description: "the order is not waiting for print (invalid order status)" },
+          400: {
+            description: "the order is not waiting for print (invalid order status)",
+            codes: ["invalid_order_status"],
+          },
+          401: { description: "unauthorized" },
           404: { description: "service request id not found" },
         },
       },

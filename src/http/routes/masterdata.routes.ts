@@ -7,6 +7,7 @@ import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
+import { CATALOG_EXAMPLE, ITEM_EXAMPLE, SEARCH_EXAMPLE } from "./request-examples.js";
 
 export const MDM_PREFIX = "/api-gateway/mdm-service/wms-masterdata";
 
@@ -45,6 +46,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         summary: "Create or update a catalog by clientCatalogId",
         auth: true,
         body: catalogInputSchema,
+        examples: { catalog: CATALOG_EXAMPLE },
         responses: {
           200: { description: "the created or modified catalog", schema: catalogOutputSchema },
           400: { description: "bad data; `errors` names the field" },
@@ -64,11 +66,19 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         summary: "Create or update an item, identified by its schema's unique attribute groups",
         auth: true,
         body: itemInputSchema,
+        examples: { item: ITEM_EXAMPLE },
         responses: {
           200: { description: "the created or modified item, in the search shape", schema: itemView },
-          400: { description: "bad data; `errors` names the field" },
+          400: {
+            description:
+              "bad data; `errors` names the field. `schema_missing`: no schema, neither own nor the category's",
+            codes: ["validation_failed", "schema_missing"],
+          },
           401: { description: "unauthorized" },
-          409: { description: "a barcode is held by another item, or the unique groups match several items" },
+          409: {
+            description: "a barcode is held by another item, or the unique groups match several items",
+            codes: ["barcode_conflict", "identity_conflict"],
+          },
         },
       },
       async (c) => c.json(await items.upsertAsync(await readJson(c, itemInputSchema))),
@@ -84,9 +94,13 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         summary: "Search items by unique attributes (operator '=' only)",
         auth: true,
         body: searchInputSchema,
+        examples: { search: SEARCH_EXAMPLE },
         responses: {
           200: { description: "matching items; [] when none", schema: z.array(itemView) },
-          400: { description: "unknown key or operator, or bad data" },
+          400: {
+            description: "unknown key or operator, or bad data",
+            codes: ["validation_failed", "unknown_search_key", "unsupported_operator"],
+          },
           401: { description: "unauthorized" },
         },
       },

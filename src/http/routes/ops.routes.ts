@@ -2,9 +2,9 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import type { Metrics } from "../../metrics.js";
 import type { AppEnv } from "../context.js";
-import { renderDocs } from "../docs.page.js";
-import { buildOpenApi, type RouteRegistry } from "../openapi.js";
+import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
+import { docsRoutes } from "./docs.routes.js";
 
 export interface ReadinessCheck {
   name: string;
@@ -73,37 +73,6 @@ export function opsRoutes(opts: { metrics: Metrics; checks: ReadinessCheck[]; ve
       },
       async (c) => c.body(await opts.metrics.render(), 200, { "Content-Type": opts.metrics.contentType }),
     );
-    let doc: Record<string, unknown> | undefined;
-    const openapi = () => {
-      doc ??= buildOpenApi(registry, opts.version);
-      return doc;
-    };
-    route(
-      app,
-      registry,
-      {
-        method: "get",
-        path: "/openapi.json",
-        tag: "ops",
-        summary: "OpenAPI 3.0 description, generated from the schemas that validate requests",
-        auth: false,
-        responses: { 200: { description: "the document" } },
-      },
-      (c) => c.json(openapi()),
-    );
-    route(
-      app,
-      registry,
-      {
-        method: "get",
-        path: "/docs",
-        tag: "ops",
-        summary: "The API description as a page",
-        auth: false,
-        produces: "text/html",
-        responses: { 200: { description: "HTML" } },
-      },
-      (c) => c.html(renderDocs(openapi())),
-    );
+    docsRoutes(app, registry, opts.version);
   };
 }

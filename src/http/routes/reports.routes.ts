@@ -8,8 +8,13 @@ import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
 
 /** Report ids are positive integers (spec: `{id}` "integer report id"). */
+const REPORT_ID = /^[1-9]\d{0,15}$/;
+const reportParams = z.object({
+  id: z.string().regex(REPORT_ID).describe("The report id, a positive integer."),
+});
+
 function reportId(raw: string | undefined): number {
-  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) {
+  if (!raw || !REPORT_ID.test(raw)) {
     throw new AppError("validation_failed", `id: ${raw ?? ""} is not a report id`, [
       { path: "id", message: "a positive integer" },
     ]);
@@ -47,12 +52,16 @@ export function reportsRoutes(reports: ReportsService) {
         summary: "Download a generated report (the report_url of its notification)",
         auth: true,
         produces: "text/csv",
+        params: reportParams,
         responses: {
           200: { description: "the CSV file" },
           400: { description: "the id is not an integer" },
           401: { description: "unauthorized" },
-          404: { description: "unknown report" },
-          409: { description: "the report is not generated (still requested, or failed)" },
+          404: { description: "unknown report, or its file is gone" },
+          409: {
+            description: "the report is not generated (still requested, or failed)",
+            codes: ["invalid_state"],
+          },
         },
       },
       async (c) => {

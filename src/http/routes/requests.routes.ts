@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
+import type { ErrorCode } from "../../domain/errors.js";
 import {
   cancelSchema,
   pickCreateSchema,
@@ -12,10 +13,12 @@ import { readJson, validate } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
+import { CANCEL_EXAMPLE, MODIFY_EXAMPLES, SERVICE_REQUEST_EXAMPLES } from "./request-examples.js";
 
 export const SR_PREFIX = "/api-gateway/sr-service/platform-srms";
 
-const srView = z.looseObject({
+/** A service request as the spec's Service Request object (its main members; others follow). */
+export const srView = z.looseObject({
   id: z.number().int(),
   externalServiceRequestId: z.string(),
   type: z.string(),
@@ -24,6 +27,13 @@ const srView = z.looseObject({
 });
 const txAnswer = z.object({ id: z.number().int(), externalServiceRequestId: z.string(), type: z.string() });
 const getQuery = z.object({ type: z.enum(["PICK", "PUT"]).optional() });
+/** A pick line's filters are parsed after the schema passed (docs/interface.md "Filter parameters"). */
+const FILTER_CODES: ErrorCode[] = [
+  "validation_failed",
+  "invalid_filter",
+  "unknown_search_key",
+  "unsupported_operator",
+];
 /** Bodies the service validates itself (a create by the schema its type names). */
 const anyBody = z.unknown();
 
@@ -51,13 +61,20 @@ function createRoute(app: Hono<AppEnv>, registry: RouteRegistry, requests: Reque
         "Create a PICK (also pick+pack) or PUT request; the same body again returns the stored request",
       auth: true,
       body: z.union([pickCreateSchema, putCreateSchema]),
+      examples: SERVICE_REQUEST_EXAMPLES,
       responses: {
         200: {
           description: "the created (or stored) request, status and state CREATED on creation",
           schema: srView,
         },
-        400: { description: "bad data; `errors` names the field (filters name the line and the string)" },
-        409: { description: "the externalServiceRequestId is used by another request of this type" },
+        400: {
+          description: "bad data; `errors` names the field (filters name the line and the string)",
+          codes: FILTER_CODES,
+        },
+        409: {
+          description: "the externalServiceRequestId is used by another request of this type",
+          codes: ["duplicate_request"],
+        },
       },
     },
     async (c) => {
@@ -80,6 +97,7 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
         "Cancel: PICK asynchronously (202 + transaction id, order_modification follows), PUT synchronously",
       auth: true,
       body: cancelSchema,
+      examples: { cancel: CANCEL_EXAMPLE },
       responses: {
         200: { description: "PUT cancelled", schema: txAnswer },
         202: {
@@ -88,7 +106,7 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
         },
         400: { description: "bad data" },
         404: { description: "unknown externalServiceRequestId" },
-        409: { description: "PUT not in state created" },
+        409: { description: "PUT not in state created", codes: ["invalid_state"] },
       },
     },
     async (c) => {
@@ -107,15 +125,16 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
       summary: "Modify: PICK asynchronously (202 + transaction id), PUT synchronously (only in created)",
       auth: true,
       body: z.union([pickModifySchema, putModifySchema]),
+      examples: MODIFY_EXAMPLES,
       responses: {
         200: { description: "PUT modified", schema: txAnswer },
         202: {
           description: "PICK modify accepted; the outcome comes as order_modification",
           schema: txAnswer,
         },
-        400: { description: "bad data" },
+        400: { description: "bad data", codes: FILTER_CODES },
         404: { description: "unknown externalServiceRequestId" },
-        409: { description: "PUT not in state created" },
+        409: { description: "PUT not in state created", codes: ["invalid_state"] },
       },
     },
     async (c) => {

@@ -1,10 +1,11 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { AppError } from "../../domain/errors.js";
+import { AppError, type ErrorCode } from "../../domain/errors.js";
 import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { type Handler, route } from "../route.js";
+import { STATION_EXAMPLES as EX } from "./request-examples.js";
 
 /** What the station engine answers for one input (src/station/engine.ts `EngineOutcome`). */
 export interface ScanOutcome {
@@ -67,8 +68,24 @@ function answer(out: ScanOutcome, path: string): ScanOutcome {
 const errors = {
   400: { description: "bad body; `errors` names the field" },
   404: { description: "unknown seat, bin or simulated device" },
-  409: { description: "`scan_refused`: `details.reason` says why; nothing changed" },
+  409: {
+    description: "refused: `details.reason` says why; nothing changed",
+    codes: ["scan_refused"] as ErrorCode[],
+  },
 };
+
+/** The engine's answer to one input (`ScanOutcome`). */
+export const scanOutcomeSchema = z.looseObject({
+  seat: z.string().nullable(),
+  result: z.enum(["done", "refused", "debounced", "ignored"]),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  as: z.string().optional().describe("what the barcode was read as"),
+});
+const lightsView = z.object({
+  lights: z.array(z.looseObject({ ppsBinId: z.string().nullable(), mode: z.string() })),
+});
+const simulatedView = lightsView.extend({ outcome: scanOutcomeSchema.nullable() });
 
 /**
  * Scans and key-ins as the devices send them, through the station engine (docs/architecture.md#station-api),
@@ -76,7 +93,8 @@ const errors = {
  */
 export function scanRoutes(engine: ScanPort, sim: SimPort) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
-    const post = (path: string, summary: string, body: z.ZodType, handler: Handler) =>
+    type Io = { body: z.ZodType; example: unknown; answer?: z.ZodType };
+    const post = (path: string, summary: string, io: Io, handler: Handler) =>
       route(
         app,
         registry,
@@ -86,12 +104,13 @@ export function scanRoutes(engine: ScanPort, sim: SimPort) {
           summary,
           tag: "station",
           auth: true,
-          body,
-          responses: { 200: { description: "done" }, ...errors },
+          body: io.body,
+          examples: { example: io.example },
+          responses: { 200: { description: "done", schema: io.answer ?? scanOutcomeSchema }, ...errors },
         },
         handler,
       );
-    const get = (path: string, summary: string, handler: Handler) =>
+    const get = (path: string, summary: string, answer: z.ZodType, handler: Handler) =>
       route(
         app,
         registry,
@@ -101,40 +120,61 @@ export function scanRoutes(engine: ScanPort, sim: SimPort) {
           summary,
           tag: "station",
           auth: true,
-          responses: { 200: { description: "done" } },
+          responses: { 200: { description: "done", schema: answer } },
         },
         handler,
       );
 
-    post("/station/scans", "A scan at a seat, as a scanner sends it", scanBody, async (c) => {
+    const scan = { body: scanBody, example: EX.scan };
+    const simIo = (body: z.ZodType, example: unknown) => ({ body, example, answer: simulatedView });
+    post("/station/scans", "A scan at a seat, as a scanner sends it", scan, async (c) => {
       const b = await readJson(c, scanBody);
       return c.json(answer(engine.scan(b.seat, b.barcode), "barcode"));
     });
-    post("/station/seats/:seat/keyin", "A quantity keyed in at a seat", keyinBody, async (c) => {
+    const keyin = { body: keyinBody, example: EX.keyin };
+    post("/station/seats/:seat/keyin", "A quantity keyed in at a seat", keyin, async (c) => {
       const b = await readJson(c, keyinBody);
       return c.json(answer(engine.keyin(c.req.param("seat") as string, b.quantity), "quantity"));
     });
-    get("/station/engine", "Each seat's step and the work it has lit", (c) =>
+    const seatsView = z.object({ seats: z.array(z.looseObject({ seat: z.string() })) });
+    get("/station/engine", "Each seat's step and the work it has lit", seatsView, (c) =>
       c.json({ seats: engine.seats() }),
     );
 
     // The simulator: the same events a real device would send, so the engine answers as it would.
     const simulated = (c: Parameters<Handler>[0]) => c.json({ outcome: engine.last(), lights: sim.lights() });
-    post("/station/sim/scan", "Simulated scanner: scan a barcode at a seat", scanBody, async (c) => {
-      const b = await readJson(c, scanBody);
-      sim.scan(b.seat, b.barcode);
-      return simulated(c);
-    });
-    post("/station/sim/press", "Simulated light module: press a bin's button", pressBody, async (c) => {
-      const { button, ...target } = await readJson(c, pressBody);
-      sim.press(target, button);
-      return simulated(c);
-    });
-    post("/station/sim/sensor", "Simulated bin sensor: block or clear a beam", sensorBody, async (c) => {
-      const { active, ...target } = await readJson(c, sensorBody);
-      sim.sensor(target, active);
-      return simulated(c);
-    });
-    get("/station/sim/lights", "What every simulated light shows", (c) => c.json({ lights: sim.lights() }));
+    post(
+      "/station/sim/scan",
+      "Simulated scanner: scan a barcode at a seat",
+      simIo(scanBody, EX.scan),
+      async (c) => {
+        const b = await readJson(c, scanBody);
+        sim.scan(b.seat, b.barcode);
+        return simulated(c);
+      },
+    );
+    post(
+      "/station/sim/press",
+      "Simulated light module: press a bin's button",
+      simIo(pressBody, EX.press),
+      async (c) => {
+        const { button, ...target } = await readJson(c, pressBody);
+        sim.press(target, button);
+        return simulated(c);
+      },
+    );
+    post(
+      "/station/sim/sensor",
+      "Simulated bin sensor: block or clear a beam",
+      simIo(sensorBody, EX.sensor),
+      async (c) => {
+        const { active, ...target } = await readJson(c, sensorBody);
+        sim.sensor(target, active);
+        return simulated(c);
+      },
+    );
+    get("/station/sim/lights", "What every simulated light shows", lightsView, (c) =>
+      c.json({ lights: sim.lights() }),
+    );
   };
 }

@@ -26,6 +26,11 @@ const signInBody = z
   .object({ username: z.string().min(1).max(128), password: z.string().min(1).max(1024) })
   .strict();
 
+const pageQuery = z.object({
+  key: z.string().optional().describe("The seat's screen key (as the station box's kiosk opens the page)."),
+});
+const seatView = z.object({ seat: z.string() });
+
 /** Only what the page itself loads; images of items come from their `imageUrl`. */
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src * data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -68,7 +73,10 @@ function assetRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptio
       tag: "screen",
       summary: "Operator screen: the message catalogue of a language (en, de)",
       auth: false,
-      responses: { 200: { description: "key → text" }, 404: { description: "no such language" } },
+      responses: {
+        200: { description: "key → text", schema: z.record(z.string(), z.string()) },
+        404: { description: "no such language" },
+      },
     },
     (c) => {
       const cat = opts.catalogue(c.req.param("lang") ?? "");
@@ -91,7 +99,12 @@ function pageRoute(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptions
       summary: "The operator screen of a seat; `?key=` (the seat's screen key) opens a session and redirects",
       auth: false,
       produces: "text/html",
-      responses: { 200: { description: "the page" }, 303: { description: "key exchanged for a session" } },
+      query: pageQuery,
+      responses: {
+        200: { description: "the page" },
+        303: { description: "key exchanged for a session (or refused): to the page without `?key=`" },
+        404: { description: "no such seat" },
+      },
     },
     (c) => {
       const seat = seatOf(c, opts.seats);
@@ -119,8 +132,14 @@ function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOpt
       tag: "screen",
       summary: "Sign in to a seat's screen with an API user's name and password (sets the session cookie)",
       auth: false,
+      commits: false,
       body: signInBody,
-      responses: { 200: { description: "signed in" }, 401: { description: "wrong user name or password" } },
+      examples: { signIn: { username: "alice", password: "alice-password" } },
+      responses: {
+        200: { description: "signed in", schema: seatView },
+        401: { description: "wrong user name or password", codes: ["invalid_credentials"] },
+        404: { description: "no such seat" },
+      },
     },
     async (c) => {
       const seat = seatOf(c, opts.seats);
@@ -139,7 +158,11 @@ function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOpt
       tag: "screen",
       summary: "Sign out of a seat's screen (ends the session)",
       auth: false,
-      responses: { 200: { description: "signed out" } },
+      commits: false,
+      responses: {
+        200: { description: "signed out", schema: seatView },
+        404: { description: "no such seat" },
+      },
     },
     (c) => {
       const seat = seatOf(c, opts.seats);

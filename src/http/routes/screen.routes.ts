@@ -7,6 +7,8 @@ import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
 import type { ScreenGuard, ScreenSessionPort } from "../screen-auth.js";
+import { SCREEN_ACTION_EXAMPLES } from "./request-examples.js";
+import { scanOutcomeSchema } from "./scan.routes.js";
 
 /**
  * The operator screen's data (README "Operator screen"): a seat's screen state as JSON, the same object
@@ -70,6 +72,17 @@ export function seatOf(c: Context<AppEnv>, seats: readonly string[]): string {
   return seat;
 }
 
+/** The state's main members (station/screen/screen.types.ts `ScreenState` has them all). */
+const screenStateView = z.looseObject({
+  seat: z.string(),
+  mode: z.enum(["pick", "put", "audit"]),
+  operator: z.string().nullable(),
+  step: z.string(),
+  task: z.unknown(),
+  bins: z.array(z.unknown()),
+  allowed: z.unknown(),
+});
+
 const AUTH = "bearer token, or the seat's screen session cookie";
 
 type Deps = { port: ScreenPort; guard: ScreenGuard; sessions: ScreenSessionPort };
@@ -84,7 +97,12 @@ function stateRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }:
       tag: "screen",
       summary: `The seat's operator screen state (${AUTH})`,
       auth: false,
-      responses: { 200: { description: "the screen state" }, 401: { description: "not signed in" } },
+      screenSession: true,
+      responses: {
+        200: { description: "the screen state", schema: screenStateView },
+        401: { description: "not signed in" },
+        404: { description: "no such seat" },
+      },
     },
     (c) => {
       const seat = seatOf(c, port.seats);
@@ -107,7 +125,12 @@ function eventsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard, 
       summary: `The screen state, live: event 'screen' on every change, 'ping' every ${HEARTBEAT_MS} ms (${AUTH})`,
       auth: false,
       produces: "text/event-stream",
-      responses: { 200: { description: "text/event-stream" }, 401: { description: "not signed in" } },
+      screenSession: true,
+      responses: {
+        200: { description: "text/event-stream: events `hello`, `screen` (the state as JSON), `ping`" },
+        401: { description: "not signed in" },
+        404: { description: "no such seat" },
+      },
     },
     (c) => {
       const seat = seatOf(c, port.seats);
@@ -144,12 +167,18 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
       tag: "screen",
       summary: `A tap on the operator screen, through the station engine (${AUTH})`,
       auth: false,
+      screenSession: true,
       body: screenActionSchema,
+      examples: SCREEN_ACTION_EXAMPLES,
       responses: {
-        200: { description: "done; the new state follows on the event stream" },
+        200: { description: "done; the new state follows on the event stream", schema: scanOutcomeSchema },
         401: { description: "not signed in" },
         403: { description: "a screen session of another seat" },
-        409: { description: "`scan_refused`: `details.reason` says why; nothing changed" },
+        404: { description: "no such seat" },
+        409: {
+          description: "refused: `details.reason` says why; nothing changed",
+          codes: ["scan_refused"],
+        },
       },
     },
     async (c) => {

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
+import type { ErrorCode } from "../../domain/errors.js";
 import {
   loginSchema,
   pickExceptionSchema,
@@ -16,19 +17,46 @@ import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry, RouteSpec } from "../openapi.js";
 import { type Handler, route } from "../route.js";
+import { STATION_EXAMPLES as EX } from "./request-examples.js";
+import { srView } from "./requests.routes.js";
 
 const ok = z.object({ ok: z.literal(true) });
 
-type Common = Omit<RouteSpec, "method" | "path" | "summary" | "responses" | "tag" | "auth">;
+/** GET /station/state (services/station/station-state.ts); the queues' entries are described there. */
+const stationView = z.looseObject({
+  site: z.string(),
+  ppsId: z.string(),
+  mode: stationModeSchema.shape.mode,
+  seats: z.array(
+    z.object({ seat: z.string(), user: z.string().nullable(), loggedInAt: z.string().nullable() }),
+  ),
+  bins: z.array(z.looseObject({ ppsBinId: z.string(), state: z.string(), requests: z.array(z.unknown()) })),
+  racks: z.array(z.object({ msu: z.string(), locations: z.array(z.string()), presentedAt: z.string() })),
+  pickQueue: z.array(z.unknown()),
+  heldBack: z.array(z.unknown()),
+  puts: z.array(z.unknown()),
+  devices: z.unknown(),
+});
+
+/** What a pick or put move answers: the request after it, as GET service-request shows it. */
+const requestAfter = { description: "the request after the move", schema: srView };
+
+type Common = Omit<RouteSpec, "method" | "path" | "summary" | "responses" | "tag" | "auth"> & {
+  /** The success answer; `{ok: true}` unless said. */
+  answer?: { description: string; schema: z.ZodType };
+};
 const errors = {
   400: { description: "bad data; `errors` names the field" },
   404: { description: "unknown request, line, seat, bin or rack" },
-  409: { description: "the move is not allowed now (state, mode, login, reservation)" },
+  409: {
+    description: "the move is not allowed now (state, mode, login, reservation)",
+    codes: ["invalid_state", "wrong_mode", "not_logged_in"] as ErrorCode[],
+  },
 };
 
 /** A POST of the station API: authenticated, answering 200 or the common errors. */
 function poster(app: Hono<AppEnv>, registry: RouteRegistry) {
-  return (path: string, summary: string, extra: Common, handler: Handler) =>
+  return (path: string, summary: string, { answer, ...extra }: Common, handler: Handler) =>
     route(
       app,
       registry,
@@ -39,7 +67,7 @@ function poster(app: Hono<AppEnv>, registry: RouteRegistry) {
         tag: "station",
         auth: true,
         ...extra,
-        responses: { 200: { description: "done" }, ...errors },
+        responses: { 200: answer ?? { description: "done", schema: ok }, ...errors },
       },
       handler,
     );
@@ -60,11 +88,16 @@ export function stationRoutes(ops: Operations, state: () => unknown) {
 /** Seats, mode and racks. */
 function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations): void {
   const post = poster(app, registry);
-  post("/station/seats/:seat/login", "An operator logs in at a seat", { body: loginSchema }, async (c) => {
-    const { user } = await readJson(c, loginSchema);
-    ops.login(c.req.param("seat") as string, user);
-    return c.json({ ok: true });
-  });
+  post(
+    "/station/seats/:seat/login",
+    "An operator logs in at a seat",
+    { body: loginSchema, examples: { login: EX.login } },
+    async (c) => {
+      const { user } = await readJson(c, loginSchema);
+      ops.login(c.req.param("seat") as string, user);
+      return c.json({ ok: true });
+    },
+  );
   post("/station/seats/:seat/logout", "The operator at a seat logs out", {}, (c) => {
     ops.logout(c.req.param("seat") as string);
     return c.json({ ok: true });
@@ -79,6 +112,7 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
       summary: "Switch the station's mode",
       auth: true,
       body: stationModeSchema,
+      examples: { mode: EX.mode },
       responses: { 200: { description: "done", schema: ok }, ...errors },
     },
     async (c) => {
@@ -89,7 +123,7 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/racks",
     "A rack (MSU face) is presented; pick requests with stock on it lock",
-    { body: rackPresentedSchema },
+    { body: rackPresentedSchema, examples: { rack: EX.rack } },
     async (c) => {
       ops.rackPresented(await readJson(c, rackPresentedSchema));
       return c.json({ ok: true });
@@ -104,7 +138,7 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
       tag: "station",
       summary: "The rack left the station",
       auth: true,
-      responses: { 200: { description: "done" }, ...errors },
+      responses: { 200: { description: "done", schema: ok }, ...errors },
     },
     (c) => {
       ops.rackGone(c.req.param("msu") as string);
@@ -119,37 +153,37 @@ function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/picks",
     "One pick transaction (item from slot into the order's bin)",
-    { body: pickTransactionSchema },
+    { body: pickTransactionSchema, examples: { pick: EX.pick }, answer: requestAfter },
     async (c) => c.json(ops.pick(await readJson(c, pickTransactionSchema))),
   );
   post(
     "/station/picks/exceptions",
     "A pick exception: missing, damaged or unscannable items",
-    { body: pickExceptionSchema },
+    { body: pickExceptionSchema, examples: { exception: EX.pickException }, answer: requestAfter },
     async (c) => c.json(ops.pickException(await readJson(c, pickExceptionSchema))),
   );
   post(
     "/station/puts",
     "One put transaction (item from tote into a slot)",
-    { body: putTransactionSchema },
+    { body: putTransactionSchema, examples: { put: EX.put }, answer: requestAfter },
     async (c) => c.json(ops.put(await readJson(c, putTransactionSchema))),
   );
   post(
     "/station/puts/exceptions",
     "A put exception (front/back states of the spec)",
-    { body: putExceptionSchema },
+    { body: putExceptionSchema, examples: { exception: EX.putException }, answer: requestAfter },
     async (c) => c.json(ops.putException(await readJson(c, putExceptionSchema))),
   );
   post(
     "/station/puts/:externalServiceRequestId/release",
     "The tote (or roll cage) of a complete put is released",
-    {},
+    { answer: requestAfter },
     (c) => c.json(ops.release(c.req.param("externalServiceRequestId") as string)),
   );
   post(
     "/station/puts/:externalServiceRequestId/put-back-stage",
     "Put back staging at the station: created → staged into a bin",
-    { body: putBackStageSchema },
+    { body: putBackStageSchema, examples: { stage: EX.putBackStage }, answer: requestAfter },
     async (c) =>
       c.json(
         ops.putBackStage(
@@ -182,6 +216,7 @@ function binAndStockRoutes(
       summary: "Set the on-hand quantity of an item at a slot (inventory adjustment)",
       auth: true,
       body: stockAdjustSchema,
+      examples: { stock: EX.stock },
       responses: { 200: { description: "done", schema: ok }, ...errors },
     },
     async (c) => {
@@ -198,7 +233,12 @@ function binAndStockRoutes(
       tag: "station",
       summary: "Mode, seats, bins, racks, the pick queue in work order, puts",
       auth: true,
-      responses: { 200: { description: "the station" } },
+      responses: {
+        200: {
+          description: "the station",
+          schema: stationView,
+        },
+      },
     },
     (c) => c.json(state()),
   );

@@ -1,0 +1,40 @@
+import type { z } from "zod";
+import type { ErrorCode } from "../domain/errors.js";
+
+/** One answer of a route: an error status lists the stable codes it answers with (README "Errors"). */
+export interface RouteResponse {
+  description: string;
+  schema?: z.ZodType;
+  codes?: ErrorCode[];
+}
+
+/** What every route declares once; the same zod schemas validate requests and document them. */
+export interface RouteSpec {
+  method: "get" | "post" | "put" | "delete";
+  /** Full path in Hono syntax, e.g. `/station/seats/:seat/login`. */
+  path: string;
+  tag: string;
+  summary: string;
+  /** Longer text for the reference, Markdown. */
+  description?: string;
+  auth: boolean;
+  /** Also takes the seat's screen session cookie instead of a bearer token (screen-auth.ts). */
+  screenSession?: boolean;
+  /** The OAuth2 token endpoint: the document's password flow points at it. */
+  tokenEndpoint?: boolean;
+  /** Path parameters the handler validates beyond "a non-empty segment". */
+  params?: z.ZodObject;
+  body?: z.ZodType;
+  /** Content type of the body when it is not JSON (the token endpoint takes a form). */
+  bodyType?: string;
+  /** The body may be left out. */
+  bodyOptional?: boolean;
+  /** Request bodies to show, by name; each must pass `body` (checked by a test). */
+  examples?: Record<string, unknown>;
+  query?: z.ZodObject;
+  /** Media type of the success response; JSON unless said. */
+  produces?: string;
+  /** Changes station data in a transaction (a 503 when storage refuses); default: all but GET. */
+  commits?: boolean;
+  responses: Record<number, RouteResponse>;
+}
