@@ -44,6 +44,11 @@ export const DEFAULT_BINS = ["1", "2", "3", "4", "5", "6", "7", "8"];
 const count = (min: number, max: number, fallback: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
+/** 127.0.0.0/8, ::1 or localhost: only processes of the station's own computer can connect. */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
 /**
  * `url`: `embedded` (an in-process broker on embeddedHost:embeddedPort), `off`, or a broker URL.
  * `clientId` defaults to `pps-edge-<site>-<ppsId>`: stable and unique per station, because two
@@ -60,6 +65,13 @@ const mqttObject = z
     embeddedHost: z.string().min(1).default("127.0.0.1"),
     /** 0 picks a free port (tests). */
     embeddedPort: count(0, 65535, 1883),
+    /**
+     * Clients without credentials on the embedded broker: for trying the station out on its own
+     * computer, so only with a loopback embeddedHost (refused below otherwise; warned at start).
+     */
+    embeddedAnonymous: z
+      .preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean())
+      .default(false),
     /** 5 for brokers that speak MQTT 5 (PUBACK reason codes); 4 for 3.1.1. The embedded broker is 3.1.1. */
     protocolVersion: z.coerce
       .number()
@@ -96,6 +108,10 @@ const mqttObject = z
   .refine((m) => m.reconnectMinMs <= m.reconnectMaxMs, {
     message: "reconnectMinMs must not exceed reconnectMaxMs",
     path: ["reconnectMinMs"],
+  })
+  .refine((m) => !m.embeddedAnonymous || m.url !== "embedded" || isLoopback(m.embeddedHost), {
+    message: "anonymous clients are allowed only when the embedded broker listens on loopback",
+    path: ["embeddedAnonymous"],
   });
 
 /** A password or client secret a person chooses: the product's one password rule (domain/password-policy.ts). */

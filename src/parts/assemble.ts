@@ -38,6 +38,9 @@ function buildSync(f: Foundation): Sync {
     stationSnapshot: stationSnapshot(svc, config.site, now),
     requests: requestSnapshots(svc, f.handle.sqlite),
     metrics: f.metrics,
+    // Every API user may act as the central system for now (sync/broker-acl.ts decides per principal).
+    verifyBrokerUser: async (username, password) =>
+      (await svc.auth.checkUserPassword(username, password)) !== undefined,
     log: f.log,
     now,
   });

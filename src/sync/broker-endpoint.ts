@@ -4,40 +4,68 @@
  * from them. A broker that cannot listen or a file that cannot be read is a `failure` that /readyz and
  * the log name; the station keeps working without MQTT (docs/architecture.md#what-the-agent-is-for).
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { MqttRepo } from "../db/mqtt.repo.js";
+import type { VerifyUser } from "./broker-guard.js";
 import type { ConnectionOptions } from "./connection-options.js";
 import type { EmbeddedBroker } from "./embedded-broker.js";
 import type { MqttSettings, SyncConfig } from "./sync-config.js";
 import type { Topics } from "./topics.js";
 
-/** A broker to connect to; `broker` when the sync started it and must stop it. */
+/**
+ * A broker to connect to; `broker` when the sync started it and must stop it, with the credentials the
+ * agent's own client uses on it.
+ */
 export interface Endpoint {
   url: string;
   protocolVersion: 4 | 5;
   broker?: EmbeddedBroker;
+  credentials?: { username: string; password: string };
 }
 
 export type Tls = NonNullable<ConnectionOptions["tls"]>;
 
-/** The configured broker, or the embedded one started now (MQTT 3.1.1 only: aedes speaks no 5). */
+/** The agent's client id: stable and unique per station (docs/mqtt.md#backoff-and-reconnects). */
+export function agentClientId(config: SyncConfig): string {
+  return config.mqtt.clientId ?? `pps-edge-${config.site}-${config.ppsId}`;
+}
+
+/**
+ * The configured broker, or the embedded one started now (MQTT 3.1.1 only: aedes speaks no 5). The
+ * agent's own secret on the embedded broker is made afresh for each start and lives in memory only:
+ * broker and client are in the same process, so nothing needs to store or show it.
+ */
 export async function brokerEndpoint(
-  cfg: MqttSettings,
+  config: SyncConfig,
+  guard: { root: string; verifyUser: VerifyUser },
   log: Logger,
 ): Promise<Endpoint | { failure: string }> {
+  const cfg = config.mqtt;
   if (cfg.url !== "embedded") return { url: cfg.url, protocolVersion: cfg.protocolVersion };
+  const clientId = agentClientId(config);
+  const credentials = { username: clientId, password: randomBytes(24).toString("base64url") };
   let broker: EmbeddedBroker;
   try {
     // Loaded only when used: aedes is one of the largest modules of the agent.
     const { startEmbeddedBroker } = await import("./embedded-broker.js");
-    broker = await startEmbeddedBroker({ host: cfg.embeddedHost, port: cfg.embeddedPort, log });
+    broker = await startEmbeddedBroker({
+      host: cfg.embeddedHost,
+      port: cfg.embeddedPort,
+      guard: {
+        ...guard,
+        agent: { clientId, username: credentials.username, secret: credentials.password },
+        anonymous: cfg.embeddedAnonymous,
+      },
+      log,
+    });
   } catch (err) {
     const failure = `embedded broker cannot listen on ${cfg.embeddedHost}:${cfg.embeddedPort}: ${(err as Error).message}`;
     log.error({ err }, `mqtt: ${failure}; set mqtt.embeddedPort, or mqtt.url to the broker already there`);
     return { failure };
   }
-  return { url: broker.url, protocolVersion: 4, broker };
+  return { url: broker.url, protocolVersion: 4, broker, credentials };
 }
 
 /** The CA, client certificate and key files, when configured. */
@@ -69,14 +97,15 @@ export function connectionOptions(
   const cfg = config.mqtt;
   return {
     url: endpoint.url,
-    clientId: cfg.clientId ?? `pps-edge-${config.site}-${config.ppsId}`,
+    clientId: agentClientId(config),
     protocolVersion: endpoint.protocolVersion,
     keepaliveSeconds: cfg.keepaliveSeconds,
     connectTimeoutMs: cfg.connectTimeoutMs,
     reconnectMinMs: cfg.reconnectMinMs,
     reconnectMaxMs: cfg.reconnectMaxMs,
-    username: cfg.username,
-    password: cfg.password,
+    // On the embedded broker the agent is itself; mqtt.username/password are for a central broker.
+    username: endpoint.credentials?.username ?? cfg.username,
+    password: endpoint.credentials?.password ?? cfg.password,
     tls,
     topics: ctx.topics,
     subscriptions: [ctx.topics.requests],

@@ -1,11 +1,14 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { Aedes } from "aedes";
 import type { Logger } from "pino";
+import { type BrokerGuardOptions, brokerGuard } from "./broker-guard.js";
 
 export interface EmbeddedBrokerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** Who may connect and what they may do (broker-guard.ts). */
+  guard: Omit<BrokerGuardOptions, "log">;
   log: Logger;
 }
 
@@ -20,10 +23,14 @@ export interface EmbeddedBroker {
  * `mqtt.url: embedded` (docs/architecture.md#interfaces): an in-process aedes broker on a local TCP port, so a new user
  * sees the station's notifications with any MQTT client and no other software. It keeps retained
  * messages in memory only, which is why the agent republishes them on every connect
- * (docs/mqtt.md#retained-state). aedes speaks MQTT 3.1.1.
+ * (docs/mqtt.md#retained-state). aedes speaks MQTT 3.1.1. Every client authenticates and is held to
+ * the station's ACL (broker-guard.ts), unless `mqtt.embeddedAnonymous` lets clients in without credentials.
  */
 export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
-  const broker = await Aedes.createBroker({ id: "pps-edge-embedded" });
+  const broker = await Aedes.createBroker({
+    id: "pps-edge-embedded",
+    ...brokerGuard({ ...opts.guard, log: opts.log }),
+  });
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -49,6 +56,12 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
   const port = typeof address === "object" && address ? address.port : opts.port;
   const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   opts.log.info({ host: opts.host, port }, "embedded MQTT broker listening");
+  if (opts.guard.anonymous) {
+    opts.log.warn(
+      { host: opts.host, port },
+      "embedded MQTT broker lets clients in without credentials (mqtt.embeddedAnonymous)",
+    );
+  }
 
   return {
     url: `mqtt://${host}:${port}`,

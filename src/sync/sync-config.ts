@@ -28,6 +28,8 @@ export type MqttSettings = Pick<
   url: string;
   embeddedHost: string;
   embeddedPort: number;
+  /** Clients without credentials on the embedded broker (loopback only; config checks it). */
+  embeddedAnonymous: boolean;
   clientId?: string | undefined;
   caFile?: string | undefined;
   certFile?: string | undefined;

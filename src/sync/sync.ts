@@ -48,7 +48,11 @@ export function createSync(deps: SyncDeps) {
         log.info("mqtt: off; notifications stay readable at GET /station/notifications");
         return;
       }
-      const endpoint = await brokerEndpoint(cfg, log);
+      const endpoint = await brokerEndpoint(
+        deps.config,
+        { root: topics.root, verifyUser: deps.verifyBrokerUser },
+        log,
+      );
       if ("failure" in endpoint) {
         failure = endpoint.failure;
         return;

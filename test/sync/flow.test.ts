@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TestAgent } from "../helpers/agent.js";
 import { type Json, kinds, ok, pickBody, pickLine, SR, seedItem, setStock } from "../helpers/station.js";
-import { agentOn, ask, committed, ROOT } from "./support/agent.js";
+import { agentOn, ask, CENTRAL, committed, ROOT } from "./support/agent.js";
 import { BROKERS, type TestBroker } from "./support/brokers.js";
 import { type Subscriber, subscribe } from "./support/subscriber.js";
 
@@ -20,7 +20,7 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
           ? undefined
           : await (BROKERS.find((b) => b.name === target)?.start() as Promise<TestBroker>);
       t = await agentOn(broker ?? "embedded");
-      central = await subscribe(t.agent.sync.url as string, [`${ROOT}/#`]);
+      central = await subscribe(t.agent.sync.url as string, [`${ROOT}/#`], CENTRAL);
       await central.waitFor("ONLINE", (m) =>
         m.some((x) => x.topic === `${ROOT}/connection` && x.payload.includes('"ONLINE"')),
       );
@@ -103,7 +103,7 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
       const last = central.on(`${ROOT}/state/PICK/P1`).at(-1);
       expect(JSON.parse(last?.payload as string)).toEqual(view);
       // A consumer arriving now reads it from the broker.
-      const late = await subscribe(t.agent.sync.url as string, [`${ROOT}/state/PICK/+`]);
+      const late = await subscribe(t.agent.sync.url as string, [`${ROOT}/state/PICK/+`], CENTRAL);
       await late.waitFor("retained P1", (m) => m.length > 0);
       expect(late.messages[0]?.retain).toBe(true);
       expect(JSON.parse(late.messages[0]?.payload as string)).toEqual(view);

@@ -3,7 +3,7 @@ import { requestOperations } from "../../src/sync/request-operations.js";
 import { REQUEST_NAMES } from "../../src/sync/topics.js";
 import type { TestAgent } from "../helpers/agent.js";
 import { pickBody, pickLine } from "../helpers/station.js";
-import { agentOn, ROOT } from "./support/agent.js";
+import { agentOn, CENTRAL, ROOT } from "./support/agent.js";
 import { BROKERS, type TestBroker } from "./support/brokers.js";
 import { type Subscriber, subscribe } from "./support/subscriber.js";
 
@@ -56,7 +56,11 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
           ? undefined
           : await (BROKERS.find((b) => b.name === target)?.start() as Promise<TestBroker>);
       t = await agentOn(broker ?? "embedded");
-      central = await subscribe(t.agent.sync.url as string, [`${ROOT}/response/#`, `${ROOT}/connection`]);
+      central = await subscribe(
+        t.agent.sync.url as string,
+        [`${ROOT}/response/#`, `${ROOT}/connection`],
+        CENTRAL,
+      );
       await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
     });
     afterAll(async () => {

@@ -1,7 +1,8 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { AppError } from "../../domain/errors.js";
 import { type AuthDeps, type AuthUser, CLIENT_SECRET_KEY, sha256 } from "./auth-deps.js";
-import { DUMMY_HASH, randomSecret, verifyPassword } from "./password.js";
+import { checkUserPassword } from "./auth-users.js";
+import { randomSecret } from "./password.js";
 
 /** The token response of the spec's Authentication section. */
 export interface TokenResponse {
@@ -87,10 +88,8 @@ export async function grant(
   const { repo } = deps;
   const clientOk = checkClient(deps, authorization);
   if (req.grant_type === "password") {
-    const user = repo.findUser(req.username);
-    // Always spend one scrypt so timing does not tell a wrong user from a wrong password.
-    const ok = await verifyPassword(req.password, user?.passwordHash ?? DUMMY_HASH);
-    if (!clientOk || !user || !ok) throw badCredentials();
+    const user = await checkUserPassword(deps, req.username, req.password);
+    if (!clientOk || !user) throw badCredentials();
     return issue(deps, user.id);
   }
   const row = repo.findToken(sha256(req.refresh_token));

@@ -1,7 +1,7 @@
 import { AppError, fieldError } from "../../domain/errors.js";
 import { passwordProblem } from "../../domain/password-policy.js";
-import { type AuthDeps, CLIENT_SECRET_KEY, sha256 } from "./auth-deps.js";
-import { hashPassword } from "./password.js";
+import { type AuthDeps, type AuthUser, CLIENT_SECRET_KEY, sha256 } from "./auth-deps.js";
+import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.js";
 
 /** API users and the client credential (the CLI's `pps-edge user …`, and the first start). */
 
@@ -41,4 +41,18 @@ export function removeUser(deps: AuthDeps, username: string): void {
   if (!user) throw new AppError("not_found", `no user ${username}`);
   deps.repo.deleteUser(user.id);
   deps.recent.clear();
+}
+
+/**
+ * The user with this name and password, or undefined. Always spends one scrypt, so timing does not tell
+ * a wrong user from a wrong password (the token endpoint, the embedded MQTT broker).
+ */
+export async function checkUserPassword(
+  { repo }: AuthDeps,
+  username: string,
+  password: string,
+): Promise<AuthUser | undefined> {
+  const user = repo.findUser(username);
+  const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  return user && ok ? { id: user.id, username: user.username } : undefined;
 }

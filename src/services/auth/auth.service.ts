@@ -7,7 +7,14 @@
 import type { AuthRepo } from "../../db/auth.repo.js";
 import type { AuthDeps, AuthOptions } from "./auth-deps.js";
 import { authenticate, type GrantRequest, grant } from "./auth-tokens.js";
-import { addUser, hasClientSecret, removeUser, resetPassword, setClientSecret } from "./auth-users.js";
+import {
+  addUser,
+  checkUserPassword,
+  hasClientSecret,
+  removeUser,
+  resetPassword,
+  setClientSecret,
+} from "./auth-users.js";
 
 export type { AuthDeps, AuthOptions, AuthUser } from "./auth-deps.js";
 export {
@@ -31,6 +38,7 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
     addUser: (username: string, password: string) => addUser(deps, username, password),
     resetPassword: (username: string, password: string) => resetPassword(deps, username, password),
     removeUser: (username: string) => removeUser(deps, username),
+    checkUserPassword: (username: string, password: string) => checkUserPassword(deps, username, password),
     hasUser: (username: string): boolean => repo.findUser(username) !== undefined,
     listUsers: () => repo.listUsers(),
     pruneExpired: () => repo.pruneExpired(opts.now()),

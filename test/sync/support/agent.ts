@@ -1,10 +1,16 @@
-import { startTestAgent, type TestAgent } from "../../helpers/agent.js";
+import { ADMIN, ADMIN_PASSWORD, startTestAgent, type TestAgent } from "../../helpers/agent.js";
 import type { TestBroker } from "./brokers.js";
 import type { Subscriber } from "./subscriber.js";
 
 export const SITE = "dc1";
 export const PPS = "7";
 export const ROOT = `ppsedge/v1/${SITE}/${PPS}`;
+
+/**
+ * The central system's credentials: an API user (the admin the first start creates). The embedded
+ * broker requires them; the test brokers outside the agent let anyone in and ignore them.
+ */
+export const CENTRAL = { username: ADMIN, password: ADMIN_PASSWORD };
 
 /** Fast reconnects so that outage tests take milliseconds, not the production seconds. */
 export const FAST = { reconnectMinMs: 20, reconnectMaxMs: 200, keepaliveSeconds: 5, connectTimeoutMs: 2000 };

@@ -21,9 +21,16 @@ export interface Subscriber {
 export async function subscribe(
   url: string,
   filters: string[],
-  opts: { clientId?: string; clean?: boolean; protocolVersion?: 4 | 5 } = {},
+  opts: {
+    clientId?: string;
+    clean?: boolean;
+    protocolVersion?: 4 | 5;
+    username?: string;
+    password?: string;
+  } = {},
 ): Promise<Subscriber> {
   const client = mqtt.connect(url, {
+    ...(opts.username === undefined ? {} : { username: opts.username, password: opts.password }),
     clientId: opts.clientId ?? `test-sub-${process.pid}-${Math.random().toString(16).slice(2)}`,
     clean: opts.clean ?? true,
     protocolVersion: opts.protocolVersion ?? 4,

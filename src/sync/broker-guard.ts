@@ -1,0 +1,112 @@
+/**
+ * The embedded broker's door and ACL as aedes hooks (docs/mqtt.md#embedded-broker-credentials-and-acl):
+ * `authenticate` decides who a connection is, `authorizePublish`, `authorizeSubscribe` and
+ * `authorizeForward` ask broker-acl.ts what that principal may do. The agent's own client id is bound
+ * to the agent's secret, so nobody else can take it over (aedes would otherwise close the agent's
+ * connection in favour of the newcomer).
+ */
+import { timingSafeEqual } from "node:crypto";
+import type { AedesOptions, AuthenticateError, Client } from "aedes";
+import type { Logger } from "pino";
+import { type BrokerPrincipal, brokerAcl } from "./broker-acl.js";
+
+/** Checks an API user's password (the same user store as the HTTP API). */
+export type VerifyUser = (username: string, password: string) => Promise<boolean>;
+
+export interface BrokerGuardOptions {
+  /** The station's branch, `ppsedge/v1/<site>/<ppsId>`. */
+  root: string;
+  /** The agent's own client id, username and the secret generated for this process. */
+  agent: { clientId: string; username: string; secret: string };
+  /** Clients without credentials are let in (only on loopback: config refuses it otherwise). */
+  anonymous: boolean;
+  verifyUser: VerifyUser;
+  log: Logger;
+}
+
+type Hooks = Required<
+  Pick<AedesOptions, "authenticate" | "authorizePublish" | "authorizeSubscribe" | "authorizeForward">
+>;
+
+/** CONNACK return codes of MQTT 3.1.1 §3.2.2.3. */
+const BAD_USERNAME_OR_PASSWORD = 4;
+const NOT_AUTHORIZED = 5;
+
+function refusal(returnCode: number, message: string): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+function sameSecret(given: Buffer | undefined, secret: string): boolean {
+  const expected = Buffer.from(secret);
+  return given !== undefined && given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export function brokerGuard(opts: BrokerGuardOptions): Hooks {
+  const acl = brokerAcl(opts.root);
+  const principals = new WeakMap<Client, BrokerPrincipal>();
+  const who = (client: Client | null): BrokerPrincipal | undefined =>
+    client ? principals.get(client) : undefined;
+  const refuse = (client: Client, username: string | undefined, reason: string) =>
+    opts.log.warn(
+      {
+        client: client.id,
+        username,
+        address: client.conn && "remoteAddress" in client.conn ? client.conn.remoteAddress : undefined,
+      },
+      `mqtt broker: connect refused: ${reason}`,
+    );
+
+  async function identify(
+    client: Client,
+    username: string | undefined,
+    password: Buffer | undefined,
+  ): Promise<BrokerPrincipal | AuthenticateError> {
+    if (client.id === opts.agent.clientId) {
+      if (username === opts.agent.username && sameSecret(password, opts.agent.secret))
+        return { kind: "agent" };
+      refuse(client, username, "the agent's client id");
+      return refusal(NOT_AUTHORIZED, "client id reserved for the agent");
+    }
+    if (username === undefined && password === undefined) {
+      if (opts.anonymous) return { kind: "anonymous" };
+      refuse(client, username, "no credentials");
+      return refusal(NOT_AUTHORIZED, "credentials required");
+    }
+    if (username && password && (await opts.verifyUser(username, password.toString("utf8")))) {
+      return { kind: "user", username };
+    }
+    refuse(client, username, "wrong username or password");
+    return refusal(BAD_USERNAME_OR_PASSWORD, "wrong username or password");
+  }
+
+  return {
+    authenticate(client, username, password, done) {
+      identify(client, username, password).then(
+        (p) => {
+          if (p instanceof Error) return done(p, false);
+          principals.set(client, p);
+          done(null, true);
+        },
+        (err: Error) => done(refusal(3, err.message), false),
+      );
+    },
+    authorizePublish(client, packet, done) {
+      const p = who(client);
+      if (p && acl.mayPublish(p, packet.topic, packet.retain)) return done(null);
+      opts.log.warn({ client: client?.id, topic: packet.topic }, "mqtt broker: publish refused");
+      // aedes closes the connection: MQTT 3.1.1 has no negative PUBACK (§3.3.5).
+      done(new Error(`not authorized to publish to ${packet.topic}`));
+    },
+    authorizeSubscribe(client, sub, done) {
+      const p = who(client);
+      if (p && acl.maySubscribe(p, sub.topic)) return done(null, sub);
+      opts.log.warn({ client: client.id, filter: sub.topic }, "mqtt broker: subscription refused");
+      // null: SUBACK 0x80 for this filter, the connection stays.
+      done(null, null);
+    },
+    authorizeForward(client, packet) {
+      const p = who(client);
+      return p && acl.mayReceive(p, packet.topic) ? packet : null;
+    },
+  };
+}
