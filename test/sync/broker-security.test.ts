@@ -3,6 +3,9 @@
  * nobody without a user's password connects, central publishes only requests and reads only the
  * station's own topics, and nobody takes over the agent's client id.
  */
+import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { promisify } from "node:util";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfigOrExplain } from "../../src/config/config.load.js";
@@ -12,6 +15,7 @@ import { LogLines } from "../helpers/log-lines.js";
 import { agentOn, ask, CENTRAL, committed, FAST, notify, PPS, ROOT, SITE } from "./support/agent.js";
 import { type Subscriber, subscribe } from "./support/subscriber.js";
 
+const MOSQUITTO_CLIENTS = existsSync("/usr/bin/mosquitto_sub") && existsSync("/usr/bin/mosquitto_pub");
 const AGENT_CLIENT_ID = `pps-edge-${SITE}-${PPS}`;
 const READABLE = [`${ROOT}/connection`, `${ROOT}/notification`, `${ROOT}/state/#`, `${ROOT}/response/#`];
 
@@ -145,6 +149,54 @@ describe("the embedded broker's credentials and ACL", () => {
     expect(t.agent.sync.status().connected).toBe(true);
     expect(online(central).map((c) => c.state)).toEqual(["ONLINE"]);
     expect(online(central).at(-1)?.session).toBe(session);
+  });
+});
+
+/**
+ * The README's mosquitto_sub / mosquitto_pub lines with `-u admin -P …`: the retained `connection`
+ * arrives first (the subscription is in place), then the request is sent and its response read.
+ */
+async function mosquittoRoundTrip(port: number): Promise<string[]> {
+  const auth = ["-h", "127.0.0.1", "-p", String(port), "-u", CENTRAL.username, "-P", CENTRAL.password];
+  const topics = ["-t", `${ROOT}/connection`, "-t", `${ROOT}/response/#`];
+  const sub = spawn("mosquitto_sub", [...auth, "-v", "-C", "2", "-W", "10", ...topics]);
+  const lines: string[] = [];
+  let first: () => void = () => {};
+  const subscribed = new Promise<void>((ok) => {
+    first = ok;
+  });
+  sub.stdout.on("data", (d: Buffer) => {
+    lines.push(...d.toString().split("\n").filter(Boolean));
+    first();
+  });
+  const exited = new Promise<void>((ok) => sub.once("exit", () => ok()));
+  await subscribed;
+  const request = JSON.stringify({ transaction: "cli-1", msu: "M1", locations: ["S1", "S2"] });
+  await promisify(execFile)("mosquitto_pub", [
+    ...auth,
+    "-q",
+    "1",
+    "-t",
+    `${ROOT}/request/rack_presented`,
+    "-m",
+    request,
+  ]);
+  await exited;
+  return lines;
+}
+
+describe.skipIf(!MOSQUITTO_CLIENTS)("the README's mosquitto commands on the embedded broker", () => {
+  it("subscribe and publish a request with the admin user's credentials", async () => {
+    const t = await agentOn("embedded");
+    try {
+      const lines = await mosquittoRoundTrip(Number(new URL(t.agent.sync.url as string).port));
+      expect(lines[0]).toMatch(new RegExp(`^${ROOT}/connection \\{"state":"ONLINE"`));
+      expect(lines[1]).toBe(
+        `${ROOT}/response/rack_presented {"transaction":"cli-1","status":"ok","data":{"ok":true},"error":null}`,
+      );
+    } finally {
+      await t.close();
+    }
   });
 });
 
