@@ -34,6 +34,21 @@ export function limitBody(limit: number): MiddlewareHandler<AppEnv> {
   };
 }
 
+/**
+ * An answer sent before the request's body was read (413, 401, 415, 400 …) closes the connection:
+ * the unread rest of the body would otherwise be taken for the next request, or the socket dropped
+ * under a client that was told `keep-alive`. `Connection: close` makes Node end the socket once the
+ * answer is flushed, and tells the client to send its next request on a new one. In-process
+ * requests (`app.request()`) have no socket and are left alone.
+ */
+export function closeIfBodyUnread(c: Context<AppEnv>): void {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || incoming.readableEnded) return;
+  const { headers } = incoming;
+  const declared = Number(headers["content-length"] ?? 0);
+  if (declared > 0 || headers["transfer-encoding"] !== undefined) c.header("Connection", "close");
+}
+
 /** Reads Node's request stream into text, counting bytes against the limit as they arrive. */
 function readIncoming(incoming: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
