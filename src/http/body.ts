@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { AppError } from "../domain/errors.js";
+import { parseJsonBody } from "../domain/json-body.js";
 import { validate } from "../domain/validate.js";
 import type { AppEnv } from "./context.js";
 
@@ -87,8 +88,8 @@ export async function readBodyText(c: Context<AppEnv>): Promise<string> {
 }
 
 /**
- * Reads a JSON body: 415 for another content type, 400 `malformed_json` for text that does not parse,
- * then schema validation (400 naming the field). 413 beyond the body limit (`limitBody`).
+ * Reads a JSON body: 415 for another content type, 400 `body_too_deep` past the nesting limit and
+ * `malformed_json` for text that does not parse (both before parsing completes), then schema validation (400 naming the field). 413 beyond the body limit (`limitBody`).
  */
 export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
   if (!isJsonType(c.req.header("content-type"))) {
@@ -99,14 +100,5 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
       },
     ]);
   }
-  const text = await readBodyText(c);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new AppError("malformed_json", `the body is not valid JSON: ${(e as Error).message}`, [
-      { path: "(body)", message: "not valid JSON" },
-    ]);
-  }
-  return validate(schema, value);
+  return validate(schema, parseJsonBody(await readBodyText(c)));
 }
