@@ -87,18 +87,33 @@ export async function readBodyText(c: Context<AppEnv>): Promise<string> {
   return text;
 }
 
+function requireJsonType(c: Context<AppEnv>): void {
+  if (isJsonType(c.req.header("content-type"))) return;
+  throw new AppError("unsupported_media_type", "the body must be application/json", [
+    {
+      path: "Content-Type",
+      message: `expected application/json, got ${c.req.header("content-type") ?? "none"}`,
+    },
+  ]);
+}
+
 /**
  * Reads a JSON body: 415 for another content type, 400 `body_too_deep` past the nesting limit and
- * `malformed_json` for text that does not parse (both before parsing completes), then schema validation (400 naming the field). 413 beyond the body limit (`limitBody`).
+ * `malformed_json` for text that does not parse (both before parsing completes), then schema validation
+ * (400 naming the field). 413 beyond the body limit (`limitBody`).
  */
 export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
-  if (!isJsonType(c.req.header("content-type"))) {
-    throw new AppError("unsupported_media_type", "the body must be application/json", [
-      {
-        path: "Content-Type",
-        message: `expected application/json, got ${c.req.header("content-type") ?? "none"}`,
-      },
-    ]);
-  }
+  requireJsonType(c);
   return validate(schema, parseJsonBody(await readBodyText(c)));
+}
+
+/** As `readJson`, for a body that may be left out: no body reads as `{}`. */
+export async function readOptionalJson<S extends z.ZodType>(
+  c: Context<AppEnv>,
+  schema: S,
+): Promise<z.output<S>> {
+  const text = await readBodyText(c);
+  if (text.trim() === "") return validate(schema, {});
+  requireJsonType(c);
+  return validate(schema, parseJsonBody(text));
 }
