@@ -18,7 +18,15 @@ function failure(fn: () => unknown): { message: string; paths: string[] } {
 describe("config", () => {
   it("has the documented embedded defaults", () => {
     const c = parseConfig({});
-    expect(c.http).toEqual({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1048576 });
+    expect(c.http).toEqual({
+      host: "127.0.0.1",
+      port: 8080,
+      bodyLimitBytes: 1048576,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 256,
+    });
     expect(c.dataDir).toBe("./data");
     expect(c.db.synchronous).toBe("FULL");
     expect(c.tokenTtlSeconds).toBe(3600);
@@ -67,6 +75,9 @@ describe("config", () => {
     expect(failure(() => parseConfig({ site: "dc 1" })).paths).toEqual(["site"]);
     expect(failure(() => parseConfig({ timeZone: "Mars/Olympus" })).paths).toEqual(["timeZone"]);
     expect(failure(() => parseConfig({ clientSecret: "short" })).paths).toEqual(["clientSecret"]);
+    // Node refuses a headers timeout longer than the request's: named at load, not at listen
+    const timeouts = { http: { headersTimeoutMs: 40_000, requestTimeoutMs: 30_000 } };
+    expect(failure(() => parseConfig(timeouts)).paths).toEqual(["http.headersTimeoutMs"]);
   });
 
   it("refuses unknown keys and unknown PPS_EDGE_ variables", () => {

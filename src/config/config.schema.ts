@@ -123,6 +123,32 @@ const chosenSecret = z
 
 const mqttSchema = mqttObject.default(() => mqttObject.parse({}));
 
+/**
+ * The HTTP server's connection limits (docs/architecture.md#http). A station has a handful of clients
+ * (central, a screen or two, a maintainer's curl), all on the LAN: a client that has not sent its
+ * headers in 10 s or its whole request in 30 s is broken or hostile, an idle keep-alive socket is worth
+ * keeping 5 s (long enough for a client's next call, short enough that idle sockets do not pile up),
+ * and 256 connections is far more than the station needs yet well under the process's file descriptors,
+ * so a flood of sockets cannot stop the agent from opening its database, devices and broker.
+ */
+const SERVER_LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 256,
+};
+const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
+const serverLimits = {
+  /** Time a client has to send the request headers (Node `server.headersTimeout`). */
+  headersTimeoutMs: milliseconds(SERVER_LIMITS.headersTimeoutMs),
+  /** Time a client has to send the whole request, body included (`server.requestTimeout`). */
+  requestTimeoutMs: milliseconds(SERVER_LIMITS.requestTimeoutMs),
+  /** How long an idle keep-alive connection stays open (`server.keepAliveTimeout`). */
+  keepAliveTimeoutMs: milliseconds(SERVER_LIMITS.keepAliveTimeoutMs),
+  /** Connections open at once; more are refused (`server.maxConnections`). */
+  maxConnections: z.coerce.number().int().min(1).max(10_000).default(SERVER_LIMITS.maxConnections),
+};
+
 export const configSchema = z
   .object({
     site: z
@@ -155,9 +181,14 @@ export const configSchema = z
           .url({ protocol: /^https?$/ })
           .transform((u) => u.replace(/\/+$/, ""))
           .optional(),
+        ...serverLimits,
       })
       .strict()
-      .default({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024 }),
+      .refine((h) => h.headersTimeoutMs <= h.requestTimeoutMs, {
+        path: ["headersTimeoutMs"],
+        message: "at most http.requestTimeoutMs (the headers are part of the request)",
+      })
+      .default({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, ...SERVER_LIMITS }),
     /** The Basic client credential of the deployment (spec: Authentication). */
     clientId: z.string().min(1).max(128).default("pps-edge"),
     clientSecret: chosenSecret,

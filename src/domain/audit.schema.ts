@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { AUDIT_STATUSES } from "./audit.machine.js";
 import { AUDIT_LINE_STATUSES } from "./audit-line.machine.js";
+import { identifier } from "./identifier.js";
 
 /**
  * Bodies of the audit endpoints (docs/interface.md "Audit object", "Endpoints" → "Audits"; docs/architecture.md#station-api).
  * Lists are bounded (docs/architecture.md#durability-and-limits): an audit names at most 1,000 locations or SKUs.
  */
-const text255 = z.string().trim().min(1, "must not be empty").max(255);
+/** Audit parameters are identifiers: slot, MSU and SKU ids, the parameter's name, line ids. */
+const text255 = z.string().trim().min(1, "must not be empty").max(255).pipe(identifier(255));
 
 /** Spec: for `location`, `locations_list`, a list of strings (slot ids or MSU ids). */
 export const locationParamSchema = z
@@ -80,7 +82,7 @@ export type AuditCountInput = z.output<typeof auditCountSchema>;
  * An audit named by its id: the path parameter of delete over HTTP, the payload of the MQTT request
  * `delete_audit` (path parameters travel in the payload under the same name).
  */
-export const auditIdSchema = z.object({ audit_id: z.string().min(1).max(255) });
+export const auditIdSchema = z.object({ audit_id: identifier(255) });
 
 /** `POST /station/audits/{audit_id}/begin`: the seat counting; the first logged-in seat when absent. */
 export const auditBeginSchema = z.object({ seat: text255.optional() }).strict();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { identifier } from "./identifier.js";
 
 /** Spec "PDEA object": the sample also uses `float`, so it is accepted beside `double`. */
 export const PDEA_DATA_TYPES = ["string", "list", "double", "float", "integer", "boolean", "dict"] as const;
@@ -27,7 +28,7 @@ export const pdeaSchema = z
 export const catalogInputSchema = z
   .object({
     id: z.number().int().optional(),
-    clientCatalogId: z.string().min(1).max(255),
+    clientCatalogId: identifier(255),
     description: z.string().max(255).nullable().optional(),
     exhaustive_pdea_list: z
       .array(pdeaSchema)

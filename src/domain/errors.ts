@@ -8,6 +8,7 @@ export type ErrorCode =
   // request shape (400 unless noted)
   | "validation_failed"
   | "malformed_json"
+  | "body_too_deep" // JSON nested deeper than the agent reads (domain/json-body.ts)
   | "unsupported_media_type" // 415
   | "payload_too_large" // 413
   | "not_acceptable" // 406
@@ -64,6 +65,7 @@ export type ErrorKind =
 const KIND: Record<ErrorCode, ErrorKind> = {
   validation_failed: "invalid",
   malformed_json: "invalid",
+  body_too_deep: "invalid",
   unsupported_media_type: "unsupported_media_type",
   payload_too_large: "too_large",
   not_acceptable: "not_acceptable",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { identifier, identifierProblem } from "./identifier.js";
 import { DIMENSION_UNITS, WEIGHT_UNITS } from "./uom.js";
 
 /** Spec "Limits": item strings are at most 255 characters. */
@@ -6,7 +7,7 @@ const str255 = z.string().max(255);
 const MAX_LEVEL_DEPTH = 8;
 
 export const barcodeEntrySchema = z
-  .object({ id: z.number().int().optional(), barcode: z.string().min(1).max(255) })
+  .object({ id: z.number().int().optional(), barcode: identifier(255) })
   .strict();
 
 /** Spec "Schema object": `unique` is a list of uniqueness groups; other members are not shown, so kept as given. */
@@ -113,6 +114,8 @@ export const productAttributesSchema = z
         path: ["product_sku"],
         message: "a non-empty string of at most 255 characters",
       });
+    } else if (identifierProblem(sku)) {
+      ctx.addIssue({ code: "custom", path: ["product_sku"], message: identifierProblem(sku) as string });
     }
     if (Object.keys(attrs).length > 500) {
       ctx.addIssue({ code: "custom", path: [], message: "at most 500 attributes" });
@@ -123,7 +126,7 @@ export const itemInputSchema = z
   .object({
     id: z.number().int().optional(),
     schema: itemSchemaSchema.optional(),
-    clientCategoryId: str255.min(1).optional(),
+    clientCategoryId: identifier(255).optional(),
     /** Not in the create body of the spec; accepted and echoed so clients can keep their own id. */
     clientItemId: str255.nullable().optional(),
     attributes: itemAttributesSchema,

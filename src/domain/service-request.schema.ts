@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { identifier } from "./identifier.js";
 import { SIMPLE_PRIORITIES } from "./work-order.js";
 
 /**
@@ -6,7 +7,7 @@ import { SIMPLE_PRIORITIES } from "./work-order.js";
  * "Put request", Endpoints → Service requests). Response-only members (id, status, state, timestamps,
  * actuals) are accepted and ignored, so a client may post back what it read.
  */
-const id255 = z.string().min(1).max(255);
+const id255 = identifier(255);
 const responseOnly = {
   id: z.unknown().optional(),
   status: z.unknown().optional(),
@@ -99,7 +100,7 @@ export type PickCreateInput = z.output<typeof pickCreateSchema>;
 const putProductSchema = z.looseObject({
   productQuantity: z.number().int().min(1).max(1_000_000),
   productAttributes: z.looseObject({
-    pdfa_values: z.looseObject({ product_sku: z.string().min(1).max(255) }),
+    pdfa_values: z.looseObject({ product_sku: identifier(255) }),
   }),
 });
 
@@ -111,7 +112,7 @@ export const putExpectationsSchema = z.looseObject({
 });
 
 export const putAttributesSchema = z
-  .looseObject({ tote_id: z.string().min(1).max(255).optional() })
+  .looseObject({ tote_id: identifier(255).optional() })
   .nullable()
   .optional();
 
@@ -153,8 +154,8 @@ export type PutModifyInput = z.output<typeof putModifySchema>;
 /** Spec "Stage put": the body of stage_put_expectation, and of the MQTT request `stage_put`. */
 export const stagePutSchema = z.object({
   serviceRequestId: id255,
-  ppsId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
-  ppsBinId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
+  ppsId: z.union([identifier(64), z.number().int()]).transform(String),
+  ppsBinId: z.union([identifier(64), z.number().int()]).transform(String),
 });
 export type StagePutInput = z.output<typeof stagePutSchema>;
 

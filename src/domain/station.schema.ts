@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { identifier } from "./identifier.js";
 import { PICK_EXCEPTION_REASONS } from "./pick.machine.js";
 import { PUT_EXCEPTION_STATES } from "./put.machine.js";
 
@@ -7,16 +8,16 @@ import { PUT_EXCEPTION_STATES } from "./put.machine.js";
  * the station engine) and the central system's robot control send. Each is declared once; the
  * TypeScript types below, the OpenAPI document and the MQTT requests derive from these schemas.
  */
-const id255 = z.string().min(1).max(255);
+const id255 = identifier(255);
 const qty = z.number().int().min(1).max(1_000_000);
-const seatName = z.string().min(1).max(32);
+const seatName = identifier(32);
 
 export const STATION_MODES = ["pick", "put", "audit"] as const;
 export type StationMode = (typeof STATION_MODES)[number];
 
 export const stationModeSchema = z.object({ mode: z.enum(STATION_MODES) });
 
-export const loginSchema = z.object({ user: z.string().min(1).max(128) });
+export const loginSchema = z.object({ user: identifier(128) });
 
 export const pickTransactionSchema = z.object({
   externalServiceRequestId: id255,
@@ -55,7 +56,7 @@ export const putExceptionSchema = z.object({
 export type PutExceptionInput = z.output<typeof putExceptionSchema>;
 
 export const putBackStageSchema = z.object({
-  ppsBinId: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
+  ppsBinId: z.union([identifier(64), z.number().int()]).transform(String),
 });
 
 /** POST /station/racks, and the MQTT request `rack_presented`: a rack (MSU face) reached the station. */

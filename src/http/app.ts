@@ -3,7 +3,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import { AppError, isAppError } from "../domain/errors.js";
 import type { Metrics } from "../metrics.js";
-import { limitBody } from "./body.js";
+import { closeIfBodyUnread, limitBody } from "./body.js";
 import type { AppEnv } from "./context.js";
 import { sendError } from "./errors.js";
 import { RouteRegistry } from "./openapi.js";
@@ -56,6 +56,7 @@ export function createHttpApp(
     c.set("route", "unmatched");
     c.header("X-Request-Id", requestId);
     await next();
+    closeIfBodyUnread(c);
     const seconds = (performance.now() - started) / 1000;
     const { status } = c.res;
     const method = c.req.method;

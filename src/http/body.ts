@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { AppError } from "../domain/errors.js";
+import { parseJsonBody } from "../domain/json-body.js";
 import { validate } from "../domain/validate.js";
 import type { AppEnv } from "./context.js";
 
@@ -32,6 +33,21 @@ export function limitBody(limit: number): MiddlewareHandler<AppEnv> {
     if (declared > limit) throw tooLarge(limit);
     await next();
   };
+}
+
+/**
+ * An answer sent before the request's body was read (413, 401, 415, 400 …) closes the connection:
+ * the unread rest of the body would otherwise be taken for the next request, or the socket dropped
+ * under a client that was told `keep-alive`. `Connection: close` makes Node end the socket once the
+ * answer is flushed, and tells the client to send its next request on a new one. In-process
+ * requests (`app.request()`) have no socket and are left alone.
+ */
+export function closeIfBodyUnread(c: Context<AppEnv>): void {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || incoming.readableEnded) return;
+  const { headers } = incoming;
+  const declared = Number(headers["content-length"] ?? 0);
+  if (declared > 0 || headers["transfer-encoding"] !== undefined) c.header("Connection", "close");
 }
 
 /** Reads Node's request stream into text, counting bytes against the limit as they arrive. */
@@ -71,27 +87,33 @@ export async function readBodyText(c: Context<AppEnv>): Promise<string> {
   return text;
 }
 
+function requireJsonType(c: Context<AppEnv>): void {
+  if (isJsonType(c.req.header("content-type"))) return;
+  throw new AppError("unsupported_media_type", "the body must be application/json", [
+    {
+      path: "Content-Type",
+      message: `expected application/json, got ${c.req.header("content-type") ?? "none"}`,
+    },
+  ]);
+}
+
 /**
- * Reads a JSON body: 415 for another content type, 400 `malformed_json` for text that does not parse,
- * then schema validation (400 naming the field). 413 beyond the body limit (`limitBody`).
+ * Reads a JSON body: 415 for another content type, 400 `body_too_deep` past the nesting limit and
+ * `malformed_json` for text that does not parse (both before parsing completes), then schema validation
+ * (400 naming the field). 413 beyond the body limit (`limitBody`).
  */
 export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
-  if (!isJsonType(c.req.header("content-type"))) {
-    throw new AppError("unsupported_media_type", "the body must be application/json", [
-      {
-        path: "Content-Type",
-        message: `expected application/json, got ${c.req.header("content-type") ?? "none"}`,
-      },
-    ]);
-  }
+  requireJsonType(c);
+  return validate(schema, parseJsonBody(await readBodyText(c)));
+}
+
+/** As `readJson`, for a body that may be left out: no body reads as `{}`. */
+export async function readOptionalJson<S extends z.ZodType>(
+  c: Context<AppEnv>,
+  schema: S,
+): Promise<z.output<S>> {
   const text = await readBodyText(c);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new AppError("malformed_json", `the body is not valid JSON: ${(e as Error).message}`, [
-      { path: "(body)", message: "not valid JSON" },
-    ]);
-  }
-  return validate(schema, value);
+  if (text.trim() === "") return validate(schema, {});
+  requireJsonType(c);
+  return validate(schema, parseJsonBody(text));
 }

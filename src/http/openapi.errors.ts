@@ -81,7 +81,7 @@ export function errorCodes(r: RouteSpec): Map<number, ErrorCode[]> {
   if (r.body) {
     add(413, "payload_too_large");
     add(415, "unsupported_media_type");
-    if (!r.bodyType) add(400, "validation_failed", "malformed_json");
+    if (!r.bodyType) add(400, "validation_failed", "malformed_json", "body_too_deep");
   }
   if (commits(r)) add(503, "outbox_full", "storage_full", "storage_error");
   return new Map([...out].sort(([a], [b]) => a - b).map(([s, set]) => [s, [...set]]));

@@ -2,6 +2,7 @@
  * The HTTP side of the agent: the app with every route group (docs/architecture.md#http), and the
  * server that listens, a critical part: a station nobody can reach over HTTP does not start.
  */
+import type { Server, ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import type { Hono } from "hono";
@@ -102,6 +103,30 @@ export function listenFailure(err: unknown, host: string, port: number): unknown
   return err;
 }
 
+type HttpConfig = Foundation["config"]["http"];
+
+/**
+ * Node's timeouts for slow and idle clients (config `http.*TimeoutMs`). Node checks them every
+ * `connectionsCheckingInterval` (30 s by default): checked at least twice per headers timeout, so a
+ * socket that sent nothing is closed within 1.5 × `headersTimeoutMs`.
+ */
+function timeouts(http: HttpConfig): ServerOptions {
+  return {
+    headersTimeout: http.headersTimeoutMs,
+    requestTimeout: http.requestTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(http.headersTimeoutMs / 2)),
+  };
+}
+
+/** Connections over `http.maxConnections` are closed as they arrive, so sockets cannot exhaust the fds. */
+function limitConnections(server: ServerType, http: HttpConfig): void {
+  const s = server as Server;
+  s.maxConnections = http.maxConnections;
+  // set again: not every Node version takes it from the options
+  s.keepAliveTimeout = http.keepAliveTimeoutMs;
+}
+
 /** Listens on the configured address; stop closes the server and every open connection. */
 export function httpServerPart(f: Foundation, app: Hono<AppEnv>, listening: (a: AddressInfo) => void): Part {
   let server: ServerType | undefined;
@@ -111,10 +136,12 @@ export function httpServerPart(f: Foundation, app: Hono<AppEnv>, listening: (a: 
     start: () =>
       new Promise<void>((ok, fail) => {
         const { host, port } = f.config.http;
-        server = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
+        const options = { fetch: app.fetch, hostname: host, port, serverOptions: timeouts(f.config.http) };
+        server = serve(options, (info) => {
           listening(info);
           ok();
         });
+        limitConnections(server, f.config.http);
         server.once("error", (err) => fail(listenFailure(err, host, port)));
       }),
     async stop() {

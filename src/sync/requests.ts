@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { MqttRepo } from "../db/mqtt.repo.js";
 import { AppError, isAppError } from "../domain/errors.js";
+import { parseJsonBody } from "../domain/json-body.js";
 import { validate } from "../domain/validate.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
 import { type ErrorBody, errorBody } from "../shell/error-body.js";
@@ -77,14 +78,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     try {
       if (payload.length > deps.bodyLimitBytes)
         throw new AppError("payload_too_large", `the request is larger than ${deps.bodyLimitBytes} bytes`);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(payload.toString("utf8"));
-      } catch (e) {
-        throw new AppError("malformed_json", `the request is not valid JSON: ${(e as Error).message}`, [
-          { path: "(body)", message: "not valid JSON" },
-        ]);
-      }
+      const parsed = parseJsonBody(payload.toString("utf8"), "request");
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
         throw new AppError("validation_failed", "the request must be a JSON object", [
           { path: "(body)", message: "expected an object" },

@@ -1,5 +1,4 @@
-import type { Context, Hono } from "hono";
-import type { z } from "zod";
+import type { Hono } from "hono";
 import {
   auditBeginSchema,
   auditCountSchema,
@@ -10,7 +9,7 @@ import {
 } from "../../domain/audit.schema.js";
 import type { ErrorCode } from "../../domain/errors.js";
 import { AUDIT_ACTIONS, type AuditAction, type AuditsService } from "../../services/audit/audit.service.js";
-import { readJson, validate } from "../body.js";
+import { readJson, readOptionalJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
@@ -33,12 +32,6 @@ const stateError = {
   codes: ["invalid_state"] as ErrorCode[],
 };
 const unknownAudit = { description: "unknown audit id" };
-
-/** A body that may be left out: no body reads as `{}`. */
-async function optionalJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  const text = await c.req.text();
-  return text.trim() === "" ? validate(schema, {}) : readJson(c, schema);
-}
 
 /** Audits: the spec's create and delete, and the station's audit actions (docs/architecture.md#station-api). */
 export function auditsRoutes(audits: AuditsService, now: () => number) {
@@ -158,7 +151,7 @@ function countingRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: Audi
       },
     },
     async (c) => {
-      const { seat } = await optionalJson(c, auditBeginSchema);
+      const { seat } = await readOptionalJson(c, auditBeginSchema);
       return c.json(audits.begin(c.req.param("audit_id") ?? "", seat));
     },
   );

@@ -66,6 +66,7 @@ export const de: Record<MessageKey, string> = {
   "refusal.scan_each_unit": "Jede Einheit dieses Artikels einzeln scannen",
   "refusal.validation_failed": "Die Eingabe ist ungültig",
   "refusal.malformed_json": "Die Eingabe ist ungültig",
+  "refusal.body_too_deep": "Die Eingabe ist zu tief verschachtelt",
   "refusal.unsupported_media_type": "Die Eingabe ist ungültig",
   "refusal.payload_too_large": "Die Eingabe ist zu groß",
   "refusal.not_acceptable": "Die Eingabe ist ungültig",

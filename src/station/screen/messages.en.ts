@@ -68,6 +68,7 @@ export const en = {
   "refusal.scan_each_unit": "Scan every unit of this item, one by one",
   "refusal.validation_failed": "The input is not valid",
   "refusal.malformed_json": "The input is not valid",
+  "refusal.body_too_deep": "The input is nested too deeply",
   "refusal.unsupported_media_type": "The input is not valid",
   "refusal.payload_too_large": "The input is too large",
   "refusal.not_acceptable": "The input is not valid",
