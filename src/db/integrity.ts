@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import type { Sqlite } from "./open.js";
 
 /**
@@ -45,4 +46,17 @@ export function lastBackup(dataDir: string): string | undefined {
     }
   }
   return newest?.path;
+}
+
+/**
+ * Checks the database file in `path` read-only (`pps-edge check`): beside a running agent too, whose
+ * WAL it reads without writing. Throws when there is no database there.
+ */
+export function checkDatabaseFile(path: string, how: "quick" | "full" = "full"): string[] {
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return databaseProblems(sqlite, how);
+  } finally {
+    sqlite.close();
+  }
 }

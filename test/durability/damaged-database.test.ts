@@ -32,6 +32,7 @@ import {
   startTestAgent,
   tempDir,
 } from "../helpers/agent.js";
+import { runCli } from "../helpers/cli.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { ITEM } from "../helpers/station.js";
 
@@ -132,5 +133,17 @@ describe("a damaged database", () => {
     const line = failureLine(await startOn(dir), true);
     expect(line).toContain(`restore the last backup, ${join(backups, "pps-edge-2026-11-21.db")}`);
     expect(existsSync(join(backups, "pps-edge-2026-11-21.db"))).toBe(true);
+  });
+
+  it("`pps-edge check` lists the problems with exit 1, and says ok on a whole database", async () => {
+    const { dir, file } = damagedDataDir();
+    for (const args of [["check"], ["check", "--quick"]]) {
+      const bad = await runCli(args, { PPS_EDGE_DATA_DIR: dir });
+      expect(bad.code, args.join(" ")).toBe(1);
+      expect(bad.err).toContain(`pps-edge: the database ${file} is damaged`);
+      expect(bad.out).toBe("");
+    }
+    const good = await runCli(["check"], { PPS_EDGE_DATA_DIR: join(whole, "..") });
+    expect(good).toEqual({ code: 0, out: `ok: ${whole}`, err: "" });
   });
 });
