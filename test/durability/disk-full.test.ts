@@ -10,7 +10,7 @@ import { startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { LogLines } from "../helpers/log-lines.js";
 import { ITEM } from "../helpers/station.js";
-import { agentOn, ask, ROOT } from "../sync/support/agent.js";
+import { agentOn, ask, committed, notify, ROOT } from "../sync/support/agent.js";
 import { subscribe } from "../sync/support/subscriber.js";
 
 const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
@@ -141,6 +141,45 @@ describe("a full disk", () => {
       const later = JSON.parse(await ask(central, "upsert_catalog", catalog("G-1")));
       expect(later).toMatchObject({ transaction: "G-1", status: "ok" });
       expect(catalogs()).toBe(kept + 1);
+    } finally {
+      await central.close();
+    }
+  });
+
+  it("keeps delivering notifications when the delivery cursor cannot be written, and records it later", async () => {
+    t = await agentOn("embedded");
+    const central = await subscribe(t.agent.sync.url as string, [
+      `${ROOT}/notification`,
+      `${ROOT}/connection`,
+    ]);
+    try {
+      await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+      const { outbox } = t.agent.services.repos;
+      const setCursor = outbox.setCursor;
+      let refused = 0;
+      // the cursor's one row is rewritten in place, which max_page_count cannot refuse: the disk's answer is played
+      outbox.setCursor = () => {
+        refused++;
+        throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      };
+      const before = outbox.cursor();
+      for (let i = 0; i < 3; i++) notify(t, "order_information", { i });
+      await central.waitFor(
+        "3 notifications",
+        (m) => m.filter((x) => x.topic.endsWith("/notification")).length >= 3,
+      );
+      await new Promise((ok) => setTimeout(ok, 300));
+      expect(refused).toBeGreaterThan(0);
+      expect(outbox.cursor()).toBe(before);
+      outbox.setCursor = setCursor;
+      notify(t, "order_information", { i: 3 });
+      await central.waitFor(
+        "4 notifications",
+        (m) => m.filter((x) => x.topic.endsWith("/notification")).length >= 4,
+      );
+      const last = committed(t).length;
+      for (let i = 0; i < 50 && outbox.cursor() < last; i++) await new Promise((ok) => setTimeout(ok, 50));
+      expect(outbox.cursor()).toBe(last);
     } finally {
       await central.close();
     }
