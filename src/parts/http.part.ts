@@ -57,7 +57,13 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
   // a full disk or an I/O error: unready until a write commits again (services/unit-of-work/storage-health.ts)
   const storage = { name: "storage", check: () => svc.storage.check() };
   return createHttpApp(
-    { log: f.log, metrics, bodyLimitBytes: config.http.bodyLimitBytes, guard: requireBearer(svc.auth) },
+    {
+      log: f.log,
+      metrics,
+      bodyLimitBytes: config.http.bodyLimitBytes,
+      guard: requireBearer(svc.auth),
+      storage: svc.storage,
+    },
     [
       opsRoutes({
         metrics,

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sqlite } from "../../src/db/open.js";
-import { startTestAgent, type TestAgent } from "../helpers/agent.js";
+import { ADMIN, ADMIN_PASSWORD, BASIC, startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { LogLines } from "../helpers/log-lines.js";
 import { ITEM } from "../helpers/station.js";
@@ -16,6 +16,17 @@ import { subscribe } from "../sync/support/subscriber.js";
 const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
 const SEARCH = `${ITEM}/search_v2`;
 const UNLIMITED = 1_073_741_823;
+
+const login = (t: TestAgent) =>
+  t.request("/api-gateway/auth-service/platform-auth/oauth/token", {
+    method: "POST",
+    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "password",
+      username: ADMIN,
+      password: ADMIN_PASSWORD,
+    }).toString(),
+  });
 
 const items = (sqlite: Sqlite) =>
   (sqlite.prepare("SELECT count(*) AS n FROM items").get() as { n: number }).n;
@@ -74,6 +85,15 @@ describe("a full disk", () => {
     expect(again.status).toBe(503);
     expect(items(sqlite)).toBe(acknowledged.length);
 
+    // a login writes its token outside the unit of work: refused alike, once the token table is full too
+    const logins: number[] = [];
+    for (let i = 0; i < 100 && !logins.includes(503); i++) {
+      const res = await login(t);
+      logins.push(res.status);
+      if (res.status === 503) expect(await res.json()).toMatchObject({ code: "storage_full" });
+    }
+    expect(logins.filter((s) => s !== 200)).toEqual([503]);
+
     const ready = await t.request("/readyz");
     expect(ready.status).toBe(503);
     const body = (await ready.json()) as {
@@ -105,6 +125,8 @@ describe("a full disk", () => {
     expect(failing).toHaveLength(1);
     expect(failing[0]).toMatchObject({ code: "SQLITE_FULL", level: "error" });
     expect(lines.filter((l) => l.msg === "database writes succeed again")).toHaveLength(1);
+    // one error line for the whole episode: no line per refused request
+    expect(lines.filter((l) => l.level === "error")).toEqual([failing[0]]);
   });
 
   it("answers an MQTT request with storage_full and changes nothing", async () => {
