@@ -120,7 +120,7 @@ describe("a full disk", () => {
     }>;
     expect(skus.map((r) => r.s)).toEqual(acknowledged);
 
-    const lines = log.lines.map((l) => JSON.parse(l) as { msg: string; code?: string; level: number });
+    const lines = log.lines.map((l) => JSON.parse(l) as { msg: string; code?: string; level: string });
     const failing = lines.filter((l) => l.msg.startsWith("database writes fail"));
     expect(failing).toHaveLength(1);
     expect(failing[0]).toMatchObject({ code: "SQLITE_FULL", level: "error" });
