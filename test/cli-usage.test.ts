@@ -28,6 +28,7 @@ describe("pps-edge --help, --version and usage errors", () => {
         "sim",
         "sim scan",
         "profiles",
+        "check",
       ]),
     );
     for (const path of all) {

@@ -7,6 +7,7 @@
  */
 import { Command } from "commander";
 import { VERSION } from "../version.js";
+import { defineCheck } from "./check.command.js";
 import { defineCompletion } from "./completion.command.js";
 import type { Cli, Io } from "./context.js";
 import { defineProfiles } from "./profiles.command.js";
@@ -44,7 +45,7 @@ export function createProgram(cli: Cli): Command {
     .version(VERSION, "-V, --version", "print the version")
     .option("-c, --config <file>", "the config file (YAML); default: PPS_EDGE_CONFIG, else none")
     .addHelpText("after", AFTER_HELP);
-  for (const define of [defineRun, defineUser, defineSim, defineProfiles, defineCompletion]) {
+  for (const define of [defineRun, defineUser, defineSim, defineProfiles, defineCheck, defineCompletion]) {
     program.addCommand(define(cli));
   }
   configure(program, cli.io, "pps-edge");

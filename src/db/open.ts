@@ -21,6 +21,11 @@ export interface OpenOptions {
   /** `FULL` by default: a committed transaction survives power loss in WAL mode (docs/architecture.md#durability-and-limits). */
   synchronous?: "FULL" | "NORMAL" | "EXTRA";
   busyTimeoutMs?: number;
+  /**
+   * Runs once the pragmas are set and before any migration writes: throws to refuse the database (the
+   * agent's start checks that it is whole, db/integrity.ts).
+   */
+  check?: (sqlite: Sqlite) => void;
 }
 
 /** The station database's file in the data folder (`dataDir`). */
@@ -43,6 +48,7 @@ export function openDatabase(path: string, opts: OpenOptions = {}): DatabaseHand
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
     sqlite.pragma("temp_store = MEMORY");
+    opts.check?.(sqlite);
     const db = drizzle(sqlite, { schema });
     migrate(db, { migrationsFolder: MIGRATIONS_DIR });
     return { sqlite, db, close: () => sqlite.close() };

@@ -3,6 +3,8 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import { AppError, isAppError } from "../domain/errors.js";
 import type { Metrics } from "../metrics.js";
+import { isStorage, sqliteCode, storageAppError } from "../services/unit-of-work/storage-failure.js";
+import type { StorageHealth } from "../services/unit-of-work/storage-health.js";
 import { closeIfBodyUnread, limitBody } from "./body.js";
 import type { AppEnv } from "./context.js";
 import { sendError } from "./errors.js";
@@ -15,6 +17,11 @@ export interface HttpDeps {
   guard: MiddlewareHandler<AppEnv>;
   metrics: Metrics;
   bodyLimitBytes: number;
+  /**
+   * Told of a write the disk refused outside the unit of work (a login's token): it is answered like one
+   * inside it (503 `storage_full`/`storage_error`) and belongs to the same episode.
+   */
+  storage?: Pick<StorageHealth, "failed">;
 }
 
 const STATUS_CLASSES = ["1xx", "1xx", "2xx", "3xx", "4xx", "5xx"];
@@ -64,7 +71,8 @@ export function createHttpApp(
     // label objects in the label names' order: prom-client hashes them by that order, unsorted
     requests.inc({ method, route, status: String(status) });
     latency.observe({ method, route, status_class: statusClass(status) }, seconds);
-    if (status >= 500) log.error({ requestId, route, method, status }, "request failed");
+    // a 503 is a refusal its owner logs once (a full disk's episode, the outbox's thresholds), not a fault
+    if (status >= 500 && status !== 503) log.error({ requestId, route, method, status }, "request failed");
     else if (log.isLevelEnabled("debug")) log.debug({ requestId, route, method, status }, "request");
   });
 
@@ -91,6 +99,11 @@ export function createHttpApp(
 
   app.onError((err, c) => {
     if (isAppError(err)) return sendError(c, err);
+    const code = sqliteCode(err);
+    if (code !== undefined && isStorage(err)) {
+      deps.storage?.failed(code, err);
+      return sendError(c, storageAppError(code));
+    }
     log.error({ err, requestId: c.get("requestId") }, "unhandled error");
     return c.json(
       {

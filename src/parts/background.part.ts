@@ -3,6 +3,7 @@
  * scheduler, put staging left over from before a restart, and the pruning of expired API tokens and
  * operator screen sessions.
  */
+import { isStorage, sqliteCode } from "../services/unit-of-work/storage-failure.js";
 import { createWorkScheduler } from "../station/work-scheduler.js";
 import type { Foundation } from "./foundation.js";
 import type { Part } from "./part.js";
@@ -15,8 +16,15 @@ function tokenPruning(f: Foundation): Part {
     name: "token pruning",
     start() {
       timer = setInterval(() => {
-        f.svc.auth.pruneExpired();
-        f.svc.screenSessions.pruneExpired();
+        try {
+          f.svc.auth.pruneExpired();
+          f.svc.screenSessions.pruneExpired();
+        } catch (err) {
+          // a full or failing disk belongs to its episode (logged once); expired rows are pruned next time
+          const code = sqliteCode(err);
+          if (code !== undefined && isStorage(err)) f.svc.storage.failed(code, err);
+          else f.log.error({ err }, "pruning expired tokens and screen sessions failed");
+        }
       }, TOKEN_PRUNE_MS);
       timer.unref();
     },

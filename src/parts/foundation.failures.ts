@@ -2,16 +2,17 @@
  * The foundation's start failures a maintainer can cause, each as the StartError that names the
  * config key and the fix (printed as one line by the command line): a station file or firmware
  * profile at fault, a data folder that cannot be written or is held by another agent, a database that
- * cannot be opened. Anything else stays what it is: a bug, with its stack in the log.
+ * cannot be opened or is damaged. Anything else stays what it is: a bug, with its stack in the log.
  */
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Config } from "../config/config.schema.js";
 import { type AgentLock, LOCK_FILE, lockDataFolder } from "../db/agent-lock.js";
-import { type DatabaseHandle, type OpenOptions, openDatabase } from "../db/open.js";
+import { BACKUPS_DIR, databaseProblems, lastBackup } from "../db/integrity.js";
+import { type DatabaseHandle, type OpenOptions, openDatabase, type Sqlite } from "../db/open.js";
 import { DEFAULT_PROFILES_DIR, type LoadedStation, loadStation } from "../devices/station-file.js";
 import { isAppError } from "../domain/errors.js";
-import { StartError } from "../start-error.js";
+import { oneLine, StartError } from "../start-error.js";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -75,13 +76,41 @@ export function holdDataFolder(dataDir: string, now: () => number): AgentLock {
   );
 }
 
-/** The station database; one that cannot be opened or migrated names the file. */
+const DAMAGED = /^SQLITE_(CORRUPT|NOTADB)/;
+
+/**
+ * A damaged database, on one line: the file, what SQLite found first, and the backup to restore
+ * (`<dataDir>/backups/*.db`, the newest; db/integrity.ts). Starting on it would answer 500s later.
+ */
+function damaged(path: string, problems: string[], cause?: unknown): StartError {
+  const more = problems.length > 1 ? `, and ${problems.length - 1} more` : "";
+  const dataDir = dirname(path);
+  const backup = lastBackup(dataDir);
+  const fix = backup
+    ? `stop here and restore the last backup, ${backup}, in its place (\`pps-edge check\` lists every problem)`
+    : `no backup found in ${join(dataDir, BACKUPS_DIR)}; restore the file from elsewhere, or move it aside to start an empty station (\`pps-edge check\` lists every problem)`;
+  const first = oneLine(problems[0] ?? "").slice(0, 200);
+  return new StartError(`the database ${path} is damaged (quick_check: ${first}${more})`, "dataDir", fix, {
+    cause,
+  });
+}
+
+/**
+ * The station database, checked whole before anything is written to it (PRAGMA quick_check); one that
+ * cannot be opened, is damaged or cannot be migrated names the file.
+ */
 export function openDatabaseOrExplain(path: string, opts: OpenOptions): DatabaseHandle {
+  const check = (sqlite: Sqlite) => {
+    const problems = databaseProblems(sqlite, "quick");
+    if (problems.length) throw damaged(path, problems);
+  };
   try {
-    return openDatabase(path, opts);
+    return openDatabase(path, { ...opts, check });
   } catch (e) {
-    const busy = String((e as { code?: string }).code).startsWith("SQLITE_BUSY");
-    const fix = busy
+    if (e instanceof StartError) throw e;
+    const code = String((e as { code?: string }).code);
+    if (DAMAGED.test(code)) throw damaged(path, [message(e)], e);
+    const fix = code.startsWith("SQLITE_BUSY")
       ? "close the program that holds the database open for writing (db.busyTimeoutMs is how long the agent waits)"
       : "check the file and its permissions; restore it from a backup if it is damaged";
     throw new StartError(`the database ${path} cannot be opened: ${message(e)}`, "dataDir", fix, {

@@ -49,6 +49,7 @@ function openServices(ctx: AgentContext, handle: DatabaseHandle, hub: StationDev
     now: ctx.now,
     devices: () => hub.health(),
     onCommit: (t) => commits.observe(t.commitSeconds),
+    metrics,
   });
   svc.init();
   return svc;

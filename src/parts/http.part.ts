@@ -55,10 +55,22 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
         ? { ok: true }
         : { ok: false, detail: "database not open or not migrated" },
   };
+  // a full disk or an I/O error: unready until a write commits again (services/unit-of-work/storage-health.ts)
+  const storage = { name: "storage", check: () => svc.storage.check() };
   return createHttpApp(
-    { log: f.log, metrics, bodyLimitBytes: config.http.bodyLimitBytes, guard: requireBearer(svc.auth) },
+    {
+      log: f.log,
+      metrics,
+      bodyLimitBytes: config.http.bodyLimitBytes,
+      guard: requireBearer(svc.auth),
+      storage: svc.storage,
+    },
     [
-      opsRoutes({ metrics, version: VERSION, checks: [database, devicesCheck(f), ...sync.readiness()] }),
+      opsRoutes({
+        metrics,
+        version: VERSION,
+        checks: [database, storage, devicesCheck(f), ...sync.readiness()],
+      }),
       authRoutes(svc.auth),
       masterdataRoutes(svc.catalog, svc.items),
       notificationsRoutes(svc.notifications),

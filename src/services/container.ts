@@ -17,6 +17,7 @@ import { createStockRepo } from "../db/stock.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
 import type { StationMode } from "../domain/station.schema.js";
 import { EventBus } from "../events.js";
+import type { Metrics } from "../metrics.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
 import { createAuthService } from "./auth/auth.service.js";
 import { createScreenSessions } from "./auth/screen-sessions.js";
@@ -30,6 +31,7 @@ import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
 import { createStationWork } from "./scan-lookup/station-work.js";
 import { createScreenReadsService } from "./screen/screen-reads.service.js";
 import { stationState } from "./station/station.service.js";
+import { createStorageHealth } from "./unit-of-work/storage-health.js";
 import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work.js";
 import { nextHeldRelease } from "./work-order/work-order.service.js";
 
@@ -59,6 +61,8 @@ export interface ServiceDeps {
   devices?: () => readonly unknown[];
   /** Each commit's timing (metrics). */
   onCommit?: (timing: CommitTiming) => void;
+  /** Where storage failure episodes are counted (/metrics); none in tests that need no registry. */
+  metrics?: Metrics;
 }
 
 function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
@@ -159,6 +163,7 @@ export function createServices(sd: ServiceDeps) {
   const { handle, config, log, now } = sd;
   const bus = new EventBus();
   const repos = createRepos(handle, config);
+  const storage = createStorageHealth({ log, now, metrics: sd.metrics });
   const unitOfWork = createUnitOfWork({
     sqlite: handle.sqlite,
     outbox: repos.outbox,
@@ -167,6 +172,7 @@ export function createServices(sd: ServiceDeps) {
     log,
     outboxLimit: config.outbox.maxUndelivered,
     onCommit: sd.onCommit,
+    storage,
     memory: [repos.requests, repos.station, repos.audits],
   });
   const doors = createDoors(repos, unitOfWork, bus, sd);
@@ -174,6 +180,8 @@ export function createServices(sd: ServiceDeps) {
     bus,
     repos,
     unitOfWork,
+    /** Whether writes commit (a full disk, an I/O error): the /readyz `storage` check. */
+    storage,
     ...doors,
     ...createStationDoors(repos, unitOfWork, sd),
     /** Lifecycle part: the agent starts it after the HTTP app is built and stops it first. */

@@ -4,7 +4,9 @@
  * every row before it were acknowledged (PUBACK), so delivery is one durable cursor (outbox.repo.ts)
  * written for many messages at once, not one row update and fsync each.
  */
+import type { Logger } from "pino";
 import type { OutboxRepo } from "../db/outbox.repo.js";
+import { isStorage } from "../services/unit-of-work/storage-failure.js";
 
 /** One row sent (or moved aside) on this connection; `done` once it needs nothing more. */
 export interface Slot {
@@ -16,6 +18,7 @@ export interface DeliveryWindowDeps {
   outbox: Pick<OutboxRepo, "setCursor">;
   now(): number;
   onPublished(n: number): void;
+  log?: Pick<Logger, "warn" | "info">;
 }
 
 /** The delivery cursor is written at most this often while acknowledgements stream in (one fsync each). */
@@ -28,6 +31,26 @@ export function createDeliveryWindow(deps: DeliveryWindowDeps) {
   let acked = 0;
   let marked = 0;
   let markedAt = 0;
+  /** The cursor could not be written last time (a full disk): logged once until it is written again. */
+  let markFailing = false;
+
+  /**
+   * Records the cursor. A full or failing disk leaves it where it was, to be written by a later flush:
+   * delivery goes on, and a crash meanwhile can only send those rows again, never lose one.
+   */
+  function mark(seq: number): void {
+    try {
+      deps.outbox.setCursor(seq);
+    } catch (err) {
+      if (!isStorage(err)) throw err;
+      if (!markFailing) deps.log?.warn({ err, seq }, "outbox: could not record delivered notifications");
+      markFailing = true;
+      return;
+    }
+    marked = seq;
+    if (markFailing) deps.log?.info({ seq }, "outbox: delivered notifications recorded again");
+    markFailing = false;
+  }
   /** Acknowledged since last reported. */
   let published = 0;
   /** A clean stop waiting for the window to empty. */
@@ -68,8 +91,7 @@ export function createDeliveryWindow(deps: DeliveryWindowDeps) {
       }
       const now = deps.now();
       if (acked > marked && (force || slots.length === 0 || now - markedAt >= MARK_EVERY_MS)) {
-        deps.outbox.setCursor(acked);
-        marked = acked;
+        mark(acked);
         markedAt = now;
       }
       if (slots.length === 0) release();

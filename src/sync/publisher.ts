@@ -8,6 +8,7 @@
  */
 import type { Logger } from "pino";
 import type { OutboxRepo, PendingRow } from "../db/outbox.repo.js";
+import { isAppError } from "../domain/errors.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
 import { createDeliveryWindow, type DeliveryWindow, type Slot } from "./delivery-window.js";
 import type { Link, PublishError } from "./link.js";
@@ -52,8 +53,14 @@ function maxBytes(deps: PublisherDeps, l: Link): number {
 }
 
 /** Copies the row to the dead letters and takes it out of the delivery queue, in one transaction. */
-function moveAside(deps: PublisherDeps, row: PendingRow, reason: string, code: number | null): void {
-  deps.unitOfWork.run(() => deps.outbox.moveAside(row.seq, reason, code, deps.now()));
+function moveAside(deps: PublisherDeps, row: PendingRow, reason: string, code: number | null): boolean {
+  try {
+    deps.unitOfWork.run(() => deps.outbox.moveAside(row.seq, reason, code, deps.now()));
+  } catch (err) {
+    // a full or failing disk (logged by the unit of work): the row stays where it is, tried again later
+    if (isAppError(err) && err.kind === "unavailable") return false;
+    throw err;
+  }
   deps.onRefused(reason);
   deps.log.error(
     {
@@ -65,7 +72,11 @@ function moveAside(deps: PublisherDeps, row: PendingRow, reason: string, code: n
     },
     "mqtt: notification refused for good; moved aside to outbox_dead",
   );
+  return true;
 }
+
+/** The disk refused to move a row aside: the link starts over, and the row is tried again after it. */
+const DISK_REFUSED = "the database could not move a refused notification aside (disk full or failing)";
 
 /** The relay's settings and parts, and what it holds between events. */
 interface Relay {
@@ -112,7 +123,10 @@ function onAck(r: Relay, l: Link, slot: Slot, row: PendingRow, err: PublishError
     r.slots.acknowledged(slot);
     if (slot.seq >= r.strike.seq) r.strike = { ...NO_STRIKE };
   } else if (err.reasonCode !== undefined && PERMANENT[err.reasonCode]) {
-    moveAside(r.deps, row, PERMANENT[err.reasonCode] as string, err.reasonCode);
+    if (!moveAside(r.deps, row, PERMANENT[err.reasonCode] as string, err.reasonCode)) {
+      l.drop(DISK_REFUSED);
+      return;
+    }
     slot.done = true;
   } else {
     // Refused for now (quota, server busy…) or the link broke: resend from this row after a reconnect.
@@ -136,13 +150,19 @@ function fill(r: Relay, l: Link): void {
       return;
     }
     const slot = slots.open(row.seq);
-    if (row.payload.length > bytes) {
-      moveAside(deps, row, "too_large", null);
+    const aside =
+      row.payload.length > bytes
+        ? "too_large"
+        : row.seq === r.strike.seq && r.strike.count >= deps.maxDeliveryAttempts
+          ? "retries_exhausted"
+          : undefined;
+    if (aside) {
+      if (!moveAside(deps, row, aside, null)) {
+        l.drop(DISK_REFUSED);
+        return;
+      }
       slot.done = true;
-    } else if (row.seq === r.strike.seq && r.strike.count >= deps.maxDeliveryAttempts) {
-      moveAside(deps, row, "retries_exhausted", null);
-      slot.done = true;
-      r.strike = { ...NO_STRIKE };
+      if (aside === "retries_exhausted") r.strike = { ...NO_STRIKE };
     } else {
       l.publish(deps.topic, row.payload, false, (err) => onAck(r, l, slot, row, err));
     }

@@ -17,13 +17,14 @@ describe("health, readiness, metrics, API description", () => {
     expect(await res.json()).toEqual({ status: "ok" });
   });
 
-  it("readyz reports the database as open and migrated, the devices, and the outbox and MQTT link", async () => {
+  it("readyz reports the database as open and migrated, its writes, the devices, and the outbox and MQTT link", async () => {
     const res = await t.request("/readyz");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       ready: true,
       checks: {
         database: { ok: true },
+        storage: { ok: true },
         devices: { ok: true, detail: "4 of 4 connected" },
         outbox: { ok: true, detail: "0 undelivered, oldest 0 s, 0 moved aside" },
         mqtt: { ok: true, detail: "off" },

@@ -5,6 +5,7 @@ import { AppError } from "../../domain/errors.js";
 import type { NotificationType } from "../../domain/notification.js";
 import type { AgentEvents, EventBus } from "../../events.js";
 import { isBusy, isStorage, sqliteCode, storageAppError } from "./storage-failure.js";
+import type { StorageHealth } from "./storage-health.js";
 
 /**
  * The transaction itself, for the unit of work (../unit-of-work.ts) and its group commit: the state
@@ -54,6 +55,8 @@ export interface UnitOfWorkDeps {
   /** How many times a transaction is begun again when the database stayed locked (SQLITE_BUSY). */
   busyRetries?: number;
   onCommit?: (timing: CommitTiming) => void;
+  /** Told of every storage failure and every commit: logs the episode, /readyz and /metrics. */
+  storage?: StorageHealth;
 }
 
 /** What one transaction did besides its own writes: published after its commit. */
@@ -141,7 +144,8 @@ export function publish({ deps }: UnitState, fx: Effects): void {
 export function storageFailure({ deps }: UnitState, e: unknown): unknown {
   const code = sqliteCode(e);
   if (code === undefined || !isStorage(e)) return e;
-  deps.log.error({ err: e, code }, "database write failed; the change is refused");
+  if (deps.storage) deps.storage.failed(code, e);
+  else deps.log.error({ err: e, code }, "database write failed; the change is refused");
   return storageAppError(code);
 }
 
@@ -200,6 +204,7 @@ export function transaction<T>(
         changes,
       };
       s.deps.onCommit?.(timing);
+      s.deps.storage?.committed();
       return result;
     } catch (e) {
       if (began) rolledBack(s);

@@ -1,0 +1,29 @@
+/**
+ * `pps-edge check [--quick]`: whether the station database is whole (db/integrity.ts). The agent runs
+ * the quick check at every start and refuses a damaged database; this runs the full one
+ * (`PRAGMA integrity_check`, which also checks that every index matches its table) on demand, read-only,
+ * beside a running agent too. Prints `ok` and the file, or each problem SQLite found; exit 1 on damage.
+ */
+import { join, resolve } from "node:path";
+import { Command } from "commander";
+import { type Cli, EXIT, loadCliConfig } from "./context.js";
+
+export function defineCheck(cli: Cli): Command {
+  return new Command("check")
+    .description("check that the station database is whole (PRAGMA integrity_check); exit 1 if damaged")
+    .option("--quick", "only PRAGMA quick_check, as at every start (faster: indexes are not compared)")
+    .action(async (opts: { quick?: boolean }, cmd: Command) => {
+      const { config } = loadCliConfig(cmd, cli.io);
+      const { DB_FILE } = await import("../db/open.js");
+      const { checkDatabaseFile } = await import("../db/integrity.js");
+      const path = join(resolve(config.dataDir), DB_FILE);
+      const problems = checkDatabaseFile(path, opts.quick ? "quick" : "full");
+      if (problems.length === 0) {
+        cli.io.out(`ok: ${path}`);
+        return;
+      }
+      cli.io.err(`pps-edge: the database ${path} is damaged (${problems.length} problems):`);
+      for (const p of problems) cli.io.err(`  ${p}`);
+      cli.code = EXIT.failure;
+    });
+}
