@@ -10,7 +10,7 @@ import { ADMIN, ADMIN_PASSWORD, BASIC, startTestAgent, type TestAgent } from "..
 import { itemBody } from "../helpers/fixtures.js";
 import { LogLines } from "../helpers/log-lines.js";
 import { ITEM } from "../helpers/station.js";
-import { agentOn, ask, committed, notify, ROOT } from "../sync/support/agent.js";
+import { agentOn, ask, CENTRAL, committed, notify, ROOT } from "../sync/support/agent.js";
 import { subscribe } from "../sync/support/subscriber.js";
 
 const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
@@ -131,7 +131,11 @@ describe("a full disk", () => {
 
   it("answers an MQTT request with storage_full and changes nothing", async () => {
     t = await agentOn("embedded");
-    const central = await subscribe(t.agent.sync.url as string, [`${ROOT}/response/#`, `${ROOT}/connection`]);
+    const central = await subscribe(
+      t.agent.sync.url as string,
+      [`${ROOT}/response/#`, `${ROOT}/connection`],
+      CENTRAL,
+    );
     try {
       await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
       const { sqlite } = t.agent.db;
@@ -170,10 +174,11 @@ describe("a full disk", () => {
 
   it("keeps delivering notifications when the delivery cursor cannot be written, and records it later", async () => {
     t = await agentOn("embedded");
-    const central = await subscribe(t.agent.sync.url as string, [
-      `${ROOT}/notification`,
-      `${ROOT}/connection`,
-    ]);
+    const central = await subscribe(
+      t.agent.sync.url as string,
+      [`${ROOT}/notification`, `${ROOT}/connection`],
+      CENTRAL,
+    );
     try {
       await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
       const { outbox } = t.agent.services.repos;
