@@ -30,6 +30,10 @@ export function route(
   const produces = spec.produces ?? "application/json";
   const tag: MiddlewareHandler<AppEnv> = async function tagRoute(c, next) {
     c.set("route", spec.path);
+    await next();
+  };
+  // After authentication: an anonymous caller learns nothing about a protected route from a 406.
+  const negotiate: MiddlewareHandler<AppEnv> = async function checkAccept(c, next) {
     if (!accepts(c.req.header("accept"), produces)) {
       throw new AppError("not_acceptable", `this endpoint answers ${produces}`, [
         { path: "Accept", message: `must admit ${produces}` },
@@ -39,6 +43,8 @@ export function route(
   };
   const guard = spec.auth ? registry.guard : undefined;
   if (spec.auth && !guard) throw new Error(`route ${spec.path} needs authentication but no guard is set`);
-  const chain = [tag, ...(guard ? [guard] : []), ...handlers] as unknown as [MiddlewareHandler<AppEnv>];
+  const chain = [tag, ...(guard ? [guard] : []), negotiate, ...handlers] as unknown as [
+    MiddlewareHandler<AppEnv>,
+  ];
   app.on(spec.method.toUpperCase(), spec.path, ...chain);
 }

@@ -112,6 +112,12 @@ describe("every client mistake gets its own clear 4xx, never a 500", () => {
     expect(ok.status).toBe(200);
   });
 
+  it("an anonymous caller with an Accept that excludes JSON → 401, not 406: no hint that the route exists", async () => {
+    const res = await t.request(CATALOG, { headers: { Accept: "application/xml" } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: "unauthorized" });
+  });
+
   it("echoes a request id, or makes one", async () => {
     const res = await send("GET", CATALOG, undefined, { "X-Request-Id": "trace-123" });
     expect(res.headers.get("x-request-id")).toBe("trace-123");
