@@ -31,7 +31,14 @@ export function createAuthRepo(db: Db) {
     .where(eq(users.id, sql.placeholder("id")))
     .prepare();
 
+  // SQLite changes it whenever another connection (a `pps-edge user` command) commits to the file.
+  const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
+
   return {
+    /** Changes when another process committed to the database since the last call's value. */
+    dataVersion(): number {
+      return dataVersion.get() as number;
+    },
     getSetting(key: string): string | undefined {
       return db.select().from(settings).where(eq(settings.key, key)).get()?.value;
     },

@@ -6,7 +6,8 @@ import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./schema.js";
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** The drizzle database with its connection (`$client`), for the few statements drizzle cannot express. */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Sqlite };
 export type Sqlite = Database.Database;
 /** A function wrapped by `sqlite.transaction()` (with its `.immediate` variant). */
 export type SqliteTransaction<F extends (...args: never[]) => unknown> = Database.Transaction<F>;

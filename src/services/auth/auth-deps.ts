@@ -18,6 +18,11 @@ export interface AuthDeps extends AuthOptions {
   repo: AuthRepo;
   /** Recently checked tokens by their text (see TOKEN_CACHE_MS); cleared by every revocation. */
   recent: Map<string, { user: AuthUser; until: number }>;
+  /**
+   * The database's data_version when `recent` was last known good: a user removed or a password
+   * reset by another process (the CLI) changes it, and the cache is dropped at the next check.
+   */
+  recentVersion: { value: number };
 }
 
 export const CLIENT_SECRET_KEY = "client_secret_hash";

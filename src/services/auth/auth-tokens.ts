@@ -115,6 +115,11 @@ export function authenticate(deps: AuthDeps, authorization: string | undefined):
     );
   }
   const now = deps.now();
+  const version = deps.repo.dataVersion();
+  if (version !== deps.recentVersion.value) {
+    deps.recent.clear();
+    deps.recentVersion.value = version;
+  }
   const hit = deps.recent.get(m[1]);
   if (hit && now < hit.until) return hit.user;
   const row = deps.repo.findToken(sha256(m[1]));

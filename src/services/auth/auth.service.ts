@@ -29,7 +29,7 @@ export { addUser, hasClientSecret, removeUser, resetPassword, setClientSecret } 
 export { CREDENTIALS_FILE, type CredentialSettings, ensureCredentials } from "./credentials.js";
 
 export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
-  const deps: AuthDeps = { ...opts, repo, recent: new Map() };
+  const deps: AuthDeps = { ...opts, repo, recent: new Map(), recentVersion: { value: repo.dataVersion() } };
   return {
     setClientSecret: (secret: string) => setClientSecret(deps, secret),
     hasClientSecret: () => hasClientSecret(deps),
