@@ -58,6 +58,15 @@ export class LoginThrottle {
     return pair || addr;
   }
 
+  /**
+   * Counts a failure against the address only: one that told nothing about the password (a wrong
+   * client credential gets the same answer whether the password was right or not). True when it
+   * locked the address.
+   */
+  failAddress(address: string, now: number): boolean {
+    return this.count(addressKey(address), this.policy.addressLimit, now);
+  }
+
   /** A success forgets the pair's failures (the address's stay: they may be other users'). */
   succeed(user: string, address: string): void {
     this.counters.delete(pairKey(user, address));

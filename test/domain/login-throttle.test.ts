@@ -48,6 +48,14 @@ describe("login throttle (README: Login policy)", () => {
     expect(t.check("carol", "10.0.0.7", T0).allowed).toBe(true);
   });
 
+  it("counts a failure against the address only when asked", () => {
+    const t = new LoginThrottle();
+    for (let i = 0; i < 19; i++) expect(t.failAddress("10.0.0.9", T0)).toBe(false);
+    expect(t.check("alice", "10.0.0.9", T0).allowed).toBe(true);
+    expect(t.failAddress("10.0.0.9", T0)).toBe(true);
+    expect(t.check("alice", "10.0.0.9", T0).allowed).toBe(false);
+  });
+
   it("unlocks after the lock time and counts afresh", () => {
     const t = new LoginThrottle();
     failTimes(t, 5, "alice", "10.0.0.9");

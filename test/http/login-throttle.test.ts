@@ -96,6 +96,13 @@ describe("login throttling", () => {
     ]);
   });
 
+  it("counts a wrong client credential for the address, not for the user name", async () => {
+    const wrongClient = "Basic bm9wZTpub3Bl";
+    for (let i = 0; i < 6; i++)
+      expect((await login("10.0.0.72", ADMIN_PASSWORD, ADMIN, wrongClient)).status).toBe(401);
+    expect((await login("10.0.0.72", ADMIN_PASSWORD)).status).toBe(200);
+  });
+
   it("locks an address after 20 failures across user names", async () => {
     for (let i = 0; i < 20; i++) expect((await login("10.0.0.70", WRONG, `guess${i}`)).status).toBe(401);
     expect((await login("10.0.0.70", ADMIN_PASSWORD)).status).toBe(429);

@@ -82,7 +82,11 @@ export async function attemptLogin(
     : !user
       ? "wrong_password"
       : "bad_client";
-  const locked = attempts.throttle.fail(username, address, deps.now());
+  // A wrong client credential answers the same whatever the password: it counts for the address only.
+  const locked =
+    reason === "bad_client"
+      ? attempts.throttle.failAddress(address, deps.now())
+      : attempts.throttle.fail(username, address, deps.now());
   attempts.failures?.(reason);
   attempts.log?.warn({ ...fields, reason, ...(locked ? { locked: true } : {}) }, "login failed");
   throw badCredentials();
