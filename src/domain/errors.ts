@@ -22,6 +22,7 @@ export type ErrorCode =
   | "unauthorized" // 401
   | "invalid_credentials" // 401
   | "forbidden" // 403: authenticated, but not for this (a screen session outside its seat)
+  | "too_many_attempts" // 429: too many failed logins for this user and address, or this address
   // resources
   | "not_found" // 404
   | "route_not_found" // 404
@@ -53,6 +54,8 @@ export type ErrorKind =
   | "not_found"
   /** the resource exists but not with this method */
   | "method_not_allowed"
+  /** too many attempts: wait (`details.retryAfterSeconds`, HTTP `Retry-After`) before trying again */
+  | "throttled"
   /** the caller will not accept what the operation answers */
   | "not_acceptable"
   | "too_large"
@@ -78,6 +81,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   unauthorized: "unauthenticated",
   invalid_credentials: "unauthenticated",
   forbidden: "forbidden",
+  too_many_attempts: "throttled",
   not_found: "not_found",
   route_not_found: "not_found",
   method_not_allowed: "method_not_allowed",

@@ -7,5 +7,7 @@ export { type ErrorBody, errorBody, statusFor } from "../shell/error-body.js";
 
 export function sendError(c: Context, err: AppError): Response {
   if (err.kind === "unauthenticated") c.header("WWW-Authenticate", 'Bearer realm="pps-edge"');
+  const retryAfter = err.details?.retryAfterSeconds;
+  if (typeof retryAfter === "number") c.header("Retry-After", String(retryAfter));
   return c.json(errorBody(err, c.get("requestId") as string | undefined), statusOf(err));
 }

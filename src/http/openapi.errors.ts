@@ -47,6 +47,7 @@ const MEANING: Record<number, string> = {
   409: "the move conflicts with the current state; it may pass once the state has changed",
   413: "the body is larger than the agent's limit (config `http.bodyLimitBytes`)",
   415: "the body is not of the media type this operation takes",
+  429: "too many failed logins: `Retry-After` says in how many seconds to try again",
   503: "the station cannot take the change now (disk full, database unavailable, too many notifications waiting): nothing was changed, and the same request may pass later",
 };
 

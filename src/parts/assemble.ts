@@ -39,8 +39,8 @@ function buildSync(f: Foundation): Sync {
     requests: requestSnapshots(svc, f.handle.sqlite),
     metrics: f.metrics,
     // Every API user may act as the central system for now (sync/broker-acl.ts decides per principal).
-    verifyBrokerUser: async (username, password) =>
-      (await svc.auth.checkUserPassword(username, password)) !== undefined,
+    // throttled like the token endpoint (README: Login policy), keyed by the client's address
+    verifyBrokerUser: (username, password, address) => svc.auth.brokerLogin(username, password, address),
     log: f.log,
     now,
   });

@@ -85,7 +85,12 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
 type Repos = ReturnType<typeof createRepos>;
 
 /** The doors whose dependencies are their own repositories and settings. */
-function createDoors(repos: Repos, unitOfWork: UnitOfWork, bus: EventBus, { config, log, now }: ServiceDeps) {
+function createDoors(
+  repos: Repos,
+  unitOfWork: UnitOfWork,
+  bus: EventBus,
+  { config, log, now, metrics }: ServiceDeps,
+) {
   const catalogDeps = { catalog: repos.catalog, items: repos.items };
   const audits = createAuditsService(
     {
@@ -103,6 +108,8 @@ function createDoors(repos: Repos, unitOfWork: UnitOfWork, bus: EventBus, { conf
       tokenTtlSeconds: config.tokenTtlSeconds,
       refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
       now,
+      log,
+      ...(metrics ? { metrics } : {}),
     }),
     catalog: createCatalogService(catalogDeps, unitOfWork),
     items: createItemsService(catalogDeps, unitOfWork),

@@ -7,7 +7,7 @@ import { type AppError, type ErrorCode, type ErrorKind, type FieldError, kindOf 
  */
 
 /** An HTTP status an error maps to (a subset of the numbers, kept free of any HTTP library). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 429 | 503;
 
 /** The one place where error kinds become statuses (docs/architecture.md, HTTP). */
 const STATUS: Record<ErrorKind, ErrorStatus> = {
@@ -20,6 +20,7 @@ const STATUS: Record<ErrorKind, ErrorStatus> = {
   conflict: 409,
   too_large: 413,
   unsupported_media_type: 415,
+  throttled: 429,
   unavailable: 503,
 };
 

@@ -11,7 +11,7 @@ import type { Logger } from "pino";
 import { type BrokerPrincipal, brokerAcl } from "./broker-acl.js";
 
 /** Checks an API user's password (the same user store as the HTTP API). */
-export type VerifyUser = (username: string, password: string) => Promise<boolean>;
+export type VerifyUser = (username: string, password: string, address?: string) => Promise<boolean>;
 
 export interface BrokerGuardOptions {
   /** The station's branch, `ppsedge/v1/<site>/<ppsId>`. */
@@ -72,7 +72,8 @@ export function brokerGuard(opts: BrokerGuardOptions): Hooks {
       refuse(client, username, "no credentials");
       return refusal(NOT_AUTHORIZED, "credentials required");
     }
-    if (username && password && (await opts.verifyUser(username, password.toString("utf8")))) {
+    const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
+    if (username && password && (await opts.verifyUser(username, password.toString("utf8"), address))) {
       return { kind: "user", username };
     }
     refuse(client, username, "wrong username or password");

@@ -74,6 +74,18 @@ describe("the embedded broker's credentials and ACL", () => {
     expect((await tryConnect(url, { username: "nobody", password: CENTRAL.password })).code).toBe(4);
   });
 
+  it("throttles logins like the token endpoint: after 5 wrong passwords even the right one is refused", async () => {
+    const password = "bob-password-1234";
+    await t.agent.services.auth.addUser("bob", password);
+    for (let i = 0; i < 5; i++)
+      expect((await tryConnect(url, { username: "bob", password: "wrong-password-123" })).code).toBe(4);
+    expect((await tryConnect(url, { username: "bob", password })).code).toBe(4);
+    t.clock.now += 15 * 60_000;
+    const { code, client } = await tryConnect(url, { username: "bob", password });
+    expect(code).toBe(0);
+    await client?.endAsync();
+  });
+
   it("lets an API user act as central: a request gets its response, notifications arrive", async () => {
     const answer = JSON.parse(
       await ask(central, "rack_presented", { transaction: "sec-1", msu: "M1", locations: ["S1"] }),

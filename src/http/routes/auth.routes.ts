@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
@@ -52,6 +53,15 @@ async function readParams(c: Context<AppEnv>): Promise<Record<string, string>> {
   return out;
 }
 
+/**
+ * The address of the socket the request came on; never `X-Forwarded-For`, which any client can write.
+ * In-process requests (`app.request()`) have no socket, unless the caller passes one as `incoming`.
+ */
+function clientAddress(c: Context<AppEnv>): string | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress;
+}
+
 function required(params: Record<string, string>, name: string): string {
   const v = params[name];
   if (v === undefined || v === "") {
@@ -92,6 +102,11 @@ export function authRoutes(auth: AuthService) {
             codes: ["invalid_credentials"],
           },
           415: { description: "body is not form-urlencoded" },
+          429: {
+            description:
+              "too many failed logins for this user name from this address, or from this address (README: Login policy); `Retry-After` gives the seconds to wait",
+            codes: ["too_many_attempts"],
+          },
         },
       },
       async (c) => {
@@ -116,7 +131,10 @@ export function authRoutes(auth: AuthService) {
             { path: "grant_type", message: "expected 'password' or 'refresh_token'" },
           ]);
         }
-        const token = await auth.grant(c.req.header("authorization"), req);
+        const token = await auth.grant(c.req.header("authorization"), req, {
+          via: "http",
+          address: clientAddress(c),
+        });
         c.header("Cache-Control", "no-store");
         return c.json(token);
       },

@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
+import type { Logger } from "pino";
 import type { AuthRepo } from "../../db/auth.repo.js";
+import type { LoginThrottle } from "../../domain/login-throttle.js";
+import type { Metrics } from "../../metrics.js";
 
 export interface AuthUser {
   id: number;
@@ -11,6 +14,19 @@ export interface AuthOptions {
   tokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   now: () => number;
+  /** Where failed logins are logged and counted; none in the CLI. */
+  log?: Logger;
+  metrics?: Metrics;
+}
+
+export type LoginFailureReason = "unknown_user" | "wrong_password" | "bad_client" | "throttled";
+
+/** The login throttle and where failures go (login-attempts.ts). */
+export interface LoginAttempts {
+  throttle: LoginThrottle;
+  log: Logger | undefined;
+  failures: ((reason: LoginFailureReason) => void) | undefined;
+  throttled: (() => void) | undefined;
 }
 
 /** What the auth use cases read and write, and the tokens checked recently. */
@@ -23,6 +39,7 @@ export interface AuthDeps extends AuthOptions {
    * reset by another process (the CLI) changes it, and the cache is dropped at the next check.
    */
   recentVersion: { value: number };
+  attempts: LoginAttempts;
 }
 
 export const CLIENT_SECRET_KEY = "client_secret_hash";

@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { AppError } from "../../domain/errors.js";
 import { type AuthDeps, type AuthUser, CLIENT_SECRET_KEY, sha256 } from "./auth-deps.js";
-import { checkUserPassword } from "./auth-users.js";
+import { attemptLogin, type LoginOrigin } from "./login-attempts.js";
 import { randomSecret } from "./password.js";
 
 /** The token response of the spec's Authentication section. */
@@ -79,17 +79,21 @@ function issue(deps: AuthDeps, userId: number): TokenResponse {
   };
 }
 
-/** The token endpoint: a password grant, or a refresh token exchanged once for new tokens. */
+/**
+ * The token endpoint: a password grant (throttled, login-attempts.ts), or a refresh token exchanged
+ * once for new tokens.
+ */
 export async function grant(
   deps: AuthDeps,
   authorization: string | undefined,
   req: GrantRequest,
+  origin: LoginOrigin = { via: "http", address: undefined },
 ): Promise<TokenResponse> {
   const { repo } = deps;
   const clientOk = checkClient(deps, authorization);
   if (req.grant_type === "password") {
-    const user = await checkUserPassword(deps, req.username, req.password);
-    if (!clientOk || !user) throw badCredentials();
+    const login = { username: req.username, password: req.password, clientOk };
+    const user = await attemptLogin(deps, login, origin);
     return issue(deps, user.id);
   }
   const row = repo.findToken(sha256(req.refresh_token));

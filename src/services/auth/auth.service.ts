@@ -15,6 +15,7 @@ import {
   resetPassword,
   setClientSecret,
 } from "./auth-users.js";
+import { brokerLogin, createLoginAttempts, type LoginOrigin } from "./login-attempts.js";
 
 export type { AuthDeps, AuthOptions, AuthUser } from "./auth-deps.js";
 export {
@@ -27,18 +28,29 @@ export {
 } from "./auth-tokens.js";
 export { addUser, hasClientSecret, removeUser, resetPassword, setClientSecret } from "./auth-users.js";
 export { CREDENTIALS_FILE, type CredentialSettings, ensureCredentials } from "./credentials.js";
+export { type LoginOrigin, UNKNOWN_ADDRESS } from "./login-attempts.js";
 
 export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
-  const deps: AuthDeps = { ...opts, repo, recent: new Map(), recentVersion: { value: repo.dataVersion() } };
+  const deps: AuthDeps = {
+    ...opts,
+    repo,
+    recent: new Map(),
+    recentVersion: { value: repo.dataVersion() },
+    attempts: createLoginAttempts(opts.log, opts.metrics),
+  };
   return {
     setClientSecret: (secret: string) => setClientSecret(deps, secret),
     hasClientSecret: () => hasClientSecret(deps),
-    grant: (authorization: string | undefined, req: GrantRequest) => grant(deps, authorization, req),
+    grant: (authorization: string | undefined, req: GrantRequest, origin?: LoginOrigin) =>
+      grant(deps, authorization, req, origin),
     authenticate: (authorization: string | undefined) => authenticate(deps, authorization),
     addUser: (username: string, password: string) => addUser(deps, username, password),
     resetPassword: (username: string, password: string) => resetPassword(deps, username, password),
     removeUser: (username: string) => removeUser(deps, username),
     checkUserPassword: (username: string, password: string) => checkUserPassword(deps, username, password),
+    /** The embedded broker's login: throttled like the token endpoint's, refused like a wrong password. */
+    brokerLogin: (username: string, password: string, address: string | undefined) =>
+      brokerLogin(deps, username, password, address),
     hasUser: (username: string): boolean => repo.findUser(username) !== undefined,
     listUsers: () => repo.listUsers(),
     pruneExpired: () => repo.pruneExpired(opts.now()),

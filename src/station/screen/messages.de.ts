@@ -79,6 +79,8 @@ export const de: Record<MessageKey, string> = {
   "refusal.unauthorized": "Nicht angemeldet",
   "refusal.invalid_credentials": "Falscher Benutzername oder falsches Passwort",
   "refusal.forbidden": "An diesem Bildschirm nicht erlaubt",
+  "refusal.too_many_attempts":
+    "Zu viele fehlgeschlagene Anmeldungen: einige Minuten warten und erneut versuchen",
   "refusal.not_found": "Nicht gefunden",
   "refusal.route_not_found": "Nicht gefunden",
   "refusal.method_not_allowed": "Nicht erlaubt",

@@ -81,6 +81,7 @@ export const en = {
   "refusal.unauthorized": "Not signed in",
   "refusal.invalid_credentials": "Wrong user name or password",
   "refusal.forbidden": "Not allowed on this screen",
+  "refusal.too_many_attempts": "Too many failed logins: wait a few minutes and try again",
   "refusal.not_found": "Not found",
   "refusal.route_not_found": "Not found",
   "refusal.method_not_allowed": "Not allowed",

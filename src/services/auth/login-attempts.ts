@@ -1,0 +1,109 @@
+import type { Logger } from "pino";
+import { AppError } from "../../domain/errors.js";
+import { LoginThrottle } from "../../domain/login-throttle.js";
+import type { Metrics } from "../../metrics.js";
+import type { AuthDeps, AuthUser, LoginAttempts, LoginFailureReason } from "./auth-deps.js";
+import { checkUserPassword } from "./auth-users.js";
+
+/**
+ * Password logins, by the token endpoint and the embedded MQTT broker alike: throttled by
+ * domain/login-throttle.ts, every failure logged (user name, client address, reason; never the
+ * password) and counted on /metrics (docs/operations.md, Metrics).
+ */
+
+/** Where a login came from: the protocol, and the client's address when known. */
+export interface LoginOrigin {
+  via: "http" | "mqtt";
+  address: string | undefined;
+}
+
+/** An address nobody can send from: in-process requests and sockets that did not say. */
+export const UNKNOWN_ADDRESS = "unknown";
+
+export function createLoginAttempts(log?: Logger, metrics?: Metrics): LoginAttempts {
+  const failures = metrics?.counter(
+    "auth_login_failures_total",
+    "Failed password logins (token endpoint and MQTT broker), by reason",
+    ["reason"],
+  );
+  const throttled = metrics?.counter(
+    "auth_login_throttled_total",
+    "Password logins refused unchecked because the user name and address, or the address, is locked",
+  );
+  return {
+    throttle: new LoginThrottle(),
+    log,
+    failures: failures ? (reason) => failures.inc({ reason }) : undefined,
+    throttled: throttled ? () => throttled.inc() : undefined,
+  };
+}
+
+function tooMany(retryAfterSeconds: number): AppError {
+  return new AppError(
+    "too_many_attempts",
+    `too many failed logins: try again in ${retryAfterSeconds} s`,
+    [],
+    { retryAfterSeconds },
+  );
+}
+
+function badCredentials(): AppError {
+  return new AppError("invalid_credentials", "invalid client credential, username or password");
+}
+
+/**
+ * The user for this name and password, if the client credential is right too and neither the pair nor
+ * the address is locked. Throws `too_many_attempts` (with `details.retryAfterSeconds`) or
+ * `invalid_credentials`, one answer for every wrong part.
+ */
+export async function attemptLogin(
+  deps: AuthDeps,
+  login: { username: string; password: string; clientOk: boolean },
+  origin: LoginOrigin,
+): Promise<AuthUser> {
+  const { attempts } = deps;
+  const { username } = login;
+  const address = origin.address ?? UNKNOWN_ADDRESS;
+  const fields = { user: username, address, via: origin.via };
+  const verdict = attempts.throttle.check(username, address, deps.now());
+  if (!verdict.allowed) {
+    attempts.failures?.("throttled");
+    attempts.throttled?.();
+    attempts.log?.warn({ ...fields, reason: "throttled" }, "login refused");
+    throw tooMany(verdict.retryAfterSeconds);
+  }
+  const user = await checkUserPassword(deps, username, login.password);
+  if (user && login.clientOk) {
+    attempts.throttle.succeed(username, address);
+    return user;
+  }
+  const reason: LoginFailureReason = !deps.repo.findUser(username)
+    ? "unknown_user"
+    : !user
+      ? "wrong_password"
+      : "bad_client";
+  // A wrong client credential answers the same whatever the password: it counts for the address only.
+  const locked =
+    reason === "bad_client"
+      ? attempts.throttle.failAddress(address, deps.now())
+      : attempts.throttle.fail(username, address, deps.now());
+  attempts.failures?.(reason);
+  attempts.log?.warn({ ...fields, reason, ...(locked ? { locked: true } : {}) }, "login failed");
+  throw badCredentials();
+}
+
+/** The embedded broker's check: a throttled login is refused like a wrong password. */
+export async function brokerLogin(
+  deps: AuthDeps,
+  username: string,
+  password: string,
+  address: string | undefined,
+): Promise<boolean> {
+  try {
+    await attemptLogin(deps, { username, password, clientOk: true }, { via: "mqtt", address });
+    return true;
+  } catch (err) {
+    if (err instanceof AppError) return false;
+    throw err;
+  }
+}
