@@ -20,18 +20,10 @@ import Database from "better-sqlite3";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/agent.js";
-import { parseConfig } from "../../src/config/config.load.js";
 import { databaseProblems } from "../../src/db/integrity.js";
 import { DB_FILE, openDatabase } from "../../src/db/open.js";
 import { failureLine, isStartError } from "../../src/start-error.js";
-import {
-  ADMIN,
-  ADMIN_PASSWORD,
-  CLIENT_ID,
-  CLIENT_SECRET,
-  startTestAgent,
-  tempDir,
-} from "../helpers/agent.js";
+import { startTestAgent, tempDir, testConfig } from "../helpers/agent.js";
 import { runCli } from "../helpers/cli.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { ITEM } from "../helpers/station.js";
@@ -76,16 +68,7 @@ function damagedDataDir(): { dir: string; file: string } {
 }
 
 async function startOn(dataDir: string): Promise<unknown> {
-  const config = parseConfig({
-    dataDir,
-    clientId: CLIENT_ID,
-    clientSecret: CLIENT_SECRET,
-    adminUser: ADMIN,
-    adminPassword: ADMIN_PASSWORD,
-    http: { host: "127.0.0.1", port: 0 },
-    log: { level: "silent" },
-    mqtt: { url: "off" },
-  });
+  const config = testConfig(dataDir);
   const agent = createAgent(config, { log: pino({ level: "silent" }) });
   try {
     await agent.start(false);

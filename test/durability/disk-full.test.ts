@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sqlite } from "../../src/db/open.js";
-import { ADMIN, ADMIN_PASSWORD, BASIC, startTestAgent, type TestAgent } from "../helpers/agent.js";
+import { passwordGrant, startTestAgent, type TestAgent, TOKEN_PATH } from "../helpers/agent.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { LogLines } from "../helpers/log-lines.js";
 import { ITEM } from "../helpers/station.js";
@@ -17,16 +17,7 @@ const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
 const SEARCH = `${ITEM}/search_v2`;
 const UNLIMITED = 1_073_741_823;
 
-const login = (t: TestAgent) =>
-  t.request("/api-gateway/auth-service/platform-auth/oauth/token", {
-    method: "POST",
-    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "password",
-      username: ADMIN,
-      password: ADMIN_PASSWORD,
-    }).toString(),
-  });
+const login = (t: TestAgent) => t.request(TOKEN_PATH, passwordGrant());
 
 const items = (sqlite: Sqlite) =>
   (sqlite.prepare("SELECT count(*) AS n FROM items").get() as { n: number }).n;

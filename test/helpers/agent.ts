@@ -32,13 +32,20 @@ export function tempDir(prefix = "pps-edge-test-"): string {
  * An agent on a real SQLite file in a temp folder, with a clock the test can move. Silent, unless
  * `logTo` is given: then the agent's own logger writes JSON lines there at the configured `log.level`.
  */
-export async function startTestAgent(
-  overrides: Record<string, unknown> = {},
-  opts: { listen?: boolean; logTo?: DestinationStream } = {},
-): Promise<TestAgent> {
-  const dir = tempDir();
-  const clock = { now: Date.parse("2026-11-21T10:00:00.000Z") };
-  const config = parseConfig({
+export const TOKEN_PATH = "/api-gateway/auth-service/platform-auth/oauth/token";
+
+/** The token request of the test admin (password grant with the test client credential). */
+export function passwordGrant(password = ADMIN_PASSWORD): RequestInit {
+  return {
+    method: "POST",
+    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "password", username: ADMIN, password }).toString(),
+  };
+}
+
+/** The test agents' config: a data folder of their own, the test credentials, no listener, no broker. */
+export function testConfig(dir: string, overrides: Record<string, unknown> = {}) {
+  return parseConfig({
     dataDir: dir,
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
@@ -50,6 +57,15 @@ export async function startTestAgent(
     mqtt: { url: "off" },
     ...overrides,
   });
+}
+
+export async function startTestAgent(
+  overrides: Record<string, unknown> = {},
+  opts: { listen?: boolean; logTo?: DestinationStream } = {},
+): Promise<TestAgent> {
+  const dir = tempDir();
+  const clock = { now: Date.parse("2026-11-21T10:00:00.000Z") };
+  const config = testConfig(dir, overrides);
   const log = opts.logTo
     ? createLogger(config, { destination: opts.logTo, journal: false, tty: false })
     : pino({ level: "silent" });
@@ -63,15 +79,7 @@ export async function startTestAgent(
     request: async (path, init) => agent.app.request(path, init),
     async token() {
       if (cached) return cached;
-      const res = await agent.app.request("/api-gateway/auth-service/platform-auth/oauth/token", {
-        method: "POST",
-        headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          grant_type: "password",
-          username: ADMIN,
-          password: ADMIN_PASSWORD,
-        }).toString(),
-      });
+      const res = await agent.app.request(TOKEN_PATH, passwordGrant());
       if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
       cached = ((await res.json()) as { access_token: string }).access_token;
       return cached;

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { ADMIN, ADMIN_PASSWORD, BASIC, CLIENT_ID, CLIENT_SECRET } from "./agent.js";
+import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, passwordGrant, TOKEN_PATH } from "./agent.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -54,15 +54,7 @@ export async function startChildAgent(
     proc.once("exit", (code) => reject(new Error(`agent exited with ${code}: ${err}${buf}`)));
   });
   const base = `http://127.0.0.1:${port}`;
-  const tokenRes = await fetch(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
-    method: "POST",
-    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({
-      grant_type: "password",
-      username: ADMIN,
-      password: ADMIN_PASSWORD,
-    }).toString(),
-  });
+  const tokenRes = await fetch(`${base}${TOKEN_PATH}`, passwordGrant());
   const token = ((await tokenRes.json()) as { access_token: string }).access_token;
   return {
     base,
