@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ErrorCode } from "../domain/errors.js";
+import type { Role } from "../domain/roles.js";
 
 /** One answer of a route: an error status lists the stable codes it answers with (README "Errors"). */
 export interface RouteResponse {
@@ -18,6 +19,8 @@ export interface RouteSpec {
   /** Longer text for the reference, Markdown. */
   description?: string;
   auth: boolean;
+  /** Roles allowed to call it when `auth` is set (README "Security"); `admin` is always allowed. */
+  roles?: Role[];
   /** Also takes the seat's screen session cookie instead of a bearer token (screen-auth.ts). */
   screenSession?: boolean;
   /** The OAuth2 token endpoint: the document's password flow points at it. */

@@ -12,6 +12,13 @@ export const users = sqliteTable("users", {
   username: text("username").notNull().unique(),
   /** `scrypt$N$r$p$salt$hash`, base64 parts (auth/password.ts). */
   passwordHash: text("password_hash").notNull(),
+  /**
+   * What the user may do (src/domain/roles.ts). Users that existed before roles keep every right:
+   * the default makes them admins, so existing set-ups keep working.
+   */
+  role: text("role", { enum: ["integration", "operator", "admin"] })
+    .notNull()
+    .default("admin"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
@@ -31,4 +38,26 @@ export const tokens = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("tokens_user_idx").on(t.userId), index("tokens_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * The security event log: logins, failures, lockouts, user changes, token revocations and role
+ * refusals, kept on the station so an admin can see who tried what (README "Security").
+ */
+export const securityEvents = sqliteTable(
+  "security_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at").notNull(),
+    kind: text("kind").notNull(),
+    /** The user the event concerns, as given (it may name no existing user). */
+    username: text("username"),
+    /** The client's address, when the event came over the network. */
+    address: text("address"),
+    /** Where it happened: `http`, `mqtt`, `screen` or `cli`. */
+    channel: text("channel").notNull(),
+    /** Event-specific facts as JSON (never a password or a token). */
+    detail: text("detail"),
+  },
+  (t) => [index("security_events_at_idx").on(t.at), index("security_events_kind_idx").on(t.kind)],
 );
