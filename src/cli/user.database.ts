@@ -7,7 +7,9 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createAuthRepo } from "../db/auth.repo.js";
 import { DB_FILE, openDatabase } from "../db/open.js";
+import { createSecurityEventsRepo } from "../db/security-events.repo.js";
 import { createAuthService } from "../services/auth/auth.service.js";
+import { createSecurityLog } from "../services/auth/security-log.js";
 import type { LoadedConfig } from "./context.js";
 
 export type Auth = ReturnType<typeof createAuthService>;
@@ -33,12 +35,15 @@ export async function withAuth(
     busyTimeoutMs: config.db.busyTimeoutMs,
   });
   try {
+    // user changes are recorded in the station's security event log (README "Security event log")
+    const security = createSecurityLog({ repo: createSecurityEventsRepo(handle.sqlite), now: Date.now });
     await use(
       createAuthService(createAuthRepo(handle.db), {
         clientId: config.clientId,
         tokenTtlSeconds: config.tokenTtlSeconds,
         refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
         now: Date.now,
+        security: security.record,
       }),
     );
   } finally {

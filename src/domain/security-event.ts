@@ -1,0 +1,91 @@
+/**
+ * The security event log's vocabulary (README "Security event log"): what happened, over which channel,
+ * to which user name, from which address, and a few facts as JSON. Pure: no clock, no IO. Nothing
+ * secret is ever part of an event: `safeDetail` drops any fact whose name speaks of a password, a token
+ * or a secret, whoever passes it.
+ */
+
+export const SECURITY_EVENT_KINDS = [
+  "login_succeeded",
+  "login_failed",
+  /** A lockout began (once per episode per user name and address, or per address). */
+  "login_throttled",
+  "user_added",
+  "user_removed",
+  "password_changed",
+  "role_changed",
+  "token_revoked",
+  /** A caller without the route's role (403 `forbidden`). */
+  "role_refused",
+] as const;
+export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
+
+export const SECURITY_CHANNELS = ["http", "mqtt", "screen", "cli"] as const;
+export type SecurityChannel = (typeof SECURITY_CHANNELS)[number];
+
+export type SecurityDetail = Record<string, string | number | boolean | null>;
+
+/** One event as a recorder is given it. */
+export interface SecurityEventInput {
+  kind: SecurityEventKind;
+  channel: SecurityChannel;
+  /** The user name as given: it may name no user (an unknown user's failed login). */
+  username?: string | undefined;
+  address?: string | undefined;
+  detail?: SecurityDetail | undefined;
+}
+
+/** One event as stored and listed, newest first. */
+export interface SecurityEvent {
+  id: number;
+  /** epoch ms */
+  at: number;
+  kind: SecurityEventKind;
+  channel: SecurityChannel;
+  username: string | null;
+  address: string | null;
+  detail: SecurityDetail | null;
+}
+
+/** What a reader asks for: a time range, a kind, a user name, and a page below an id. */
+export interface SecurityEventQuery {
+  since?: number | undefined;
+  until?: number | undefined;
+  kind?: SecurityEventKind | undefined;
+  username?: string | undefined;
+  /** Only events with a smaller id: the next page of a newest-first listing. */
+  beforeId?: number | undefined;
+  limit: number;
+}
+
+/** Bounds of one stored text: a user name tried at the token endpoint may be up to 1 KiB long. */
+export const MAX_TEXT = 128;
+const SECRET_NAME = /pass|secret|token|^key$|authori[sz]ation|cookie/i;
+
+/** A text cut to MAX_TEXT characters (a guessed user name must not make rows large). */
+export function boundedText(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`;
+}
+
+/** The detail without facts named like secrets, texts bounded; null when nothing is left. */
+export function safeDetail(detail: SecurityDetail | undefined): SecurityDetail | null {
+  if (!detail) return null;
+  const out: SecurityDetail = {};
+  for (const [name, value] of Object.entries(detail)) {
+    if (SECRET_NAME.test(name)) continue;
+    out[name] = typeof value === "string" ? boundedText(value) : value;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+/** Retention (config `security.eventRetentionDays`, `security.eventMaxRows`). */
+export interface SecurityRetention {
+  days: number;
+  maxRows: number;
+}
+
+/** Events at or before this instant are past retention. */
+export function retentionCutoff(now: number, days: number): number {
+  return now - days * 24 * 3600_000;
+}
