@@ -4,6 +4,7 @@
  * secret is ever part of an event: `safeDetail` drops any fact whose name speaks of a password, a token
  * or a secret, whoever passes it.
  */
+import { z } from "zod";
 
 export const SECURITY_EVENT_KINDS = [
   "login_succeeded",
@@ -88,4 +89,41 @@ export interface SecurityRetention {
 /** Events at or before this instant are past retention. */
 export function retentionCutoff(now: number, days: number): number {
   return now - days * 24 * 3600_000;
+}
+
+const instant = z.iso
+  .datetime({ offset: true })
+  .transform((text) => Date.parse(text))
+  .describe("ISO 8601 date and time with `Z` or an offset, e.g. `2026-11-21T10:00:00Z`");
+
+/**
+ * A reader's query as text (GET /station/security-events, `pps-edge security-events`): `since`
+ * inclusive, `until` exclusive, newest first, `before_id` for the next page.
+ */
+export const securityEventQuerySchema = z
+  .object({
+    since: instant.optional(),
+    until: instant.optional(),
+    kind: z.enum(SECURITY_EVENT_KINDS).optional(),
+    username: z.string().min(1).max(MAX_TEXT).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    before_id: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Only events below this id (the next page)"),
+  })
+  .strict();
+
+/** The validated query as the log reads it. */
+export function toSecurityEventQuery(q: z.output<typeof securityEventQuerySchema>): SecurityEventQuery {
+  return {
+    since: q.since,
+    until: q.until,
+    kind: q.kind,
+    username: q.username,
+    beforeId: q.before_id,
+    limit: q.limit,
+  };
 }
