@@ -177,3 +177,15 @@ describe("GET /station/security-events", () => {
     expect((await t.request(PATH)).status).toBe(401);
   });
 });
+
+describe("retention", () => {
+  it("the background pruning drops events past security.eventRetentionDays (90 by default)", async () => {
+    const log = t.agent.services.securityLog;
+    const before = log.list({ limit: 1000 }).length;
+    t.clock.now += 89 * 24 * 3600_000;
+    expect(log.prune()).toBe(0);
+    t.clock.now += 2 * 24 * 3600_000;
+    expect(log.prune()).toBe(before);
+    expect(log.list({ limit: 1000 })).toEqual([]);
+  });
+});
