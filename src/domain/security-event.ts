@@ -59,6 +59,26 @@ export interface SecurityEventQuery {
   limit: number;
 }
 
+/** What a 403 `forbidden` records: who asked for what, and which roles the route takes. */
+export function roleRefusedEvent(refusal: {
+  channel: SecurityChannel;
+  username: string;
+  role: string;
+  /** The roles the route takes (RouteSpec `roles`), or the topic's rule on the broker. */
+  needed: readonly string[];
+  /** e.g. `PUT /station/mode`, or an MQTT topic */
+  target: string;
+  address?: string | undefined;
+}): SecurityEventInput {
+  return {
+    kind: "role_refused",
+    channel: refusal.channel,
+    username: refusal.username,
+    address: refusal.address,
+    detail: { role: refusal.role, needed: refusal.needed.join(","), target: refusal.target },
+  };
+}
+
 /** Bounds of one stored text: a user name tried at the token endpoint may be up to 1 KiB long. */
 export const MAX_TEXT = 128;
 const SECRET_NAME = /pass|secret|token|^key$|authori[sz]ation|cookie/i;

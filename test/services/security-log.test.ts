@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../src/db/open.js";
 import { createSecurityEventsRepo } from "../../src/db/security-events.repo.js";
-import { SECURITY_EVENT_KINDS } from "../../src/domain/security-event.js";
-import { createSecurityLog } from "../../src/services/auth/security-log.js";
+import { roleRefusedEvent, SECURITY_EVENT_KINDS } from "../../src/domain/security-event.js";
+import { createSecurityLog, REFUSAL_REPEAT_MS } from "../../src/services/auth/security-log.js";
 import { tempDir } from "../helpers/agent.js";
 
 const T0 = Date.parse("2026-11-21T10:00:00.000Z");
@@ -112,6 +112,36 @@ describe("security event recorder", () => {
     full = true;
     recorder.record({ kind: "login_failed", channel: "http" });
     expect(errors).toHaveLength(2);
+  });
+});
+
+describe("role refusals", () => {
+  it("records a 403 with the caller's role and the route's, once per caller and target in 10 minutes", () => {
+    const { log } = open();
+    const refusal = (target: string) =>
+      roleRefusedEvent({
+        channel: "http",
+        username: "central",
+        role: "integration",
+        needed: ["operator", "admin"],
+        target,
+        address: "10.0.0.5",
+      });
+    for (let i = 0; i < 50; i++) log.refused(refusal("PUT /station/mode"));
+    log.refused(refusal("POST /station/seats/front/login"));
+    clock.now += REFUSAL_REPEAT_MS;
+    log.refused(refusal("PUT /station/mode"));
+    const rows = log.list({ limit: 100, kind: "role_refused" });
+    expect(rows.map((e) => e.detail?.target)).toEqual([
+      "PUT /station/mode",
+      "POST /station/seats/front/login",
+      "PUT /station/mode",
+    ]);
+    expect(rows[0]).toMatchObject({
+      username: "central",
+      address: "10.0.0.5",
+      detail: { role: "integration", needed: "operator,admin" },
+    });
   });
 });
 

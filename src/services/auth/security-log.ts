@@ -22,6 +22,10 @@ import {
 /** How the use cases record an event; synchronous and cheap (one prepared insert). */
 export type SecurityRecorder = (event: SecurityEventInput) => void;
 
+/** The same caller refused the same target again within this is not recorded again. */
+export const REFUSAL_REPEAT_MS = 10 * 60_000;
+const REFUSAL_KEYS_MAX = 1000;
+
 export const DEFAULT_RETENTION: SecurityRetention = { days: 90, maxRows: 100_000 };
 
 export function createSecurityLog(deps: {
@@ -57,8 +61,25 @@ export function createSecurityLog(deps: {
     }
   };
 
+  // role refusals come from authenticated callers, maybe a misconfigured client retrying forever
+  const lastRefusal = new Map<string, number>();
+  const refused: SecurityRecorder = (event) => {
+    const key = `${event.channel}\u0000${event.username}\u0000${event.detail?.target}`;
+    const t = now();
+    const last = lastRefusal.get(key);
+    if (last !== undefined && t - last < REFUSAL_REPEAT_MS) return;
+    if (lastRefusal.size >= REFUSAL_KEYS_MAX) lastRefusal.clear();
+    lastRefusal.set(key, t);
+    record(event);
+  };
+
   return {
     record,
+    /**
+     * Records a `role_refused` event (domain/security-event.ts `roleRefusedEvent`), once per caller and
+     * target every REFUSAL_REPEAT_MS: a client retrying a forbidden call cannot crowd out other events.
+     */
+    refused,
     /** Newest first (GET /station/security-events, `pps-edge security-events`). */
     list: (query: SecurityEventQuery): SecurityEvent[] => repo.list(query),
     /** Drops events past retention (the background pruning); the number dropped. */
