@@ -7,7 +7,7 @@ import mqtt, { type IClientOptions } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SecurityEvent } from "../../src/domain/security-event.js";
 import { ADMIN, type TestAgent } from "../helpers/agent.js";
-import { agentOn, CENTRAL } from "./support/agent.js";
+import { agentOn, CENTRAL, PPS, SITE } from "./support/agent.js";
 
 const WRONG = "wrong-password-mqtt-123";
 
@@ -63,5 +63,21 @@ describe("the embedded broker's logins in the security event log", () => {
     const locks = events("login_throttled").filter((e) => e.username === "carol");
     expect(locks).toHaveLength(1);
     expect(locks[0]?.detail).toEqual({ scope: "pair", lockSeconds: 900 });
+  });
+
+  it("records connects refused before a password check, once per address and reason", async () => {
+    for (let i = 0; i < 3; i++) expect(await connectCode(url, {})).toBe(5);
+    const thief = { ...CENTRAL, clientId: `pps-edge-${SITE}-${PPS}` };
+    expect(await connectCode(url, thief)).toBe(5);
+    expect(t.agent.sync.status().connected).toBe(true);
+    const rows = events("login_failed").filter((e) => e.detail?.reason !== "wrong_password");
+    const reasons = rows.map((e) => [e.username, e.detail?.reason]);
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        [null, "no_credentials"],
+        [ADMIN, "reserved_client_id"],
+      ]),
+    );
+    expect(rows.filter((e) => e.detail?.reason === "no_credentials")).toHaveLength(1);
   });
 });

@@ -22,7 +22,7 @@ import {
 /** How the use cases record an event; synchronous and cheap (one prepared insert). */
 export type SecurityRecorder = (event: SecurityEventInput) => void;
 
-/** The same caller refused the same target again within this is not recorded again. */
+/** The same refusal (caller, address, target) again within this is not recorded again. */
 export const REFUSAL_REPEAT_MS = 10 * 60_000;
 const REFUSAL_KEYS_MAX = 1000;
 
@@ -61,10 +61,10 @@ export function createSecurityLog(deps: {
     }
   };
 
-  // role refusals come from authenticated callers, maybe a misconfigured client retrying forever
+  // refusals nobody throttles: a misconfigured client retrying forever, a flood of anonymous connects
   const lastRefusal = new Map<string, number>();
   const refused: SecurityRecorder = (event) => {
-    const key = `${event.channel}\u0000${event.username}\u0000${event.detail?.target}`;
+    const key = JSON.stringify([event.kind, event.channel, event.username, event.address, event.detail]);
     const t = now();
     const last = lastRefusal.get(key);
     if (last !== undefined && t - last < REFUSAL_REPEAT_MS) return;
@@ -76,8 +76,9 @@ export function createSecurityLog(deps: {
   return {
     record,
     /**
-     * Records a `role_refused` event (domain/security-event.ts `roleRefusedEvent`), once per caller and
-     * target every REFUSAL_REPEAT_MS: a client retrying a forbidden call cannot crowd out other events.
+     * Records a refusal (a `role_refused` event from domain/security-event.ts `roleRefusedEvent`, a
+     * broker connect refused before any password check) once every REFUSAL_REPEAT_MS for the same
+     * event: a client retrying a forbidden call cannot crowd out the other events.
      */
     refused,
     /** Newest first (GET /station/security-events, `pps-edge security-events`). */
