@@ -178,6 +178,42 @@ describe("GET /station/security-events", () => {
   });
 });
 
+describe("a full disk", () => {
+  it("loses the event, not the answer: a failed login is still a 401, and retried logins work once space is back", async () => {
+    const sqlite = t.agent.db.sqlite;
+    sqlite.exec("CREATE TABLE IF NOT EXISTS filler (b BLOB)");
+    const limit = sqlite.pragma("max_page_count", { simple: true }) as number;
+    sqlite.pragma(`max_page_count = ${sqlite.pragma("page_count", { simple: true })}`);
+    // the free pages, then the room left in the log's own pages (and its indexes')
+    const fills = [
+      sqlite.prepare("INSERT INTO filler VALUES (randomblob(?))"),
+      sqlite.prepare(
+        "INSERT INTO security_events (at, kind, channel, detail) VALUES (0, 'filler', 'cli', json_object('f', hex(randomblob(?))))",
+      ),
+    ];
+    for (const fill of fills)
+      for (const size of [4000, 500, 50, 1]) {
+        try {
+          for (;;) fill.run(size);
+        } catch (e) {
+          expect((e as { code?: string }).code).toBe("SQLITE_FULL");
+        }
+      }
+    const before = (await events("?limit=1000")).events.filter((e) => e.address === "10.0.0.46").length;
+    expect((await login("10.0.0.46", WRONG, "x".repeat(100))).status).toBe(401);
+    expect((await events("?limit=1000")).events.filter((e) => e.address === "10.0.0.46")).toHaveLength(
+      before,
+    );
+    sqlite.pragma(`max_page_count = ${limit}`);
+    sqlite.exec("DROP TABLE filler; DELETE FROM security_events WHERE kind = 'filler'");
+    expect((await login("10.0.0.46", WRONG, "y".repeat(100))).status).toBe(401);
+    expect((await events("?limit=1")).events[0]).toMatchObject({
+      address: "10.0.0.46",
+      username: "y".repeat(100),
+    });
+  });
+});
+
 describe("retention", () => {
   it("the background pruning drops events past security.eventRetentionDays (90 by default)", async () => {
     const log = t.agent.services.securityLog;
