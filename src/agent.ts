@@ -25,6 +25,8 @@ export interface AgentOptions {
   log?: Logger;
   /** Injected clock (epoch ms); tests move time forward to expire tokens. */
   now?: () => number;
+  /** Waits before a delayed failed login is answered (README: Login policy); tests record instead. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 interface Running {
@@ -41,6 +43,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
     now: opts.now ?? Date.now,
     metrics: new Metrics(),
     dataDir: resolve(config.dataDir),
+    ...(opts.sleep ? { sleep: opts.sleep } : {}),
   };
   let running: Running | undefined;
   const mustRun = (): Running => {

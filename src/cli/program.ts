@@ -12,6 +12,7 @@ import { defineCompletion } from "./completion.command.js";
 import type { Cli, Io } from "./context.js";
 import { defineProfiles } from "./profiles.command.js";
 import { defineRun } from "./run.command.js";
+import { defineSecurityEvents } from "./security-events.command.js";
 import { defineSim } from "./sim.command.js";
 import { defineUser } from "./user.command.js";
 
@@ -45,7 +46,15 @@ export function createProgram(cli: Cli): Command {
     .version(VERSION, "-V, --version", "print the version")
     .option("-c, --config <file>", "the config file (YAML); default: PPS_EDGE_CONFIG, else none")
     .addHelpText("after", AFTER_HELP);
-  for (const define of [defineRun, defineUser, defineSim, defineProfiles, defineCheck, defineCompletion]) {
+  for (const define of [
+    defineRun,
+    defineUser,
+    defineSim,
+    defineProfiles,
+    defineCheck,
+    defineSecurityEvents,
+    defineCompletion,
+  ]) {
     program.addCommand(define(cli));
   }
   configure(program, cli.io, "pps-edge");

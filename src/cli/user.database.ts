@@ -6,8 +6,10 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createAuthRepo } from "../db/auth.repo.js";
-import { DB_FILE, openDatabase } from "../db/open.js";
+import { type DatabaseHandle, DB_FILE, openDatabase } from "../db/open.js";
+import { createSecurityEventsRepo } from "../db/security-events.repo.js";
 import { createAuthService } from "../services/auth/auth.service.js";
+import { createSecurityLog } from "../services/auth/security-log.js";
 import type { LoadedConfig } from "./context.js";
 
 export type Auth = ReturnType<typeof createAuthService>;
@@ -18,11 +20,11 @@ function whereFrom(origin: string): string {
     : `dataDir from ${origin}`;
 }
 
-/** Opens the database for the time `use` runs. */
-export async function withAuth(
+/** Opens the station database for the time `use` runs (also the `security-events` command's). */
+export async function withDatabase(
   { config, origin }: LoadedConfig,
   init: boolean,
-  use: (auth: Auth) => Promise<void> | void,
+  use: (handle: DatabaseHandle) => Promise<void> | void,
 ): Promise<void> {
   const path = join(resolve(config.dataDir), DB_FILE);
   if (!init && !existsSync(path)) {
@@ -33,15 +35,30 @@ export async function withAuth(
     busyTimeoutMs: config.db.busyTimeoutMs,
   });
   try {
+    await use(handle);
+  } finally {
+    handle.close();
+  }
+}
+
+/** Opens the database for the time `use` runs. */
+export async function withAuth(
+  loaded: LoadedConfig,
+  init: boolean,
+  use: (auth: Auth) => Promise<void> | void,
+): Promise<void> {
+  const { config } = loaded;
+  await withDatabase(loaded, init, async (handle) => {
+    // user changes are recorded in the station's security event log (README "Security event log")
+    const security = createSecurityLog({ repo: createSecurityEventsRepo(handle.sqlite), now: Date.now });
     await use(
       createAuthService(createAuthRepo(handle.db), {
         clientId: config.clientId,
         tokenTtlSeconds: config.tokenTtlSeconds,
         refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
         now: Date.now,
+        security: security.record,
       }),
     );
-  } finally {
-    handle.close();
-  }
+  });
 }

@@ -285,6 +285,15 @@ export const configSchema = z
         path: ["cupsQueue"],
       })
       .default({ mode: "external", printer: "file", media: "4x6" }),
+    security: z
+      .object({
+        /** Security events older than this are pruned (README "Security event log"). */
+        eventRetentionDays: count(1, 3650, 90),
+        /** … and beyond this many, the oldest go first: a flood of events cannot fill the disk. */
+        eventMaxRows: count(1000, 10_000_000, 100_000),
+      })
+      .strict()
+      .default({ eventRetentionDays: 90, eventMaxRows: 100_000 }),
     log: z
       .object({
         level: logLevel.default("info"),

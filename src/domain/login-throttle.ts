@@ -1,7 +1,9 @@
 /**
  * Login throttling (README "Users and credentials", Login policy): failed logins are counted per
- * (user name, client address) pair and per client address across user names, each in a fixed window;
- * reaching a limit locks that pair or that address for a while. There is deliberately no lock per user
+ * (user name, client address) pair and per client address across user names, each in a fixed window.
+ * Failures are first answered at once, then with a growing delay (the caller waits `delayMs` before it
+ * answers, without holding anyone else up), and reaching a limit locks that pair or that address for a
+ * while. There is deliberately no lock per user
  * name alone: an attacker hammering a user name from one address must not lock the real user out of
  * their own address. Pure: the caller passes `now` (ms); no clock, no IO.
  */
@@ -15,6 +17,14 @@ export interface LoginThrottlePolicy {
   lockMs: number;
   /** At most this many counters are kept; expired ones go first, then the oldest. */
   maxEntries: number;
+  /** The pair's failure from which on each failed answer is delayed … */
+  pairDelayFrom: number;
+  /** … and the address's. */
+  addressDelayFrom: number;
+  /** The first delay; it doubles with each further failure … */
+  delayMs: number;
+  /** … up to this. */
+  maxDelayMs: number;
 }
 
 export const LOGIN_POLICY: LoginThrottlePolicy = {
@@ -23,7 +33,25 @@ export const LOGIN_POLICY: LoginThrottlePolicy = {
   windowMs: 15 * 60_000,
   lockMs: 15 * 60_000,
   maxEntries: 10_000,
+  pairDelayFrom: 3,
+  addressDelayFrom: 10,
+  delayMs: 1000,
+  maxDelayMs: 4000,
 };
+
+/** What a counted failure means for its answer. */
+export interface FailureOutcome {
+  /** What this failure locked, if anything: the pair, the address, or both at once. */
+  locked: "pair" | "address" | "both" | false;
+  /** How long to wait before answering it (0: at once). */
+  delayMs: number;
+}
+
+/** The delay of the `failures`-th failure against a threshold `from` (pure; README: Login policy). */
+export function failureDelayMs(policy: LoginThrottlePolicy, failures: number, from: number): number {
+  if (failures < from) return 0;
+  return Math.min(policy.maxDelayMs, policy.delayMs * 2 ** (failures - from));
+}
 
 interface Counter {
   failures: number;
@@ -53,9 +81,21 @@ export class LoginThrottle {
 
   /** Counts a failure; true when it locked the pair or the address. */
   fail(user: string, address: string, now: number): boolean {
-    const pair = this.count(pairKey(user, address), this.policy.pairLimit, now);
-    const addr = this.count(addressKey(address), this.policy.addressLimit, now);
-    return pair || addr;
+    return this.failure(user, address, now).locked !== false;
+  }
+
+  /** Counts a failure: what it locked, and how long its answer waits. */
+  failure(user: string, address: string, now: number): FailureOutcome {
+    const p = this.policy;
+    const pair = this.count(pairKey(user, address), p.pairLimit, now);
+    const addr = this.count(addressKey(address), p.addressLimit, now);
+    return {
+      locked: pair.locked && addr.locked ? "both" : pair.locked ? "pair" : addr.locked ? "address" : false,
+      delayMs: Math.max(
+        failureDelayMs(p, pair.failures, p.pairDelayFrom),
+        failureDelayMs(p, addr.failures, p.addressDelayFrom),
+      ),
+    };
   }
 
   /**
@@ -64,7 +104,17 @@ export class LoginThrottle {
    * locked the address.
    */
   failAddress(address: string, now: number): boolean {
-    return this.count(addressKey(address), this.policy.addressLimit, now);
+    return this.addressFailure(address, now).locked !== false;
+  }
+
+  /** `failAddress` with what it locked and how long its answer waits. */
+  addressFailure(address: string, now: number): FailureOutcome {
+    const p = this.policy;
+    const addr = this.count(addressKey(address), p.addressLimit, now);
+    return {
+      locked: addr.locked ? "address" : false,
+      delayMs: failureDelayMs(p, addr.failures, p.addressDelayFrom),
+    };
   }
 
   /** A success forgets the pair's failures (the address's stay: they may be other users'). */
@@ -82,7 +132,7 @@ export class LoginThrottle {
     return c && c.lockedUntil > now ? c.lockedUntil : 0;
   }
 
-  private count(key: string, limit: number, now: number): boolean {
+  private count(key: string, limit: number, now: number): { failures: number; locked: boolean } {
     let c = this.counters.get(key);
     if (!c || this.expired(c, now)) {
       this.counters.delete(key);
@@ -91,9 +141,9 @@ export class LoginThrottle {
       this.counters.set(key, c);
     }
     c.failures += 1;
-    if (c.failures < limit || c.lockedUntil > now) return false;
+    if (c.failures < limit || c.lockedUntil > now) return { failures: c.failures, locked: false };
     c.lockedUntil = now + this.policy.lockMs;
-    return true;
+    return { failures: c.failures, locked: true };
   }
 
   /** Neither counting within its window nor locked any more. */

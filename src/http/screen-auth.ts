@@ -13,9 +13,9 @@ export interface ScreenSessionGrant {
 
 export interface ScreenSessionPort {
   openWithKey(seat: string, key: string): ScreenSessionGrant | null;
-  signIn(seat: string, username: string, password: string): Promise<ScreenSessionGrant>;
+  signIn(seat: string, username: string, password: string, address?: string): Promise<ScreenSessionGrant>;
   check(seat: string, token: string): ScreenSessionGrant | null;
-  end(token: string): void;
+  end(token: string, address?: string): void;
 }
 
 /** Who is asking: an API user (bearer token, any seat) or the seat's own screen session. */

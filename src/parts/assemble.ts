@@ -41,6 +41,14 @@ function buildSync(f: Foundation): Sync {
     // Every API user may act as the central system for now (sync/broker-acl.ts decides per principal).
     // throttled like the token endpoint (README: Login policy), keyed by the client's address
     verifyBrokerUser: (username, password, address) => svc.auth.brokerLogin(username, password, address),
+    brokerRefused: ({ username, address, reason }) =>
+      svc.securityLog.refused({
+        kind: "login_failed",
+        channel: "mqtt",
+        username,
+        address,
+        detail: { reason },
+      }),
     log: f.log,
     now,
   });

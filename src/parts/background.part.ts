@@ -1,7 +1,7 @@
 /**
  * The agent's background jobs as parts: the audit conflict watcher, the report writer, the held-work
- * scheduler, put staging left over from before a restart, and the pruning of expired API tokens and
- * operator screen sessions.
+ * scheduler, put staging left over from before a restart, and the pruning of expired API tokens,
+ * operator screen sessions and security events past retention (`security.*`).
  */
 import { isStorage, sqliteCode } from "../services/unit-of-work/storage-failure.js";
 import { createWorkScheduler } from "../station/work-scheduler.js";
@@ -19,11 +19,12 @@ function tokenPruning(f: Foundation): Part {
         try {
           f.svc.auth.pruneExpired();
           f.svc.screenSessions.pruneExpired();
+          f.svc.securityLog.prune();
         } catch (err) {
           // a full or failing disk belongs to its episode (logged once); expired rows are pruned next time
           const code = sqliteCode(err);
           if (code !== undefined && isStorage(err)) f.svc.storage.failed(code, err);
-          else f.log.error({ err }, "pruning expired tokens and screen sessions failed");
+          else f.log.error({ err }, "pruning expired tokens, screen sessions and security events failed");
         }
       }, TOKEN_PRUNE_MS);
       timer.unref();

@@ -26,6 +26,8 @@ export interface AgentContext {
   metrics: Metrics;
   /** The data folder, resolved. */
   dataDir: string;
+  /** Waits before a delayed failed login is answered; a timer unless a test passes its own. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface Foundation extends AgentContext {
@@ -50,6 +52,7 @@ function openServices(ctx: AgentContext, handle: DatabaseHandle, hub: StationDev
     devices: () => hub.health(),
     onCommit: (t) => commits.observe(t.commitSeconds),
     metrics,
+    ...(ctx.sleep ? { sleep: ctx.sleep } : {}),
   });
   svc.init();
   return svc;

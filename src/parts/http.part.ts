@@ -18,6 +18,7 @@ import { notificationsRoutes } from "../http/routes/notifications.routes.js";
 import { opsRoutes } from "../http/routes/ops.routes.js";
 import { reportsRoutes } from "../http/routes/reports.routes.js";
 import { requestsRoutes } from "../http/routes/requests.routes.js";
+import { securityEventsRoutes } from "../http/routes/security-events.routes.js";
 import { stationRoutes } from "../http/routes/station.routes.js";
 import { StartError } from "../start-error.js";
 import type { Sync } from "../sync/sync.js";
@@ -74,6 +75,7 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
       authRoutes(svc.auth),
       masterdataRoutes(svc.catalog, svc.items),
       notificationsRoutes(svc.notifications),
+      securityEventsRoutes(svc.securityLog),
       requestsRoutes(svc.requests),
       integrationRoutes(svc.operations),
       stationRoutes(svc.operations, () => svc.station.state(now(), config.site)),

@@ -12,6 +12,7 @@ import { createRequestsRepo } from "../db/requests.repo.js";
 import { createScanRepo } from "../db/scan.repo.js";
 import { createScreenRepo } from "../db/screen.repo.js";
 import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
+import { createSecurityEventsRepo } from "../db/security-events.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
@@ -21,6 +22,7 @@ import type { Metrics } from "../metrics.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
 import { createAuthService } from "./auth/auth.service.js";
 import { createScreenSessions } from "./auth/screen-sessions.js";
+import { createSecurityLog } from "./auth/security-log.js";
 import { createCatalogService, createItemsService } from "./catalog/catalog.service.js";
 import { createNotificationsService } from "./notifications/notifications.service.js";
 import { createOperations } from "./operations/operations.service.js";
@@ -50,6 +52,8 @@ export interface ServiceSettings {
   http: { host: string; port: number; publicUrl?: string | undefined };
   outbox: { maxUndelivered: number };
   station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
+  /** The security event log's retention (README "Security event log"); defaults when absent. */
+  security?: { eventRetentionDays: number; eventMaxRows: number };
 }
 
 export interface ServiceDeps {
@@ -63,6 +67,8 @@ export interface ServiceDeps {
   onCommit?: (timing: CommitTiming) => void;
   /** Where storage failure episodes are counted (/metrics); none in tests that need no registry. */
   metrics?: Metrics;
+  /** Waits before a delayed failed login is answered; a timer unless a test passes its own. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
@@ -79,6 +85,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
     scan: createScanRepo(sqlite),
     screen: createScreenRepo(sqlite),
     screenSessions: createScreenSessionsRepo(sqlite),
+    securityEvents: createSecurityEventsRepo(sqlite),
   };
 }
 
@@ -89,8 +96,25 @@ function createDoors(
   repos: Repos,
   unitOfWork: UnitOfWork,
   bus: EventBus,
-  { config, log, now, metrics }: ServiceDeps,
+  { config, log, now, metrics, sleep }: ServiceDeps,
 ) {
+  const retention = config.security;
+  const securityLog = createSecurityLog({
+    repo: repos.securityEvents,
+    now,
+    log,
+    retention: retention && { days: retention.eventRetentionDays, maxRows: retention.eventMaxRows },
+  });
+  const auth = createAuthService(repos.auth, {
+    clientId: config.clientId,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    now,
+    log,
+    ...(metrics ? { metrics } : {}),
+    security: securityLog.record,
+    ...(sleep ? { sleep } : {}),
+  });
   const catalogDeps = { catalog: repos.catalog, items: repos.items };
   const audits = createAuditsService(
     {
@@ -103,14 +127,9 @@ function createDoors(
     unitOfWork,
   );
   return {
-    auth: createAuthService(repos.auth, {
-      clientId: config.clientId,
-      tokenTtlSeconds: config.tokenTtlSeconds,
-      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-      now,
-      log,
-      ...(metrics ? { metrics } : {}),
-    }),
+    auth,
+    /** The security event log (recorded by auth, read by admins, pruned in the background). */
+    securityLog,
     catalog: createCatalogService(catalogDeps, unitOfWork),
     items: createItemsService(catalogDeps, unitOfWork),
     audits,
@@ -132,9 +151,10 @@ function createDoors(
     screenReads: createScreenReadsService(repos.screen),
     screenSessions: createScreenSessions({
       repo: repos.screenSessions,
-      users: repos.auth,
+      login: auth.screenLogin,
       seats: config.station.seats,
       now,
+      security: securityLog.record,
     }),
   };
 }

@@ -13,6 +13,13 @@ import { type BrokerPrincipal, brokerAcl } from "./broker-acl.js";
 /** Checks an API user's password (the same user store as the HTTP API). */
 export type VerifyUser = (username: string, password: string, address?: string) => Promise<boolean>;
 
+/** A connect refused before any password was checked (those are recorded by the login itself). */
+export interface BrokerRefusal {
+  username: string | undefined;
+  address: string | undefined;
+  reason: "reserved_client_id" | "no_credentials";
+}
+
 export interface BrokerGuardOptions {
   /** The station's branch, `ppsedge/v1/<site>/<ppsId>`. */
   root: string;
@@ -21,6 +28,8 @@ export interface BrokerGuardOptions {
   /** Clients without credentials are let in (only on loopback: config refuses it otherwise). */
   anonymous: boolean;
   verifyUser: VerifyUser;
+  /** Where such refusals go (the security event log). */
+  onRefused?: ((refusal: BrokerRefusal) => void) | undefined;
   log: Logger;
 }
 
@@ -61,18 +70,20 @@ export function brokerGuard(opts: BrokerGuardOptions): Hooks {
     username: string | undefined,
     password: Buffer | undefined,
   ): Promise<BrokerPrincipal | AuthenticateError> {
+    const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
     if (client.id === opts.agent.clientId) {
       if (username === opts.agent.username && sameSecret(password, opts.agent.secret))
         return { kind: "agent" };
       refuse(client, username, "the agent's client id");
+      opts.onRefused?.({ username, address, reason: "reserved_client_id" });
       return refusal(NOT_AUTHORIZED, "client id reserved for the agent");
     }
     if (username === undefined && password === undefined) {
       if (opts.anonymous) return { kind: "anonymous" };
       refuse(client, username, "no credentials");
+      opts.onRefused?.({ username, address, reason: "no_credentials" });
       return refusal(NOT_AUTHORIZED, "credentials required");
     }
-    const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
     if (username && password && (await opts.verifyUser(username, password.toString("utf8"), address))) {
       return { kind: "user", username };
     }

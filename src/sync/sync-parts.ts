@@ -9,7 +9,7 @@ import type { OutboxRepo } from "../db/outbox.repo.js";
 import type { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
-import type { VerifyUser } from "./broker-guard.js";
+import type { BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
 import { registerMetrics } from "./health.js";
 import { createOutboxMonitor } from "./outbox-monitor.js";
 import { createPublisher } from "./publisher.js";
@@ -31,6 +31,8 @@ export interface SyncDeps {
   metrics: Metrics;
   /** The embedded broker's user check: API users act as the central system (broker-acl.ts). */
   verifyBrokerUser: VerifyUser;
+  /** Connects the embedded broker refused before any password check (the security event log). */
+  brokerRefused?: BrokerGuardOptions["onRefused"];
   log: Logger;
   now(): number;
 }

@@ -50,7 +50,7 @@ export function createSync(deps: SyncDeps) {
       }
       const endpoint = await brokerEndpoint(
         deps.config,
-        { root: topics.root, verifyUser: deps.verifyBrokerUser },
+        { root: topics.root, verifyUser: deps.verifyBrokerUser, onRefused: deps.brokerRefused },
         log,
       );
       if ("failure" in endpoint) {

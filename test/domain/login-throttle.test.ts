@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LOGIN_POLICY, LoginThrottle } from "../../src/domain/login-throttle.js";
+import { failureDelayMs, LOGIN_POLICY, LoginThrottle } from "../../src/domain/login-throttle.js";
 
 const MIN = 60_000;
 const T0 = Date.parse("2026-11-21T10:00:00.000Z");
@@ -91,5 +91,55 @@ describe("login throttle (README: Login policy)", () => {
     u.fail("carol", "10.0.0.7", T0 + 20 * MIN);
     expect(u.size).toBe(4);
     expect(u.check("alice", "10.0.0.9", T0 + 20 * MIN).allowed).toBe(true);
+  });
+});
+
+describe("login delay before the lockout (README: Login policy)", () => {
+  it("has the documented numbers", () => {
+    expect(LOGIN_POLICY).toMatchObject({
+      pairDelayFrom: 3,
+      addressDelayFrom: 10,
+      delayMs: 1000,
+      maxDelayMs: 4000,
+    });
+    expect([1, 2, 3, 4, 5, 6, 9].map((n) => failureDelayMs(LOGIN_POLICY, n, 3))).toEqual([
+      0, 0, 1000, 2000, 4000, 4000, 4000,
+    ]);
+  });
+
+  it("answers a pair's first two failures at once, then 1 s, 2 s, 4 s; the 5th also locks", () => {
+    const t = new LoginThrottle();
+    const outcomes = [1, 2, 3, 4, 5].map(() => t.failure("alice", "10.0.0.9", T0));
+    expect(outcomes).toEqual([
+      { locked: false, delayMs: 0 },
+      { locked: false, delayMs: 0 },
+      { locked: false, delayMs: 1000 },
+      { locked: false, delayMs: 2000 },
+      { locked: "pair", delayMs: 4000 },
+    ]);
+  });
+
+  it("delays an address from its 10th failure across user names; the 20th locks it", () => {
+    const t = new LoginThrottle();
+    const delays = Array.from({ length: 20 }, (_, i) => t.failure(`user${i}`, "10.0.0.9", T0));
+    expect(delays.slice(0, 9).every((o) => o.delayMs === 0)).toBe(true);
+    expect(delays.slice(9, 12).map((o) => o.delayMs)).toEqual([1000, 2000, 4000]);
+    expect(delays[19]).toEqual({ locked: "address", delayMs: 4000 });
+    expect(t.addressFailure("10.0.0.8", T0)).toEqual({ locked: false, delayMs: 0 });
+  });
+
+  it("does not delay the real user at another address, nor after a success", () => {
+    const t = new LoginThrottle();
+    for (let i = 0; i < 4; i++) t.failure("alice", "10.0.0.9", T0);
+    expect(t.failure("alice", "10.0.0.7", T0).delayMs).toBe(0);
+    t.succeed("alice", "10.0.0.7");
+    t.succeed("alice", "10.0.0.9");
+    expect(t.failure("alice", "10.0.0.9", T0).delayMs).toBe(0);
+  });
+
+  it("starts the delays afresh after the window", () => {
+    const t = new LoginThrottle();
+    for (let i = 0; i < 4; i++) t.failure("alice", "10.0.0.9", T0);
+    expect(t.failure("alice", "10.0.0.9", T0 + 15 * MIN).delayMs).toBe(0);
   });
 });

@@ -16,6 +16,8 @@ export interface TestAgent {
   agent: Agent;
   dir: string;
   clock: { now: number };
+  /** The delays a failed login asked for, in order (README: Login policy); nobody waits in tests. */
+  sleeps: number[];
   /** In-process request (no port), as Hono's app.request. */
   request(path: string, init?: RequestInit): Promise<Response>;
   token(): Promise<string>;
@@ -69,13 +71,18 @@ export async function startTestAgent(
   const log = opts.logTo
     ? createLogger(config, { destination: opts.logTo, journal: false, tty: false })
     : pino({ level: "silent" });
-  const agent = createAgent(config, { log, now: () => clock.now });
+  const sleeps: number[] = [];
+  const sleep = async (ms: number) => {
+    sleeps.push(ms);
+  };
+  const agent = createAgent(config, { log, now: () => clock.now, sleep });
   await agent.start(opts.listen ?? false);
   let cached: string | undefined;
   const t: TestAgent = {
     agent,
     dir,
     clock,
+    sleeps,
     request: async (path, init) => agent.app.request(path, init),
     async token() {
       if (cached) return cached;

@@ -5,6 +5,7 @@ import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
 import { readJson } from "../body.js";
+import { clientAddress } from "../client-address.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
@@ -139,12 +140,17 @@ function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOpt
         200: { description: "signed in", schema: seatView },
         401: { description: "wrong user name or password", codes: ["invalid_credentials"] },
         404: { description: "no such seat" },
+        429: {
+          description:
+            "too many failed logins for this user name from this address, or from this address (README: Login policy); `Retry-After` gives the seconds to wait",
+          codes: ["too_many_attempts"],
+        },
       },
     },
     async (c) => {
       const seat = seatOf(c, opts.seats);
       const b = await readJson(c, signInBody);
-      setScreenCookie(c, await opts.sessions.signIn(seat, b.username, b.password));
+      setScreenCookie(c, await opts.sessions.signIn(seat, b.username, b.password, clientAddress(c)));
       c.header("Cache-Control", "no-store");
       return c.json({ seat });
     },
@@ -167,7 +173,7 @@ function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOpt
     (c) => {
       const seat = seatOf(c, opts.seats);
       const token = getCookie(c, screenCookie(seat));
-      if (token) opts.sessions.end(token);
+      if (token) opts.sessions.end(token, clientAddress(c));
       clearScreenCookie(c, seat);
       return c.json({ seat });
     },

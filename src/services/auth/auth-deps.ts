@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { AuthRepo } from "../../db/auth.repo.js";
 import type { LoginThrottle } from "../../domain/login-throttle.js";
 import type { Metrics } from "../../metrics.js";
+import type { SecurityRecorder } from "./security-log.js";
 
 export interface AuthUser {
   id: number;
@@ -17,6 +18,10 @@ export interface AuthOptions {
   /** Where failed logins are logged and counted; none in the CLI. */
   log?: Logger;
   metrics?: Metrics;
+  /** Where logins, lockouts, user changes and revocations are recorded (security-log.ts). */
+  security?: SecurityRecorder;
+  /** Waits before a delayed failed login is answered (a timer; tests pass one that records). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export type LoginFailureReason = "unknown_user" | "wrong_password" | "bad_client" | "throttled";

@@ -98,13 +98,23 @@ export async function grant(
   }
   const row = repo.findToken(sha256(req.refresh_token));
   if (!clientOk || !row || row.kind !== "refresh" || row.expiresAt <= deps.now()) throw badCredentials();
+  const revoked = (reason: string, scope: "token" | "user") =>
+    deps.security?.({
+      kind: "token_revoked",
+      channel: origin.via,
+      username: repo.findUserById(row.userId)?.username,
+      address: origin.address,
+      detail: { reason, scope, jti: row.jti },
+    });
   if (row.revoked) {
     // A refresh token used twice was stolen or replayed: end every session of that user (RFC 6819 §5.2.2.3).
     repo.revokeUserTokens(row.userId);
     deps.recent.clear();
+    revoked("refresh_token_reused", "user");
     throw badCredentials();
   }
   repo.revokeToken(row.tokenHash);
+  revoked("refresh_rotation", "token");
   return issue(deps, row.userId);
 }
 

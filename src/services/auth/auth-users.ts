@@ -23,7 +23,9 @@ function checkPassword(password: string): void {
 export async function addUser(deps: AuthDeps, username: string, password: string): Promise<number> {
   checkPassword(password);
   if (deps.repo.findUser(username)) throw new AppError("user_exists", `user ${username} exists`);
-  return deps.repo.insertUser(username, await hashPassword(password), deps.now());
+  const id = deps.repo.insertUser(username, await hashPassword(password), deps.now());
+  deps.security?.({ kind: "user_added", channel: "cli", username });
+  return id;
 }
 
 /** A new password revokes the user's tokens. */
@@ -34,6 +36,13 @@ export async function resetPassword(deps: AuthDeps, username: string, password: 
   deps.repo.updatePassword(user.id, await hashPassword(password), deps.now());
   deps.repo.revokeUserTokens(user.id);
   deps.recent.clear();
+  deps.security?.({ kind: "password_changed", channel: "cli", username });
+  deps.security?.({
+    kind: "token_revoked",
+    channel: "cli",
+    username,
+    detail: { reason: "password_reset", scope: "user" },
+  });
 }
 
 export function removeUser(deps: AuthDeps, username: string): void {
@@ -41,6 +50,13 @@ export function removeUser(deps: AuthDeps, username: string): void {
   if (!user) throw new AppError("not_found", `no user ${username}`);
   deps.repo.deleteUser(user.id);
   deps.recent.clear();
+  deps.security?.({ kind: "user_removed", channel: "cli", username });
+  deps.security?.({
+    kind: "token_revoked",
+    channel: "cli",
+    username,
+    detail: { reason: "user_removed", scope: "user" },
+  });
 }
 
 /**

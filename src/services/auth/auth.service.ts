@@ -15,7 +15,7 @@ import {
   resetPassword,
   setClientSecret,
 } from "./auth-users.js";
-import { brokerLogin, createLoginAttempts, type LoginOrigin } from "./login-attempts.js";
+import { brokerLogin, createLoginAttempts, type LoginOrigin, screenLogin } from "./login-attempts.js";
 
 export type { AuthDeps, AuthOptions, AuthUser } from "./auth-deps.js";
 export {
@@ -51,6 +51,9 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
     /** The embedded broker's login: throttled like the token endpoint's, refused like a wrong password. */
     brokerLogin: (username: string, password: string, address: string | undefined) =>
       brokerLogin(deps, username, password, address),
+    /** The operator screen's sign-in: throttled and recorded like the token endpoint's. */
+    screenLogin: (username: string, password: string, address: string | undefined) =>
+      screenLogin(deps, username, password, address),
     hasUser: (username: string): boolean => repo.findUser(username) !== undefined,
     listUsers: () => repo.listUsers(),
     pruneExpired: () => repo.pruneExpired(opts.now()),

@@ -1,3 +1,4 @@
+import { setTimeout as wait } from "node:timers/promises";
 import type { Logger } from "pino";
 import { AppError } from "../../domain/errors.js";
 import { LoginThrottle } from "../../domain/login-throttle.js";
@@ -7,13 +8,14 @@ import { checkUserPassword } from "./auth-users.js";
 
 /**
  * Password logins, by the token endpoint and the embedded MQTT broker alike: throttled by
- * domain/login-throttle.ts, every failure logged (user name, client address, reason; never the
- * password) and counted on /metrics (docs/operations.md, Metrics).
+ * domain/login-throttle.ts (answers to repeated failures delayed, then refused), every failure logged
+ * (user name, client address, reason; never the password), counted on /metrics (docs/operations.md,
+ * Metrics) and recorded in the security event log with each success and each lockout.
  */
 
 /** Where a login came from: the protocol, and the client's address when known. */
 export interface LoginOrigin {
-  via: "http" | "mqtt";
+  via: "http" | "mqtt" | "screen";
   address: string | undefined;
 }
 
@@ -73,8 +75,10 @@ export async function attemptLogin(
     throw tooMany(verdict.retryAfterSeconds);
   }
   const user = await checkUserPassword(deps, username, login.password);
+  const event = { channel: origin.via, username, address };
   if (user && login.clientOk) {
     attempts.throttle.succeed(username, address);
+    deps.security?.({ kind: "login_succeeded", ...event });
     return user;
   }
   const reason: LoginFailureReason = !deps.repo.findUser(username)
@@ -83,13 +87,31 @@ export async function attemptLogin(
       ? "wrong_password"
       : "bad_client";
   // A wrong client credential answers the same whatever the password: it counts for the address only.
-  const locked =
+  const { locked, delayMs } =
     reason === "bad_client"
-      ? attempts.throttle.failAddress(address, deps.now())
-      : attempts.throttle.fail(username, address, deps.now());
+      ? attempts.throttle.addressFailure(address, deps.now())
+      : attempts.throttle.failure(username, address, deps.now());
   attempts.failures?.(reason);
   attempts.log?.warn({ ...fields, reason, ...(locked ? { locked: true } : {}) }, "login failed");
+  deps.security?.({ kind: "login_failed", ...event, detail: { reason, ...(delayMs ? { delayMs } : {}) } });
+  // once per lockout: the refused attempts that follow are counted on /metrics, not stored
+  if (locked) {
+    const lockSeconds = attempts.throttle.policy.lockMs / 1000;
+    deps.security?.({ kind: "login_throttled", ...event, detail: { scope: locked, lockSeconds } });
+  }
+  // the timer holds this answer only: other clients and the event loop go on meanwhile
+  if (delayMs > 0) await (deps.sleep ?? wait)(delayMs);
   throw badCredentials();
+}
+
+/** A sign-in on the operator screen: the same throttle and log as the token endpoint's. */
+export function screenLogin(
+  deps: AuthDeps,
+  username: string,
+  password: string,
+  address: string | undefined,
+): Promise<AuthUser> {
+  return attemptLogin(deps, { username, password, clientOk: true }, { via: "screen", address });
 }
 
 /** The embedded broker's check: a throttled login is refused like a wrong password. */

@@ -2,10 +2,10 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import type { AuthRepo } from "../../db/auth.repo.js";
 import type { ScreenSessionsRepo } from "../../db/screen-sessions.repo.js";
-import { AppError } from "../../domain/errors.js";
-import { DUMMY_HASH, randomSecret, verifyPassword } from "./password.js";
+import type { AuthUser } from "./auth-deps.js";
+import { randomSecret } from "./password.js";
+import type { SecurityRecorder } from "./security-log.js";
 
 /**
  * Who may use the operator screen (README "Operator screen: authentication"). Each seat has a screen
@@ -43,9 +43,11 @@ function sameText(a: string, b: string): boolean {
 
 export function createScreenSessions(deps: {
   repo: ScreenSessionsRepo;
-  users: Pick<AuthRepo, "findUser">;
+  /** Checks a user's password: throttled and recorded like the token endpoint (login-attempts.ts). */
+  login: (username: string, password: string, address: string | undefined) => Promise<AuthUser>;
   seats: readonly string[];
   now: () => number;
+  security?: SecurityRecorder | undefined;
 }) {
   const { repo, now } = deps;
   const keys = new Map<string, string>();
@@ -101,12 +103,12 @@ export function createScreenSessions(deps: {
       return open(seat, "key", null);
     },
 
-    /** Sign-in with an API user's name and password (one answer for every failure). */
-    async signIn(seat: string, username: string, password: string): Promise<ScreenSession> {
-      const user = deps.users.findUser(username);
-      // always one scrypt, so timing does not tell a wrong user from a wrong password
-      const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-      if (!user || !ok) throw new AppError("invalid_credentials", "wrong user name or password");
+    /**
+     * Sign-in with an API user's name and password from the client at `address`: one answer for every
+     * failure, `too_many_attempts` once the user name or the address is locked.
+     */
+    async signIn(seat: string, username: string, password: string, address?: string): Promise<ScreenSession> {
+      const user = await deps.login(username, password, address);
       return open(seat, "user", user.id);
     },
 
@@ -129,8 +131,17 @@ export function createScreenSessions(deps: {
       return session;
     },
 
-    end(token: string): void {
+    /** Sign-out: the session ends at once. */
+    end(token: string, address?: string): void {
+      const row = repo.find(sha256(token));
       repo.remove(sha256(token));
+      if (row)
+        deps.security?.({
+          kind: "token_revoked",
+          channel: "screen",
+          address,
+          detail: { reason: "sign_out", seat: row.seat, session: row.kind },
+        });
     },
 
     pruneExpired: (): number => repo.pruneExpired(now()),
