@@ -11,6 +11,7 @@ import { isMigrated, shippedMigrationCount } from "../db/open.js";
 import { createHttpApp, type RouteGroup } from "../http/app.js";
 import { requireBearer } from "../http/auth.middleware.js";
 import type { AppEnv } from "../http/context.js";
+import { metricsAccess } from "../http/metrics-access.js";
 import { auditsRoutes } from "../http/routes/audits.routes.js";
 import { authRoutes } from "../http/routes/auth.routes.js";
 import { integrationRoutes } from "../http/routes/integration.routes.js";
@@ -72,6 +73,10 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
         metrics,
         version: VERSION,
         checks: [database, storage, devicesCheck(f), ...sync.readiness()],
+        metricsAccess: metricsAccess(
+          { open: config.metrics.open, isScrapeToken: svc.auth.isScrapeToken },
+          f.log,
+        ),
       }),
       authRoutes(svc.auth),
       masterdataRoutes(svc.catalog, svc.items),
