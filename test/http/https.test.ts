@@ -8,8 +8,10 @@ import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { connect as netConnect } from "node:net";
+import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { SCREEN_KEYS_FILE } from "../../src/services/auth/screen-sessions.js";
 import { failureLine } from "../../src/start-error.js";
 import { startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { makeCertificate } from "../helpers/certificates.js";
@@ -31,12 +33,17 @@ async function httpsAgent(http: Record<string, unknown> = {}): Promise<number> {
 }
 
 /** GET over HTTPS trusting `ca`: the status and the fingerprint of the certificate the server showed. */
-function getTls(port: number, path: string, trust = ca): Promise<{ status: number; fingerprint: string }> {
+function getTls(
+  port: number,
+  path: string,
+  trust = ca,
+): Promise<{ status: number; fingerprint: string; setCookie: string[] }> {
   return new Promise((ok, fail) => {
     const req = httpsRequest({ host: "localhost", port, path, ca: trust, agent: false }, (res) => {
       const fingerprint = (res.socket as import("node:tls").TLSSocket).getPeerCertificate().fingerprint256;
+      const setCookie = res.headers["set-cookie"] ?? [];
       res.resume();
-      res.once("end", () => ok({ status: res.statusCode as number, fingerprint }));
+      res.once("end", () => ok({ status: res.statusCode as number, fingerprint, setCookie }));
     });
     req.once("error", fail);
     req.end();
@@ -49,6 +56,17 @@ describe("HTTPS for the station API", () => {
     expect((await getTls(port, "/healthz")).status).toBe(200);
     const other = readFileSync(makeCertificate(cert.dir, "other").certFile);
     await expect(getTls(port, "/healthz", other)).rejects.toThrow(/self[- ]signed|certificate/i);
+  });
+
+  it("marks the operator screen's session cookie Secure", async () => {
+    const port = await httpsAgent();
+    const keys = JSON.parse(readFileSync(join(t?.dir as string, SCREEN_KEYS_FILE), "utf8")) as Record<
+      string,
+      string
+    >;
+    const res = await getTls(port, `/screen/front?key=${encodeURIComponent(keys.front as string)}`);
+    expect(res.status).toBe(303);
+    expect(res.setCookie[0]).toMatch(/^pps_screen_front=[\w-]+;.*; Secure/);
   });
 
   it("answers nothing to plain HTTP on its port", async () => {
