@@ -100,6 +100,40 @@ describe("HTTPS for the station API", () => {
     expect(slowest).toBeLessThan(3000);
   }, 15_000);
 
+  it("a 413 says Connection: close and the socket ends, as on HTTP; over http.maxConnections is refused", async () => {
+    const port = await httpsAgent({ bodyLimitBytes: 1024, maxConnections: 3 });
+    const answer = await new Promise<{ status: number; connection?: string }>((ok, fail) => {
+      const req = httpsRequest(
+        {
+          host: "localhost",
+          port,
+          ca,
+          method: "POST",
+          path: "/api-gateway/mdm-service/wms-masterdata/catalog",
+          headers: { "Content-Type": "application/json", "Content-Length": 4096 },
+        },
+        (res) => {
+          res.resume();
+          res.once("end", () => ok({ status: res.statusCode as number, connection: res.headers.connection }));
+        },
+      );
+      req.once("error", fail);
+      req.write("x".repeat(100)); // the rest of the declared body never comes
+    });
+    expect(answer).toEqual({ status: 413, connection: "close" });
+    const held = await Promise.all(
+      [1, 2, 3].map(
+        () =>
+          new Promise<import("node:tls").TLSSocket>((ok) => {
+            const s = tlsConnect({ host: "127.0.0.1", port, servername: "localhost", ca }, () => ok(s));
+            s.on("error", () => {});
+          }),
+      ),
+    );
+    await expect(getTls(port, "/healthz")).rejects.toThrow();
+    for (const s of held) s.destroy();
+  });
+
   it("takes a renewed certificate on SIGHUP, and keeps the old one when the new files do not read", async () => {
     const live = makeCertificate(cert.dir, "live");
     const port = await httpsAgent({ tls: { certFile: live.certFile, keyFile: live.keyFile } });
