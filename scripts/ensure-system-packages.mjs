@@ -2,8 +2,9 @@
 // Installs the system packages the tests use when they are missing: socat (pseudo-terminals for
 // serial devices), mosquitto (a second real MQTT broker), libusb and libudev (node-hid's native
 // binding links them), chromium and a font (the operator screen's browser tests drive Debian's
-// chromium; no browser is ever downloaded), curl (the README's commands are run as written). Runs as `pretest`, so `npm test` works on a fresh Debian
-// machine.
+// chromium; no browser is ever downloaded), curl (the README's commands are run as written), openssl
+// (throwaway certificates for the HTTPS and MQTT TLS tests). Runs as `pretest`, so `npm test` works on a
+// fresh Debian machine.
 import { execFileSync, spawnSync } from "node:child_process";
 
 const wanted = [
@@ -12,6 +13,7 @@ const wanted = [
   { bin: "mosquitto_sub", pkg: "mosquitto-clients" },
   { bin: "chromium", pkg: "chromium", paths: ["/usr/bin/chromium"] },
   { bin: "curl", pkg: "curl" },
+  { bin: "openssl", pkg: "openssl" },
 ];
 const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core"];
 

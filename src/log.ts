@@ -84,6 +84,7 @@ const SECRET_KEYS = [
   "clientSecret",
   "client_secret",
   "basicAuthorization",
+  "metricsToken",
   "access_token",
   "refresh_token",
   "accessToken",

@@ -21,6 +21,7 @@ describe("first start with no credentials configured", () => {
     const creds = JSON.parse(readFileSync(file, "utf8")) as Record<string, string>;
     expect(creds.clientSecret?.length).toBeGreaterThanOrEqual(24);
     expect(creds.adminPassword?.length).toBeGreaterThanOrEqual(16);
+    expect(creds.metricsToken?.length).toBeGreaterThanOrEqual(24);
 
     const res = await fetch(`http://127.0.0.1:${agent.address?.port}${TOKEN}`, {
       method: "POST",
@@ -56,6 +57,7 @@ describe("first start with no credentials configured", () => {
       dataDir: dir,
       clientSecret: "configured-secret-1",
       adminPassword: "configured-password-1",
+      metrics: { token: "configured-scrape-token-1" },
       log: { level: "silent" },
     });
     const agent = createAgent(config, { log: pino({ level: "silent" }) });

@@ -26,7 +26,10 @@ describe("config", () => {
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5_000,
       maxConnections: 256,
+      tls: {},
     });
+    expect(c.metrics).toEqual({ open: false });
+    expect(c.mqtt.embeddedTls).toEqual({ port: 8883 });
     expect(c.dataDir).toBe("./data");
     expect(c.db.synchronous).toBe("FULL");
     expect(c.tokenTtlSeconds).toBe(3600);

@@ -1,7 +1,7 @@
 /**
  * Every log line of a running agent, from its start to its stop, at `trace`: secrets never appear (the
- * configured admin password, client secret and broker password; tokens issued, refreshed or made up;
- * the seat's screen key), each line is one JSON object with a string level and no key twice.
+ * configured admin password, client secret, broker password and scrape token; tokens issued, refreshed
+ * or made up; the seat's screen key), each line is one JSON object with a string level and no key twice.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +12,8 @@ import {
   ADMIN_PASSWORD,
   BASIC,
   CLIENT_SECRET,
+  METRICS_TOKEN,
+  SCRAPE,
   startTestAgent,
   type TestAgent,
 } from "./helpers/agent.js";
@@ -23,7 +25,14 @@ const BROKER_PASSWORD = "broker-password-4711";
 const MADE_UP_TOKEN = "made-up-token-0123456789abcdefghijklmnopqrstu";
 
 const lines = new LogLines();
-const secrets = [ADMIN_PASSWORD, CLIENT_SECRET, BROKER_PASSWORD, MADE_UP_TOKEN, BASIC.slice("Basic ".length)];
+const secrets = [
+  ADMIN_PASSWORD,
+  CLIENT_SECRET,
+  BROKER_PASSWORD,
+  MADE_UP_TOKEN,
+  BASIC.slice("Basic ".length),
+  METRICS_TOKEN,
+];
 let t: TestAgent;
 let base: string;
 
@@ -85,6 +94,11 @@ describe("the agent's log", () => {
     expect(screen.status).toBe(303);
     const wrongKey = await fetch(`${base}/screen/front?key=${keys.back}`, { redirect: "manual" });
     expect(wrongKey.headers.get("location")).toContain("key-refused");
+    expect((await fetch(`${base}/metrics`, SCRAPE)).status).toBe(200);
+    expect(
+      (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}-wrong` } }))
+        .status,
+    ).toBe(401);
     await t.agent.stop();
 
     const text = lines.text();

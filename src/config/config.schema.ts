@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-policy.js";
+import { httpSchema } from "./http.schema.js";
+import { embeddedTlsSchema, metricsSchema } from "./security.schema.js";
 
 /**
  * The agent's configuration. Every leaf can be overridden by an environment variable named
@@ -49,6 +51,16 @@ function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/** Every listener of the embedded broker (plain, and TLS when it has a certificate) is on loopback. */
+function embeddedListenersOnLoopback(m: {
+  embeddedHost: string;
+  embeddedTls: { host?: string | undefined; certFile?: string | undefined };
+}): boolean {
+  const tlsHost =
+    m.embeddedTls.certFile === undefined ? m.embeddedHost : (m.embeddedTls.host ?? m.embeddedHost);
+  return isLoopback(m.embeddedHost) && isLoopback(tlsHost);
+}
+
 /**
  * `url`: `embedded` (an in-process broker on embeddedHost:embeddedPort), `off`, or a broker URL.
  * `clientId` defaults to `pps-edge-<site>-<ppsId>`: stable and unique per station, because two
@@ -69,6 +81,8 @@ const mqttObject = z
      * Clients without credentials on the embedded broker: for trying the station out on its own
      * computer, so only with a loopback embeddedHost (refused below otherwise; warned at start).
      */
+    /** The embedded broker's `mqtts://` listener, beside the plain one (security.schema.ts). */
+    embeddedTls: embeddedTlsSchema,
     embeddedAnonymous: z
       .preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean())
       .default(false),
@@ -109,7 +123,7 @@ const mqttObject = z
     message: "reconnectMinMs must not exceed reconnectMaxMs",
     path: ["reconnectMinMs"],
   })
-  .refine((m) => !m.embeddedAnonymous || m.url !== "embedded" || isLoopback(m.embeddedHost), {
+  .refine((m) => !m.embeddedAnonymous || m.url !== "embedded" || embeddedListenersOnLoopback(m), {
     message: "anonymous clients are allowed only when the embedded broker listens on loopback",
     path: ["embeddedAnonymous"],
   });
@@ -122,32 +136,6 @@ const chosenSecret = z
   .optional();
 
 const mqttSchema = mqttObject.default(() => mqttObject.parse({}));
-
-/**
- * The HTTP server's connection limits (docs/architecture.md#http). A station has a handful of clients
- * (central, a screen or two, a maintainer's curl), all on the LAN: a client that has not sent its
- * headers in 10 s or its whole request in 30 s is broken or hostile, an idle keep-alive socket is worth
- * keeping 5 s (long enough for a client's next call, short enough that idle sockets do not pile up),
- * and 256 connections is far more than the station needs yet well under the process's file descriptors,
- * so a flood of sockets cannot stop the agent from opening its database, devices and broker.
- */
-const SERVER_LIMITS = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 256,
-};
-const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
-const serverLimits = {
-  /** Time a client has to send the request headers (Node `server.headersTimeout`). */
-  headersTimeoutMs: milliseconds(SERVER_LIMITS.headersTimeoutMs),
-  /** Time a client has to send the whole request, body included (`server.requestTimeout`). */
-  requestTimeoutMs: milliseconds(SERVER_LIMITS.requestTimeoutMs),
-  /** How long an idle keep-alive connection stays open (`server.keepAliveTimeout`). */
-  keepAliveTimeoutMs: milliseconds(SERVER_LIMITS.keepAliveTimeoutMs),
-  /** Connections open at once; more are refused (`server.maxConnections`). */
-  maxConnections: z.coerce.number().int().min(1).max(10_000).default(SERVER_LIMITS.maxConnections),
-};
 
 export const configSchema = z
   .object({
@@ -162,33 +150,7 @@ export const configSchema = z
     /** Zone used to read spec timestamps that carry no offset (docs/architecture.md#conventions). */
     timeZone: timeZone.default("UTC"),
     dataDir: z.string().min(1).default("./data"),
-    http: z
-      .object({
-        host: z.string().min(1).default("127.0.0.1"),
-        port: z.coerce.number().int().min(0).max(65535).default(8080),
-        /** Largest request body accepted, in bytes (413 above it). */
-        bodyLimitBytes: z.coerce
-          .number()
-          .int()
-          .min(1024)
-          .max(64 * 1024 * 1024)
-          .default(1024 * 1024),
-        /**
-         * Absolute base URL clients reach this agent at (e.g. behind a proxy), used for links such as a
-         * report's `report_url`; `http://host:port` when absent.
-         */
-        publicUrl: z
-          .url({ protocol: /^https?$/ })
-          .transform((u) => u.replace(/\/+$/, ""))
-          .optional(),
-        ...serverLimits,
-      })
-      .strict()
-      .refine((h) => h.headersTimeoutMs <= h.requestTimeoutMs, {
-        path: ["headersTimeoutMs"],
-        message: "at most http.requestTimeoutMs (the headers are part of the request)",
-      })
-      .default({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, ...SERVER_LIMITS }),
+    http: httpSchema,
     /** The Basic client credential of the deployment (spec: Authentication). */
     clientId: z.string().min(1).max(128).default("pps-edge"),
     clientSecret: chosenSecret,
@@ -265,6 +227,8 @@ export const configSchema = z
       .default({}),
     /** MQTT sync (docs/mqtt.md, docs/mqtt.md#connection-will-and-session-numbers); every key documented in the README. */
     mqtt: mqttSchema,
+    /** Who may read `/metrics` (security.schema.ts). */
+    metrics: metricsSchema,
     printing: z
       .object({
         /**

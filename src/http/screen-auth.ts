@@ -25,12 +25,16 @@ const PREFIX = "pps_screen_";
 /** One cookie per seat (seat ids are `[A-Za-z0-9_-]`), so one browser can hold screens of two seats. */
 export const screenCookie = (seat: string) => `${PREFIX}${seat}`;
 
-/** `HttpOnly; SameSite=Strict; Path=/`: no script reads it and no other site's page sends it. */
+/**
+ * `HttpOnly; SameSite=Strict; Path=/`: no script reads it and no other site's page sends it. Over HTTPS
+ * (`http.tls`) also `Secure`, so the browser never sends it over plain HTTP.
+ */
 export function setScreenCookie(c: Context<AppEnv>, grant: ScreenSessionGrant): void {
   if (grant.maxAgeSeconds === undefined) return;
   setCookie(c, screenCookie(grant.seat), grant.token, {
     httpOnly: true,
     sameSite: "Strict",
+    secure: new URL(c.req.url).protocol === "https:",
     path: "/",
     maxAge: grant.maxAgeSeconds,
   });

@@ -3,6 +3,7 @@
  * server that listens, a critical part: a station nobody can reach over HTTP does not start.
  */
 import type { Server, ServerOptions } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
 import type { Hono } from "hono";
@@ -10,6 +11,7 @@ import { isMigrated, shippedMigrationCount } from "../db/open.js";
 import { createHttpApp, type RouteGroup } from "../http/app.js";
 import { requireBearer } from "../http/auth.middleware.js";
 import type { AppEnv } from "../http/context.js";
+import { metricsAccess } from "../http/metrics-access.js";
 import { auditsRoutes } from "../http/routes/audits.routes.js";
 import { authRoutes } from "../http/routes/auth.routes.js";
 import { integrationRoutes } from "../http/routes/integration.routes.js";
@@ -24,6 +26,7 @@ import { StartError } from "../start-error.js";
 import type { Sync } from "../sync/sync.js";
 import { VERSION } from "../version.js";
 import type { Foundation } from "./foundation.js";
+import { httpsFiles, httpsOptions, reloadOnHangup } from "./http-tls.js";
 import type { Part } from "./part.js";
 
 /**
@@ -71,6 +74,10 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
         metrics,
         version: VERSION,
         checks: [database, storage, devicesCheck(f), ...sync.readiness()],
+        metricsAccess: metricsAccess(
+          { open: config.metrics.open, isScrapeToken: svc.auth.isScrapeToken },
+          f.log,
+        ),
       }),
       authRoutes(svc.auth),
       masterdataRoutes(svc.catalog, svc.items),
@@ -144,21 +151,37 @@ function limitConnections(server: ServerType, http: HttpConfig): void {
 /** Listens on the configured address; stop closes the server and every open connection. */
 export function httpServerPart(f: Foundation, app: Hono<AppEnv>, listening: (a: AddressInfo) => void): Part {
   let server: ServerType | undefined;
+  let stopReloading = () => {};
   return {
     name: "http server",
     critical: true,
     start: () =>
       new Promise<void>((ok, fail) => {
         const { host, port } = f.config.http;
-        const options = { fetch: app.fetch, hostname: host, port, serverOptions: timeouts(f.config.http) };
-        server = serve(options, (info) => {
+        const tls = httpsFiles(f.config.http);
+        const base = { fetch: app.fetch, hostname: host, port };
+        const serverOptions = timeouts(f.config.http);
+        const ready = (info: AddressInfo) => {
           listening(info);
           ok();
-        });
+        };
+        // the same timeouts and limits on HTTPS: https.Server is an http.Server behind the handshake
+        server = tls
+          ? serve(
+              {
+                ...base,
+                createServer: createHttpsServer,
+                serverOptions: { ...serverOptions, ...httpsOptions(tls, f.config.http, f.log) },
+              },
+              ready,
+            )
+          : serve({ ...base, serverOptions }, ready);
+        if (tls) stopReloading = reloadOnHangup(server as HttpsServer, tls, f.log);
         limitConnections(server, f.config.http);
         server.once("error", (err) => fail(listenFailure(err, host, port)));
       }),
     async stop() {
+      stopReloading();
       const s = server;
       server = undefined;
       if (!s?.listening) return;

@@ -49,7 +49,12 @@ export interface ServiceSettings {
   clientId: string;
   tokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
-  http: { host: string; port: number; publicUrl?: string | undefined };
+  http: {
+    host: string;
+    port: number;
+    publicUrl?: string | undefined;
+    tls?: { certFile?: string | undefined };
+  };
   outbox: { maxUndelivered: number };
   station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
   /** The security event log's retention (README "Security event log"); defaults when absent. */

@@ -8,9 +8,10 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { MqttRepo } from "../db/mqtt.repo.js";
+import { readCertificate } from "../shell/certificate-files.js";
 import type { BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
 import type { ConnectionOptions } from "./connection-options.js";
-import type { EmbeddedBroker } from "./embedded-broker.js";
+import type { EmbeddedBroker, EmbeddedBrokerOptions } from "./embedded-broker.js";
 import type { MqttSettings, SyncConfig } from "./sync-config.js";
 import type { Topics } from "./topics.js";
 
@@ -47,12 +48,22 @@ export async function brokerEndpoint(
   const clientId = agentClientId(config);
   const credentials = { username: clientId, password: randomBytes(24).toString("base64url") };
   let broker: EmbeddedBroker;
+  let tls: EmbeddedBrokerOptions["tls"];
+  try {
+    tls = embeddedTls(cfg);
+  } catch (err) {
+    // a StartError's message names the key and the fix; MQTT stays optional, so it is a failure, not a stop
+    const failure = `embedded broker TLS listener: ${(err as Error).message}`;
+    log.error({ err: (err as Error).message }, `mqtt: ${failure}`);
+    return { failure };
+  }
   try {
     // Loaded only when used: aedes is one of the largest modules of the agent.
     const { startEmbeddedBroker } = await import("./embedded-broker.js");
     broker = await startEmbeddedBroker({
       host: cfg.embeddedHost,
       port: cfg.embeddedPort,
+      ...(tls ? { tls } : {}),
       guard: {
         ...guard,
         agent: { clientId, username: credentials.username, secret: credentials.password },
@@ -61,11 +72,23 @@ export async function brokerEndpoint(
       log,
     });
   } catch (err) {
-    const failure = `embedded broker cannot listen on ${cfg.embeddedHost}:${cfg.embeddedPort}: ${(err as Error).message}`;
-    log.error({ err }, `mqtt: ${failure}; set mqtt.embeddedPort, or mqtt.url to the broker already there`);
+    const at = `${cfg.embeddedHost}:${cfg.embeddedPort}${tls ? ` or ${tls.host}:${tls.port}` : ""}`;
+    const failure = `embedded broker cannot listen on ${at}: ${(err as Error).message}`;
+    log.error(
+      { err },
+      `mqtt: ${failure}; set mqtt.embeddedPort (mqtt.embeddedTls.port), or mqtt.url to the broker already there`,
+    );
     return { failure };
   }
   return { url: broker.url, protocolVersion: 4, broker, credentials };
+}
+
+/** The TLS listener's address and certificate, when `mqtt.embeddedTls` has one; throws a StartError. */
+function embeddedTls(cfg: MqttSettings): EmbeddedBrokerOptions["tls"] {
+  const { certFile, keyFile, host, port } = cfg.embeddedTls;
+  if (!certFile || !keyFile) return undefined;
+  const { cert, key } = readCertificate("mqtt.embeddedTls", { certFile, keyFile });
+  return { host: host ?? cfg.embeddedHost, port, cert, key };
 }
 
 /** The CA, client certificate and key files, when configured. */

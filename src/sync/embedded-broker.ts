@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from "node:net";
+import { createServer as createTlsServer } from "node:tls";
 import { Aedes } from "aedes";
 import type { Logger } from "pino";
 import { type BrokerGuardOptions, brokerGuard } from "./broker-guard.js";
@@ -7,17 +8,41 @@ export interface EmbeddedBrokerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** The `mqtts://` listener beside the plain one (`mqtt.embeddedTls`), when it has a certificate. */
+  tls?: { host: string; port: number; cert: Buffer; key: Buffer };
   /** Who may connect and what they may do (broker-guard.ts). */
   guard: Omit<BrokerGuardOptions, "log">;
   log: Logger;
 }
 
 export interface EmbeddedBroker {
-  /** `mqtt://host:port` of the listening broker. */
+  /** `mqtt://host:port` of the plain listener: the one the agent's own client uses. */
   readonly url: string;
   readonly port: number;
+  /** Port of the TLS listener, when there is one. */
+  readonly tlsPort?: number;
   stop(): Promise<void>;
 }
+
+/** A TLS client that has not finished its handshake in this time is dropped, as an idle HTTP one is. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise<number>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(port, host, () => {
+      server.off("error", fail);
+      const address = server.address();
+      ok(typeof address === "object" && address ? address.port : port);
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise<void>((ok) => (server.listening ? server.close(() => ok()) : ok()));
+}
+
+const bracketed = (host: string) => (host.includes(":") ? `[${host}]` : host);
 
 /**
  * `mqtt.url: embedded` (docs/architecture.md#interfaces): an in-process aedes broker on a local TCP port, so a new user
@@ -25,6 +50,8 @@ export interface EmbeddedBroker {
  * messages in memory only, which is why the agent republishes them on every connect
  * (docs/mqtt.md#retained-state). aedes speaks MQTT 3.1.1. Every client authenticates and is held to
  * the station's ACL (broker-guard.ts), unless `mqtt.embeddedAnonymous` lets clients in without credentials.
+ * With `mqtt.embeddedTls` a second listener takes `mqtts://` connections into the same broker, so the
+ * same hooks judge them (docs/mqtt.md#tls-listener).
  */
 export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const broker = await Aedes.createBroker({
@@ -32,30 +59,36 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
     ...brokerGuard({ ...opts.guard, log: opts.log }),
   });
   const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
+  const accept = (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
     broker.handle(socket);
-  });
+  };
+  const servers: Server[] = [createServer(accept)];
+  const { tls } = opts;
+  if (tls) {
+    const secure = createTlsServer(
+      { cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS },
+      accept,
+    );
+    secure.on("tlsClientError", (err) => opts.log.debug({ err }, "mqtt broker: TLS handshake failed"));
+    servers.push(secure);
+  }
   broker.on("clientError", (client, err) =>
     opts.log.debug({ err, client: client.id }, "mqtt broker: client error"),
   );
+  let port: number;
+  let tlsPort: number | undefined;
   try {
-    await new Promise<void>((ok, fail) => {
-      server.once("error", fail);
-      server.listen(opts.port, opts.host, () => {
-        server.off("error", fail);
-        ok();
-      });
-    });
+    port = await listen(servers[0] as Server, opts.port, opts.host);
+    if (tls) tlsPort = await listen(servers[1] as Server, tls.port, tls.host);
   } catch (e) {
+    await Promise.all(servers.map(close));
     await new Promise<void>((ok) => broker.close(() => ok()));
     throw e;
   }
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : opts.port;
-  const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   opts.log.info({ host: opts.host, port }, "embedded MQTT broker listening");
+  if (tls) opts.log.info({ host: tls.host, port: tlsPort }, "embedded MQTT broker listening for mqtts://");
   if (opts.guard.anonymous) {
     opts.log.warn(
       { host: opts.host, port },
@@ -64,10 +97,11 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
   }
 
   return {
-    url: `mqtt://${host}:${port}`,
+    url: `mqtt://${bracketed(opts.host)}:${port}`,
     port,
+    ...(tlsPort === undefined ? {} : { tlsPort }),
     async stop() {
-      const closed = new Promise<void>((ok) => server.close(() => ok()));
+      const closed = Promise.all(servers.map(close));
       for (const s of sockets) s.destroy();
       await closed;
       await new Promise<void>((ok) => broker.close(() => ok()));

@@ -30,6 +30,13 @@ export type MqttSettings = Pick<
   embeddedPort: number;
   /** Clients without credentials on the embedded broker (loopback only; config checks it). */
   embeddedAnonymous: boolean;
+  /** The embedded broker's `mqtts://` listener; on only with a certificate and key (config checks both). */
+  embeddedTls: {
+    host?: string | undefined;
+    port: number;
+    certFile?: string | undefined;
+    keyFile?: string | undefined;
+  };
   clientId?: string | undefined;
   caFile?: string | undefined;
   certFile?: string | undefined;

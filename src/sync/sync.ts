@@ -41,6 +41,10 @@ export function createSync(deps: SyncDeps) {
     get url(): string | undefined {
       return url;
     },
+    /** The embedded broker's `mqtts://` port, when it has a TLS listener. */
+    get tlsPort(): number | undefined {
+      return broker?.tlsPort;
+    },
     async start(): Promise<void> {
       failure = undefined;
       monitor.start();

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sqlite } from "../../src/db/open.js";
-import { passwordGrant, startTestAgent, type TestAgent, TOKEN_PATH } from "../helpers/agent.js";
+import { passwordGrant, SCRAPE, startTestAgent, type TestAgent, TOKEN_PATH } from "../helpers/agent.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { LogLines } from "../helpers/log-lines.js";
 import { ITEM } from "../helpers/station.js";
@@ -97,7 +97,7 @@ describe("a full disk", () => {
     expect((await t.call("GET", CATALOG)).status).toBe(200);
     const found = await t.call("POST", SEARCH, { filter: {}, page: 0, size: 10 });
     expect(found.status).toBeLessThan(500);
-    const metrics = await (await t.request("/metrics")).text();
+    const metrics = await (await t.request("/metrics", SCRAPE)).text();
     expect(metrics).toMatch(/db_storage_failures_total\{code="SQLITE_FULL"\} [2-9]/);
     expect(metrics).toMatch(/db_storage_healthy 0/);
 
@@ -105,7 +105,7 @@ describe("a full disk", () => {
     expect((await t.call("POST", ITEM, itemBody("D-1"))).status).toBe(200);
     acknowledged.push("D-1");
     expect((await t.request("/readyz")).status).toBe(200);
-    expect(await (await t.request("/metrics")).text()).toMatch(/db_storage_healthy 1/);
+    expect(await (await t.request("/metrics", SCRAPE)).text()).toMatch(/db_storage_healthy 1/);
     const skus = sqlite.prepare("SELECT product_sku AS s FROM items ORDER BY id").all() as Array<{
       s: string;
     }>;

@@ -11,6 +11,9 @@ export const CLIENT_SECRET = "test-client-secret-123";
 export const ADMIN = "admin";
 export const ADMIN_PASSWORD = "admin-password-123";
 export const BASIC = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString("base64")}`;
+/** The test agents' `/metrics` scrape credential, and the request options that send it. */
+export const METRICS_TOKEN = "test-scrape-token-123";
+export const SCRAPE = { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } };
 
 export interface TestAgent {
   agent: Agent;
@@ -53,6 +56,7 @@ export function testConfig(dir: string, overrides: Record<string, unknown> = {})
     clientSecret: CLIENT_SECRET,
     adminUser: ADMIN,
     adminPassword: ADMIN_PASSWORD,
+    metrics: { token: METRICS_TOKEN },
     http: { host: "127.0.0.1", port: 0 },
     log: { level: "silent" },
     // No broker unless a test asks for one (test/sync/): parallel test files would share port 1883.

@@ -5,7 +5,7 @@
  * The client's address is the socket's: in-process requests pass a stand-in `incoming` socket.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, ADMIN_PASSWORD, BASIC, startTestAgent, type TestAgent } from "../helpers/agent.js";
+import { ADMIN, ADMIN_PASSWORD, BASIC, SCRAPE, startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { LogLines } from "../helpers/log-lines.js";
 
 const TOKEN = "/api-gateway/auth-service/platform-auth/oauth/token";
@@ -30,7 +30,7 @@ function login(address: string, password: string, username = ADMIN, auth = BASIC
 }
 
 async function metric(name: string): Promise<string[]> {
-  const text = await (await t.request("/metrics")).text();
+  const text = await (await t.request("/metrics", SCRAPE)).text();
   return text.split("\n").filter((l) => l.startsWith(name));
 }
 

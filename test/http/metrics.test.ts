@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import parsePrometheusTextFormat, { type PromFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../src/version.js";
-import { startTestAgent, type TestAgent } from "../helpers/agent.js";
+import { SCRAPE, startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../helpers/station.js";
 
 let t: TestAgent;
@@ -24,7 +24,7 @@ interface Scrape {
 }
 
 async function scrape(at = base): Promise<Scrape> {
-  const res = await fetch(`${at}/metrics`);
+  const res = await fetch(`${at}/metrics`, SCRAPE);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
   const text = await res.text();

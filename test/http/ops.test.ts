@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestAgent, type TestAgent } from "../helpers/agent.js";
+import { SCRAPE, startTestAgent, type TestAgent } from "../helpers/agent.js";
 
 let t: TestAgent;
 beforeAll(async () => {
@@ -46,7 +46,7 @@ describe("health, readiness, metrics, API description", () => {
   it("metrics count requests by route and status, with latency histograms", async () => {
     await t.request("/healthz");
     await t.request("/api-gateway/mdm-service/wms-masterdata/catalog");
-    const res = await t.request("/metrics");
+    const res = await t.request("/metrics", SCRAPE);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
     const text = await res.text();
@@ -65,7 +65,7 @@ describe("health, readiness, metrics, API description", () => {
       exhaustive_pdea_list: [],
     });
     expect(created.status).toBe(200);
-    const text = await (await t.request("/metrics")).text();
+    const text = await (await t.request("/metrics", SCRAPE)).text();
     expect(text).toMatch(/^db_commit_duration_seconds_count [1-9]\d*$/m);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { TestAgent } from "../helpers/agent.js";
+import { SCRAPE, type TestAgent } from "../helpers/agent.js";
 import { type Json, kinds, ok, pickBody, pickLine, SR, seedItem, setStock } from "../helpers/station.js";
 import { agentOn, ask, CENTRAL, committed, ROOT } from "./support/agent.js";
 import { BROKERS, type TestBroker } from "./support/brokers.js";
@@ -124,7 +124,7 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
         },
         { timeout: 5000, interval: 20 },
       );
-      const metrics = await (await t.request("/metrics")).text();
+      const metrics = await (await t.request("/metrics", SCRAPE)).text();
       expect(metrics).toMatch(new RegExp(`^mqtt_published_total ${total}$`, "m"));
       expect(metrics).toMatch(/^outbox_undelivered 0$/m);
       expect(metrics).toMatch(/^mqtt_connected 1$/m);

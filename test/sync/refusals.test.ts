@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { TestAgent } from "../helpers/agent.js";
+import { SCRAPE, type TestAgent } from "../helpers/agent.js";
 import { agentOn, notify, ROOT } from "./support/agent.js";
 import { freePort, hasMosquitto, startAedes, startMosquitto, type TestBroker } from "./support/brokers.js";
 import { type Subscriber, subscribe } from "./support/subscriber.js";
@@ -38,7 +38,7 @@ describe("a notification the broker refuses for good is moved aside and does not
       const agent = t;
       await vi.waitFor(() => expect(dead(agent)).toHaveLength(3), { timeout: 5000, interval: 20 });
       expect(dead(t)).toEqual([1, 2, 3].map((seq) => ({ seq, reason: "not_authorized", code: 0x87 })));
-      const metrics = await (await t.request("/metrics")).text();
+      const metrics = await (await t.request("/metrics", SCRAPE)).text();
       expect(metrics).toMatch(/^mqtt_refused_total\{reason="not_authorized"\} 3$/m);
       expect(metrics).toMatch(/^outbox_dead 3$/m);
       expect(metrics).toMatch(/^outbox_undelivered 0$/m);
@@ -124,7 +124,7 @@ describe("the outbox reports its backlog long before its bound", () => {
     expect(body.checks.mqtt?.detail).toMatch(/disconnected/);
     // Age counts too: the clock moves past the age threshold (300 s by default).
     t.clock.now += 301_000;
-    const metrics = await (await t.request("/metrics")).text();
+    const metrics = await (await t.request("/metrics", SCRAPE)).text();
     expect(metrics).toMatch(/^outbox_undelivered 3$/m);
     expect(metrics).toMatch(/^outbox_oldest_undelivered_age_seconds 301$/m);
     expect(metrics).toMatch(/^mqtt_connected 0$/m);

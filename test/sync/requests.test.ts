@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestOperations } from "../../src/sync/request-operations.js";
 import { REQUEST_NAMES } from "../../src/sync/topics.js";
-import type { TestAgent } from "../helpers/agent.js";
+import { SCRAPE, type TestAgent } from "../helpers/agent.js";
 import { pickBody, pickLine } from "../helpers/station.js";
 import { agentOn, CENTRAL, ROOT } from "./support/agent.js";
 import { BROKERS, type TestBroker } from "./support/brokers.js";
@@ -90,7 +90,7 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
       // The same body with a new transaction is a new change: the clock moved, so updated_at does too.
       await json("upsert_catalog", { transaction: "t-3", ...catalog("C2") });
       expect(updatedAt("C2")?.u).toBe(t.clock.now);
-      const metrics = await (await t.request("/metrics")).text();
+      const metrics = await (await t.request("/metrics", SCRAPE)).text();
       expect(metrics).toMatch(/^mqtt_requests_total\{name="upsert_catalog",outcome="repeat"\} 1$/m);
     });
 

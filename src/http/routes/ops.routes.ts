@@ -1,4 +1,4 @@
-import type { Hono } from "hono";
+import type { Hono, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { Metrics } from "../../metrics.js";
 import type { AppEnv } from "../context.js";
@@ -16,8 +16,16 @@ const readySchema = z.object({
   checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional() })),
 });
 
-/** Health, readiness, metrics and the API description. Unauthenticated: they carry no station data. */
-export function opsRoutes(opts: { metrics: Metrics; checks: ReadinessCheck[]; version: string }) {
+/**
+ * Health, readiness, metrics and the API description. Open, as they carry no station data, except
+ * `/metrics`, which `metricsAccess` guards (metrics-access.ts): not with an API token.
+ */
+export function opsRoutes(opts: {
+  metrics: Metrics;
+  checks: ReadinessCheck[];
+  version: string;
+  metricsAccess: MiddlewareHandler<AppEnv>;
+}) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
     route(
       app,
@@ -67,10 +75,17 @@ export function opsRoutes(opts: { metrics: Metrics; checks: ReadinessCheck[]; ve
         path: "/metrics",
         tag: "ops",
         summary: "Prometheus metrics (text format 0.0.4)",
+        description:
+          "Takes the scrape token (`metrics.token`, or `metricsToken` of `initial-credentials.json`) as " +
+          "`Authorization: Bearer <token>`, not an API user's token; open without one when `metrics.open` is set.",
         auth: false,
         produces: "text/plain",
-        responses: { 200: { description: "metrics" } },
+        responses: {
+          200: { description: "metrics" },
+          401: { description: "no scrape token, or a wrong one", codes: ["unauthorized"] },
+        },
       },
+      opts.metricsAccess,
       async (c) => c.body(await opts.metrics.render(), 200, { "Content-Type": opts.metrics.contentType }),
     );
     docsRoutes(app, registry, opts.version);

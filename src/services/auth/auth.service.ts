@@ -16,6 +16,7 @@ import {
   setClientSecret,
 } from "./auth-users.js";
 import { brokerLogin, createLoginAttempts, type LoginOrigin, screenLogin } from "./login-attempts.js";
+import { hasScrapeToken, isScrapeToken, setScrapeToken } from "./scrape-token.js";
 
 export type { AuthDeps, AuthOptions, AuthUser } from "./auth-deps.js";
 export {
@@ -41,6 +42,10 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
   return {
     setClientSecret: (secret: string) => setClientSecret(deps, secret),
     hasClientSecret: () => hasClientSecret(deps),
+    setScrapeToken: (token: string) => setScrapeToken(deps, token),
+    hasScrapeToken: () => hasScrapeToken(deps),
+    /** The `/metrics` scrape credential (scrape-token.ts). */
+    isScrapeToken: (authorization: string | undefined) => isScrapeToken(deps, authorization),
     grant: (authorization: string | undefined, req: GrantRequest, origin?: LoginOrigin) =>
       grant(deps, authorization, req, origin),
     authenticate: (authorization: string | undefined) => authenticate(deps, authorization),

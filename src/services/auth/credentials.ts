@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { randomSecret } from "./password.js";
@@ -10,25 +10,23 @@ export interface CredentialSettings {
   clientSecret?: string | undefined;
   adminUser: string;
   adminPassword?: string | undefined;
+  /** `metrics.token`: the `/metrics` scrape credential (scrape-token.ts). */
+  metrics?: { token?: string | undefined };
 }
 
-/**
- * Makes sure the Basic client credential and the first API user exist. What is configured wins;
- * what is not configured is generated once, written to a file only the owner can read, and its path
- * logged: never a well-known default (issue: Foundation, Config).
- */
-export async function ensureCredentials(
-  auth: {
-    setClientSecret(secret: string): void;
-    hasClientSecret(): boolean;
-    hasUser(username: string): boolean;
-    addUser(username: string, password: string): Promise<number>;
-  },
-  settings: CredentialSettings,
-  dataDir: string,
-  log: Logger,
-): Promise<{ generatedFile?: string }> {
-  const generated: Record<string, string> = {};
+interface CredentialStore {
+  setClientSecret(secret: string): void;
+  hasClientSecret(): boolean;
+  setScrapeToken(token: string): void;
+  hasScrapeToken(): boolean;
+  hasUser(username: string): boolean;
+  addUser(username: string, password: string): Promise<number>;
+}
+
+/** The secrets a first start made, as the file holds them (any left there by an earlier start stay). */
+type Generated = Record<string, string>;
+
+function ensureClientSecret(auth: CredentialStore, settings: CredentialSettings, generated: Generated) {
   if (settings.clientSecret) auth.setClientSecret(settings.clientSecret);
   else if (!auth.hasClientSecret()) {
     const secret = randomSecret(24);
@@ -37,6 +35,43 @@ export async function ensureCredentials(
     generated.clientSecret = secret;
     generated.basicAuthorization = `Basic ${Buffer.from(`${settings.clientId}:${secret}`).toString("base64")}`;
   }
+}
+
+/** A station that predates the scrape credential gets one on its next start, added to the file. */
+function ensureScrapeToken(auth: CredentialStore, settings: CredentialSettings, generated: Generated) {
+  const configured = settings.metrics?.token;
+  if (configured) auth.setScrapeToken(configured);
+  else if (!auth.hasScrapeToken()) {
+    const token = randomSecret(24);
+    auth.setScrapeToken(token);
+    generated.metricsToken = token;
+  }
+}
+
+function earlierFile(file: string): Generated {
+  if (!existsSync(file)) return {};
+  try {
+    const saved = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    return typeof saved === "object" && saved !== null ? (saved as Generated) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Makes sure the Basic client credential, the first API user and the `/metrics` scrape token exist.
+ * What is configured wins; what is not configured is generated once, written to a file only the owner
+ * can read (keeping what an earlier start wrote there), and its path logged: never a well-known
+ * default (issue: Foundation, Config).
+ */
+export async function ensureCredentials(
+  auth: CredentialStore,
+  settings: CredentialSettings,
+  dataDir: string,
+  log: Logger,
+): Promise<{ generatedFile?: string }> {
+  const generated: Generated = {};
+  ensureClientSecret(auth, settings, generated);
   if (!auth.hasUser(settings.adminUser)) {
     const password = settings.adminPassword ?? randomSecret(18);
     await auth.addUser(settings.adminUser, password);
@@ -45,11 +80,11 @@ export async function ensureCredentials(
       generated.adminPassword = password;
     }
   }
+  ensureScrapeToken(auth, settings, generated);
   if (Object.keys(generated).length === 0) return {};
   const file = join(dataDir, CREDENTIALS_FILE);
-  writeFileSync(file, `${JSON.stringify({ ...generated, createdAt: new Date().toISOString() }, null, 2)}\n`, {
-    mode: 0o600,
-  });
+  const content = { ...earlierFile(file), ...generated, createdAt: new Date().toISOString() };
+  writeFileSync(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600); // the mode above is subject to umask only on creation
   log.warn(
     { file, generated: Object.keys(generated) },

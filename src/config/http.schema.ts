@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { bothOrNeither, bothOrNeitherMessage, certificateFiles } from "./security.schema.js";
+
+/**
+ * The `http` section: where the station API listens, its connection limits and its optional HTTPS
+ * (docs/architecture.md#http).
+ *
+ * A station has a handful of clients (central, a screen or two, a maintainer's curl), all on the LAN: a
+ * client that has not sent its headers in 10 s or its whole request in 30 s is broken or hostile, an idle
+ * keep-alive socket is worth keeping 5 s (long enough for a client's next call, short enough that idle
+ * sockets do not pile up), and 256 connections is far more than the station needs yet well under the
+ * process's file descriptors, so a flood of sockets cannot stop the agent from opening its database,
+ * devices and broker.
+ */
+const SERVER_LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 256,
+};
+const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
+const serverLimits = {
+  /** Time a client has to send the request headers (Node `server.headersTimeout`; on HTTPS also the handshake). */
+  headersTimeoutMs: milliseconds(SERVER_LIMITS.headersTimeoutMs),
+  /** Time a client has to send the whole request, body included (`server.requestTimeout`). */
+  requestTimeoutMs: milliseconds(SERVER_LIMITS.requestTimeoutMs),
+  /** How long an idle keep-alive connection stays open (`server.keepAliveTimeout`). */
+  keepAliveTimeoutMs: milliseconds(SERVER_LIMITS.keepAliveTimeoutMs),
+  /** Connections open at once; more are refused (`server.maxConnections`). */
+  maxConnections: z.coerce.number().int().min(1).max(10_000).default(SERVER_LIMITS.maxConnections),
+};
+
+/**
+ * `http.tls`: with a certificate and key the station API is served over HTTPS on `http.port` (bearer
+ * tokens and passwords cross the LAN); without, plain HTTP.
+ */
+const httpTls = z
+  .object(certificateFiles)
+  .strict()
+  .refine(bothOrNeither, bothOrNeitherMessage("http.tls"))
+  .default({});
+
+export const httpSchema = z
+  .object({
+    host: z.string().min(1).default("127.0.0.1"),
+    port: z.coerce.number().int().min(0).max(65535).default(8080),
+    /** Largest request body accepted, in bytes (413 above it). */
+    bodyLimitBytes: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(1024 * 1024),
+    /**
+     * Absolute base URL clients reach this agent at (e.g. behind a proxy), used for links such as a
+     * report's `report_url`; `http(s)://host:port` when absent.
+     */
+    publicUrl: z
+      .url({ protocol: /^https?$/ })
+      .transform((u) => u.replace(/\/+$/, ""))
+      .optional(),
+    ...serverLimits,
+    tls: httpTls,
+  })
+  .strict()
+  .refine((h) => h.headersTimeoutMs <= h.requestTimeoutMs, {
+    path: ["headersTimeoutMs"],
+    message: "at most http.requestTimeoutMs (the headers are part of the request)",
+  })
+  .default({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, ...SERVER_LIMITS, tls: {} });
