@@ -22,12 +22,15 @@ async function listening(http: Record<string, unknown>): Promise<number> {
   return t.agent.address?.port as number;
 }
 
-/** A socket that is connected; `closed` resolves when the server (or anyone) closes it. */
+/** A socket that is connected; `closed` resolves, when the server (or anyone) closes it, to how long it lived. */
 function open(port: number): Promise<{ socket: Socket; closed: Promise<number> }> {
   return new Promise((ok, fail) => {
     const socket = connect(port, "127.0.0.1");
     socket.on("data", () => {});
-    const closed = new Promise<number>((done) => socket.once("close", () => done(performance.now())));
+    const openedAt = performance.now();
+    const closed = new Promise<number>((done) =>
+      socket.once("close", () => done(performance.now() - openedAt)),
+    );
     socket.once("connect", () => ok({ socket, closed }));
     socket.once("error", (e) => fail(e));
   });
@@ -51,7 +54,6 @@ function rawGet(port: number, path: string): Promise<number | string> {
 describe("idle and slow clients cannot starve the station", () => {
   it("2,000 idle or half-sent connections are closed by the timeouts while a real client is served", async () => {
     const port = await listening({ headersTimeoutMs: 500, requestTimeoutMs: 1000, maxConnections: 5000 });
-    const started = performance.now();
     const sockets: Awaited<ReturnType<typeof open>>[] = [];
     for (let batch = 0; batch < 10; batch++) {
       const opened = await Promise.all(Array.from({ length: 200 }, () => open(port)));
@@ -64,10 +66,10 @@ describe("idle and slow clients cannot starve the station", () => {
     expect(sockets).toHaveLength(2000);
     // the station still answers while the sockets hang
     expect(await rawGet(port, "/healthz")).toBe(200);
-    const closedAt = await Promise.all(sockets.map((s) => s.closed));
-    const slowest = Math.max(...closedAt) - started;
-    // closed by the 500 ms headers timeout, checked every 250 ms: well within a few seconds
-    expect(slowest).toBeLessThan(5000);
+    const lifetimes = await Promise.all(sockets.map((s) => s.closed));
+    // Each closed by the 500 ms headers timeout, checked every 250 ms: well within a few seconds of its
+    // own opening (measured per socket, so the time spent opening the other 1,999 does not count).
+    expect(Math.max(...lifetimes)).toBeLessThan(5000);
     expect(await rawGet(port, "/healthz")).toBe(200);
   }, 20_000);
 

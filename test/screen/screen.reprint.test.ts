@@ -25,12 +25,16 @@ afterAll(async () => t.close());
 
 async function tile(until: (b: ScreenState["bins"][number]) => boolean) {
   let found: ScreenState["bins"][number] | undefined;
+  // The first print loads the label code (pdf-lib, bwip-js): on a busy machine that alone takes seconds.
   await expect
-    .poll(async () => {
-      const s = (await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState;
-      found = s.bins.find(until);
-      return found !== undefined;
-    })
+    .poll(
+      async () => {
+        const s = (await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState;
+        found = s.bins.find(until);
+        return found !== undefined;
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
   return found as ScreenState["bins"][number];
 }
