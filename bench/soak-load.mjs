@@ -16,11 +16,16 @@ const sku = (k) => `SKU-${String(k).padStart(7, "0")}`;
 export function client(base, token) {
   const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
   return async (method, path, body) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res;
+    try {
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      return { status: `network: ${err.cause?.code ?? err.message}`, json: null };
+    }
     const text = await res.text();
     return {
       status: res.status,

@@ -49,13 +49,17 @@ async function subscriber(port) {
 
 /** The agent's V8 heap (servers/soak-agent.mjs writes it on SIGUSR2). */
 async function heapOf(agent, file) {
+  rmSync(file, { force: true });
   process.kill(agent.pid, "SIGUSR2");
-  await new Promise((r) => setTimeout(r, 100));
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return null;
+  for (let waited = 0; waited < 2000; waited += 50) {
+    await new Promise((r) => setTimeout(r, 50));
+    try {
+      return JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      // not written yet
+    }
   }
+  return null;
 }
 
 const load1 = () => Math.round(loadavg()[0] * 100) / 100;
@@ -66,12 +70,8 @@ export async function run() {
   try {
     const seeded = await seedItems(join(dir, "data"), ITEMS, { stock: true });
     const brokerPort = await freePort();
-    const agent = await startChild(
-      "soak-agent.mjs",
-      [join(dir, "data"), String(brokerPort), heapFile],
-      {},
-      agentFlags("soak-agent"),
-    );
+    const args = [join(dir, "data"), String(brokerPort), heapFile];
+    const agent = await startChild("soak-agent.mjs", args, {}, agentFlags("soak-agent"));
     const rss = () => procStatusMb(agent.pid, "VmRSS");
     const base = `http://127.0.0.1:${agent.port}`;
     const call = client(base, await token(base));
