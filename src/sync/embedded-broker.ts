@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { Aedes } from "aedes";
 import type { Logger } from "pino";
 import { type BrokerGuardOptions, brokerGuard } from "./broker-guard.js";
+import { ownRetainedPayloads } from "./broker-retained.js";
 
 export interface EmbeddedBrokerOptions {
   host: string;
@@ -31,6 +32,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
     id: "pps-edge-embedded",
     ...brokerGuard({ ...opts.guard, log: opts.log }),
   });
+  ownRetainedPayloads(broker);
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
