@@ -12,6 +12,7 @@ import {
   writeSync,
 } from "node:fs";
 import http from "node:http";
+import { createServer } from "node:net";
 import { cpus, hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -197,14 +198,29 @@ export function fsyncProbe(dir, n = 40) {
   return { p50: s.p50, p90: s.p90 };
 }
 
-/** Peak resident memory of a process so far (Linux VmHWM), in MB. */
-export function peakRssMb(pid) {
+/** A memory figure of a process from /proc/<pid>/status (VmRSS: resident now, VmHWM: peak), in MB. */
+export function procStatusMb(pid, field) {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Math.round(Number(m[1]) / 1024) : null;
   } catch {
     return null;
   }
+}
+
+/** Peak resident memory of a process so far (Linux VmHWM), in MB. */
+export const peakRssMb = (pid) => procStatusMb(pid, "VmHWM");
+
+/** A TCP port free on loopback right now (for a broker the agent is told to listen on). */
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once("error", fail);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
 }
 
 export function machine() {

@@ -4,12 +4,11 @@
 // rounds, medians). A subscriber checks that every notification arrived, in order.
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import mqtt from "mqtt";
-import { AGENT_NODE_FLAGS, BENCH_DIR } from "./lib.mjs";
+import { AGENT_NODE_FLAGS, BENCH_DIR, freePort } from "./lib.mjs";
 import { seedOutbox } from "./seed.mjs";
 
 const N = Number(process.env.BENCH_NOTIFICATIONS ?? 100_000);
@@ -17,17 +16,6 @@ const WINDOW = Number(process.env.BENCH_WINDOW ?? 64);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MOSQUITTO = "/usr/sbin/mosquitto";
 const TOPIC = "ppsedge/v1/bench/1/notification";
-
-function freePort() {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once("error", fail);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => ok(port));
-    });
-  });
-}
 
 async function startMosquitto(dir) {
   const port = await freePort();

@@ -28,6 +28,7 @@ const benches = {
   picks: () => import("./picks.bench.mjs"),
   "scan-light": () => import("./scan-light.bench.mjs"),
   screen: () => import("./screen.bench.mjs"),
+  soak: () => import("./soak.bench.mjs"),
 };
 
 const { values: opts, positionals: wanted } = parseArgs({

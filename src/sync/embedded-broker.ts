@@ -3,6 +3,7 @@ import { createServer as createTlsServer } from "node:tls";
 import { Aedes } from "aedes";
 import type { Logger } from "pino";
 import { type BrokerGuardOptions, brokerGuard } from "./broker-guard.js";
+import { ownRetainedPayloads } from "./broker-retained.js";
 
 export interface EmbeddedBrokerOptions {
   host: string;
@@ -58,6 +59,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
     id: "pps-edge-embedded",
     ...brokerGuard({ ...opts.guard, log: opts.log }),
   });
+  ownRetainedPayloads(broker);
   const sockets = new Set<Socket>();
   const accept = (socket: Socket) => {
     sockets.add(socket);
