@@ -111,6 +111,11 @@ const mqttObject = z
     /** Connections lost with the same oldest notification unacknowledged before it is moved aside. */
     maxDeliveryAttempts: count(1, 1_000_000, 10),
     pruneDeliveredAfterHours: count(1, 24 * 365, 168),
+    /**
+     * A finished request's retained `state/<type>/<id>` is cleared this long after it became final
+     * (0: at once), so the broker holds the active requests only (docs/mqtt.md#retained-state).
+     */
+    retainTerminalSeconds: count(0, 365 * 24 * 3600, 3600),
     /** Answered requests are remembered this long, so a repeated `transaction` is not applied twice. */
     inboxRetentionHours: count(1, 24 * 365, 168),
     /** /readyz, the log and /metrics report the outbox from this many undelivered notifications … */

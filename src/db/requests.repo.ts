@@ -14,14 +14,15 @@ export type ActualRow = SqlRow<typeof actuals>;
 const REQUEST_COLS = `id, external_id AS externalId, type, state, status, request_json AS requestJson,
   attributes_json AS attributesJson, expectations_json AS expectationsJson, is_pack AS isPack, bin_id AS binId,
   priority_rank AS priorityRank, pick_before AS pickBefore, pick_after AS pickAfter, execution_json AS executionJson,
-  received_on AS receivedOn, created_on AS createdOn, updated_on AS updatedOn`;
+  received_on AS receivedOn, created_on AS createdOn, updated_on AS updatedOn, state_cleared_on AS stateClearedOn`;
 const LINE_COLS = `id, request_id AS requestId, external_id AS externalId, position, state, expected, picked, short,
   filters_json AS filtersJson, attributes_json AS attributesJson, expectation_ids_json AS expectationIdsJson,
   created_on AS createdOn, updated_on AS updatedOn`;
 const ACTUAL_COLS = `id, request_id AS requestId, line_id AS lineId, state, location, item_id AS itemId, quantity,
   product_json AS productJson, product_id AS productId, context_json AS contextJson, created_on AS createdOn`;
 
-export type NewRequest = Omit<RequestRow, "id">;
+/** `stateClearedOn` is the MQTT sync's bookkeeping (mqtt.repo.ts): a new request has none. */
+export type NewRequest = Omit<RequestRow, "id" | "stateClearedOn">;
 export type NewLine = Omit<LineRow, "id">;
 
 // A request id already used for this type is left as it is: the caller reads that one (idempotent create).

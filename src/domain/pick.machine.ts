@@ -32,6 +32,9 @@ export type PickState = (typeof PICK_STATES)[number];
 
 export type ServiceRequestStatus = "CREATED" | "PROCESSING" | "PROCESSED" | "FAILED" | "CANCELLED";
 
+/** Statuses a request never leaves (pick and put alike): its retained state may then be cleared. */
+export const FINAL_STATUSES: readonly ServiceRequestStatus[] = ["PROCESSED", "FAILED", "CANCELLED"];
+
 /** Spec pick table, "Next state" column. */
 export const PICK_STATUS: Readonly<Record<PickState, ServiceRequestStatus>> = {
   created: "CREATED",

@@ -36,7 +36,10 @@ function buildSync(f: Foundation): Sync {
     unitOfWork: svc.unitOfWork,
     operations: requestOperations(svc),
     stationSnapshot: stationSnapshot(svc, config.site, now),
-    requests: requestSnapshots(svc, f.handle.sqlite),
+    requests: requestSnapshots(svc, f.handle.sqlite, {
+      retainTerminalSeconds: config.mqtt.retainTerminalSeconds,
+      now,
+    }),
     metrics: f.metrics,
     // Every API user may act as the central system for now (sync/broker-acl.ts decides per principal).
     // throttled like the token endpoint (README: Login policy), keyed by the client's address

@@ -12,10 +12,17 @@ export interface RequestKey {
 }
 
 export interface RequestSnapshots {
-  /** The full current service request, or undefined when it no longer exists (its retained message is cleared). */
+  /**
+   * The full current service request, or undefined when its retained message is to be cleared: it does
+   * not exist, or it has been final for `mqtt.retainTerminalSeconds`.
+   */
   snapshot(type: string, externalServiceRequestId: string): object | undefined;
   /** The requests whose retained state is kept on the broker, a page at a time (never all in memory). */
   list(after: number, limit: number): Array<RequestKey & { cursor: number }>;
+  /** What to do once the broker acknowledged clearing a request's retained state (decided now). */
+  clearing?(k: RequestKey): () => void;
+  /** Final requests whose retained state is due to be cleared, oldest first. */
+  due?(limit: number): RequestKey[];
 }
 
 /** Where the retained messages come from. */
@@ -29,8 +36,8 @@ export interface RetainedSources {
   window: number;
 }
 
-/** A retained message: topic and payload. */
-export type RetainedMessage = [string, string];
+/** A retained message: topic, payload, and what to do once the broker acknowledged it. */
+export type RetainedMessage = [string, string, (() => void)?];
 
 export function stationMessage(src: RetainedSources): RetainedMessage {
   return [src.topics.stationState, JSON.stringify(src.stationSnapshot())];
@@ -41,12 +48,12 @@ export function requestMessage(
   requests: RequestSnapshots,
   k: RequestKey,
 ): RetainedMessage {
+  const topic = src.topics.requestState(k.type, k.externalServiceRequestId);
   const snapshot = requests.snapshot(k.type, k.externalServiceRequestId);
-  // An empty retained message clears the topic (MQTT 3.1.1 §3.3.1.3).
-  return [
-    src.topics.requestState(k.type, k.externalServiceRequestId),
-    snapshot === undefined ? "" : JSON.stringify(snapshot),
-  ];
+  if (snapshot !== undefined) return [topic, JSON.stringify(snapshot)];
+  // An empty retained message clears the topic (MQTT 3.1.1 §3.3.1.3); once acknowledged, it is recorded
+  // so a reconnect, also after a restart, does not publish it again.
+  return [topic, "", requests.clearing?.(k)];
 }
 
 /** Every retained message: the station's, then each request's, a page of requests at a time. */
@@ -73,11 +80,16 @@ export async function publishWindowed(
 ): Promise<void> {
   const inflight = new Set<Promise<void>>();
   let failed: unknown;
-  for (const [topic, payload] of items) {
+  for (const [topic, payload, acked] of items) {
     if (failed !== undefined || !link.up) break;
     const p: Promise<void> = link.publishAsync(topic, payload, true).then(
       () => {
         inflight.delete(p);
+        try {
+          acked?.();
+        } catch (e) {
+          failed ??= e;
+        }
       },
       (e) => {
         inflight.delete(p);

@@ -25,6 +25,8 @@ export interface RetainedStateDeps extends RetainedSources {
    * docs/mqtt.md#retained-state).
    */
   stationRefreshMs: number;
+  /** How often final requests are looked through for retained state due to be cleared. */
+  sweepMs: number;
   log: Logger;
 }
 
@@ -74,6 +76,14 @@ export function createRetainedState(deps: RetainedStateDeps) {
   let running = false;
   let scheduled = false;
   let refresh: NodeJS.Timeout | undefined;
+  let sweep: NodeJS.Timeout | undefined;
+
+  function stopTimers(): void {
+    if (refresh) clearInterval(refresh);
+    if (sweep) clearInterval(sweep);
+    refresh = undefined;
+    sweep = undefined;
+  }
 
   async function run(l: Link, all: boolean): Promise<void> {
     running = true;
@@ -103,15 +113,25 @@ export function createRetainedState(deps: RetainedStateDeps) {
     async attach(l: Link): Promise<void> {
       link = l;
       await run(l, true);
-      if (refresh) clearInterval(refresh);
+      stopTimers();
       refresh = setInterval(() => this.stationChanged(), deps.stationRefreshMs);
       refresh.unref();
+      sweep = setInterval(() => this.sweep(), deps.sweepMs);
+      sweep.unref();
     },
     detach(l: Link): void {
       if (link === l) link = undefined;
-      if (refresh) clearInterval(refresh);
-      refresh = undefined;
+      stopTimers();
       clear(changes);
+    },
+    /** Clears the retained state of requests final for long enough (docs/mqtt.md#retained-state). */
+    sweep(): void {
+      if (!link || changes.resync) return;
+      try {
+        for (const k of deps.requests?.due?.(deps.window * 4) ?? []) this.requestChanged(k);
+      } catch (err) {
+        deps.log.warn({ err }, "mqtt: finished requests not looked through; trying again later");
+      }
     },
     stationChanged(): void {
       if (!link) return;

@@ -21,11 +21,22 @@ export function stationSnapshot(services: Services, site: string, now: () => num
   };
 }
 
-/** `state/<type>/<externalServiceRequestId>`: the full current service request, as HTTP GET returns it. */
-export function requestSnapshots(services: Services, sqlite: Sqlite): RequestSnapshots {
+/**
+ * `state/<type>/<externalServiceRequestId>`: the full current service request, as HTTP GET returns it,
+ * while the request is active and for `mqtt.retainTerminalSeconds` after it became final.
+ */
+export function requestSnapshots(
+  services: Services,
+  sqlite: Sqlite,
+  retention: { retainTerminalSeconds: number; now(): number },
+): RequestSnapshots {
   const repo = createMqttRepo(sqlite);
+  const retainMs = retention.retainTerminalSeconds * 1000;
   return {
     snapshot(type, externalServiceRequestId) {
+      // Final for long enough: its retained state is cleared, so the broker holds the active ones only.
+      const finalSince = repo.finalSince(type, externalServiceRequestId);
+      if (finalSince !== undefined && finalSince + retainMs <= retention.now()) return undefined;
       try {
         return services.requests.get(externalServiceRequestId, type === "PUT" ? "PUT" : "PICK") as object;
       } catch (e) {
@@ -34,5 +45,10 @@ export function requestSnapshots(services: Services, sqlite: Sqlite): RequestSna
       }
     },
     list: (after, limit) => repo.requestPage(after, limit),
+    clearing(k) {
+      const decidedAt = retention.now();
+      return () => repo.markCleared(k.type, k.externalServiceRequestId, decidedAt);
+    },
+    due: (limit) => repo.dueForClearing(retention.now() - retainMs, limit),
   };
 }

@@ -43,6 +43,8 @@ export type MqttSettings = Pick<
   keyFile?: string | undefined;
   inflightWindow: number;
   maxMessageBytes: number;
+  /** A final request's retained state is cleared this long after it became final. */
+  retainTerminalSeconds: number;
   maxDeliveryAttempts: number;
   pruneDeliveredAfterHours: number;
   inboxRetentionHours: number;

@@ -88,6 +88,8 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     window: cfg.inflightWindow,
     maxDirty: 10_000,
     stationRefreshMs: STATION_REFRESH_MS,
+    // a tenth of the retention, within 1 s … 1 min: cleared at most that much late
+    sweepMs: Math.min(60_000, Math.max(1_000, cfg.retainTerminalSeconds * 100)),
     log,
   });
   const requests = createRequestHandler({

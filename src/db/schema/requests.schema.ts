@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Service requests, pick lines, reservations, actuals and the id sequence. */
@@ -27,9 +28,18 @@ export const serviceRequests = sqliteTable(
     receivedOn: integer("received_on").notNull(),
     createdOn: integer("created_on").notNull(),
     updatedOn: integer("updated_on").notNull(),
+    /**
+     * When its retained `state/<type>/<id>` was last cleared on the broker (docs/mqtt.md#retained-state):
+     * null, or older than `updatedOn`, while the broker holds (or should hold) the request's state.
+     */
+    stateClearedOn: integer("state_cleared_on"),
   },
   (t) => [
     uniqueIndex("service_requests_type_external_idx").on(t.type, t.externalId),
+    // The requests whose state is retained: what a reconnect republishes and the sweep looks through.
+    index("service_requests_retained_idx")
+      .on(t.updatedOn)
+      .where(sql`state_cleared_on IS NULL OR state_cleared_on < updated_on`),
     index("service_requests_state_idx").on(t.type, t.state),
     index("service_requests_bin_idx").on(t.binId),
   ],

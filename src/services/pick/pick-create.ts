@@ -160,6 +160,7 @@ export function createPick(
     receivedOn: tx.now,
     createdOn: tx.now,
     updatedOn: tx.now,
+    stateClearedOn: null,
   };
   const id = deps.requests.insertUnlessTaken(fresh);
   if (id === null) return null;

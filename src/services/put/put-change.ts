@@ -37,6 +37,7 @@ export function createPut(
     receivedOn: tx.now,
     createdOn: tx.now,
     updatedOn: tx.now,
+    stateClearedOn: null,
   };
   const id = ctx.requests.insertUnlessTaken(fresh);
   if (id === null) return null;

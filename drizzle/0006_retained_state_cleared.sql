@@ -1,0 +1,2 @@
+ALTER TABLE `service_requests` ADD `state_cleared_on` integer;--> statement-breakpoint
+CREATE INDEX `service_requests_retained_idx` ON `service_requests` (`updated_on`) WHERE state_cleared_on IS NULL OR state_cleared_on < updated_on;
