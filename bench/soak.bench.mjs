@@ -136,6 +136,7 @@ function summarise({ seeded, start, end, peakMb, soak, samples, checkpoints, out
       items: ITEMS,
       warmup: WARMUP,
       growthFrom: GROWTH_FROM,
+      retainTerminalSeconds: Number(process.env.BENCH_SOAK_RETAIN_SECONDS ?? 3600),
     },
     seed: seeded,
     requests: REQUESTS,

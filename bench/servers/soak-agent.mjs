@@ -1,7 +1,8 @@
 // The agent as `npm start` runs it, for the soak: the embedded broker on `brokerPort`, the embedded
 // simulated station (no station file), its own logger at info (JSON lines on stdout, which the bench
 // drains). On SIGUSR2 it writes its V8 heap figures (process.memoryUsage(), MB) to `heapFile`, so the
-// bench reads them without depending on /metrics and its credential.
+// bench reads them without depending on /metrics and its credential. BENCH_SOAK_RETAIN_SECONDS sets
+// mqtt.retainTerminalSeconds, so a soak shorter than an hour can show the retained state levelling off.
 import { writeFileSync } from "node:fs";
 import { agentModules } from "../lib.mjs";
 
@@ -18,7 +19,15 @@ const config = parseConfig({
   adminPassword: "bench-password-123",
   http: { host: "127.0.0.1", port: 0 },
   log: { level: "info", format: "json" },
-  mqtt: { url: "embedded", embeddedHost: "127.0.0.1", embeddedPort: Number(brokerPort) },
+  mqtt: {
+    url: "embedded",
+    embeddedHost: "127.0.0.1",
+    embeddedPort: Number(brokerPort),
+    // BENCH_SOAK_RETAIN_SECONDS: how long finished requests stay retained (the agent's default: 3600)
+    ...(process.env.BENCH_SOAK_RETAIN_SECONDS
+      ? { retainTerminalSeconds: Number(process.env.BENCH_SOAK_RETAIN_SECONDS) }
+      : {}),
+  },
 });
 const agent = createAgent(config);
 await agent.start();
