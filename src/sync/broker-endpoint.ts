@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { MqttRepo } from "../db/mqtt.repo.js";
-import type { VerifyUser } from "./broker-guard.js";
+import type { BrokerAccess, VerifyUser } from "./broker-guard.js";
 import type { ConnectionOptions } from "./connection-options.js";
 import type { EmbeddedBroker } from "./embedded-broker.js";
 import type { MqttSettings, SyncConfig } from "./sync-config.js";
@@ -39,7 +39,7 @@ export function agentClientId(config: SyncConfig): string {
  */
 export async function brokerEndpoint(
   config: SyncConfig,
-  guard: { root: string; verifyUser: VerifyUser },
+  guard: { root: string; verifyUser: VerifyUser; access?: BrokerAccess },
   log: Logger,
 ): Promise<Endpoint | { failure: string }> {
   const cfg = config.mqtt;

@@ -27,10 +27,10 @@ export interface EmbeddedBroker {
  * the station's ACL (broker-guard.ts), unless `mqtt.embeddedAnonymous` lets clients in without credentials.
  */
 export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
-  const broker = await Aedes.createBroker({
-    id: "pps-edge-embedded",
-    ...brokerGuard({ ...opts.guard, log: opts.log }),
-  });
+  const { closed, ...hooks } = brokerGuard({ ...opts.guard, log: opts.log });
+  const broker = await Aedes.createBroker({ id: "pps-edge-embedded", ...hooks });
+  // a user's connection is watched for revocation until it ends (broker-guard.ts)
+  broker.on("clientDisconnect", closed);
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);

@@ -9,7 +9,7 @@ import type { OutboxRepo } from "../db/outbox.repo.js";
 import type { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
-import type { VerifyUser } from "./broker-guard.js";
+import type { BrokerAccess, VerifyUser } from "./broker-guard.js";
 import { registerMetrics } from "./health.js";
 import { createOutboxMonitor } from "./outbox-monitor.js";
 import { createPublisher } from "./publisher.js";
@@ -29,8 +29,10 @@ export interface SyncDeps {
   stationSnapshot: RetainedStateDeps["stationSnapshot"];
   requests?: RetainedStateDeps["requests"];
   metrics: Metrics;
-  /** The embedded broker's user check: API users act as the central system (broker-acl.ts). */
+  /** The embedded broker's user check: the user and its role decide (broker-acl.ts). */
   verifyBrokerUser: VerifyUser;
+  /** Role refusals and revocation of users' connections (services/auth). */
+  brokerAccess?: BrokerAccess;
   log: Logger;
   now(): number;
 }

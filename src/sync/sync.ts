@@ -50,7 +50,11 @@ export function createSync(deps: SyncDeps) {
       }
       const endpoint = await brokerEndpoint(
         deps.config,
-        { root: topics.root, verifyUser: deps.verifyBrokerUser },
+        {
+          root: topics.root,
+          verifyUser: deps.verifyBrokerUser,
+          ...(deps.brokerAccess ? { access: deps.brokerAccess } : {}),
+        },
         log,
       );
       if ("failure" in endpoint) {
