@@ -1,3 +1,5 @@
+import type { IncomingMessage } from "node:http";
+import type { Context } from "hono";
 import type { AuthUser } from "../services/auth/auth.service.js";
 
 /** Per-request values set by middleware. */
@@ -11,3 +13,12 @@ export type AppEnv = {
     bodyLimitBytes: number;
   };
 };
+
+/**
+ * The address of the socket the request came on; never `X-Forwarded-For`, which any client can write.
+ * In-process requests (`app.request()`) have no socket, unless the caller passes one as `incoming`.
+ */
+export function clientAddress(c: Context<AppEnv>): string | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress;
+}

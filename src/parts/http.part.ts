@@ -63,6 +63,7 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
       metrics,
       bodyLimitBytes: config.http.bodyLimitBytes,
       guard: requireBearer(svc.auth),
+      onForbidden: svc.auth.access.onForbidden,
       storage: svc.storage,
     },
     [

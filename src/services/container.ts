@@ -102,15 +102,16 @@ function createDoors(
     },
     unitOfWork,
   );
+  const auth = createAuthService(repos.auth, {
+    clientId: config.clientId,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    now,
+    log,
+    ...(metrics ? { metrics } : {}),
+  });
   return {
-    auth: createAuthService(repos.auth, {
-      clientId: config.clientId,
-      tokenTtlSeconds: config.tokenTtlSeconds,
-      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-      now,
-      log,
-      ...(metrics ? { metrics } : {}),
-    }),
+    auth,
     catalog: createCatalogService(catalogDeps, unitOfWork),
     items: createItemsService(catalogDeps, unitOfWork),
     audits,
@@ -135,6 +136,7 @@ function createDoors(
       users: repos.auth,
       seats: config.station.seats,
       now,
+      onForbidden: auth.access.onForbidden,
     }),
   };
 }

@@ -1,10 +1,9 @@
-import type { IncomingMessage } from "node:http";
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
 import type { AuthService, GrantRequest } from "../../services/auth/auth.service.js";
 import { readBodyText } from "../body.js";
-import type { AppEnv } from "../context.js";
+import { type AppEnv, clientAddress } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
 import { TOKEN_EXAMPLES } from "./request-examples.js";
@@ -51,15 +50,6 @@ async function readParams(c: Context<AppEnv>): Promise<Record<string, string>> {
   }
   for (const [k, v] of new URLSearchParams(text)) out[k] = v;
   return out;
-}
-
-/**
- * The address of the socket the request came on; never `X-Forwarded-For`, which any client can write.
- * In-process requests (`app.request()`) have no socket, unless the caller passes one as `incoming`.
- */
-function clientAddress(c: Context<AppEnv>): string | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming?.socket?.remoteAddress;
 }
 
 function required(params: Record<string, string>, name: string): string {

@@ -22,7 +22,7 @@ export async function ensureCredentials(
     setClientSecret(secret: string): void;
     hasClientSecret(): boolean;
     hasUser(username: string): boolean;
-    addUser(username: string, password: string): Promise<number>;
+    addUser(username: string, password: string, role: "admin"): Promise<number>;
   },
   settings: CredentialSettings,
   dataDir: string,
@@ -39,7 +39,8 @@ export async function ensureCredentials(
   }
   if (!auth.hasUser(settings.adminUser)) {
     const password = settings.adminPassword ?? randomSecret(18);
-    await auth.addUser(settings.adminUser, password);
+    // the first user is an admin: existing set-ups keep every right (README "Roles")
+    await auth.addUser(settings.adminUser, password, "admin");
     if (!settings.adminPassword) {
       generated.adminUser = settings.adminUser;
       generated.adminPassword = password;

@@ -5,6 +5,8 @@ import type { Logger } from "pino";
 import type { AuthRepo } from "../../db/auth.repo.js";
 import type { ScreenSessionsRepo } from "../../db/screen-sessions.repo.js";
 import { AppError } from "../../domain/errors.js";
+import { forbiddenError, type Role, roleAllows } from "../../domain/roles.js";
+import type { ForbiddenEvent } from "./access-events.js";
 import { DUMMY_HASH, randomSecret, verifyPassword } from "./password.js";
 
 /**
@@ -28,6 +30,8 @@ export interface ScreenSession {
   seat: string;
   kind: "key" | "user";
   token: string;
+  /** The user a user session was signed in by (a key session has none: the station's own display). */
+  user?: { id: number; username: string; role: Role };
   /** set when the session was opened or renewed now: send the cookie again with this lifetime */
   maxAgeSeconds?: number;
 }
@@ -46,11 +50,13 @@ export function createScreenSessions(deps: {
   users: Pick<AuthRepo, "findUser">;
   seats: readonly string[];
   now: () => number;
+  /** Told of a user refused for their role (services/auth/access-events.ts). */
+  onForbidden?: (e: ForbiddenEvent) => void;
 }) {
   const { repo, now } = deps;
   const keys = new Map<string, string>();
 
-  function open(seat: string, kind: "key" | "user", userId: number | null): ScreenSession {
+  function open(seat: string, kind: "key" | "user", user: ScreenSession["user"] | null): ScreenSession {
     const token = randomSecret(32);
     const ttl = kind === "key" ? KEY_SESSION_MS : USER_SESSION_MS;
     const key = keys.get(seat);
@@ -58,12 +64,12 @@ export function createScreenSessions(deps: {
       tokenHash: sha256(token),
       seat,
       kind,
-      userId,
+      userId: user?.id ?? null,
       keyId: kind === "key" && key ? keyId(key) : null,
       createdAt: now(),
       expiresAt: now() + ttl,
     });
-    return { seat, kind, token, maxAgeSeconds: ttl / 1000 };
+    return { seat, kind, token, maxAgeSeconds: ttl / 1000, ...(user ? { user } : {}) };
   }
 
   return {
@@ -101,13 +107,26 @@ export function createScreenSessions(deps: {
       return open(seat, "key", null);
     },
 
-    /** Sign-in with an API user's name and password (one answer for every failure). */
-    async signIn(seat: string, username: string, password: string): Promise<ScreenSession> {
+    /**
+     * Sign-in with an API user's name and password (one answer for every failure); a user whose role may
+     * not use the screen (`roles`) is refused with 403 `forbidden`, told only once the password is right.
+     */
+    async signIn(
+      seat: string,
+      username: string,
+      password: string,
+      roles: readonly Role[],
+    ): Promise<ScreenSession> {
       const user = deps.users.findUser(username);
       // always one scrypt, so timing does not tell a wrong user from a wrong password
       const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
       if (!user || !ok) throw new AppError("invalid_credentials", "wrong user name or password");
-      return open(seat, "user", user.id);
+      if (!roleAllows(roles, user.role)) {
+        const e = { username, role: user.role, via: "screen" as const, what: `screen sign-in ${seat}` };
+        deps.onForbidden?.(e);
+        throw forbiddenError(user.role, roles);
+      }
+      return open(seat, "user", { id: user.id, username: user.username, role: user.role });
     },
 
     /** The session of `token` when it is valid for `seat`; renewed once half of its life has passed. */
@@ -121,6 +140,8 @@ export function createScreenSessions(deps: {
       if (row.kind === "key" && (!key || row.keyId !== keyId(key))) return null;
       const ttl = row.kind === "key" ? KEY_SESSION_MS : USER_SESSION_MS;
       const session: ScreenSession = { seat, kind: row.kind, token };
+      if (row.kind === "user" && row.userId !== null && row.username !== null && row.role !== null)
+        session.user = { id: row.userId, username: row.username, role: row.role };
       const until = row.kind === "user" ? Math.min(t + ttl, row.createdAt + USER_SESSION_MAX_MS) : t + ttl;
       if (row.expiresAt - t < ttl / 2 && until > row.expiresAt) {
         repo.renew(row.tokenHash, until);
