@@ -82,13 +82,18 @@ export function brokerGuard(opts: BrokerGuardOptions): Hooks {
     client ? principals.get(client) : undefined;
   const refuse = (client: Client, username: string | undefined, reason: string) =>
     opts.log.warn(
-      {
-        client: client.id,
-        username,
-        address: addressOf(client),
-      },
+      { client: client.id, username, address: addressOf(client) },
       `mqtt broker: connect refused: ${reason}`,
     );
+  /** Watches a user's connection: it is closed when the user is removed or changed (services/auth). */
+  const watch = (client: Client, user: BrokerUser) => {
+    const { id: userId, username, role } = user;
+    const end = () => client.close();
+    watched.set(
+      client,
+      opts.access?.track({ userId, username, role, what: "mqtt_client", end }) ?? (() => {}),
+    );
+  };
 
   async function identify(
     client: Client,
@@ -112,16 +117,7 @@ export function brokerGuard(opts: BrokerGuardOptions): Hooks {
     if (user) {
       const p: BrokerPrincipal = { kind: "user", username: user.username, role: user.role };
       if (mayConnect(p)) {
-        watched.set(
-          client,
-          opts.access?.track({
-            userId: user.id,
-            username: user.username,
-            role: user.role,
-            what: "mqtt_client",
-            end: () => client.close(),
-          }) ?? (() => {}),
-        );
+        watch(client, user);
         return p;
       }
       forbid(p, "connect", address);

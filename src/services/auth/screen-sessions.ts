@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { AuthRepo } from "../../db/auth.repo.js";
-import type { ScreenSessionsRepo } from "../../db/screen-sessions.repo.js";
+import type { ScreenSessionFound, ScreenSessionsRepo } from "../../db/screen-sessions.repo.js";
 import { AppError } from "../../domain/errors.js";
 import { forbiddenError, type Role, roleAllows } from "../../domain/roles.js";
 import type { ForbiddenEvent } from "./access-events.js";
@@ -45,14 +45,22 @@ function sameText(a: string, b: string): boolean {
   return timingSafeEqual(x, y);
 }
 
-export function createScreenSessions(deps: {
+/** The user behind a session row: a user session's, none for a key session. */
+function userOf(row: ScreenSessionFound): Pick<ScreenSession, "user"> {
+  if (row.kind !== "user" || row.userId === null || row.username === null || row.role === null) return {};
+  return { user: { id: row.userId, username: row.username, role: row.role } };
+}
+
+export interface ScreenSessionsDeps {
   repo: ScreenSessionsRepo;
   users: Pick<AuthRepo, "findUser">;
   seats: readonly string[];
   now: () => number;
   /** Told of a user refused for their role (services/auth/access-events.ts). */
   onForbidden?: (e: ForbiddenEvent) => void;
-}) {
+}
+
+export function createScreenSessions(deps: ScreenSessionsDeps) {
   const { repo, now } = deps;
   const keys = new Map<string, string>();
 
@@ -107,26 +115,21 @@ export function createScreenSessions(deps: {
       return open(seat, "key", null);
     },
 
-    /**
-     * Sign-in with an API user's name and password (one answer for every failure); a user whose role may
-     * not use the screen (`roles`) is refused with 403 `forbidden`, told only once the password is right.
-     */
+    /** Sign-in by name and password (one answer for every failure); a role not in `roles` is a 403. */
     async signIn(
       seat: string,
-      username: string,
+      name: string,
       password: string,
       roles: readonly Role[],
     ): Promise<ScreenSession> {
-      const user = deps.users.findUser(username);
+      const user = deps.users.findUser(name);
       // always one scrypt, so timing does not tell a wrong user from a wrong password
       const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
       if (!user || !ok) throw new AppError("invalid_credentials", "wrong user name or password");
-      if (!roleAllows(roles, user.role)) {
-        const e = { username, role: user.role, via: "screen" as const, what: `screen sign-in ${seat}` };
-        deps.onForbidden?.(e);
-        throw forbiddenError(user.role, roles);
-      }
-      return open(seat, "user", { id: user.id, username: user.username, role: user.role });
+      const { id, username, role } = user;
+      if (roleAllows(roles, role)) return open(seat, "user", { id, username, role });
+      deps.onForbidden?.({ username, role, via: "screen", what: `screen sign-in ${seat}` });
+      throw forbiddenError(role, roles);
     },
 
     /** The session of `token` when it is valid for `seat`; renewed once half of its life has passed. */
@@ -139,9 +142,7 @@ export function createScreenSessions(deps: {
       const key = keys.get(seat);
       if (row.kind === "key" && (!key || row.keyId !== keyId(key))) return null;
       const ttl = row.kind === "key" ? KEY_SESSION_MS : USER_SESSION_MS;
-      const session: ScreenSession = { seat, kind: row.kind, token };
-      if (row.kind === "user" && row.userId !== null && row.username !== null && row.role !== null)
-        session.user = { id: row.userId, username: row.username, role: row.role };
+      const session: ScreenSession = { seat, kind: row.kind, token, ...userOf(row) };
       const until = row.kind === "user" ? Math.min(t + ttl, row.createdAt + USER_SESSION_MAX_MS) : t + ttl;
       if (row.expiresAt - t < ttl / 2 && until > row.expiresAt) {
         repo.renew(row.tokenHash, until);
