@@ -60,6 +60,15 @@ export interface ScreenSessionsDeps {
   onForbidden?: (e: ForbiddenEvent) => void;
 }
 
+/**
+ * A user session ends with any change of its user (removal, new password, new role); a key session with
+ * a new key for its seat.
+ */
+function current(row: ScreenSessionFound, key: string | undefined): boolean {
+  if (row.kind === "user") return row.userChangedAt !== null && row.userChangedAt <= row.createdAt;
+  return key !== undefined && row.keyId === keyId(key);
+}
+
 export function createScreenSessions(deps: ScreenSessionsDeps) {
   const { repo, now } = deps;
   const keys = new Map<string, string>();
@@ -136,11 +145,7 @@ export function createScreenSessions(deps: ScreenSessionsDeps) {
     check(seat: string, token: string): ScreenSession | null {
       const row = repo.find(sha256(token));
       const t = now();
-      if (!row || row.seat !== seat || row.expiresAt <= t) return null;
-      if (row.kind === "user" && (row.userChangedAt === null || row.userChangedAt > row.createdAt))
-        return null;
-      const key = keys.get(seat);
-      if (row.kind === "key" && (!key || row.keyId !== keyId(key))) return null;
+      if (!row || row.seat !== seat || row.expiresAt <= t || !current(row, keys.get(seat))) return null;
       const ttl = row.kind === "key" ? KEY_SESSION_MS : USER_SESSION_MS;
       const session: ScreenSession = { seat, kind: row.kind, token, ...userOf(row) };
       const until = row.kind === "user" ? Math.min(t + ttl, row.createdAt + USER_SESSION_MAX_MS) : t + ttl;
