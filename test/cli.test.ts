@@ -59,6 +59,27 @@ describe("pps-edge user", () => {
     expect(missing.err).toContain("missing required argument 'name'");
   });
 
+  it("adds with a role, changes it, lists it; no role or an unknown one is a usage error naming the roles", async () => {
+    const env = { PPS_EDGE_DATA_DIR: tempDir() };
+    const pw = `${"x".repeat(MIN_PASSWORD_LENGTH)}\n`;
+    for (const args of [
+      ["user", "add", "ann", "--init"],
+      ["user", "add", "ann", "--role", "boss", "--init"],
+    ]) {
+      const res = await run(args, env, pw);
+      expect([res.code, res.err]).toEqual([2, expect.stringContaining("integration, operator, admin")]);
+    }
+    expect(existsSync(join(env.PPS_EDGE_DATA_DIR, "pps-edge.db"))).toBe(false);
+    expect((await run(["user", "add", "ann", "--role", "operator", "--init"], env, pw)).code).toBe(0);
+    expect((await run(["user", "list"], env)).out).toMatch(/^1\tann\toperator$/m);
+    const changed = await run(["user", "role", "ann", "integration"], env);
+    expect([changed.code, changed.out]).toEqual([0, "ann is now integration"]);
+    expect((await run(["user", "list"], env)).out).toMatch(/^1\tann\tintegration$/m);
+    expect((await run(["user", "role", "ann", "integration"], env)).out).toBe("ann is integration already");
+    expect((await run(["user", "role", "ann", "root"], env)).code).toBe(2);
+    expect((await run(["user", "role", "nobody", "admin"], env)).code).toBe(1);
+  });
+
   it("stops with the key and reason for an invalid config", async () => {
     const bad = await run(["user", "list"], { PPS_EDGE_DATA_DIR: tempDir(), PPS_EDGE_HTTP_PORT: "99999" });
     expect(bad.code).toBe(1);

@@ -124,7 +124,10 @@ describe("the embedded broker's credentials and ACL", () => {
   });
 
   it("refuses subscriptions outside the station's branch (SUBACK 0x80) and delivers no request to central", async () => {
-    const client = await connected(url);
+    // the central system's role; an admin may read beyond the branch (broker-roles.test.ts)
+    const password = "ingrid-password-1234";
+    await t.agent.services.auth.addUser("ingrid", password, "integration");
+    const client = await connected(url, { username: "ingrid", password });
     const outside = [
       "#",
       "$SYS/#",
