@@ -4,6 +4,7 @@
  * or a row names no route. Each cell is called: anonymous is 401, a role the route does not list is 403
  * `forbidden`, a listed role (and admin, always) gets past authentication and the role check.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ROLES, type Role } from "../../src/domain/roles.js";
 import { RouteRegistry, type RouteSpec } from "../../src/http/openapi.js";
@@ -129,6 +130,20 @@ describe("roles: every route with every role", () => {
     expect([...authenticated].sort()).toEqual(Object.keys(EXPECTED).sort());
     for (const r of specs.filter((s) => s.auth || s.screenSession))
       expect([key(r), [...(r.roles ?? [])].sort()]).toEqual([key(r), [...(EXPECTED[key(r)] ?? [])].sort()]);
+  });
+
+  it("docs/roles.md shows the same table", () => {
+    const doc = readFileSync(new URL("../../docs/roles.md", import.meta.url), "utf8");
+    const rows: Record<string, Role[]> = {};
+    for (const m of doc.matchAll(/^\| `([A-Z]+ [^`]+)` \|(.*)\|\s*$/gm)) {
+      const cells = (m[2] as string).split("|").map((c) => c.trim() === "✓");
+      rows[m[1] as string] = ROLES.filter((r, i) => r !== "admin" && cells[i]);
+      expect([m[1], cells[2]]).toEqual([m[1], true]);
+    }
+    const expected = Object.fromEntries(
+      Object.entries(EXPECTED).map(([k, v]) => [k, [...v].filter((r) => r !== "admin")]),
+    );
+    expect(rows).toEqual(expected);
   });
 
   it("the token's scope is the user's role", async () => {
