@@ -20,7 +20,7 @@ const CORE = "/api-gateway/integration-service/wms-integration/core/api";
 const REPORT = "/api-gateway/platform-dashboard/report";
 
 /** Who besides admin may call each authenticated route. */
-export const EXPECTED: Record<string, Role[]> = {
+const EXPECTED: Record<string, Role[]> = {
   [`GET ${MDM}/catalog`]: I,
   [`POST ${MDM}/catalog`]: I,
   [`POST ${MDM}/item`]: I,
