@@ -173,5 +173,10 @@ describe("roles: every route with every role", () => {
       }
     }
     expect(wrong).toEqual([]);
+    // every refusal went through onForbidden: counted by role
+    const metrics = await t.agent.metrics.render();
+    for (const role of ["integration", "operator"])
+      expect(metrics).toMatch(new RegExp(`auth_forbidden_total\\{role="${role}"\\} [1-9]`));
+    expect(metrics).not.toContain('auth_forbidden_total{role="admin"}');
   });
 });
