@@ -35,7 +35,7 @@ describe("pps-edge user on a terminal", () => {
     const tty = terminal(["a typed password", "a typed password"]);
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(["user", "add", "erin", "--init"], {
+    const code = await main(["user", "add", "erin", "--role", "operator", "--init"], {
       stdin: tty.stdin,
       prompt: tty.prompt,
       out: (s) => out.push(s),
@@ -43,7 +43,7 @@ describe("pps-edge user on a terminal", () => {
       env: { PPS_EDGE_DATA_DIR: dir },
     });
     expect({ code, err }).toEqual({ code: 0, err: [] });
-    expect(out).toEqual(["added user erin"]);
+    expect(out).toEqual(["added user erin (operator)"]);
     expect(tty.shown()).toContain("New password for erin:");
     expect(tty.shown()).toContain("The same again:");
     expect(tty.shown()).not.toContain("typed");
@@ -57,7 +57,13 @@ describe("pps-edge user on a terminal", () => {
   it("changes nothing when the two entries differ", async () => {
     const dir = tempDir();
     expect(
-      (await run(["user", "add", "frank", "--init"], { PPS_EDGE_DATA_DIR: dir }, "frank's password\n")).code,
+      (
+        await run(
+          ["user", "add", "frank", "--role", "operator", "--init"],
+          { PPS_EDGE_DATA_DIR: dir },
+          "frank's password\n",
+        )
+      ).code,
     ).toBe(0);
     const tty = terminal(["a new password 1", "a new password 2"]);
     const err: string[] = [];

@@ -12,9 +12,12 @@ describe("pps-edge user", () => {
   it("adds, lists, resets and removes users; passwords are scrypt hashes", async () => {
     const dir = tempDir();
     const env = { PPS_EDGE_DATA_DIR: dir };
-    expect((await run(["user", "add", "alice", "--init"], env, "correct horse battery\n")).code).toBe(0);
-    expect((await run(["user", "list"], env)).out).toMatch(/\talice$/m);
-    const dup = await run(["user", "add", "alice"], env, "another password\n");
+    expect(
+      (await run(["user", "add", "alice", "--role", "integration", "--init"], env, "correct horse battery\n"))
+        .code,
+    ).toBe(0);
+    expect((await run(["user", "list"], env)).out).toMatch(/\talice\tintegration$/m);
+    const dup = await run(["user", "add", "alice", "--role", "operator"], env, "another password\n");
     expect(dup.code).toBe(1);
     expect(dup.err).toContain("exists");
 
@@ -39,7 +42,7 @@ describe("pps-edge user", () => {
     const env = { PPS_EDGE_DATA_DIR: tempDir() };
     // the product's one rule: one character short of it is refused, the rule's length passes
     const short = await run(
-      ["user", "add", "bob", "--init"],
+      ["user", "add", "bob", "--role", "operator", "--init"],
       env,
       `${"x".repeat(MIN_PASSWORD_LENGTH - 1)}\n`,
     );
@@ -47,10 +50,34 @@ describe("pps-edge user", () => {
     expect(short.err).toContain(`at least ${MIN_PASSWORD_LENGTH}`);
     expect(MIN_PASSWORD_LENGTH).toBe(12);
     expect((await run(["user", "list"], env)).out).not.toContain("bob");
-    expect((await run(["user", "add", "bob"], env, `${"x".repeat(MIN_PASSWORD_LENGTH)}\n`)).code).toBe(0);
+    expect(
+      (await run(["user", "add", "bob", "--role", "operator"], env, `${"x".repeat(MIN_PASSWORD_LENGTH)}\n`))
+        .code,
+    ).toBe(0);
     const missing = await run(["user", "add"], env);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain("missing required argument 'name'");
+  });
+
+  it("adds with a role, changes it, lists it; no role or an unknown one is a usage error naming the roles", async () => {
+    const env = { PPS_EDGE_DATA_DIR: tempDir() };
+    const pw = `${"x".repeat(MIN_PASSWORD_LENGTH)}\n`;
+    for (const args of [
+      ["user", "add", "ann", "--init"],
+      ["user", "add", "ann", "--role", "boss", "--init"],
+    ]) {
+      const res = await run(args, env, pw);
+      expect([res.code, res.err]).toEqual([2, expect.stringContaining("integration, operator, admin")]);
+    }
+    expect(existsSync(join(env.PPS_EDGE_DATA_DIR, "pps-edge.db"))).toBe(false);
+    expect((await run(["user", "add", "ann", "--role", "operator", "--init"], env, pw)).code).toBe(0);
+    expect((await run(["user", "list"], env)).out).toMatch(/^1\tann\toperator$/m);
+    const changed = await run(["user", "role", "ann", "integration"], env);
+    expect([changed.code, changed.out]).toEqual([0, "ann is now integration"]);
+    expect((await run(["user", "list"], env)).out).toMatch(/^1\tann\tintegration$/m);
+    expect((await run(["user", "role", "ann", "integration"], env)).out).toBe("ann is integration already");
+    expect((await run(["user", "role", "ann", "root"], env)).code).toBe(2);
+    expect((await run(["user", "role", "nobody", "admin"], env)).code).toBe(1);
   });
 
   it("stops with the key and reason for an invalid config", async () => {
@@ -73,7 +100,11 @@ describe("pps-edge user", () => {
 
   it("leaves the database file where the config says", async () => {
     const dir = tempDir();
-    await run(["user", "add", "carol", "--init"], { PPS_EDGE_DATA_DIR: dir }, "carol's password\n");
+    await run(
+      ["user", "add", "carol", "--role", "admin", "--init"],
+      { PPS_EDGE_DATA_DIR: dir },
+      "carol's password\n",
+    );
     expect(statSync(join(dir, "pps-edge.db")).isFile()).toBe(true);
   });
 
@@ -88,7 +119,11 @@ describe("pps-edge user", () => {
 
     const file = join(dir, "pps-edge.yaml");
     writeFileSync(file, `dataDir: ${join(dir, "data")}\n`);
-    const fromFile = await run(["--config", file, "user", "add", "dave"], {}, "dave's long password\n");
+    const fromFile = await run(
+      ["--config", file, "user", "add", "dave", "--role", "integration"],
+      {},
+      "dave's long password\n",
+    );
     expect(fromFile.code).toBe(1);
     expect(fromFile.err).toContain(`(dataDir from ${file}); pass --init to create one`);
     expect(existsSync(join(dir, "data"))).toBe(false);

@@ -181,7 +181,7 @@ describe("start failures: one line naming the cause, the key and the fix; exit 1
       ),
     );
     const list = await exec(["user", "list"], { PPS_EDGE_DATA_DIR: dataDir });
-    expect(list).toMatchObject({ code: 0, stdout: `1\t${ADMIN}\n` });
+    expect(list).toMatchObject({ code: 0, stdout: `1\t${ADMIN}\tadmin\n` });
     expect((await fetch(`http://127.0.0.1:${first.port}/readyz`)).status).toBe(200);
     // the lock dies with the process: after a SIGKILL the next agent starts on the folder
     first.proc.kill("SIGKILL");

@@ -1,9 +1,21 @@
 import { eq, lt, sql } from "drizzle-orm";
+import type { Role } from "../domain/roles.js";
 import type { Db } from "./open.js";
 import { settings, tokens, users } from "./schema.js";
 
 /** Rows read through the query builder: drizzle maps `revoked` to a boolean itself. */
-export type UserRow = Pick<typeof users.$inferSelect, "id" | "username" | "passwordHash">;
+export type UserRow = Pick<
+  typeof users.$inferSelect,
+  "id" | "username" | "passwordHash" | "role" | "updatedAt"
+>;
+
+const USER_COLUMNS = {
+  id: users.id,
+  username: users.username,
+  passwordHash: users.passwordHash,
+  role: users.role,
+  updatedAt: users.updatedAt,
+};
 
 export type TokenRow = Pick<
   typeof tokens.$inferSelect,
@@ -26,7 +38,7 @@ export function createAuthRepo(db: Db) {
     .where(eq(tokens.tokenHash, sql.placeholder("hash")))
     .prepare();
   const userById = db
-    .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
+    .select(USER_COLUMNS)
     .from(users)
     .where(eq(users.id, sql.placeholder("id")))
     .prepare();
@@ -49,28 +61,32 @@ export function createAuthRepo(db: Db) {
         .run();
     },
     findUser(username: string): UserRow | undefined {
-      return db
-        .select({ id: users.id, username: users.username, passwordHash: users.passwordHash })
-        .from(users)
-        .where(eq(users.username, username))
-        .get();
+      return db.select(USER_COLUMNS).from(users).where(eq(users.username, username)).get();
     },
     findUserById(id: number): UserRow | undefined {
       return userById.get({ id });
     },
-    listUsers(): Array<Pick<UserRow, "id" | "username">> {
-      return db.select({ id: users.id, username: users.username }).from(users).orderBy(users.id).all();
+    listUsers(): Array<Pick<UserRow, "id" | "username" | "role">> {
+      return db
+        .select({ id: users.id, username: users.username, role: users.role })
+        .from(users)
+        .orderBy(users.id)
+        .all();
     },
-    insertUser(username: string, passwordHash: string, now: number): number {
+    insertUser(username: string, passwordHash: string, role: Role, now: number): number {
       const row = db
         .insert(users)
-        .values({ username, passwordHash, createdAt: now, updatedAt: now })
+        .values({ username, passwordHash, role, createdAt: now, updatedAt: now })
         .returning({ id: users.id })
         .get();
       return row.id;
     },
     updatePassword(userId: number, passwordHash: string, now: number): void {
       db.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).run();
+    },
+    /** A new role is a change of the user: sessions opened before it end (screen-sessions.repo.ts). */
+    updateRole(userId: number, role: Role, now: number): void {
+      db.update(users).set({ role, updatedAt: now }).where(eq(users.id, userId)).run();
     },
     deleteUser(userId: number): void {
       db.delete(users).where(eq(users.id, userId)).run();

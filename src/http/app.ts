@@ -9,6 +9,7 @@ import { closeIfBodyUnread, limitBody } from "./body.js";
 import type { AppEnv } from "./context.js";
 import { sendError } from "./errors.js";
 import { RouteRegistry } from "./openapi.js";
+import type { OnForbidden } from "./route-spec.js";
 import { perTurn } from "./turns.js";
 
 export interface HttpDeps {
@@ -16,6 +17,8 @@ export interface HttpDeps {
   /** Authenticates routes declared with `auth: true`. */
   guard: MiddlewareHandler<AppEnv>;
   metrics: Metrics;
+  /** Told of every caller refused for their role (services/auth/access-events.ts). */
+  onForbidden?: OnForbidden;
   bodyLimitBytes: number;
   /**
    * Told of a write the disk refused outside the unit of work (a login's token): it is answered like one
@@ -41,7 +44,7 @@ export function createHttpApp(
   groups: RouteGroup[],
 ): { app: Hono<AppEnv>; registry: RouteRegistry } {
   const { log, metrics } = deps;
-  const registry = new RouteRegistry(deps.guard);
+  const registry = new RouteRegistry(deps.guard, deps.onForbidden);
   const app = new Hono<AppEnv>();
 
   const requests = metrics.counter("http_requests_total", "HTTP requests by route, method and status", [

@@ -4,7 +4,7 @@ import type { RouteSpec } from "./route-spec.js";
 /**
  * The error answers of each operation in the OpenAPI document: the statuses and stable codes its
  * handler declares, plus those the app answers for every route of its kind whatever the handler does
- * (route.ts: 406; the bearer guard: 401; body.ts: 400, 413, 415; the unit of work: 503). The codes
+ * (route.ts: 406 and 403 for a role; the bearer guard: 401; body.ts: 400, 413, 415; the unit of work: 503). The codes
  * and their statuses are those of domain/errors.ts and shell/error-body.ts (README "Errors").
  */
 
@@ -41,7 +41,7 @@ export const ERROR_SCHEMA = {
 const MEANING: Record<number, string> = {
   400: "the request is malformed or breaks a rule; `errors` names each field at fault",
   401: "no valid credential: the bearer token is missing, malformed, unknown, revoked or expired",
-  403: "authenticated, but not for this",
+  403: 'authenticated, but not for this: the user\'s role may not call it (README "Roles"), or a screen session of another seat',
   404: "not found",
   406: "the Accept header does not admit the media type this operation answers",
   409: "the move conflicts with the current state; it may pass once the state has changed",
@@ -77,8 +77,10 @@ export function errorCodes(r: RouteSpec): Map<number, ErrorCode[]> {
     add(s, ...(res.codes ?? (only ? [only] : [])));
   }
   add(406, "not_acceptable");
-  if (r.auth || r.screenSession) add(401, "unauthorized");
-  if (r.screenSession) add(403, "forbidden");
+  if (r.auth || r.screenSession) {
+    add(401, "unauthorized");
+    add(403, "forbidden");
+  }
   if (r.body) {
     add(413, "payload_too_large");
     add(415, "unsupported_media_type");

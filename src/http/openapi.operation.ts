@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { rolesWithAdmin } from "../domain/roles.js";
 import { errorCodes, errorResponse } from "./openapi.errors.js";
 import type { JsonSchema, SchemaComponents } from "./openapi.schemas.js";
 import type { RouteSpec } from "./route-spec.js";
@@ -84,12 +85,18 @@ function responses(r: RouteSpec, schemas: SchemaComponents, id: string): Record<
   return out;
 }
 
-/** Bearer routes take a token from the password flow or a pasted one; screen routes also the cookie. */
+/** The roles that may call a route, admin last: the OAuth2 scopes its security requirement lists. */
+const rolesOf = (r: RouteSpec) => rolesWithAdmin(r.roles ?? []);
+
+/**
+ * Bearer routes take a token from the password flow or a pasted one; screen routes also the cookie. The
+ * oauth2 requirement names the roles that may call it as scopes (a token's `scope` is its user's role).
+ */
 function security(r: RouteSpec, oauth2: boolean): unknown[] | undefined {
   if (r.tokenEndpoint) return [{ clientBasic: [] }];
   if (!r.auth && !r.screenSession) return undefined;
   return [
-    ...(oauth2 ? [{ oauth2: [] }] : []),
+    ...(oauth2 ? [{ oauth2: rolesOf(r) }] : []),
     { bearer: [] },
     ...(r.screenSession ? [{ screenSession: [] }] : []),
   ];
@@ -97,11 +104,13 @@ function security(r: RouteSpec, oauth2: boolean): unknown[] | undefined {
 
 export function operation(r: RouteSpec, schemas: SchemaComponents, oauth2: boolean): Record<string, unknown> {
   const id = operationId(r);
+  const roles = r.auth || r.screenSession ? `**Roles:** ${rolesOf(r).join(", ")}.` : undefined;
+  const description = [r.description, roles].filter(Boolean).join("\n\n");
   const op: Record<string, unknown> = {
     operationId: id,
     tags: [r.tag],
     summary: r.summary,
-    ...(r.description ? { description: r.description } : {}),
+    ...(description ? { description } : {}),
     parameters: parameters(r, schemas, id),
   };
   const body = requestBody(r, schemas, id);

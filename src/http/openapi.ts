@@ -1,9 +1,10 @@
 import type { MiddlewareHandler } from "hono";
+import type { Role } from "../domain/roles.js";
 import type { AppEnv } from "./context.js";
 import { ERROR_SCHEMA } from "./openapi.errors.js";
 import { operation } from "./openapi.operation.js";
 import { SchemaComponents } from "./openapi.schemas.js";
-import type { RouteSpec } from "./route-spec.js";
+import type { OnForbidden, RouteSpec } from "./route-spec.js";
 
 export type { RouteResponse, RouteSpec } from "./route-spec.js";
 
@@ -11,9 +12,12 @@ export class RouteRegistry {
   readonly routes: RouteSpec[] = [];
   /** Middleware that authenticates routes declared with `auth: true`. */
   guard: MiddlewareHandler<AppEnv> | undefined;
+  /** Told of every caller refused for their role (route.ts). */
+  onForbidden: OnForbidden | undefined;
 
-  constructor(guard?: MiddlewareHandler<AppEnv>) {
+  constructor(guard?: MiddlewareHandler<AppEnv>, onForbidden?: OnForbidden) {
     this.guard = guard;
+    this.onForbidden = onForbidden;
   }
 
   add(spec: RouteSpec): RouteSpec {
@@ -43,6 +47,14 @@ function pathRegex(path: string): RegExp {
   return re;
 }
 
+/** A token's scope is its user's role (README "Roles"); each operation lists the roles that may call it. */
+const ROLE_SCOPES: Record<Role, string> = {
+  integration: "the central system: the interface's endpoints and the station calls central makes",
+  operator: "a person at the station: the operator actions and the operator screen",
+  admin:
+    "everything, and the station's management (mode, stock corrections, notifications, audits' dashboard actions)",
+};
+
 /** The document's security schemes: a token from the password flow or pasted as is; the client's Basic. */
 function securitySchemes(tokenUrl: string | undefined): Record<string, unknown> {
   return {
@@ -52,7 +64,7 @@ function securitySchemes(tokenUrl: string | undefined): Record<string, unknown> 
             type: "oauth2",
             description:
               "Password grant at the token endpoint: the client credential (client id and secret) goes in HTTP Basic, the API user's name and password in the form.",
-            flows: { password: { tokenUrl, scopes: {} } },
+            flows: { password: { tokenUrl, scopes: ROLE_SCOPES } },
           },
         }
       : {}),
@@ -82,7 +94,7 @@ const description = (
   tokenPath = "(no token endpoint)",
 ) => `The Warehouse Fulfilment Service interface as this station serves it, the station API, and health.
 
-**Authentication.** Every operation marked with a lock needs \`Authorization: Bearer <access_token>\`. Obtain a token with the password grant: \`POST ${tokenPath}\`, the client credential in HTTP Basic, \`grant_type=password&username=…&password=…\` as a form. On this page, *Authorize* does that for you (the oauth2 scheme), or takes a token you paste (the bearer scheme).
+**Authentication.** Every operation marked with a lock needs \`Authorization: Bearer <access_token>\`, of a user whose role the operation lists (its oauth2 scopes and the *Roles* line; admin may call everything; another role is 403 \`forbidden\`). Obtain a token with the password grant: \`POST ${tokenPath}\`, the client credential in HTTP Basic, \`grant_type=password&username=…&password=…\` as a form. On this page, *Authorize* does that for you (the oauth2 scheme), or takes a token you paste (the bearer scheme).
 
 **Errors.** Every error is JSON: \`{status, code, message, errors[{path, message}], details?, requestId}\`. Match on \`code\`, a stable identifier; each operation lists the codes it may answer per status. Besides those: a path with no route answers 404 \`route_not_found\`; a method a path does not have answers 405 \`method_not_allowed\` with an \`Allow\` header; a fault in the agent answers 500 \`internal_error\` (the request id is in the log).`;
 

@@ -1,6 +1,10 @@
 import type { z } from "zod";
 import type { ErrorCode } from "../domain/errors.js";
 import type { Role } from "../domain/roles.js";
+import type { ForbiddenEvent } from "../services/auth/access-events.js";
+
+/** Told of every caller refused for their role (services/auth/access-events.ts `onForbidden`). */
+export type OnForbidden = (e: ForbiddenEvent) => void;
 
 /** One answer of a route: an error status lists the stable codes it answers with (README "Errors"). */
 export interface RouteResponse {
@@ -10,7 +14,7 @@ export interface RouteResponse {
 }
 
 /** What every route declares once; the same zod schemas validate requests and document them. */
-export interface RouteSpec {
+interface RouteSpecBase {
   method: "get" | "post" | "put" | "delete";
   /** Full path in Hono syntax, e.g. `/station/seats/:seat/login`. */
   path: string;
@@ -18,9 +22,6 @@ export interface RouteSpec {
   summary: string;
   /** Longer text for the reference, Markdown. */
   description?: string;
-  auth: boolean;
-  /** Roles allowed to call it when `auth` is set (README "Security"); `admin` is always allowed. */
-  roles?: Role[];
   /** Also takes the seat's screen session cookie instead of a bearer token (screen-auth.ts). */
   screenSession?: boolean;
   /** The OAuth2 token endpoint: the document's password flow points at it. */
@@ -41,3 +42,10 @@ export interface RouteSpec {
   commits?: boolean;
   responses: Record<number, RouteResponse>;
 }
+
+/**
+ * A route that authenticates declares the roles that may call it (README "Roles"): a bearer route by
+ * type, a screen route (`auth: false, screenSession: true`) is checked by `route()` at registration.
+ * `admin` may call every route, listed or not.
+ */
+export type RouteSpec = RouteSpecBase & ({ auth: true; roles: Role[] } | { auth: false; roles?: Role[] });

@@ -1,5 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { AppError } from "../domain/errors.js";
+import { forbiddenError, type Role, roleAllows } from "../domain/roles.js";
+import { clientAddress } from "./client-address.js";
 import type { AppEnv } from "./context.js";
 import type { RouteRegistry, RouteSpec } from "./openapi.js";
 
@@ -16,6 +18,27 @@ export function accepts(header: string | undefined, type: string): boolean {
   });
 }
 
+/** After authentication: the caller's role must be one the route lists (README "Roles"). */
+function requireRole(spec: RouteSpec, roles: Role[], registry: RouteRegistry): MiddlewareHandler<AppEnv> {
+  const what = `${spec.method.toUpperCase()} ${spec.path}`;
+  return async function checkRole(c, next) {
+    const user = c.get("user");
+    if (!roleAllows(roles, user.role)) {
+      const e = {
+        username: user.username,
+        role: user.role,
+        via: "http" as const,
+        what,
+        needed: roles,
+        address: clientAddress(c),
+      };
+      registry.onForbidden?.(e);
+      throw forbiddenError(user.role, roles);
+    }
+    await next();
+  };
+}
+
 /**
  * Registers a handler and its spec together, so the OpenAPI document, authentication, the 405
  * answers and the metrics' route label can never drift from what is served.
@@ -26,6 +49,8 @@ export function route(
   spec: RouteSpec,
   ...handlers: [...MiddlewareHandler<AppEnv>[], Handler]
 ): void {
+  if ((spec.auth || spec.screenSession) && !spec.roles?.length)
+    throw new Error(`route ${spec.method.toUpperCase()} ${spec.path} authenticates but declares no roles`);
   registry.add(spec);
   const produces = spec.produces ?? "application/json";
   const tag: MiddlewareHandler<AppEnv> = async function tagRoute(c, next) {
@@ -43,7 +68,8 @@ export function route(
   };
   const guard = spec.auth ? registry.guard : undefined;
   if (spec.auth && !guard) throw new Error(`route ${spec.path} needs authentication but no guard is set`);
-  const chain = [tag, ...(guard ? [guard] : []), negotiate, ...handlers] as unknown as [
+  const roleCheck = spec.auth ? [requireRole(spec, spec.roles, registry)] : [];
+  const chain = [tag, ...(guard ? [guard, ...roleCheck] : []), negotiate, ...handlers] as unknown as [
     MiddlewareHandler<AppEnv>,
   ];
   app.on(spec.method.toUpperCase(), spec.path, ...chain);

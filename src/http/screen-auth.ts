@@ -1,25 +1,46 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { AppError } from "../domain/errors.js";
-import type { AuthService } from "../services/auth/auth.service.js";
+import { forbiddenError, type Role, roleAllows } from "../domain/roles.js";
+import type { AuthService, AuthUser } from "../services/auth/auth.service.js";
+import { clientAddress } from "./client-address.js";
 import type { AppEnv } from "./context.js";
 
-/** A screen session as the sessions service hands it out (services/screen-sessions.service.ts). */
+/**
+ * Who may use the operator screen (README "Roles"): its routes declare these, and a sign-in on the screen
+ * is refused to other roles. Admins may too, as everywhere.
+ */
+export const SCREEN_ROLES: Role[] = ["operator"];
+
+/** A screen session as the sessions service hands it out (services/auth/screen-sessions.ts). */
 export interface ScreenSessionGrant {
   seat: string;
   token: string;
   maxAgeSeconds?: number;
+  /** The user who signed in; none for the station box's own display (its seat's key). */
+  user?: AuthUser;
 }
 
 export interface ScreenSessionPort {
   openWithKey(seat: string, key: string): ScreenSessionGrant | null;
-  signIn(seat: string, username: string, password: string, address?: string): Promise<ScreenSessionGrant>;
+  signIn(
+    seat: string,
+    username: string,
+    password: string,
+    roles: readonly Role[],
+    address?: string,
+  ): Promise<ScreenSessionGrant>;
   check(seat: string, token: string): ScreenSessionGrant | null;
   end(token: string, address?: string): void;
 }
 
-/** Who is asking: an API user (bearer token, any seat) or the seat's own screen session. */
-export type ScreenCaller = { kind: "api" } | { kind: "screen"; token: string };
+/**
+ * Who is asking: an API user (bearer token, any seat) or the seat's own screen session, with the user
+ * behind it (none for a key session).
+ */
+export type ScreenCaller =
+  | { kind: "api"; user: AuthUser; authorization: string }
+  | { kind: "screen"; token: string; user: AuthUser | undefined };
 
 const PREFIX = "pps_screen_";
 /** One cookie per seat (seat ids are `[A-Za-z0-9_-]`), so one browser can hold screens of two seats. */
@@ -47,22 +68,38 @@ export function clearScreenCookie(c: Context<AppEnv>, seat: string): void {
 /**
  * Authenticates a call on a seat's screen routes: `Authorization: Bearer` as everywhere (API users may
  * act at any seat), else the seat's screen session cookie (renewed in the answer when due). A screen
- * session of another seat is a 403 `forbidden`; nothing at all is a 401. Screen sessions are accepted
- * nowhere else: every other route takes only bearer tokens.
+ * session of another seat is a 403 `forbidden`; nothing at all is a 401. A user whose role is not among
+ * the route's `roles` is a 403 `forbidden`, by bearer token or by a session they signed in to. Screen
+ * sessions are accepted nowhere else: every other route takes only bearer tokens.
  */
-export function screenGuard(auth: AuthService, sessions: ScreenSessionPort) {
-  return function authorizeScreen(c: Context<AppEnv>, seat: string): ScreenCaller {
+export function screenGuard(auth: AuthService, sessions: ScreenSessionPort): ScreenGuard {
+  function allowed(c: Context<AppEnv>, user: AuthUser, roles: readonly Role[]): void {
+    if (roleAllows(roles, user.role)) return;
+    const what = `${c.req.method} ${c.req.path}`;
+    auth.access.onForbidden({
+      username: user.username,
+      role: user.role,
+      via: "screen",
+      what,
+      address: clientAddress(c),
+    });
+    throw forbiddenError(user.role, roles);
+  }
+  function authorizeScreen(c: Context<AppEnv>, seat: string, roles: readonly Role[]): ScreenCaller {
     const bearer = c.req.header("authorization");
     if (bearer !== undefined) {
-      c.set("user", auth.authenticate(bearer));
-      return { kind: "api" };
+      const user = auth.authenticate(bearer);
+      c.set("user", user);
+      allowed(c, user, roles);
+      return { kind: "api", user, authorization: bearer };
     }
     const cookies = getCookie(c);
     const own = cookies[screenCookie(seat)];
     const grant = own === undefined ? null : sessions.check(seat, own);
     if (grant) {
+      if (grant.user) allowed(c, grant.user, roles);
       setScreenCookie(c, grant);
-      return { kind: "screen", token: grant.token };
+      return { kind: "screen", token: grant.token, user: grant.user };
     }
     for (const [name, token] of Object.entries(cookies)) {
       const other = name.startsWith(PREFIX) ? name.slice(PREFIX.length) : null;
@@ -74,7 +111,20 @@ export function screenGuard(auth: AuthService, sessions: ScreenSessionPort) {
     throw new AppError("unauthorized", "sign in to this screen, or send a bearer token", [
       { path: "Authorization", message: "expected 'Bearer <access_token>' or the seat's screen session" },
     ]);
+  }
+  const stillValid = (authorization: string): boolean => {
+    try {
+      auth.authenticate(authorization);
+      return true;
+    } catch {
+      return false;
+    }
   };
+  return Object.assign(authorizeScreen, { stillValid });
 }
 
-export type ScreenGuard = ReturnType<typeof screenGuard>;
+/** Authenticates a screen call; `stillValid` re-checks a bearer token later (an open event stream). */
+export interface ScreenGuard {
+  (c: Context<AppEnv>, seat: string, roles: readonly Role[]): ScreenCaller;
+  stillValid(authorization: string): boolean;
+}

@@ -15,6 +15,7 @@ import type { Foundation } from "./foundation.js";
 import { buildHttpApp, httpServerPart } from "./http.part.js";
 import { type PackLabels, packLabelsFor } from "./pack-labels.part.js";
 import type { Part } from "./part.js";
+import { revocationPart } from "./revocation.part.js";
 import { createScreenPart, type ScreenPart } from "./screen.part.js";
 import { createStationPart, type StationPart } from "./station.part.js";
 
@@ -41,8 +42,8 @@ function buildSync(f: Foundation): Sync {
       now,
     }),
     metrics: f.metrics,
-    // Every API user may act as the central system for now (sync/broker-acl.ts decides per principal).
-    // throttled like the token endpoint (README: Login policy), keyed by the client's address
+    // throttled like the token endpoint (README: Login policy), keyed by the client's address; the
+    // user's role decides what it may do (sync/broker-acl.ts)
     verifyBrokerUser: (username, password, address) => svc.auth.brokerLogin(username, password, address),
     brokerRefused: ({ username, address, reason }) =>
       svc.securityLog.refused({
@@ -52,6 +53,7 @@ function buildSync(f: Foundation): Sync {
         address,
         detail: { reason },
       }),
+    brokerAccess: { onForbidden: svc.auth.access.onForbidden, track: svc.auth.track },
     log: f.log,
     now,
   });
@@ -90,6 +92,8 @@ export function assemble(
     ...(labels ? [{ name: "pack labels", start: () => labels?.start(), stop: () => labels?.stop() }] : []),
     { name: "station engine", start: () => station.start(), stop: () => station.stop() },
     { name: "operator screen", start: () => screen.start(), stop: () => screen.stop() },
+    // a user removed or changed by the command line loses open streams and MQTT connections at once
+    revocationPart(svc.auth, f.log),
     ...(opts.listen
       ? [
           { name: "mqtt sync", start: () => sync.start(), stop: () => sync.stop() },

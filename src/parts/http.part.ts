@@ -67,6 +67,7 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
       metrics,
       bodyLimitBytes: config.http.bodyLimitBytes,
       guard: requireBearer(svc.auth),
+      onForbidden: svc.auth.access.onForbidden,
       storage: svc.storage,
     },
     [

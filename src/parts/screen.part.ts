@@ -133,7 +133,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
     publisher,
     sessions,
     routes: [
-      screenRoutes(port, screenGuard(deps.services.auth, sessions), sessions),
+      screenRoutes(port, screenGuard(deps.services.auth, sessions), sessions, deps.services.auth.track),
       screenPageRoutes({ seats, sessions, catalogue }),
     ],
     /** A print job ended: its bin's screen tile shows the outcome. */

@@ -118,6 +118,7 @@ function createDoors(
     log,
     ...(metrics ? { metrics } : {}),
     security: securityLog.record,
+    securityRefused: securityLog.refused,
     ...(sleep ? { sleep } : {}),
   });
   const catalogDeps = { catalog: repos.catalog, items: repos.items };
@@ -160,6 +161,7 @@ function createDoors(
       seats: config.station.seats,
       now,
       security: securityLog.record,
+      onForbidden: auth.access.onForbidden,
     }),
   };
 }

@@ -4,11 +4,13 @@
  * it (`#`, `$SYS/#`, another station's branch) is granted to anyone but the agent itself.
  */
 
+import type { Role } from "../domain/roles.js";
+
 /** Who a connection authenticated as. */
 export type BrokerPrincipal =
   | { kind: "agent" }
-  /** An API user acting as the central system. */
-  | { kind: "user"; username: string }
+  /** An API user: its role decides (README "Roles"). */
+  | { kind: "user"; username: string; role: Role }
   /** No credentials, only when `mqtt.embeddedAnonymous` allows it (loopback only). */
   | { kind: "anonymous" };
 
@@ -22,20 +24,33 @@ export interface Grants {
   anywhere: boolean;
 }
 
+const NOTHING: Grants = { publish: [], read: [], retain: false, anywhere: false };
+
+/** Whether a principal may connect at all: operators have no business on the broker (docs/mqtt.md). */
+export function mayConnect(principal: BrokerPrincipal): boolean {
+  return principal.kind !== "user" || principal.role !== "operator";
+}
+
 /**
- * The one place that decides per principal. Every API user acts as the central system for now; a role
- * check (issue: roles for API users) belongs here. Anonymous clients, when allowed at all, get the
- * central system's rights: they exist for trying the station out on the station's own computer.
+ * The one place that decides per principal (docs/mqtt.md#roles). `integration` is the central system:
+ * it publishes the station's requests and reads what the station publishes. `admin` may do the same and
+ * also read beyond the branch: `$SYS` and any wildcard. `operator` is refused at connect. Anonymous
+ * clients, when allowed at all, get the central system's rights: they exist for trying the station out
+ * on the station's own computer.
  */
 export function grantsFor(principal: BrokerPrincipal, root: string): Grants {
   if (principal.kind === "agent")
     return { publish: [`${root}/#`], read: ["#"], retain: true, anywhere: true };
-  return {
+  if (!mayConnect(principal)) return NOTHING;
+  const central: Grants = {
     publish: [`${root}/request/#`],
     read: [`${root}/connection`, `${root}/notification`, `${root}/state/#`, `${root}/response/#`],
     retain: false,
     anywhere: false,
   };
+  if (principal.kind === "user" && principal.role === "admin")
+    return { ...central, read: [...central.read, "#", "$SYS/#"], anywhere: true };
+  return central;
 }
 
 /** MQTT topic matching (MQTT 3.1.1 §4.7): `+` one level, `#` the rest; `$` topics never by a wildcard. */

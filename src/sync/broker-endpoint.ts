@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import type { MqttRepo } from "../db/mqtt.repo.js";
 import { readCertificate } from "../shell/certificate-files.js";
-import type { BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
+import type { BrokerAccess, BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
 import type { ConnectionOptions } from "./connection-options.js";
 import type { EmbeddedBroker, EmbeddedBrokerOptions } from "./embedded-broker.js";
 import type { MqttSettings, SyncConfig } from "./sync-config.js";
@@ -40,7 +40,12 @@ export function agentClientId(config: SyncConfig): string {
  */
 export async function brokerEndpoint(
   config: SyncConfig,
-  guard: { root: string; verifyUser: VerifyUser; onRefused?: BrokerGuardOptions["onRefused"] },
+  guard: {
+    root: string;
+    verifyUser: VerifyUser;
+    access?: BrokerAccess;
+    onRefused?: BrokerGuardOptions["onRefused"];
+  },
   log: Logger,
 ): Promise<Endpoint | { failure: string }> {
   const cfg = config.mqtt;

@@ -8,10 +8,29 @@
 import { timingSafeEqual } from "node:crypto";
 import type { AedesOptions, AuthenticateError, Client } from "aedes";
 import type { Logger } from "pino";
-import { type BrokerPrincipal, brokerAcl } from "./broker-acl.js";
+import type { Role } from "../domain/roles.js";
+import type { ForbiddenEvent, LiveSession } from "../services/auth/auth.service.js";
+import { type BrokerPrincipal, brokerAcl, mayConnect } from "./broker-acl.js";
 
-/** Checks an API user's password (the same user store as the HTTP API). */
-export type VerifyUser = (username: string, password: string, address?: string) => Promise<boolean>;
+/** An API user as the broker sees it after its password was checked. */
+export interface BrokerUser {
+  id: number;
+  username: string;
+  role: Role;
+}
+
+/** Checks an API user's password (the same user store as the HTTP API): the user, or undefined. */
+export type VerifyUser = (
+  username: string,
+  password: string,
+  address?: string,
+) => Promise<BrokerUser | undefined>;
+
+/** Where role refusals go, and who watches users' connections for revocation (services/auth). */
+export interface BrokerAccess {
+  onForbidden(e: ForbiddenEvent): void;
+  track(s: LiveSession): () => void;
+}
 
 /** A connect refused before any password was checked (those are recorded by the login itself). */
 export interface BrokerRefusal {
@@ -30,12 +49,17 @@ export interface BrokerGuardOptions {
   verifyUser: VerifyUser;
   /** Where such refusals go (the security event log). */
   onRefused?: ((refusal: BrokerRefusal) => void) | undefined;
+  /** Role refusals and revocation; none in tests of the ACL alone. */
+  access?: BrokerAccess;
   log: Logger;
 }
 
 type Hooks = Required<
   Pick<AedesOptions, "authenticate" | "authorizePublish" | "authorizeSubscribe" | "authorizeForward">
->;
+> & {
+  /** A client's connection ended: stop watching it. */
+  closed(client: Client): void;
+};
 
 /** CONNACK return codes of MQTT 3.1.1 §3.2.2.3. */
 const BAD_USERNAME_OR_PASSWORD = 4;
@@ -43,6 +67,10 @@ const NOT_AUTHORIZED = 5;
 
 function refusal(returnCode: number, message: string): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+function addressOf(client: Client): string | undefined {
+  return (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
 }
 
 function sameSecret(given: Buffer | undefined, secret: string): boolean {
@@ -53,24 +81,35 @@ function sameSecret(given: Buffer | undefined, secret: string): boolean {
 export function brokerGuard(opts: BrokerGuardOptions): Hooks {
   const acl = brokerAcl(opts.root);
   const principals = new WeakMap<Client, BrokerPrincipal>();
+  /** Users' connections, watched until they close (a removed or changed user's are closed at once). */
+  const watched = new Map<Client, () => void>();
+  const forbid = (p: BrokerPrincipal | undefined, what: string, address: string | undefined) => {
+    if (p?.kind === "user")
+      opts.access?.onForbidden({ username: p.username, role: p.role, via: "mqtt", what, address });
+  };
   const who = (client: Client | null): BrokerPrincipal | undefined =>
     client ? principals.get(client) : undefined;
   const refuse = (client: Client, username: string | undefined, reason: string) =>
     opts.log.warn(
-      {
-        client: client.id,
-        username,
-        address: client.conn && "remoteAddress" in client.conn ? client.conn.remoteAddress : undefined,
-      },
+      { client: client.id, username, address: addressOf(client) },
       `mqtt broker: connect refused: ${reason}`,
     );
+  /** Watches a user's connection: it is closed when the user is removed or changed (services/auth). */
+  const watch = (client: Client, user: BrokerUser) => {
+    const { id: userId, username, role } = user;
+    const end = () => client.close();
+    watched.set(
+      client,
+      opts.access?.track({ userId, username, role, what: "mqtt_client", end }) ?? (() => {}),
+    );
+  };
 
   async function identify(
     client: Client,
     username: string | undefined,
     password: Buffer | undefined,
   ): Promise<BrokerPrincipal | AuthenticateError> {
-    const address = (client.conn as { remoteAddress?: string } | undefined)?.remoteAddress;
+    const address = addressOf(client);
     if (client.id === opts.agent.clientId) {
       if (username === opts.agent.username && sameSecret(password, opts.agent.secret))
         return { kind: "agent" };
@@ -84,8 +123,17 @@ export function brokerGuard(opts: BrokerGuardOptions): Hooks {
       opts.onRefused?.({ username, address, reason: "no_credentials" });
       return refusal(NOT_AUTHORIZED, "credentials required");
     }
-    if (username && password && (await opts.verifyUser(username, password.toString("utf8"), address))) {
-      return { kind: "user", username };
+    const user =
+      username && password ? await opts.verifyUser(username, password.toString("utf8"), address) : undefined;
+    if (user) {
+      const p: BrokerPrincipal = { kind: "user", username: user.username, role: user.role };
+      if (mayConnect(p)) {
+        watch(client, user);
+        return p;
+      }
+      forbid(p, "connect", address);
+      refuse(client, username, `the role ${user.role} may not connect`);
+      return refusal(NOT_AUTHORIZED, `the role ${user.role} may not connect`);
     }
     refuse(client, username, "wrong username or password");
     return refusal(BAD_USERNAME_OR_PASSWORD, "wrong username or password");
@@ -106,6 +154,7 @@ export function brokerGuard(opts: BrokerGuardOptions): Hooks {
       const p = who(client);
       if (p && acl.mayPublish(p, packet.topic, packet.retain)) return done(null);
       opts.log.warn({ client: client?.id, topic: packet.topic }, "mqtt broker: publish refused");
+      if (client) forbid(p, `publish ${packet.topic}`, addressOf(client));
       // aedes closes the connection: MQTT 3.1.1 has no negative PUBACK (§3.3.5).
       done(new Error(`not authorized to publish to ${packet.topic}`));
     },
@@ -113,12 +162,17 @@ export function brokerGuard(opts: BrokerGuardOptions): Hooks {
       const p = who(client);
       if (p && acl.maySubscribe(p, sub.topic)) return done(null, sub);
       opts.log.warn({ client: client.id, filter: sub.topic }, "mqtt broker: subscription refused");
+      forbid(p, `subscribe ${sub.topic}`, addressOf(client));
       // null: SUBACK 0x80 for this filter, the connection stays.
       done(null, null);
     },
     authorizeForward(client, packet) {
       const p = who(client);
       return p && acl.mayReceive(p, packet.topic) ? packet : null;
+    },
+    closed(client) {
+      watched.get(client)?.();
+      watched.delete(client);
     },
   };
 }

@@ -55,11 +55,11 @@ const bracketed = (host: string) => (host.includes(":") ? `[${host}]` : host);
  * same hooks judge them (docs/mqtt.md#tls-listener).
  */
 export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
-  const broker = await Aedes.createBroker({
-    id: "pps-edge-embedded",
-    ...brokerGuard({ ...opts.guard, log: opts.log }),
-  });
+  const { closed, ...hooks } = brokerGuard({ ...opts.guard, log: opts.log });
+  const broker = await Aedes.createBroker({ id: "pps-edge-embedded", ...hooks });
   ownRetainedPayloads(broker);
+  // a user's connection is watched for revocation until it ends (broker-guard.ts)
+  broker.on("clientDisconnect", closed);
   const sockets = new Set<Socket>();
   const accept = (socket: Socket) => {
     sockets.add(socket);

@@ -9,7 +9,7 @@ import type { OutboxRepo } from "../db/outbox.repo.js";
 import type { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
 import type { UnitOfWork } from "../services/unit-of-work.js";
-import type { BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
+import type { BrokerAccess, BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
 import { registerMetrics } from "./health.js";
 import { createOutboxMonitor } from "./outbox-monitor.js";
 import { createPublisher } from "./publisher.js";
@@ -29,10 +29,12 @@ export interface SyncDeps {
   stationSnapshot: RetainedStateDeps["stationSnapshot"];
   requests?: RetainedStateDeps["requests"];
   metrics: Metrics;
-  /** The embedded broker's user check: API users act as the central system (broker-acl.ts). */
+  /** The embedded broker's user check: the user and its role decide (broker-acl.ts). */
   verifyBrokerUser: VerifyUser;
   /** Connects the embedded broker refused before any password check (the security event log). */
   brokerRefused?: BrokerGuardOptions["onRefused"];
+  /** Role refusals and revocation of users' connections (services/auth). */
+  brokerAccess?: BrokerAccess;
   log: Logger;
   now(): number;
 }

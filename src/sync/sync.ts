@@ -54,7 +54,12 @@ export function createSync(deps: SyncDeps) {
       }
       const endpoint = await brokerEndpoint(
         deps.config,
-        { root: topics.root, verifyUser: deps.verifyBrokerUser, onRefused: deps.brokerRefused },
+        {
+          root: topics.root,
+          verifyUser: deps.verifyBrokerUser,
+          onRefused: deps.brokerRefused,
+          ...(deps.brokerAccess ? { access: deps.brokerAccess } : {}),
+        },
         log,
       );
       if ("failure" in endpoint) {

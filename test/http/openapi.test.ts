@@ -157,12 +157,24 @@ describe("/openapi.json", () => {
     const schemes = doc.components.securitySchemes;
     expect(schemes.oauth2).toMatchObject({
       type: "oauth2",
-      flows: { password: { tokenUrl: TOKEN, scopes: {} } },
+      flows: {
+        password: {
+          tokenUrl: TOKEN,
+          scopes: {
+            integration: expect.any(String),
+            operator: expect.any(String),
+            admin: expect.any(String),
+          },
+        },
+      },
     });
     expect(schemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.paths[TOKEN].post.security).toEqual([{ clientBasic: [] }]);
+    // the oauth2 requirement lists the roles that may call it as scopes, admin always (README "Roles")
     for (const r of specs.filter((s) => s.auth)) {
-      expect(opOf(r).security, `${r.method} ${r.path}`).toEqual([{ oauth2: [] }, { bearer: [] }]);
+      const roles = [...(r.roles ?? []).filter((x) => x !== "admin"), "admin"];
+      expect(opOf(r).security, `${r.method} ${r.path}`).toEqual([{ oauth2: roles }, { bearer: [] }]);
+      expect(opOf(r).description, `${r.method} ${r.path}`).toContain(`**Roles:** ${roles.join(", ")}.`);
     }
     for (const r of specs.filter((s) => !s.auth && !s.screenSession && !s.tokenEndpoint)) {
       expect(opOf(r).security, `${r.method} ${r.path}`).toBeUndefined();

@@ -40,7 +40,13 @@ function unparsed(words: string[]): string[] {
   let cmd: Command = program;
   for (const name of path) cmd = cmd.commands.find((c) => c.name() === name) as Command;
   const args = cmd.registeredArguments;
-  const rest = words.slice(path.length);
+  const rest: string[] = [];
+  // the command's own options (`--role ROLE`) are parsed, with the value they take
+  for (let i = path.length; i < words.length; i++) {
+    const option = cmd.options.find((o) => o.long === words[i] || o.short === words[i]);
+    if (option?.required) i++;
+    else if (!option) rest.push(words[i] as string);
+  }
   return args.some((a) => a.variadic) ? [] : rest.slice(args.length);
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { brokerAcl, filtersOverlap, topicMatches } from "../../src/sync/broker-acl.js";
+import { brokerAcl, filtersOverlap, mayConnect, topicMatches } from "../../src/sync/broker-acl.js";
 
 const ROOT = "ppsedge/v1/dc1/7";
 const acl = brokerAcl(ROOT);
-const central = { kind: "user", username: "admin" } as const;
+const central = { kind: "user", username: "central", role: "integration" } as const;
 const agent = { kind: "agent" } as const;
 
 describe("the embedded broker's ACL", () => {
@@ -26,6 +26,21 @@ describe("the embedded broker's ACL", () => {
       expect([f, acl.maySubscribe(central, f)]).toEqual([f, false]);
     expect(acl.mayReceive(central, `${ROOT}/request/x`)).toBe(false);
     expect(acl.mayReceive(central, `${ROOT}/state/PICK/P1`)).toBe(true);
+  });
+
+  it("lets an admin read beyond the branch ($SYS, any wildcard), publish like central, and refuses operators", () => {
+    const admin = { kind: "user", username: "root", role: "admin" } as const;
+    const operator = { kind: "user", username: "olga", role: "operator" } as const;
+    for (const f of ["#", "$SYS/#", "ppsedge/#", `${ROOT}/#`])
+      expect([f, acl.maySubscribe(admin, f)]).toEqual([f, true]);
+    expect(acl.mayReceive(admin, "$SYS/broker/uptime")).toBe(true);
+    expect(acl.mayReceive(admin, "ppsedge/v1/dc1/8/notification")).toBe(true);
+    expect(acl.mayPublish(admin, `${ROOT}/request/x`, false)).toBe(true);
+    expect(acl.mayPublish(admin, `${ROOT}/notification`, false)).toBe(false);
+    expect(mayConnect(operator)).toBe(false);
+    expect(mayConnect(admin) && mayConnect(central)).toBe(true);
+    expect(acl.maySubscribe(operator, `${ROOT}/#`)).toBe(false);
+    expect(acl.mayPublish(operator, `${ROOT}/request/x`, false)).toBe(false);
   });
 
   it("lets the agent publish in its branch, retained too", () => {

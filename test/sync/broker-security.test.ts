@@ -76,7 +76,7 @@ describe("the embedded broker's credentials and ACL", () => {
 
   it("throttles logins like the token endpoint: after 5 wrong passwords even the right one is refused", async () => {
     const password = "bob-password-1234";
-    await t.agent.services.auth.addUser("bob", password);
+    await t.agent.services.auth.addUser("bob", password, "integration");
     for (let i = 0; i < 5; i++)
       expect((await tryConnect(url, { username: "bob", password: "wrong-password-123" })).code).toBe(4);
     expect((await tryConnect(url, { username: "bob", password })).code).toBe(4);
@@ -124,7 +124,10 @@ describe("the embedded broker's credentials and ACL", () => {
   });
 
   it("refuses subscriptions outside the station's branch (SUBACK 0x80) and delivers no request to central", async () => {
-    const client = await connected(url);
+    // the central system's role; an admin may read beyond the branch (broker-roles.test.ts)
+    const password = "ingrid-password-1234";
+    await t.agent.services.auth.addUser("ingrid", password, "integration");
+    const client = await connected(url, { username: "ingrid", password });
     const outside = [
       "#",
       "$SYS/#",

@@ -53,6 +53,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
       tag: "audits",
       summary: "Create an audit of locations or SKUs",
       auth: true,
+      roles: ["integration"],
       body: auditCreateSchema,
       examples: AUDIT_EXAMPLES,
       responses: {
@@ -73,6 +74,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
       tag: "audits",
       summary: "Delete an audit that has not been started",
       auth: true,
+      roles: ["integration"],
       responses: {
         200: { description: "deleted", schema: auditDeletedSchema },
         401: { description: "unauthorized" },
@@ -100,6 +102,7 @@ function stationRoutes(
       tag: "station",
       summary: "The audit as it is now, with its lines",
       auth: true,
+      roles: ["integration", "operator"],
       responses: { 200: { description: "the audit", schema: auditViewSchema }, 404: unknownAudit },
     },
     (c) => c.json(audits.get(c.req.param("audit_id") ?? "", now())),
@@ -115,6 +118,8 @@ function stationRoutes(
         tag: "station",
         summary: ACTION_SUMMARY[action],
         auth: true,
+        // the manager dashboard's actions (an approval corrects stock): for admins
+        roles: ["admin"],
         responses: {
           200: { description: "the audit after the move", schema: auditViewSchema },
           404: unknownAudit,
@@ -137,6 +142,7 @@ function countingRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: Audi
       tag: "station",
       summary: "Begin counting a queued audit at a seat (station in audit mode, operator logged in)",
       auth: true,
+      roles: ["operator"],
       body: auditBeginSchema,
       bodyOptional: true,
       examples: { seat: { seat: "front" } },
@@ -165,6 +171,7 @@ function countingRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: Audi
       tag: "station",
       summary: "Key in the count of one audit line (only for audits created with kq true)",
       auth: true,
+      roles: ["operator"],
       body: auditCountSchema,
       examples: { count: AUDIT_COUNT_EXAMPLE },
       responses: {

@@ -27,6 +27,7 @@ export function integrationRoutes(actions: IntegrationActions) {
         summary:
           "Stage a put request into a bin; the outcome comes as put_information (staged or stage_failure)",
         auth: true,
+        roles: ["integration"],
         body: stagePutSchema,
         examples: { stage: STAGE_PUT_EXAMPLE },
         responses: {
@@ -52,6 +53,7 @@ export function integrationRoutes(actions: IntegrationActions) {
         tag: "process flow",
         summary: "External printing of an order is done: its bin may be released",
         auth: true,
+        roles: ["integration"],
         responses: {
           200: {
             description: "the flow resumes",

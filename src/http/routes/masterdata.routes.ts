@@ -28,6 +28,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         tag: "catalog",
         summary: "List catalogs",
         auth: true,
+        roles: ["integration"],
         responses: {
           200: { description: "all catalogs with ids", schema: z.array(catalogOutputSchema) },
           401: { description: "unauthorized" },
@@ -45,6 +46,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         tag: "catalog",
         summary: "Create or update a catalog by clientCatalogId",
         auth: true,
+        roles: ["integration"],
         body: catalogInputSchema,
         examples: { catalog: CATALOG_EXAMPLE },
         responses: {
@@ -65,6 +67,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         tag: "items",
         summary: "Create or update an item, identified by its schema's unique attribute groups",
         auth: true,
+        roles: ["integration"],
         body: itemInputSchema,
         examples: { item: ITEM_EXAMPLE },
         responses: {
@@ -93,6 +96,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         tag: "items",
         summary: "Search items by unique attributes (operator '=' only)",
         auth: true,
+        roles: ["integration"],
         body: searchInputSchema,
         examples: { search: SEARCH_EXAMPLE },
         responses: {

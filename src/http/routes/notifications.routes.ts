@@ -42,6 +42,8 @@ export function notificationsRoutes(notifications: NotificationsService) {
         tag: "station",
         summary: "Notifications after a sequence number, oldest first",
         auth: true,
+        // the station's whole notification log: for admins (central reads it over MQTT)
+        roles: ["admin"],
         query,
         responses: {
           200: { description: "a page of notifications", schema: page },

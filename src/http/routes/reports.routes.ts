@@ -34,6 +34,7 @@ export function reportsRoutes(reports: ReportsService) {
         tag: "reports",
         summary: "Request an inventory report; a report_generation notification follows with its URL",
         auth: true,
+        roles: ["integration"],
         responses: {
           200: { description: "the report id", schema: z.object({ id: z.number().int() }) },
           401: { description: "unauthorized" },
@@ -51,6 +52,7 @@ export function reportsRoutes(reports: ReportsService) {
         tag: "reports",
         summary: "Download a generated report (the report_url of its notification)",
         auth: true,
+        roles: ["integration"],
         produces: "text/csv",
         params: reportParams,
         responses: {

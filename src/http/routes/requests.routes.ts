@@ -60,6 +60,7 @@ function createRoute(app: Hono<AppEnv>, registry: RouteRegistry, requests: Reque
       summary:
         "Create a PICK (also pick+pack) or PUT request; the same body again returns the stored request",
       auth: true,
+      roles: ["integration"],
       body: z.union([pickCreateSchema, putCreateSchema]),
       examples: SERVICE_REQUEST_EXAMPLES,
       responses: {
@@ -96,6 +97,7 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
       summary:
         "Cancel: PICK asynchronously (202 + transaction id, order_modification follows), PUT synchronously",
       auth: true,
+      roles: ["integration"],
       body: cancelSchema,
       examples: { cancel: CANCEL_EXAMPLE },
       responses: {
@@ -124,6 +126,7 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
       tag: "service requests",
       summary: "Modify: PICK asynchronously (202 + transaction id), PUT synchronously (only in created)",
       auth: true,
+      roles: ["integration"],
       body: z.union([pickModifySchema, putModifySchema]),
       examples: MODIFY_EXAMPLES,
       responses: {
@@ -154,6 +157,7 @@ function getRoute(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requests
       tag: "service requests",
       summary: "The current state of a request (not in the spec; README)",
       auth: true,
+      roles: ["integration"],
       query: getQuery,
       responses: {
         200: { description: "the request", schema: srView },

@@ -104,6 +104,8 @@ export function scanRoutes(engine: ScanPort, sim: SimPort) {
           summary,
           tag: "station",
           auth: true,
+          // the seat's devices and their simulator: an operator's hands
+          roles: ["operator"],
           body: io.body,
           examples: { example: io.example },
           responses: { 200: { description: "done", schema: io.answer ?? scanOutcomeSchema }, ...errors },
@@ -120,6 +122,7 @@ export function scanRoutes(engine: ScanPort, sim: SimPort) {
           summary,
           tag: "station",
           auth: true,
+          roles: ["integration", "operator"],
           responses: { 200: { description: "done", schema: answer } },
         },
         handler,

@@ -9,7 +9,13 @@ import { clientAddress } from "../client-address.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
-import { clearScreenCookie, type ScreenSessionPort, screenCookie, setScreenCookie } from "../screen-auth.js";
+import {
+  clearScreenCookie,
+  SCREEN_ROLES,
+  type ScreenSessionPort,
+  screenCookie,
+  setScreenCookie,
+} from "../screen-auth.js";
 import { seatOf } from "./screen.routes.js";
 
 /**
@@ -139,6 +145,7 @@ function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOpt
       responses: {
         200: { description: "signed in", schema: seatView },
         401: { description: "wrong user name or password", codes: ["invalid_credentials"] },
+        403: { description: 'the user\'s role may not use the operator screen (README "Roles")' },
         404: { description: "no such seat" },
         429: {
           description:
@@ -150,7 +157,10 @@ function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOpt
     async (c) => {
       const seat = seatOf(c, opts.seats);
       const b = await readJson(c, signInBody);
-      setScreenCookie(c, await opts.sessions.signIn(seat, b.username, b.password, clientAddress(c)));
+      setScreenCookie(
+        c,
+        await opts.sessions.signIn(seat, b.username, b.password, SCREEN_ROLES, clientAddress(c)),
+      );
       c.header("Cache-Control", "no-store");
       return c.json({ seat });
     },

@@ -2,11 +2,12 @@ import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
+import type { LiveSession } from "../../services/auth/auth.service.js";
 import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
-import type { ScreenGuard, ScreenSessionPort } from "../screen-auth.js";
+import { SCREEN_ROLES, type ScreenCaller, type ScreenGuard, type ScreenSessionPort } from "../screen-auth.js";
 import { SCREEN_ACTION_EXAMPLES } from "./request-examples.js";
 import { scanOutcomeSchema } from "./scan.routes.js";
 
@@ -85,7 +86,10 @@ const screenStateView = z.looseObject({
 
 const AUTH = "bearer token, or the seat's screen session cookie";
 
-type Deps = { port: ScreenPort; guard: ScreenGuard; sessions: ScreenSessionPort };
+/** Watches a signed-in user's stream: removing or changing the user ends it at once (live-sessions.ts). */
+export type TrackSession = (s: LiveSession) => () => void;
+
+type Deps = { port: ScreenPort; guard: ScreenGuard; sessions: ScreenSessionPort; track: TrackSession };
 
 function stateRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }: Deps): void {
   route(
@@ -98,6 +102,7 @@ function stateRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }:
       summary: `The seat's operator screen state (${AUTH})`,
       auth: false,
       screenSession: true,
+      roles: SCREEN_ROLES,
       responses: {
         200: { description: "the screen state", schema: screenStateView },
         401: { description: "not signed in" },
@@ -106,7 +111,7 @@ function stateRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }:
     },
     (c) => {
       const seat = seatOf(c, port.seats);
-      guard(c, seat);
+      guard(c, seat, SCREEN_ROLES);
       c.header("Cache-Control", "no-store");
       return c.json(port.state(seat) as object);
     },
@@ -114,7 +119,8 @@ function stateRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }:
 }
 
 /** The state on every change; a ping keeps the page sure the agent is there (and re-checks the session). */
-function eventsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard, sessions }: Deps): void {
+function eventsRoute(app: Hono<AppEnv>, registry: RouteRegistry, deps: Deps): void {
+  const { port, guard } = deps;
   route(
     app,
     registry,
@@ -126,6 +132,7 @@ function eventsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard, 
       auth: false,
       produces: "text/event-stream",
       screenSession: true,
+      roles: SCREEN_ROLES,
       responses: {
         200: { description: "text/event-stream: events `hello`, `screen` (the state as JSON), `ping`" },
         401: { description: "not signed in" },
@@ -134,7 +141,7 @@ function eventsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard, 
     },
     (c) => {
       const seat = seatOf(c, port.seats);
-      const caller = guard(c, seat);
+      const caller = guard(c, seat, SCREEN_ROLES);
       c.header("Cache-Control", "no-store");
       return streamSSE(c, async (stream) => {
         await stream.writeSSE({ event: "hello", data: seat, retry: 500 });
@@ -142,19 +149,37 @@ function eventsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard, 
           stream.writeSSE({ event: "screen", data: json }).catch(() => {});
         });
         stream.onAbort(unsubscribe);
+        const revoked = { now: false };
+        const untrack = watch(deps, seat, caller, () => {
+          revoked.now = true;
+          stream.close().catch(() => {});
+        });
         let checked = Date.now();
-        while (!stream.aborted && !stream.closed) {
+        while (!stream.aborted && !stream.closed && !revoked.now) {
           await stream.sleep(HEARTBEAT_MS);
           if (caller.kind === "screen" && Date.now() - checked > RECHECK_MS) {
-            if (!sessions.check(seat, caller.token)) break;
+            if (!deps.sessions.check(seat, caller.token)) break;
             checked = Date.now();
           }
+          if (revoked.now) break;
           await stream.writeSSE({ event: "ping", data: "" });
         }
+        untrack();
         unsubscribe();
       });
     },
   );
+}
+
+/** A stream of a user (by bearer token or a session they signed in to) ends when the user is removed or changed. */
+function watch(deps: Deps, seat: string, caller: ScreenCaller, end: () => void): () => void {
+  const { user } = caller;
+  if (!user) return () => {};
+  const valid =
+    caller.kind === "api"
+      ? () => deps.guard.stillValid(caller.authorization)
+      : () => deps.sessions.check(seat, caller.token) !== null;
+  return deps.track({ ...user, userId: user.id, what: "screen_stream", valid, end });
 }
 
 function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard }: Deps): void {
@@ -168,6 +193,7 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
       summary: `A tap on the operator screen, through the station engine (${AUTH})`,
       auth: false,
       screenSession: true,
+      roles: SCREEN_ROLES,
       body: screenActionSchema,
       examples: SCREEN_ACTION_EXAMPLES,
       responses: {
@@ -183,7 +209,7 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
     },
     async (c) => {
       const seat = seatOf(c, port.seats);
-      guard(c, seat);
+      guard(c, seat, SCREEN_ROLES);
       const out = port.act(seat, await readJson(c, screenActionSchema));
       if (out.result === "refused")
         throw new AppError(
@@ -197,9 +223,14 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
   );
 }
 
-export function screenRoutes(port: ScreenPort, guard: ScreenGuard, sessions: ScreenSessionPort) {
+export function screenRoutes(
+  port: ScreenPort,
+  guard: ScreenGuard,
+  sessions: ScreenSessionPort,
+  track: TrackSession,
+) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
-    const deps = { port, guard, sessions };
+    const deps = { port, guard, sessions, track };
     stateRoute(app, registry, deps);
     eventsRoute(app, registry, deps);
     actionsRoute(app, registry, deps);

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import type { ErrorCode } from "../../domain/errors.js";
+import type { Role } from "../../domain/roles.js";
 import {
   loginSchema,
   pickExceptionSchema,
@@ -41,7 +42,9 @@ const stationView = z.looseObject({
 /** What a pick or put move answers: the request after it, as GET service-request shows it. */
 const requestAfter = { description: "the request after the move", schema: srView };
 
-type Common = Omit<RouteSpec, "method" | "path" | "summary" | "responses" | "tag" | "auth"> & {
+type Common = Omit<RouteSpec, "method" | "path" | "summary" | "responses" | "tag" | "auth" | "roles"> & {
+  /** Who may call it besides admins (README "Roles"). */
+  roles: Role[];
   /** The success answer; `{ok: true}` unless said. */
   answer?: { description: string; schema: z.ZodType };
 };
@@ -91,14 +94,14 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/seats/:seat/login",
     "An operator logs in at a seat",
-    { body: loginSchema, examples: { login: EX.login } },
+    { roles: ["operator"], body: loginSchema, examples: { login: EX.login } },
     async (c) => {
       const { user } = await readJson(c, loginSchema);
       ops.login(c.req.param("seat") as string, user);
       return c.json({ ok: true });
     },
   );
-  post("/station/seats/:seat/logout", "The operator at a seat logs out", {}, (c) => {
+  post("/station/seats/:seat/logout", "The operator at a seat logs out", { roles: ["operator"] }, (c) => {
     ops.logout(c.req.param("seat") as string);
     return c.json({ ok: true });
   });
@@ -111,6 +114,8 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
       tag: "station",
       summary: "Switch the station's mode",
       auth: true,
+      // the station's mode is the manager's: for admins
+      roles: ["admin"],
       body: stationModeSchema,
       examples: { mode: EX.mode },
       responses: { 200: { description: "done", schema: ok }, ...errors },
@@ -123,7 +128,7 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/racks",
     "A rack (MSU face) is presented; pick requests with stock on it lock",
-    { body: rackPresentedSchema, examples: { rack: EX.rack } },
+    { roles: ["integration"], body: rackPresentedSchema, examples: { rack: EX.rack } },
     async (c) => {
       ops.rackPresented(await readJson(c, rackPresentedSchema));
       return c.json({ ok: true });
@@ -138,6 +143,8 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
       tag: "station",
       summary: "The rack left the station",
       auth: true,
+      // the rack left: robot control, like rack presented
+      roles: ["integration"],
       responses: { 200: { description: "done", schema: ok }, ...errors },
     },
     (c) => {
@@ -153,37 +160,52 @@ function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/picks",
     "One pick transaction (item from slot into the order's bin)",
-    { body: pickTransactionSchema, examples: { pick: EX.pick }, answer: requestAfter },
+    { roles: ["operator"], body: pickTransactionSchema, examples: { pick: EX.pick }, answer: requestAfter },
     async (c) => c.json(ops.pick(await readJson(c, pickTransactionSchema))),
   );
   post(
     "/station/picks/exceptions",
     "A pick exception: missing, damaged or unscannable items",
-    { body: pickExceptionSchema, examples: { exception: EX.pickException }, answer: requestAfter },
+    {
+      roles: ["operator"],
+      body: pickExceptionSchema,
+      examples: { exception: EX.pickException },
+      answer: requestAfter,
+    },
     async (c) => c.json(ops.pickException(await readJson(c, pickExceptionSchema))),
   );
   post(
     "/station/puts",
     "One put transaction (item from tote into a slot)",
-    { body: putTransactionSchema, examples: { put: EX.put }, answer: requestAfter },
+    { roles: ["operator"], body: putTransactionSchema, examples: { put: EX.put }, answer: requestAfter },
     async (c) => c.json(ops.put(await readJson(c, putTransactionSchema))),
   );
   post(
     "/station/puts/exceptions",
     "A put exception (front/back states of the spec)",
-    { body: putExceptionSchema, examples: { exception: EX.putException }, answer: requestAfter },
+    {
+      roles: ["operator"],
+      body: putExceptionSchema,
+      examples: { exception: EX.putException },
+      answer: requestAfter,
+    },
     async (c) => c.json(ops.putException(await readJson(c, putExceptionSchema))),
   );
   post(
     "/station/puts/:externalServiceRequestId/release",
     "The tote (or roll cage) of a complete put is released",
-    { answer: requestAfter },
+    { roles: ["operator"], answer: requestAfter },
     (c) => c.json(ops.release(c.req.param("externalServiceRequestId") as string)),
   );
   post(
     "/station/puts/:externalServiceRequestId/put-back-stage",
     "Put back staging at the station: created → staged into a bin",
-    { body: putBackStageSchema, examples: { stage: EX.putBackStage }, answer: requestAfter },
+    {
+      roles: ["operator"],
+      body: putBackStageSchema,
+      examples: { stage: EX.putBackStage },
+      answer: requestAfter,
+    },
     async (c) =>
       c.json(
         ops.putBackStage(
@@ -202,7 +224,7 @@ function binAndStockRoutes(
   state: () => unknown,
 ): void {
   const post = poster(app, registry);
-  post("/station/bins/:ppsBinId/empty", "The operator emptied a bin", {}, (c) => {
+  post("/station/bins/:ppsBinId/empty", "The operator emptied a bin", { roles: ["operator"] }, (c) => {
     ops.binEmptied(c.req.param("ppsBinId") as string);
     return c.json({ ok: true });
   });
@@ -215,6 +237,8 @@ function binAndStockRoutes(
       tag: "station",
       summary: "Set the on-hand quantity of an item at a slot (inventory adjustment)",
       auth: true,
+      // a stock correction: for admins
+      roles: ["admin"],
       body: stockAdjustSchema,
       examples: { stock: EX.stock },
       responses: { 200: { description: "done", schema: ok }, ...errors },
@@ -233,6 +257,7 @@ function binAndStockRoutes(
       tag: "station",
       summary: "Mode, seats, bins, racks, the pick queue in work order, puts",
       auth: true,
+      roles: ["integration", "operator"],
       responses: {
         200: {
           description: "the station",

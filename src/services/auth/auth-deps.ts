@@ -2,12 +2,17 @@ import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { AuthRepo } from "../../db/auth.repo.js";
 import type { LoginThrottle } from "../../domain/login-throttle.js";
+import type { Role } from "../../domain/roles.js";
 import type { Metrics } from "../../metrics.js";
+import type { AccessEvents } from "./access-events.js";
+import type { LiveSessions } from "./live-sessions.js";
 import type { SecurityRecorder } from "./security-log.js";
 
 export interface AuthUser {
   id: number;
   username: string;
+  /** Read with the token: a new role counts from the next request (README "Roles"). */
+  role: Role;
 }
 
 export interface AuthOptions {
@@ -20,6 +25,8 @@ export interface AuthOptions {
   metrics?: Metrics;
   /** Where logins, lockouts, user changes and revocations are recorded (security-log.ts). */
   security?: SecurityRecorder;
+  /** Where refusals go: recorded once per caller and target every 10 minutes (security-log.ts). */
+  securityRefused?: SecurityRecorder;
   /** Waits before a delayed failed login is answered (a timer; tests pass one that records). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -45,6 +52,10 @@ export interface AuthDeps extends AuthOptions {
    */
   recentVersion: { value: number };
   attempts: LoginAttempts;
+  /** Where role refusals and revocations are logged and counted (access-events.ts). */
+  access: AccessEvents;
+  /** Screen streams and MQTT clients of users, ended when their user is removed or changed. */
+  live: LiveSessions;
 }
 
 export const CLIENT_SECRET_KEY = "client_secret_hash";

@@ -1,5 +1,6 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { AppError } from "../../domain/errors.js";
+import type { Role } from "../../domain/roles.js";
 import { type AuthDeps, type AuthUser, CLIENT_SECRET_KEY, sha256 } from "./auth-deps.js";
 import { attemptLogin, type LoginOrigin } from "./login-attempts.js";
 import { randomSecret } from "./password.js";
@@ -18,8 +19,6 @@ export interface TokenResponse {
 export type GrantRequest =
   | { grant_type: "password"; username: string; password: string }
   | { grant_type: "refresh_token"; refresh_token: string };
-
-export const SCOPE = "read write";
 
 /**
  * Recently checked tokens, so a busy client does not cost two lookups per request. An entry lives a few
@@ -56,7 +55,8 @@ function checkClient(deps: AuthDeps, header: string | undefined): boolean {
   return clientSecretMatches(deps, secret) && idOk;
 }
 
-function issue(deps: AuthDeps, userId: number): TokenResponse {
+/** The token's `scope` is the user's role (README "Roles"): what the token may be used for. */
+function issue(deps: AuthDeps, userId: number, role: Role): TokenResponse {
   const now = deps.now();
   const access = randomSecret(32);
   const refresh = randomSecret(32);
@@ -73,7 +73,7 @@ function issue(deps: AuthDeps, userId: number): TokenResponse {
     token_type: "bearer",
     refresh_token: refresh,
     expires_in: deps.tokenTtlSeconds,
-    scope: SCOPE,
+    scope: role,
     user_id: userId,
     jti,
   };
@@ -94,7 +94,7 @@ export async function grant(
   if (req.grant_type === "password") {
     const login = { username: req.username, password: req.password, clientOk };
     const user = await attemptLogin(deps, login, origin);
-    return issue(deps, user.id);
+    return issue(deps, user.id, user.role);
   }
   const row = repo.findToken(sha256(req.refresh_token));
   if (!clientOk || !row || row.kind !== "refresh" || row.expiresAt <= deps.now()) throw badCredentials();
@@ -113,9 +113,11 @@ export async function grant(
     revoked("refresh_token_reused", "user");
     throw badCredentials();
   }
+  const user = repo.findUserById(row.userId);
+  if (!user) throw badCredentials();
   repo.revokeToken(row.tokenHash);
   revoked("refresh_rotation", "token");
-  return issue(deps, row.userId);
+  return issue(deps, row.userId, user.role);
 }
 
 /** Resolves a bearer token to its user, or a 401. */
@@ -149,7 +151,7 @@ export function authenticate(deps: AuthDeps, authorization: string | undefined):
   }
   const user = deps.repo.findUserById(row.userId);
   if (!user) throw new AppError("unauthorized", "unknown or revoked token");
-  const found = { id: user.id, username: user.username };
+  const found = { id: user.id, username: user.username, role: user.role };
   if (deps.recent.size >= TOKEN_CACHE_MAX) deps.recent.clear();
   deps.recent.set(m[1], { user: found, until: Math.min(row.expiresAt, now + TOKEN_CACHE_MS) });
   return found;

@@ -1,5 +1,7 @@
 import { AppError, fieldError } from "../../domain/errors.js";
 import { passwordProblem } from "../../domain/password-policy.js";
+import type { Role } from "../../domain/roles.js";
+import type { RevokeReason } from "./access-events.js";
 import { type AuthDeps, type AuthUser, CLIENT_SECRET_KEY, sha256 } from "./auth-deps.js";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "./password.js";
 
@@ -20,12 +22,39 @@ function checkPassword(password: string): void {
   if (problem !== null) throw fieldError("password", problem);
 }
 
-export async function addUser(deps: AuthDeps, username: string, password: string): Promise<number> {
+export async function addUser(
+  deps: AuthDeps,
+  username: string,
+  password: string,
+  role: Role,
+): Promise<number> {
   checkPassword(password);
   if (deps.repo.findUser(username)) throw new AppError("user_exists", `user ${username} exists`);
-  const id = deps.repo.insertUser(username, await hashPassword(password), deps.now());
-  deps.security?.({ kind: "user_added", channel: "cli", username });
+  const id = deps.repo.insertUser(username, await hashPassword(password), role, deps.now());
+  deps.security?.({ kind: "user_added", channel: "cli", username, detail: { role } });
   return id;
+}
+
+/**
+ * Revocation at once (README "Roles"): no cached token outlives the change, and the user's open
+ * screen streams and MQTT connections end now (live-sessions.ts). The tokens' revocation is recorded
+ * in the security event log by `onRevoked` (access-events.ts).
+ */
+function revoked(deps: AuthDeps, username: string, reason: RevokeReason, tokens: boolean): void {
+  deps.recent.clear();
+  if (tokens) deps.access.onRevoked({ username, reason, what: "tokens" });
+  deps.live.sweep();
+}
+
+/** A new role counts from the user's next request; their screen sessions and MQTT connections end. */
+export function setRole(deps: AuthDeps, username: string, role: Role): boolean {
+  const user = deps.repo.findUser(username);
+  if (!user) throw new AppError("not_found", `no user ${username}`);
+  if (user.role === role) return false;
+  deps.repo.updateRole(user.id, role, deps.now());
+  deps.security?.({ kind: "role_changed", channel: "cli", username, detail: { from: user.role, to: role } });
+  revoked(deps, username, "role_changed", false);
+  return true;
 }
 
 /** A new password revokes the user's tokens. */
@@ -35,28 +64,16 @@ export async function resetPassword(deps: AuthDeps, username: string, password: 
   if (!user) throw new AppError("not_found", `no user ${username}`);
   deps.repo.updatePassword(user.id, await hashPassword(password), deps.now());
   deps.repo.revokeUserTokens(user.id);
-  deps.recent.clear();
   deps.security?.({ kind: "password_changed", channel: "cli", username });
-  deps.security?.({
-    kind: "token_revoked",
-    channel: "cli",
-    username,
-    detail: { reason: "password_reset", scope: "user" },
-  });
+  revoked(deps, username, "password_reset", true);
 }
 
 export function removeUser(deps: AuthDeps, username: string): void {
   const user = deps.repo.findUser(username);
   if (!user) throw new AppError("not_found", `no user ${username}`);
   deps.repo.deleteUser(user.id);
-  deps.recent.clear();
   deps.security?.({ kind: "user_removed", channel: "cli", username });
-  deps.security?.({
-    kind: "token_revoked",
-    channel: "cli",
-    username,
-    detail: { reason: "user_removed", scope: "user" },
-  });
+  revoked(deps, username, "user_removed", true);
 }
 
 /**
@@ -70,5 +87,5 @@ export async function checkUserPassword(
 ): Promise<AuthUser | undefined> {
   const user = repo.findUser(username);
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-  return user && ok ? { id: user.id, username: user.username } : undefined;
+  return user && ok ? { id: user.id, username: user.username, role: user.role } : undefined;
 }

@@ -5,6 +5,8 @@
  * module only.
  */
 import type { AuthRepo } from "../../db/auth.repo.js";
+import type { Role } from "../../domain/roles.js";
+import { createAccessEvents } from "./access-events.js";
 import type { AuthDeps, AuthOptions } from "./auth-deps.js";
 import { authenticate, type GrantRequest, grant } from "./auth-tokens.js";
 import {
@@ -14,30 +16,46 @@ import {
   removeUser,
   resetPassword,
   setClientSecret,
+  setRole,
 } from "./auth-users.js";
+import { createLiveSessions, type LiveSession } from "./live-sessions.js";
 import { brokerLogin, createLoginAttempts, type LoginOrigin, screenLogin } from "./login-attempts.js";
 import { hasScrapeToken, isScrapeToken, setScrapeToken } from "./scrape-token.js";
 
+export type { AccessEvents, ForbiddenEvent, RevokedEvent } from "./access-events.js";
 export type { AuthDeps, AuthOptions, AuthUser } from "./auth-deps.js";
 export {
   authenticate,
   type GrantRequest,
   grant,
-  SCOPE,
   TOKEN_CACHE_MS,
   type TokenResponse,
 } from "./auth-tokens.js";
-export { addUser, hasClientSecret, removeUser, resetPassword, setClientSecret } from "./auth-users.js";
+export {
+  addUser,
+  hasClientSecret,
+  removeUser,
+  resetPassword,
+  setClientSecret,
+  setRole,
+} from "./auth-users.js";
 export { CREDENTIALS_FILE, type CredentialSettings, ensureCredentials } from "./credentials.js";
+export type { LiveSession } from "./live-sessions.js";
 export { type LoginOrigin, UNKNOWN_ADDRESS } from "./login-attempts.js";
 
 export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
+  const access = createAccessEvents(opts.log, opts.metrics, {
+    record: opts.security,
+    refused: opts.securityRefused,
+  });
   const deps: AuthDeps = {
     ...opts,
     repo,
     recent: new Map(),
     recentVersion: { value: repo.dataVersion() },
     attempts: createLoginAttempts(opts.log, opts.metrics),
+    access,
+    live: createLiveSessions(repo, access),
   };
   return {
     setClientSecret: (secret: string) => setClientSecret(deps, secret),
@@ -49,7 +67,9 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
     grant: (authorization: string | undefined, req: GrantRequest, origin?: LoginOrigin) =>
       grant(deps, authorization, req, origin),
     authenticate: (authorization: string | undefined) => authenticate(deps, authorization),
-    addUser: (username: string, password: string) => addUser(deps, username, password),
+    addUser: (username: string, password: string, role: Role) => addUser(deps, username, password, role),
+    /** false when the user had that role already. */
+    setRole: (username: string, role: Role) => setRole(deps, username, role),
     resetPassword: (username: string, password: string) => resetPassword(deps, username, password),
     removeUser: (username: string) => removeUser(deps, username),
     checkUserPassword: (username: string, password: string) => checkUserPassword(deps, username, password),
@@ -61,6 +81,14 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
       screenLogin(deps, username, password, address),
     hasUser: (username: string): boolean => repo.findUser(username) !== undefined,
     listUsers: () => repo.listUsers(),
+    /** Role refusals and revocations: logged and counted in one place each (access-events.ts). */
+    access,
+    /** Watches a screen stream or an MQTT client until its user is removed or changed. */
+    track: (s: LiveSession) => deps.live.track(s),
+    /** Ends the watched sessions of removed or changed users (parts/revocation.part.ts). */
+    sweepSessions: () => deps.live.sweep(),
+    /** Changes when another process (the command line) committed to the database. */
+    dataVersion: () => repo.dataVersion(),
     pruneExpired: () => repo.pruneExpired(opts.now()),
   };
 }

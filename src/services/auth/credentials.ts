@@ -20,7 +20,7 @@ interface CredentialStore {
   setScrapeToken(token: string): void;
   hasScrapeToken(): boolean;
   hasUser(username: string): boolean;
-  addUser(username: string, password: string): Promise<number>;
+  addUser(username: string, password: string, role: "admin"): Promise<number>;
 }
 
 /** The secrets a first start made, as the file holds them (any left there by an earlier start stay). */
@@ -74,7 +74,8 @@ export async function ensureCredentials(
   ensureClientSecret(auth, settings, generated);
   if (!auth.hasUser(settings.adminUser)) {
     const password = settings.adminPassword ?? randomSecret(18);
-    await auth.addUser(settings.adminUser, password);
+    // the first user is an admin: existing set-ups keep every right (README "Roles")
+    await auth.addUser(settings.adminUser, password, "admin");
     if (!settings.adminPassword) {
       generated.adminUser = settings.adminUser;
       generated.adminPassword = password;

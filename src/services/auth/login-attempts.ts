@@ -114,18 +114,17 @@ export function screenLogin(
   return attemptLogin(deps, { username, password, clientOk: true }, { via: "screen", address });
 }
 
-/** The embedded broker's check: a throttled login is refused like a wrong password. */
+/** The embedded broker's check: the user, or undefined; a throttled login is refused like a wrong password. */
 export async function brokerLogin(
   deps: AuthDeps,
   username: string,
   password: string,
   address: string | undefined,
-): Promise<boolean> {
+): Promise<AuthUser | undefined> {
   try {
-    await attemptLogin(deps, { username, password, clientOk: true }, { via: "mqtt", address });
-    return true;
+    return await attemptLogin(deps, { username, password, clientOk: true }, { via: "mqtt", address });
   } catch (err) {
-    if (err instanceof AppError) return false;
+    if (err instanceof AppError) return undefined;
     throw err;
   }
 }

@@ -2,7 +2,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import type { ScreenSessionsRepo } from "../../db/screen-sessions.repo.js";
+import type { ScreenSessionFound, ScreenSessionsRepo } from "../../db/screen-sessions.repo.js";
+import { forbiddenError, type Role, roleAllows } from "../../domain/roles.js";
+import type { ForbiddenEvent } from "./access-events.js";
 import type { AuthUser } from "./auth-deps.js";
 import { randomSecret } from "./password.js";
 import type { SecurityRecorder } from "./security-log.js";
@@ -28,6 +30,8 @@ export interface ScreenSession {
   seat: string;
   kind: "key" | "user";
   token: string;
+  /** The user a user session was signed in by (a key session has none: the station's own display). */
+  user?: { id: number; username: string; role: Role };
   /** set when the session was opened or renewed now: send the cookie again with this lifetime */
   maxAgeSeconds?: number;
 }
@@ -41,18 +45,37 @@ function sameText(a: string, b: string): boolean {
   return timingSafeEqual(x, y);
 }
 
-export function createScreenSessions(deps: {
+/** The user behind a session row: a user session's, none for a key session. */
+function userOf(row: ScreenSessionFound): Pick<ScreenSession, "user"> {
+  if (row.kind !== "user" || row.userId === null || row.username === null || row.role === null) return {};
+  return { user: { id: row.userId, username: row.username, role: row.role } };
+}
+
+export interface ScreenSessionsDeps {
   repo: ScreenSessionsRepo;
   /** Checks a user's password: throttled and recorded like the token endpoint (login-attempts.ts). */
   login: (username: string, password: string, address: string | undefined) => Promise<AuthUser>;
   seats: readonly string[];
   now: () => number;
   security?: SecurityRecorder | undefined;
-}) {
+  /** Told of a user refused for their role (services/auth/access-events.ts). */
+  onForbidden?: (e: ForbiddenEvent) => void;
+}
+
+/**
+ * A user session ends with any change of its user (removal, new password, new role); a key session with
+ * a new key for its seat.
+ */
+function current(row: ScreenSessionFound, key: string | undefined): boolean {
+  if (row.kind === "user") return row.userChangedAt !== null && row.userChangedAt <= row.createdAt;
+  return key !== undefined && row.keyId === keyId(key);
+}
+
+export function createScreenSessions(deps: ScreenSessionsDeps) {
   const { repo, now } = deps;
   const keys = new Map<string, string>();
 
-  function open(seat: string, kind: "key" | "user", userId: number | null): ScreenSession {
+  function open(seat: string, kind: "key" | "user", user: ScreenSession["user"] | null): ScreenSession {
     const token = randomSecret(32);
     const ttl = kind === "key" ? KEY_SESSION_MS : USER_SESSION_MS;
     const key = keys.get(seat);
@@ -60,12 +83,12 @@ export function createScreenSessions(deps: {
       tokenHash: sha256(token),
       seat,
       kind,
-      userId,
+      userId: user?.id ?? null,
       keyId: kind === "key" && key ? keyId(key) : null,
       createdAt: now(),
       expiresAt: now() + ttl,
     });
-    return { seat, kind, token, maxAgeSeconds: ttl / 1000 };
+    return { seat, kind, token, maxAgeSeconds: ttl / 1000, ...(user ? { user } : {}) };
   }
 
   return {
@@ -105,24 +128,29 @@ export function createScreenSessions(deps: {
 
     /**
      * Sign-in with an API user's name and password from the client at `address`: one answer for every
-     * failure, `too_many_attempts` once the user name or the address is locked.
+     * failure, `too_many_attempts` once the user name or the address is locked, and a 403 for a role
+     * not in `roles`.
      */
-    async signIn(seat: string, username: string, password: string, address?: string): Promise<ScreenSession> {
-      const user = await deps.login(username, password, address);
-      return open(seat, "user", user.id);
+    async signIn(
+      seat: string,
+      name: string,
+      password: string,
+      roles: readonly Role[],
+      address?: string,
+    ): Promise<ScreenSession> {
+      const { id, username, role } = await deps.login(name, password, address);
+      if (roleAllows(roles, role)) return open(seat, "user", { id, username, role });
+      deps.onForbidden?.({ username, role, via: "screen", what: `screen sign-in ${seat}`, address });
+      throw forbiddenError(role, roles);
     },
 
     /** The session of `token` when it is valid for `seat`; renewed once half of its life has passed. */
     check(seat: string, token: string): ScreenSession | null {
       const row = repo.find(sha256(token));
       const t = now();
-      if (!row || row.seat !== seat || row.expiresAt <= t) return null;
-      if (row.kind === "user" && (row.userChangedAt === null || row.userChangedAt > row.createdAt))
-        return null;
-      const key = keys.get(seat);
-      if (row.kind === "key" && (!key || row.keyId !== keyId(key))) return null;
+      if (!row || row.seat !== seat || row.expiresAt <= t || !current(row, keys.get(seat))) return null;
       const ttl = row.kind === "key" ? KEY_SESSION_MS : USER_SESSION_MS;
-      const session: ScreenSession = { seat, kind: row.kind, token };
+      const session: ScreenSession = { seat, kind: row.kind, token, ...userOf(row) };
       const until = row.kind === "user" ? Math.min(t + ttl, row.createdAt + USER_SESSION_MAX_MS) : t + ttl;
       if (row.expiresAt - t < ttl / 2 && until > row.expiresAt) {
         repo.renew(row.tokenHash, until);

@@ -78,7 +78,7 @@ export const de: Record<MessageKey, string> = {
   "refusal.schema_missing": "Der Artikel hat kein Schema",
   "refusal.unauthorized": "Nicht angemeldet",
   "refusal.invalid_credentials": "Falscher Benutzername oder falsches Passwort",
-  "refusal.forbidden": "An diesem Bildschirm nicht erlaubt",
+  "refusal.forbidden": "Nicht erlaubt: der Bildschirm ist für Bediener, und für seinen eigenen Platz",
   "refusal.too_many_attempts":
     "Zu viele fehlgeschlagene Anmeldungen: einige Minuten warten und erneut versuchen",
   "refusal.not_found": "Nicht gefunden",

@@ -80,7 +80,7 @@ export const en = {
   "refusal.schema_missing": "The item has no schema",
   "refusal.unauthorized": "Not signed in",
   "refusal.invalid_credentials": "Wrong user name or password",
-  "refusal.forbidden": "Not allowed on this screen",
+  "refusal.forbidden": "Not allowed: the screen is for operators, and for its own seat",
   "refusal.too_many_attempts": "Too many failed logins: wait a few minutes and try again",
   "refusal.not_found": "Not found",
   "refusal.route_not_found": "Not found",
