@@ -78,6 +78,13 @@ function sameSecret(given: Buffer | undefined, secret: string): boolean {
   return given !== undefined && given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+function logRefusal(log: Logger, client: Client, username: string | undefined, reason: string): void {
+  log.warn(
+    { client: client.id, username, address: addressOf(client) },
+    `mqtt broker: connect refused: ${reason}`,
+  );
+}
+
 export function brokerGuard(opts: BrokerGuardOptions): Hooks {
   const acl = brokerAcl(opts.root);
   const principals = new WeakMap<Client, BrokerPrincipal>();
@@ -90,10 +97,7 @@ export function brokerGuard(opts: BrokerGuardOptions): Hooks {
   const who = (client: Client | null): BrokerPrincipal | undefined =>
     client ? principals.get(client) : undefined;
   const refuse = (client: Client, username: string | undefined, reason: string) =>
-    opts.log.warn(
-      { client: client.id, username, address: addressOf(client) },
-      `mqtt broker: connect refused: ${reason}`,
-    );
+    logRefusal(opts.log, client, username, reason);
   /** Watches a user's connection: it is closed when the user is removed or changed (services/auth). */
   const watch = (client: Client, user: BrokerUser) => {
     const { id: userId, username, role } = user;

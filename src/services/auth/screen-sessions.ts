@@ -71,6 +71,28 @@ function current(row: ScreenSessionFound, key: string | undefined): boolean {
   return key !== undefined && row.keyId === keyId(key);
 }
 
+/** The seats' keys from `screen-keys.json` into `keys`, the missing ones generated and written. */
+function loadKeys(keys: Map<string, string>, seats: readonly string[], dataDir: string, log: Logger): string {
+  const file = join(dataDir, SCREEN_KEYS_FILE);
+  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+  const made: string[] = [];
+  for (const seat of seats) {
+    const k = stored[seat];
+    if (typeof k === "string" && k.length >= 16) keys.set(seat, k);
+    else {
+      keys.set(seat, randomSecret(24));
+      made.push(seat);
+    }
+  }
+  if (made.length) {
+    const all = { ...stored, ...Object.fromEntries(keys) };
+    writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    log.warn({ file, seats: made }, "operator screen keys written (owner-readable only)");
+  } else log.info({ file }, "operator screen keys");
+  return file;
+}
+
 export function createScreenSessions(deps: ScreenSessionsDeps) {
   const { repo, now } = deps;
   const keys = new Map<string, string>();
@@ -96,28 +118,7 @@ export function createScreenSessions(deps: ScreenSessionsDeps) {
      * Reads the seats' keys from the data folder, generating the missing ones (file mode 0600); the log
      * says where, like the initial credentials.
      */
-    ensureKeys(dataDir: string, log: Logger): string {
-      const file = join(dataDir, SCREEN_KEYS_FILE);
-      const stored = existsSync(file)
-        ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>)
-        : {};
-      const made: string[] = [];
-      for (const seat of deps.seats) {
-        const k = stored[seat];
-        if (typeof k === "string" && k.length >= 16) keys.set(seat, k);
-        else {
-          keys.set(seat, randomSecret(24));
-          made.push(seat);
-        }
-      }
-      if (made.length) {
-        const all = { ...stored, ...Object.fromEntries(keys) };
-        writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-        chmodSync(file, 0o600);
-        log.warn({ file, seats: made }, "operator screen keys written (owner-readable only)");
-      } else log.info({ file }, "operator screen keys");
-      return file;
-    },
+    ensureKeys: (dataDir: string, log: Logger): string => loadKeys(keys, deps.seats, dataDir, log),
 
     /** The station box's display: its seat's key opens a session, or null. */
     openWithKey(seat: string, key: string): ScreenSession | null {
