@@ -63,6 +63,7 @@ const EXPECTED: Record<string, Role[]> = {
   "PUT /station/mode": A,
   "PUT /station/stock": A,
   "GET /station/notifications": A,
+  "GET /station/security-events": A,
   "POST /station/audits/:audit_id/start": A,
   "POST /station/audits/:audit_id/approve": A,
   "POST /station/audits/:audit_id/reject": A,

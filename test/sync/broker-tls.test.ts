@@ -63,7 +63,10 @@ describe("the embedded broker's TLS listener", () => {
   });
 
   it("lets an API user in over mqtts:// and holds them to the station's ACL", async () => {
-    const { code, client } = await tryConnect(port, CENTRAL);
+    // an integration user: the central system's rights (an admin may also read beyond the branch)
+    const central = { username: "central-tls", password: "central-tls-password" };
+    await t.agent.services.auth.addUser(central.username, central.password, "integration");
+    const { code, client } = await tryConnect(port, central);
     expect(code).toBe(0);
     const c = client as MqttClient;
     expect(
