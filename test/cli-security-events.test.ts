@@ -14,7 +14,9 @@ let env: Record<string, string>;
 beforeAll(async () => {
   dir = tempDir();
   env = { PPS_EDGE_DATA_DIR: dir };
-  expect((await run(["user", "add", "alice", "--role", "admin", "--init"], env, `${PASSWORD}\n`)).code).toBe(0);
+  expect((await run(["user", "add", "alice", "--role", "admin", "--init"], env, `${PASSWORD}\n`)).code).toBe(
+    0,
+  );
   expect((await run(["user", "reset-password", "alice"], env, "a new password 123\n")).code).toBe(0);
   expect((await run(["user", "add", "bob", "--role", "operator"], env, `${PASSWORD}\n`)).code).toBe(0);
   expect((await run(["user", "remove", "bob"], env)).code).toBe(0);
