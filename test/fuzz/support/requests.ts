@@ -49,10 +49,11 @@ function param(ctx: FuzzContext, name: string, real: boolean): fc.Arbitrary<stri
     .tuple(fc.oneof(hostileString, rawUrlPieces), fc.boolean())
     .filter(([s]) => !forms(s).some((f) => ctx.existing.has(f)))
     .map(([s, raw]) => (s === "" ? "%20" : urlComponent(s, raw)));
-  if (!real || ctx.existing.size === 0) return missing;
+  const stored = ctx.stored(name);
+  if (!real || stored.length === 0) return missing;
   return fc.oneof(
     missing,
-    fc.constantFrom(...ctx.existing).map((s) => urlComponent(s, false)),
+    fc.constantFrom(...stored).map((s) => urlComponent(s, false)),
   );
 }
 
