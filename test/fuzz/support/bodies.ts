@@ -218,19 +218,23 @@ function refusedText(schema: z.ZodType, optional: boolean, body: Body, text: str
 }
 
 /** A JSON body the route must refuse; one that would pass is wrapped in an array, then refused. */
-export function refusedJsonBody(schema: z.ZodType, optional: boolean, examples: unknown[], limit: number) {
-  return fc
-    .tuple(serialized(mutatedValue(examples), limit), contentType)
-    .map(([[family, bytes], type]): Body => {
-      const body = { bytes, contentType: type, family };
-      if (surelyRefused(schema, optional, body, limit)) return body;
-      const wrapped = {
-        ...body,
-        bytes: Buffer.from(`[${bytes.toString("utf8")}]`),
-        family: `${family}, wrapped`,
-      };
-      return surelyRefused(schema, optional, wrapped, limit)
-        ? wrapped
-        : { ...body, bytes: Buffer.from("{"), family: "cut" };
-    });
+export function refusedJsonBody(
+  schema: z.ZodType,
+  optional: boolean,
+  examples: unknown[],
+  limit: number,
+  types: fc.Arbitrary<string | undefined> = contentType,
+) {
+  return fc.tuple(serialized(mutatedValue(examples), limit), types).map(([[family, bytes], type]): Body => {
+    const body = { bytes, contentType: type, family };
+    if (surelyRefused(schema, optional, body, limit)) return body;
+    const wrapped = {
+      ...body,
+      bytes: Buffer.from(`[${bytes.toString("utf8")}]`),
+      family: `${family}, wrapped`,
+    };
+    return surelyRefused(schema, optional, wrapped, limit)
+      ? wrapped
+      : { ...body, bytes: Buffer.from("{"), family: "cut" };
+  });
 }

@@ -34,15 +34,21 @@ function readers(sqlite: Database.Database, excluded: string[]) {
 export function digester(sqlite: Database.Database, excluded: string[]): () => string {
   const tables = readers(sqlite, excluded);
   if (tables.length < 10) throw new Error(`only ${tables.length} tables: is this the agent's database?`);
-  return () => {
-    const hash = createHash("sha256");
-    for (const { name, stmt } of tables) {
-      hash.update(`\n#${name}\n`);
-      for (const row of stmt.all() as unknown[][]) {
-        hash.update(JSON.stringify(row, (_, v) => (Buffer.isBuffer(v) ? v.toString("hex") : v)));
-        hash.update("\n");
-      }
-    }
-    return hash.digest("hex");
-  };
+  const perTable = () =>
+    tables.map(({ name, stmt }) => {
+      const hash = createHash("sha256");
+      for (const row of stmt.all() as unknown[][]) hash.update(`${JSON.stringify(row)}\n`);
+      return `${name}:${hash.digest("hex").slice(0, 16)}`;
+    });
+  // the digest lists each table's own hash, so a difference names the tables that changed
+  return () => perTable().join(" ");
+}
+
+/** The tables whose rows differ between two digests. */
+export function changedTables(before: string, after: string): string[] {
+  const a = new Set(before.split(" "));
+  return after
+    .split(" ")
+    .filter((x) => !a.has(x))
+    .map((x) => x.split(":")[0] as string);
 }

@@ -10,9 +10,9 @@ import {
   SERVICE_REQUEST_EXAMPLES,
 } from "../../../src/http/routes/request-examples.js";
 import { BASIC, startTestAgent, type TestAgent, testConfig } from "../../helpers/agent.js";
-import { digester, HTTP_EXCLUDED } from "./digest.js";
+import { changedTables, digester, HTTP_EXCLUDED } from "./digest.js";
 import { type FuzzContext, type FuzzRequest, requestsFor, takesAnything } from "./requests.js";
-import { type RouteStats, replay, runs, seed, seedOf, summary } from "./run.js";
+import { newStats, type RouteStats, replay, runs, seed, seedOf, summary } from "./run.js";
 
 export interface HttpFuzz {
   t: TestAgent;
@@ -23,7 +23,7 @@ export interface HttpFuzz {
 }
 
 /** The station's data for routes to find: a catalog, an item, a pick and a put request, an audit. */
-async function seedStation(t: TestAgent): Promise<void> {
+export async function seedStation(t: TestAgent): Promise<void> {
   const posts: Array<[string, unknown]> = [
     ["/api-gateway/mdm-service/wms-masterdata/catalog", CATALOG_EXAMPLE],
     ["/api-gateway/mdm-service/wms-masterdata/item", ITEM_EXAMPLE],
@@ -143,12 +143,15 @@ export function sendInProcess(t: TestAgent, req: FuzzRequest): Promise<Response>
   );
 }
 
-/** The digest once the agent's work after an answer (a report being written) is done: two equal reads in a row. */
-export async function settled(f: HttpFuzz): Promise<string> {
-  let last = f.digest();
-  for (let i = 0; i < 100; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    const now = f.digest();
+/**
+ * The digest once the agent's work after an answer (a report being written, notifications being
+ * published) is done: two equal reads `stepMs` apart.
+ */
+export async function settledDigest(digest: () => string, stepMs = 10): Promise<string> {
+  let last = digest();
+  for (let i = 0; i < 1000 / stepMs; i++) {
+    await new Promise((r) => setTimeout(r, stepMs));
+    const now = digest();
     if (now === last) return now;
     last = now;
   }
@@ -167,15 +170,18 @@ export async function fuzzRoute(
 ): Promise<RouteStats> {
   const name = `${spec.method.toUpperCase()} ${spec.path}`;
   const stats = newStats(name);
-  let expected = await settled(f);
+  let expected = await settledDigest(f.digest);
   const property = fc.asyncProperty(requestsFor(spec, f.ctx), async (req) => {
     stats.tried++;
     const res = await send(req);
     await checkAnswer(res, req, stats);
     const now = f.digest();
     if (now === expected) return;
-    if (takesAnything(spec) && res.status < 300) expected = await settled(f);
-    else throw new Error(`the database changed after ${res.status} to ${show(req)}`);
+    if (takesAnything(spec) && res.status < 300) expected = await settledDigest(f.digest);
+    else
+      throw new Error(
+        `${changedTables(expected, now).join(", ")} changed after ${res.status} to ${show(req)}`,
+      );
   });
   const out = await fc.check(property, { numRuns, seed: seedOf(name), ...replay(name) });
   console.log(summary(stats));
@@ -186,18 +192,6 @@ export async function fuzzRoute(
     );
   }
   return stats;
-}
-
-function newStats(name: string): RouteStats {
-  const statuses = new Map<number, number>();
-  return {
-    name,
-    tried: 0,
-    statuses,
-    count(status) {
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    },
-  };
 }
 
 function replayHint(name: string, out: { counterexamplePath: string | null }): string {

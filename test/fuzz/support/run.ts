@@ -40,3 +40,15 @@ export function summary(s: RouteStats): string {
     .join(" ");
   return `fuzz ${s.name}: ${s.tried} tried, ${fivexx} 5xx (${seen}) seed ${SEED}`;
 }
+
+export function newStats(name: string): RouteStats {
+  const statuses = new Map<number, number>();
+  return {
+    name,
+    tried: 0,
+    statuses,
+    count(status) {
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    },
+  };
+}
