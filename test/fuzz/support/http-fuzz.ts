@@ -111,6 +111,9 @@ export async function checkAnswer(res: Response, req: FuzzRequest, stats: RouteS
     return;
   }
   const text = await res.text();
+  // Node's HTTP parser refuses a request line or headers it cannot read (a backslash in the path, a URL
+  // past 16 KiB) with a bare 400/431 and closes: the request never reached the agent (no request id)
+  if (!res.headers.has("x-request-id") && (res.status === 400 || res.status === 431) && text === "") return;
   if (res.status >= 500) throw new Error(`${res.status} ${text.slice(0, 300)} to ${show(req)}`);
   let body: { status?: unknown; code?: unknown; message?: unknown; errors?: unknown };
   try {
