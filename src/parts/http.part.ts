@@ -2,14 +2,15 @@
  * The HTTP side of the agent: the app with every route group (docs/architecture.md#http), and the
  * server that listens, a critical part: a station nobody can reach over HTTP does not start.
  */
-import type { Server, ServerOptions } from "node:http";
+import { createServer as createHttpServer, type Server, type ServerOptions } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { type ServerType, serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
 import { isMigrated, shippedMigrationCount } from "../db/open.js";
 import { createHttpApp, type RouteGroup } from "../http/app.js";
 import { requireBearer } from "../http/auth.middleware.js";
+import { answerClientErrors, requestRefusal } from "../http/client-error.js";
 import type { AppEnv } from "../http/context.js";
 import { metricsAccess } from "../http/metrics-access.js";
 import { auditsRoutes } from "../http/routes/audits.routes.js";
@@ -142,8 +143,7 @@ function timeouts(http: HttpConfig): ServerOptions {
 }
 
 /** Connections over `http.maxConnections` are closed as they arrive, so sockets cannot exhaust the fds. */
-function limitConnections(server: ServerType, http: HttpConfig): void {
-  const s = server as Server;
+function limitConnections(s: Server, http: HttpConfig): void {
   s.maxConnections = http.maxConnections;
   // set again: not every Node version takes it from the options
   s.keepAliveTimeout = http.keepAliveTimeoutMs;
@@ -151,7 +151,7 @@ function limitConnections(server: ServerType, http: HttpConfig): void {
 
 /** Listens on the configured address; stop closes the server and every open connection. */
 export function httpServerPart(f: Foundation, app: Hono<AppEnv>, listening: (a: AddressInfo) => void): Part {
-  let server: ServerType | undefined;
+  let server: Server | undefined;
   let stopReloading = () => {};
   return {
     name: "http server",
@@ -160,25 +160,22 @@ export function httpServerPart(f: Foundation, app: Hono<AppEnv>, listening: (a: 
       new Promise<void>((ok, fail) => {
         const { host, port } = f.config.http;
         const tls = httpsFiles(f.config.http);
-        const base = { fetch: app.fetch, hostname: host, port };
         const serverOptions = timeouts(f.config.http);
-        const ready = (info: AddressInfo) => {
-          listening(info);
-          ok();
-        };
+        // A request the adaptor cannot turn into a Request (a backslash in the path, no Host) gets the
+        // station's error body instead of a bare 400 (http/client-error.ts).
+        const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: requestRefusal });
         // the same timeouts and limits on HTTPS: https.Server is an http.Server behind the handshake
         server = tls
-          ? serve(
-              {
-                ...base,
-                createServer: createHttpsServer,
-                serverOptions: { ...serverOptions, ...httpsOptions(tls, f.config.http, f.log) },
-              },
-              ready,
-            )
-          : serve({ ...base, serverOptions }, ready);
+          ? createHttpsServer({ ...serverOptions, ...httpsOptions(tls, f.config.http, f.log) }, listener)
+          : createHttpServer(serverOptions, listener);
+        const s = server;
+        s.listen(port, host, () => {
+          listening(s.address() as AddressInfo);
+          ok();
+        });
         if (tls) stopReloading = reloadOnHangup(server as HttpsServer, tls, f.log);
         limitConnections(server, f.config.http);
+        answerClientErrors(server);
         server.once("error", (err) => fail(listenFailure(err, host, port)));
       }),
     async stop() {
