@@ -6,46 +6,24 @@
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { promisify } from "node:util";
-import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
+import type { IClientOptions, MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfigOrExplain } from "../../src/config/config.load.js";
 import { isStartError } from "../../src/start-error.js";
 import { ADMIN, startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { LogLines } from "../helpers/log-lines.js";
 import { agentOn, ask, CENTRAL, committed, FAST, notify, PPS, ROOT, SITE } from "./support/agent.js";
+import { granted, tryConnect } from "./support/broker-probe.js";
 import { type Subscriber, subscribe } from "./support/subscriber.js";
 
 const MOSQUITTO_CLIENTS = existsSync("/usr/bin/mosquitto_sub") && existsSync("/usr/bin/mosquitto_pub");
 const AGENT_CLIENT_ID = `pps-edge-${SITE}-${PPS}`;
 const READABLE = [`${ROOT}/connection`, `${ROOT}/notification`, `${ROOT}/state/#`, `${ROOT}/response/#`];
 
-/** The CONNACK return code a connect attempt gets (0: accepted), and the client when accepted. */
-async function tryConnect(url: string, opts: IClientOptions): Promise<{ code: number; client?: MqttClient }> {
-  const client = mqtt.connect(url, { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000, ...opts });
-  return new Promise((ok) => {
-    client.once("connect", () => ok({ code: 0, client }));
-    client.once("error", (err) => {
-      client.end(true);
-      ok({ code: (err as Error & { code?: number }).code ?? -1 });
-    });
-  });
-}
-
 async function connected(url: string, opts: IClientOptions = CENTRAL): Promise<MqttClient> {
   const { code, client } = await tryConnect(url, opts);
   expect(code).toBe(0);
   return client as MqttClient;
-}
-
-/** Granted QoS per filter (128: refused; mqtt.js then rejects with the SUBACK packet). */
-async function granted(client: MqttClient, filters: string[]): Promise<number[]> {
-  try {
-    return (await client.subscribeAsync(filters, { qos: 1 })).map((s) => s.qos);
-  } catch (e) {
-    const suback = (e as { packet?: { granted?: number[] } }).packet;
-    if (!suback?.granted) throw e;
-    return suback.granted;
-  }
 }
 
 function online(sub: Subscriber): Array<{ state: string; session: number }> {

@@ -10,43 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, type TestAgent } from "../helpers/agent.js";
 import { makeCertificate } from "../helpers/certificates.js";
 import { agentOn, CENTRAL, PPS, ROOT, SITE } from "./support/agent.js";
+import { granted, tryConnect } from "./support/broker-probe.js";
 
 const cert = makeCertificate();
 const ca = readFileSync(cert.certFile);
 afterAll(() => rmSync(cert.dir, { recursive: true, force: true }));
 
-/** The CONNACK return code a connect attempt gets (0: accepted), and the client when accepted. */
-function tryConnect(
-  port: number,
-  opts: IClientOptions,
-): Promise<{ code: number | string; client?: MqttClient }> {
-  const client = mqtt.connect(`mqtts://localhost:${port}`, {
-    protocolVersion: 4,
-    reconnectPeriod: 0,
-    connectTimeout: 5000,
-    ca,
-    ...opts,
-  });
-  return new Promise((ok) => {
-    client.once("connect", () => ok({ code: 0, client }));
-    client.once("error", (err) => {
-      client.end(true);
-      const e = err as Error & { code?: number | string };
-      ok({ code: e.code ?? e.message });
-    });
-  });
-}
-
-/** Granted QoS per filter (128: refused; mqtt.js then rejects with the SUBACK packet). */
-async function granted(client: MqttClient, filters: string[]): Promise<number[]> {
-  try {
-    return (await client.subscribeAsync(filters, { qos: 1 })).map((s) => s.qos);
-  } catch (e) {
-    const suback = (e as { packet?: { granted?: number[] } }).packet;
-    if (!suback?.granted) throw e;
-    return suback.granted;
-  }
-}
+/** A connect attempt on the TLS listener, trusting the test certificate unless told otherwise. */
+const tryTls = (port: number, opts: IClientOptions) =>
+  tryConnect(`mqtts://localhost:${port}`, { ca, ...opts });
 
 describe("the embedded broker's TLS listener", () => {
   let t: TestAgent;
@@ -66,7 +38,7 @@ describe("the embedded broker's TLS listener", () => {
     // an integration user: the central system's rights (an admin may also read beyond the branch)
     const central = { username: "central-tls", password: "central-tls-password" };
     await t.agent.services.auth.addUser(central.username, central.password, "integration");
-    const { code, client } = await tryConnect(port, central);
+    const { code, client } = await tryTls(port, central);
     expect(code).toBe(0);
     const c = client as MqttClient;
     expect(
@@ -76,15 +48,15 @@ describe("the embedded broker's TLS listener", () => {
   });
 
   it("refuses anonymous clients, a wrong password and the agent's own client id", async () => {
-    expect((await tryConnect(port, {})).code).toBe(5);
-    expect((await tryConnect(port, { username: ADMIN, password: "wrong-password-123" })).code).toBe(4);
-    const thief = await tryConnect(port, { ...CENTRAL, clientId: `pps-edge-${SITE}-${PPS}` });
+    expect((await tryTls(port, {})).code).toBe(5);
+    expect((await tryTls(port, { username: ADMIN, password: "wrong-password-123" })).code).toBe(4);
+    const thief = await tryTls(port, { ...CENTRAL, clientId: `pps-edge-${SITE}-${PPS}` });
     expect(thief.code).toBe(5);
   });
 
   it("refuses a client that does not trust the certificate, and plain MQTT on the TLS port", async () => {
     const other = readFileSync(makeCertificate(cert.dir, "other").certFile);
-    expect((await tryConnect(port, { ...CENTRAL, ca: other })).code).not.toBe(0);
+    expect((await tryTls(port, { ...CENTRAL, ca: other })).code).not.toBe(0);
     const plain = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
       ...CENTRAL,
       reconnectPeriod: 0,
