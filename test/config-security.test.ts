@@ -5,17 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../src/config/config.load.js";
-import { isAppError } from "../src/domain/errors.js";
-
-function failure(fn: () => unknown): { message: string; paths: string[] } {
-  try {
-    fn();
-  } catch (e) {
-    if (isAppError(e)) return { message: e.message, paths: e.errors.map((x) => x.path) };
-    throw e;
-  }
-  throw new Error("expected a failure");
-}
+import { failure } from "./helpers/failure.js";
 
 describe("config: TLS and the scrape credential", () => {
   it("reads the certificate keys from the file and from PPS_EDGE_ variables", () => {

@@ -2,18 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig, parseConfig } from "../src/config/config.load.js";
-import { isAppError } from "../src/domain/errors.js";
 import { tempDir } from "./helpers/agent.js";
-
-function failure(fn: () => unknown): { message: string; paths: string[] } {
-  try {
-    fn();
-  } catch (e) {
-    if (isAppError(e)) return { message: e.message, paths: e.errors.map((x) => x.path) };
-    throw e;
-  }
-  throw new Error("expected a failure");
-}
+import { failure } from "./helpers/failure.js";
 
 describe("config", () => {
   it("has the documented embedded defaults", () => {
