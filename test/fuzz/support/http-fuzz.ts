@@ -160,6 +160,14 @@ export async function settledDigest(digest: () => string, stepMs = 10): Promise<
   throw new Error("the database kept changing for a second after the last request");
 }
 
+/** Waits (at most 20 s) until no report is still being written: on a busy machine that takes a while. */
+async function reportsFinished(f: HttpFuzz): Promise<void> {
+  const pending = f.t.agent.db.sqlite
+    .prepare("SELECT count(*) FROM reports WHERE status = 'requested'")
+    .pluck();
+  for (let i = 0; i < 400 && (pending.get() as number) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+}
+
 /**
  * Fuzzes one route: every answer checked, and the database digest compared after each request (a route
  * that takes any request on its path alone may change data when it answers 2xx, never when it refuses).
@@ -185,7 +193,9 @@ export async function fuzzRoute(
     seen = writes.get();
     if (now === expected) return;
     if (takesAnything(spec) && res.status < 300) {
-      expected = await settledDigest(f.digest, 25); // the report is written after the answer
+      // the report is written after the answer: wait for it to be finished, then for quiet
+      await reportsFinished(f);
+      expected = await settledDigest(f.digest, 25);
       seen = writes.get();
     } else
       throw new Error(
