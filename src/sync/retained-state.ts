@@ -27,6 +27,11 @@ export interface RetainedStateDeps extends RetainedSources {
   stationRefreshMs: number;
   /** How often final requests are looked through for retained state due to be cleared. */
   sweepMs: number;
+  /**
+   * New notifications republish `state/station` (its `lastNotificationSeq`) at most this often: the last
+   * one of a burst is announced within this time, without a station message per notification.
+   */
+  highWaterMs: number;
   log: Logger;
 }
 
@@ -77,12 +82,15 @@ export function createRetainedState(deps: RetainedStateDeps) {
   let scheduled = false;
   let refresh: NodeJS.Timeout | undefined;
   let sweep: NodeJS.Timeout | undefined;
+  let highWater: NodeJS.Timeout | undefined;
 
   function stopTimers(): void {
     if (refresh) clearInterval(refresh);
     if (sweep) clearInterval(sweep);
+    if (highWater) clearTimeout(highWater);
     refresh = undefined;
     sweep = undefined;
+    highWater = undefined;
   }
 
   async function run(l: Link, all: boolean): Promise<void> {
@@ -132,6 +140,15 @@ export function createRetainedState(deps: RetainedStateDeps) {
       } catch (err) {
         deps.log.warn({ err }, "mqtt: finished requests not looked through; trying again later");
       }
+    },
+    /** Notifications were produced: `state/station` follows within `highWaterMs` (one timer at a time). */
+    notificationsProduced(): void {
+      if (!link || highWater) return;
+      highWater = setTimeout(() => {
+        highWater = undefined;
+        this.stationChanged();
+      }, deps.highWaterMs);
+      highWater.unref();
     },
     stationChanged(): void {
       if (!link) return;

@@ -6,7 +6,7 @@ import type { RequestSnapshots } from "./retained-messages.js";
 
 /**
  * What `state/station` carries (docs/architecture.md#interfaces): mode, seats, bins (with the requests they hold), racks,
- * devices and their health, as GET /station/state reads them. The pick queue and puts are left out:
+ * devices and their health, as GET /station/state reads them, and the newest notification's sequence number. The pick queue and puts are left out:
  * each request has its own retained `state/<type>/<id>`, and a station message that changed with every
  * request would be republished for every change.
  */
@@ -16,6 +16,9 @@ export function stationSnapshot(services: Services, site: string, now: () => num
     return {
       ...rest,
       bins: bins.map((b) => ({ ...b, requests: b.requests.map(({ state: _s, ...r }) => r) })),
+      // The high-water mark: the sequence number of the newest notification the station has produced, so
+      // central sees a gap even after the last message of a burst (docs/mqtt.md#gaps-and-the-high-water-mark).
+      lastNotificationSeq: services.repos.outbox.lastSeq(),
       timestamp: new Date(now()).toISOString(),
     };
   };

@@ -53,7 +53,10 @@ export function connectionHandlers(
 /** New notifications wake the publisher; station and request changes republish their retained state. */
 export function listenToBus(bus: EventBus, parts: Pick<SyncParts, "publisher" | "retained">): void {
   const { publisher, retained } = parts;
-  bus.on(OWNER, "outbox", () => publisher.wake());
+  bus.on(OWNER, "outbox", () => {
+    publisher.wake();
+    retained.notificationsProduced();
+  });
   bus.on(OWNER, "station", () => retained.stationChanged());
   bus.on(OWNER, "request", (e) =>
     retained.requestChanged({ type: e.type, externalServiceRequestId: e.externalServiceRequestId }),

@@ -49,6 +49,8 @@ export interface SyncContext {
 }
 
 const STATION_REFRESH_MS = 30_000;
+/** docs/mqtt.md#gaps-and-the-high-water-mark: "updated at least every few seconds while it changes". */
+const HIGH_WATER_MS = 2_000;
 
 export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
   const cfg = deps.config.mqtt;
@@ -92,6 +94,7 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     stationRefreshMs: STATION_REFRESH_MS,
     // a tenth of the retention, within 1 s … 1 min: cleared at most that much late
     sweepMs: Math.min(60_000, Math.max(1_000, cfg.retainTerminalSeconds * 100)),
+    highWaterMs: HIGH_WATER_MS,
     log,
   });
   const requests = createRequestHandler({
