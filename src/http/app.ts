@@ -5,6 +5,7 @@ import { AppError, isAppError } from "../domain/errors.js";
 import type { Metrics } from "../metrics.js";
 import { isStorage, sqliteCode, storageAppError } from "../services/unit-of-work/storage-failure.js";
 import type { StorageHealth } from "../services/unit-of-work/storage-health.js";
+import { internalErrorBody } from "../shell/error-body.js";
 import { closeIfBodyUnread, limitBody } from "./body.js";
 import type { AppEnv } from "./context.js";
 import { sendError } from "./errors.js";
@@ -108,16 +109,7 @@ export function createHttpApp(
       return sendError(c, storageAppError(code));
     }
     log.error({ err, requestId: c.get("requestId") }, "unhandled error");
-    return c.json(
-      {
-        status: 500,
-        code: "internal_error",
-        message: "internal error; the request id is in the log",
-        errors: [],
-        requestId: c.get("requestId"),
-      },
-      500,
-    );
+    return c.json(internalErrorBody(c.get("requestId")), 500);
   });
 
   return { app, registry };

@@ -8,7 +8,7 @@
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { AppError } from "../domain/errors.js";
-import { errorBody } from "../shell/error-body.js";
+import { errorBody, internalErrorBody } from "../shell/error-body.js";
 
 /** The refusal for a parser error code (`HPE_…` of llhttp), naming the part of the request at fault. */
 export function parserRefusal(code: string | undefined): AppError {
@@ -41,26 +41,23 @@ export function refusalResponse(err: AppError): string {
   ].join("\r\n");
 }
 
+function jsonResponse(body: object, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
 /**
  * What the adaptor answers for a request it cannot make a `Request` of (a backslash in the path, a
  * missing Host): the same error body, 400 `invalid_request`.
  */
 export function requestRefusal(err: unknown): Response {
   // anything else thrown before the app answered is the station's fault, not the client's
-  if (!(err instanceof Error) || err.name !== "RequestError")
-    return new Response(
-      JSON.stringify({ status: 500, code: "internal_error", message: "internal error", errors: [] }),
-      {
-        status: 500,
-        headers: { "Content-Type": "application/json; charset=utf-8" },
-      },
-    );
+  if (!(err instanceof Error) || err.name !== "RequestError") return jsonResponse(internalErrorBody(), 500);
   const reason = err.message;
   const refusal = new AppError("invalid_request", reason, [{ path: "request line", message: reason }]);
-  return new Response(JSON.stringify(errorBody(refusal)), {
-    status: 400,
-    headers: { "Content-Type": "application/json; charset=utf-8", Connection: "close" },
-  });
+  return jsonResponse(errorBody(refusal), 400, { Connection: "close" });
 }
 
 /** Answers what the parser refuses; timeouts keep Node's 408, a reset or closed socket is just closed. */

@@ -53,3 +53,14 @@ export function errorBody(err: AppError, requestId?: string): ErrorBody {
   if (requestId) body.requestId = requestId;
   return body;
 }
+
+/** A fault in the agent, not the client's: the request id leads to the log line with the cause. */
+export function internalErrorBody(requestId?: string): ErrorBody {
+  return {
+    status: 500,
+    code: "internal_error",
+    message: requestId ? "internal error; the request id is in the log" : "internal error",
+    errors: [],
+    ...(requestId ? { requestId } : {}),
+  };
+}
