@@ -29,14 +29,22 @@ async function cli(args: string[], stdin = ""): Promise<void> {
   expect([args.join(" "), res.code, res.err]).toEqual([args.join(" "), 0, ""]);
 }
 
-async function tokenOf(username: string): Promise<string> {
-  const res = await fetch(`${base}${TOKEN_PATH}`, {
+async function grant(form: Record<string, string>): Promise<Response> {
+  return fetch(`${base}${TOKEN_PATH}`, {
     method: "POST",
     headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "password", username, password: PASSWORD }).toString(),
+    body: new URLSearchParams(form).toString(),
   });
+}
+
+async function tokensOf(username: string): Promise<{ access_token: string; refresh_token: string }> {
+  const res = await grant({ grant_type: "password", username, password: PASSWORD });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { access_token: string }).access_token;
+  return (await res.json()) as { access_token: string; refresh_token: string };
+}
+
+async function tokenOf(username: string): Promise<string> {
+  return (await tokensOf(username)).access_token;
 }
 
 /** Opens the seat's event stream; `ended` turns true when the agent closes it. */
@@ -136,5 +144,19 @@ describe("revocation at once", () => {
     const metrics = await t.agent.metrics.render();
     expect(metrics).toMatch(/auth_revocations_total\{reason="role_changed"\} [1-9]/);
     expect(metrics).toMatch(/auth_revocations_total\{reason="user_removed"\} [1-9]/);
+  });
+
+  it("a refresh token used twice ends the user's open streams at once, without any other change", async () => {
+    await cli(["add", "rita", "--role", "operator"], `${PASSWORD}\n`);
+    const tokens = await tokensOf("rita");
+    const stream = await openStream(tokens.access_token);
+    expect((await grant({ grant_type: "refresh_token", refresh_token: tokens.refresh_token })).status).toBe(
+      200,
+    );
+    // the second use is a replay: every token of rita's is revoked, and her stream ends with them
+    expect((await grant({ grant_type: "refresh_token", refresh_token: tokens.refresh_token })).status).toBe(
+      401,
+    );
+    await until("the stream closed", () => stream.state.ended);
   });
 });

@@ -111,6 +111,8 @@ export async function grant(
     repo.revokeUserTokens(row.userId);
     deps.recent.clear();
     revoked("refresh_token_reused", "user");
+    // the user's open bearer streams end now too: this process's own commit does not move data_version
+    deps.live.sweep();
     throw badCredentials();
   }
   const user = repo.findUserById(row.userId);
