@@ -56,6 +56,7 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
     lastSeq: sqlite.prepare<[], { last: number }>(
       "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) AS last",
     ),
+    firstSeq: sqlite.prepare<[], { first: number | null }>("SELECT min(seq) AS first FROM outbox"),
     prune: sqlite.prepare("DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?"),
     // The envelope as bytes: published as they are, without a round trip through a JS string.
     pending: sqlite.prepare<[number, number], PendingRow>(
@@ -110,6 +111,8 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
     /** Every notification after `seq`, delivered or not (GET /station/notifications). */
     after: (seq: number, limit: number): OutboxRow[] => q.after.all(seq, limit),
     lastSeq: (): number => q.lastSeq.get()?.last ?? 0,
+    /** The oldest seq still kept (delivered rows are pruned), or null when the outbox is empty. */
+    firstSeq: (): number | null => q.firstSeq.get()?.first ?? null,
     /** Deletes delivered rows older than `before` (epoch ms); undelivered rows are never pruned. */
     prune: (before: number): number => q.prune.run(before).changes,
     /** Undelivered notifications after `seq`, oldest first, envelopes as bytes (the publisher's read). */

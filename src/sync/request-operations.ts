@@ -2,10 +2,11 @@ import { z } from "zod";
 import { auditCreateSchema, auditIdSchema } from "../domain/audit.schema.js";
 import { catalogInputSchema } from "../domain/catalog.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
+import { replayRequestSchema } from "../domain/notification-replay.schema.js";
 import { requestIdSchema, stagePutSchema } from "../domain/service-request.schema.js";
 import { rackPresentedSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/container.js";
-import { operation, type RequestOperations } from "./requests.js";
+import { operation, query, type RequestOperations } from "./requests.js";
 
 /**
  * Request name → the use case behind the matching HTTP endpoint, with the same body schema and the
@@ -43,5 +44,10 @@ export function requestOperations(s: Services): RequestOperations {
       s.operations.rackPresented(b);
       return { ok: true };
     }),
+    // GET /station/notifications?after=…: read-only, sized to fit one message
+    // (docs/mqtt.md#replaying-notifications)
+    replay_notifications: query(replayRequestSchema, (b, room) =>
+      s.notifications.replay({ after: b.after, limit: b.limit, room: room.dataBytes }),
+    ),
   };
 }

@@ -9,21 +9,39 @@ import type { UnitOfWork } from "../services/unit-of-work.js";
 import { type ErrorBody, errorBody } from "../shell/error-body.js";
 import { isRequestName, type RequestName } from "./topics.js";
 
-/** One write operation reachable over MQTT: the HTTP body's schema and the use case. */
+/** What an answer may take: the bytes its `data` may have as JSON text. */
+export interface AnswerRoom {
+  dataBytes: number;
+}
+
+/** One operation reachable over MQTT: the body's schema and the use case. */
 export interface RequestOperation {
   schema: z.ZodType;
-  /** Runs inside the transaction that also records the response in the inbox. */
-  run(body: unknown): unknown;
+  /**
+   * Reads only: answered afresh each time, outside the inbox and any transaction, and sized to fit
+   * `room` (docs/mqtt.md#replaying-notifications). A write runs inside the transaction that also
+   * records its response in the inbox.
+   */
+  readOnly?: true;
+  run(body: unknown, room: AnswerRoom): unknown;
 }
 
 export type RequestOperations = Partial<Record<RequestName, RequestOperation>>;
 
-/** Typed constructor for a table entry: `run` receives what `schema` outputs. */
+/** Typed constructor for a write: `run` receives what `schema` outputs. */
 export function operation<S extends z.ZodType>(
   schema: S,
   run: (body: z.output<S>) => unknown,
 ): RequestOperation {
   return { schema, run: (body) => run(body as z.output<S>) };
+}
+
+/** Typed constructor for a read-only request whose answer must fit `room`. */
+export function query<S extends z.ZodType>(
+  schema: S,
+  run: (body: z.output<S>, room: AnswerRoom) => unknown,
+): RequestOperation {
+  return { schema, readOnly: true, run: (body, room) => run(body as z.output<S>, room) };
 }
 
 /** docs/architecture.md#interfaces: `{ transaction, status: "ok" | "error", data, error }`. */
@@ -41,10 +59,15 @@ export interface RequestHandlerDeps {
   operations: RequestOperations;
   /** The HTTP body limit: the same request is refused the same way on both paths. */
   bodyLimitBytes: number;
+  /** The largest answer a read-only request may make, in bytes (lowered to the broker's packet limit). */
+  answerBytes: number;
   now(): number;
   log: Logger;
   onHandled(name: string, status: "ok" | "error" | "repeat"): void;
 }
+
+/** Kept free in a packet for the fixed header, the topic, the packet id and MQTT 5 properties. */
+const PACKET_OVERHEAD = 1024;
 
 const INTERNAL: ErrorBody = { status: 500, code: "internal_error", message: "internal error", errors: [] };
 
@@ -67,13 +90,15 @@ function readTransaction(v: unknown): string | number {
  * plus `transaction`; the answer goes to `response/<name>` with the same validation and error codes as
  * HTTP. Idempotent by `transaction`: the inbox row is written in the same transaction as the change, so
  * a repeated request gets the stored response and changes nothing twice. Answers to bad input are
- * stored too (they would be the same again); a refusal that may pass later (503) is not.
+ * stored too (they would be the same again); a refusal that may pass later (503) is not. A read-only
+ * request (`replay_notifications`) changes nothing, so it is answered afresh each time and never stored:
+ * its answer may be large, and a repeat may rightly see newer notifications.
  */
 export function createRequestHandler(deps: RequestHandlerDeps) {
   type Answer = { text: string; outcome: "ok" | "error" | "repeat" };
   const answer = (r: RequestResponse): Answer => ({ text: JSON.stringify(r), outcome: r.status });
 
-  function read(name: string, payload: Buffer): Answer {
+  function read(name: string, payload: Buffer, answerBytes: number): Answer {
     let transaction: RequestResponse["transaction"] = null;
     try {
       if (payload.length > deps.bodyLimitBytes)
@@ -86,7 +111,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       const { transaction: raw, ...body } = parsed as Record<string, unknown>;
       transaction = readTransaction(raw);
       if (!isRequestName(name)) throw new AppError("route_not_found", `request/${name}: no such request`);
-      return handle(name, transaction, body);
+      return handle(name, transaction, body, answerBytes);
     } catch (e) {
       if (isAppError(e)) return answer(failure(transaction, e));
       deps.log.error({ err: e, request: name }, "mqtt request failed");
@@ -94,7 +119,24 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     }
   }
 
-  function handle(name: RequestName, transaction: string | number, body: Record<string, unknown>): Answer {
+  function handle(
+    name: RequestName,
+    transaction: string | number,
+    body: Record<string, unknown>,
+    answerBytes: number,
+  ): Answer {
+    const op = deps.operations[name];
+    if (op?.readOnly) {
+      const input = validate(op.schema, body);
+      // what the rest of the answer takes: `{"transaction":…,"status":"ok","data":null,"error":null}`
+      const rest = Buffer.byteLength(answer({ transaction, status: "ok", data: null, error: null }).text) - 4;
+      return answer({
+        transaction,
+        status: "ok",
+        data: op.run(input, { dataBytes: answerBytes - rest }) ?? {},
+        error: null,
+      });
+    }
     // 7 and "7" are different transactions; the key keeps the type.
     const key = `${typeof transaction === "number" ? "n" : "s"}:${transaction}`;
     const hash = createHash("sha256").update(name).update("\n").update(JSON.stringify(body)).digest("hex");
@@ -107,7 +149,6 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         [{ path: "transaction", message: "already used with another request" }],
       );
     }
-    const op = deps.operations[name];
     if (!op) throw new AppError("not_ready", `request/${name} is not available on this station yet`);
     const record = (r: RequestResponse): Answer => {
       const a = answer(r);
@@ -117,7 +158,12 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     try {
       const input = validate(op.schema, body);
       return deps.unitOfWork.run(() =>
-        record({ transaction, status: "ok", data: op.run(input) ?? {}, error: null }),
+        record({
+          transaction,
+          status: "ok",
+          data: op.run(input, { dataBytes: answerBytes }) ?? {},
+          error: null,
+        }),
       );
     } catch (e) {
       if (!isAppError(e) || e.kind === "unavailable") throw e;
@@ -126,9 +172,13 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   }
 
   return {
-    /** The response text for a request on `request/<name>` (processed synchronously, in arrival order). */
-    process(name: string, payload: Buffer): string {
-      const { text, outcome } = read(name, payload);
+    /**
+     * The response text for a request on `request/<name>` (processed synchronously, in arrival order);
+     * `packetLimit` is the broker's Maximum Packet Size, when it announced one.
+     */
+    process(name: string, payload: Buffer, packetLimit?: number): string {
+      const room = Math.min(deps.answerBytes, (packetLimit ?? Number.POSITIVE_INFINITY) - PACKET_OVERHEAD);
+      const { text, outcome } = read(name, payload, room);
       deps.onHandled(isRequestName(name) ? name : "unknown", outcome);
       return text;
     },

@@ -33,7 +33,7 @@ export function connectionHandlers(
       if (name === undefined) return;
       let response: string;
       try {
-        response = requests.process(name, payload);
+        response = requests.process(name, payload, link.maximumPacketSize);
       } catch (err) {
         log.error({ err, request: name }, "mqtt: request not processed");
         return;

@@ -49,6 +49,12 @@ export interface SyncContext {
 }
 
 const STATION_REFRESH_MS = 30_000;
+/**
+ * A read-only answer (a replay page) is at most this large, or `mqtt.maxMessageBytes` if smaller: a
+ * page is one message on the same connection as the ordered notifications, and should not hold them up
+ * for long (docs/mqtt.md#replaying-notifications).
+ */
+const ANSWER_MAX_BYTES = 256 * 1024;
 /** docs/mqtt.md#gaps-and-the-high-water-mark: "updated at least every few seconds while it changes". */
 const HIGH_WATER_MS = 2_000;
 
@@ -102,6 +108,7 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     mqtt: repo,
     operations: deps.operations,
     bodyLimitBytes: deps.config.http.bodyLimitBytes,
+    answerBytes: Math.min(cfg.maxMessageBytes, ANSWER_MAX_BYTES),
     now: deps.now,
     log,
     onHandled: (name, outcome) => counters.requests.inc({ name, outcome }),

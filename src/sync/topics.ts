@@ -5,7 +5,10 @@
  */
 export const TOPIC_PREFIX = "ppsedge/v1";
 
-/** Write operations the central system may request over MQTT (docs/architecture.md#interfaces). */
+/**
+ * Operations the central system may request over MQTT (docs/architecture.md#interfaces): the writes, and
+ * `replay_notifications`, which reads the outbox (docs/mqtt.md#replaying-notifications).
+ */
 export const REQUEST_NAMES = [
   "create_service_request",
   "cancel_service_request",
@@ -18,6 +21,7 @@ export const REQUEST_NAMES = [
   "generate_inventory_report",
   "print_ready",
   "rack_presented",
+  "replay_notifications",
 ] as const;
 export type RequestName = (typeof REQUEST_NAMES)[number];
 

@@ -1,4 +1,5 @@
 import type { OutboxRepo } from "../../db/outbox.repo.js";
+import { type ReplayPage, type ReplayQuery, replayPage } from "./notification-replay.js";
 
 /** One notification as GET /station/notifications lists it: the envelope exactly as committed. */
 export interface NotificationEntry {
@@ -24,8 +25,12 @@ export function notificationPage(
   return { notifications, lastSeq: outbox.lastSeq() };
 }
 
-export function createNotificationsService(outbox: Pick<OutboxRepo, "after" | "lastSeq">) {
-  return { page: (after: number, limit: number) => notificationPage(outbox, after, limit) };
+export function createNotificationsService(outbox: Pick<OutboxRepo, "after" | "lastSeq" | "firstSeq">) {
+  return {
+    page: (after: number, limit: number) => notificationPage(outbox, after, limit),
+    /** `request/replay_notifications`: a page that fits one MQTT answer (notification-replay.ts). */
+    replay: (q: ReplayQuery): ReplayPage => replayPage(outbox, q),
+  };
 }
 
 export type NotificationsService = ReturnType<typeof createNotificationsService>;

@@ -30,6 +30,8 @@ const ENDPOINT: Record<RequestName, string> = {
   print_ready:
     "post /api-gateway/integration-service/wms-integration/core/api/orders/print_ready/:externalServiceRequestId",
   rack_presented: "post /station/racks",
+  // read-only: the body is the query of GET /station/notifications, validated by the request's own schema
+  replay_notifications: "get /station/notifications",
 };
 
 /** A transaction as the agent reads it (requests.ts): 1–128 characters, or a safe integer. */
