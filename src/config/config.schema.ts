@@ -102,8 +102,15 @@ const mqttObject = z
       .optional(),
     keepaliveSeconds: count(5, 3600, 15),
     connectTimeoutMs: count(1000, 300_000, 30_000),
+    /**
+     * Reconnect steps (docs/mqtt.md#backoff-and-reconnects): the first retry after a stable connection
+     * comes within `reconnectMinMs`; while the broker is away the step doubles up to `reconnectMaxMs`
+     * (4 s: a fleet is back within seconds of the broker's return); connections lost soon after they
+     * were made grow it up to `reconnectFlappingMaxMs`.
+     */
     reconnectMinMs: count(10, 600_000, 1000),
-    reconnectMaxMs: count(10, 3_600_000, 60_000),
+    reconnectMaxMs: count(10, 3_600_000, 4000),
+    reconnectFlappingMaxMs: count(10, 3_600_000, 60_000),
     /** Notifications published and not yet acknowledged (PUBACK) at any moment. */
     inflightWindow: count(1, 65_535, 64),
     /** A notification larger than this (bytes) is moved aside instead of sent. */

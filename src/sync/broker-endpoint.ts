@@ -131,6 +131,7 @@ export function connectionOptions(
     connectTimeoutMs: cfg.connectTimeoutMs,
     reconnectMinMs: cfg.reconnectMinMs,
     reconnectMaxMs: cfg.reconnectMaxMs,
+    reconnectFlappingMaxMs: cfg.reconnectFlappingMaxMs,
     // On the embedded broker the agent is itself; mqtt.username/password are for a central broker.
     username: endpoint.credentials?.username ?? cfg.username,
     password: endpoint.credentials?.password ?? cfg.password,

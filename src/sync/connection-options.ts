@@ -16,6 +16,8 @@ export interface ConnectionOptions {
   connectTimeoutMs: number;
   reconnectMinMs: number;
   reconnectMaxMs: number;
+  /** The longest reconnect step while connections keep being lost soon after they were made. */
+  reconnectFlappingMaxMs: number;
   username?: string | undefined;
   password?: string | undefined;
   tls?: { ca?: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined };

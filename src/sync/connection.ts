@@ -27,6 +27,8 @@ interface Run {
   timer: NodeJS.Timeout | undefined;
   /** Connection attempts since the last stable connection: the backoff step. */
   attempt: number;
+  /** Connections since the last stable one that were accepted and lost soon after (backoff.ts). */
+  flaps: number;
   upSince: number | undefined;
   lastError: string | undefined;
   session: number;
@@ -92,13 +94,20 @@ function onClose(run: Run, c: MqttClient): void {
   run.link = undefined;
   if (l) {
     l.markDown();
-    if (run.upSince !== undefined && opts.now() - run.upSince >= STABLE_CONNECTION_MS) run.attempt = 0;
+    // up long enough: the broker went away, so retry at once (within reconnectMinMs); else it flapped
+    if (run.upSince !== undefined && opts.now() - run.upSince >= STABLE_CONNECTION_MS) {
+      run.attempt = 0;
+      run.flaps = 0;
+    } else run.flaps++;
     run.upSince = undefined;
     opts.log.warn({ session: l.session, lastError: run.lastError }, "mqtt: connection lost");
     handlers.onDown(l);
   }
   if (run.stopped) return;
-  const delay = backoffDelay(run.attempt++, { minMs: opts.reconnectMinMs, maxMs: opts.reconnectMaxMs });
+  const delay = backoffDelay(
+    { attempt: run.attempt++, flaps: run.flaps },
+    { minMs: opts.reconnectMinMs, maxMs: opts.reconnectMaxMs, flappingMaxMs: opts.reconnectFlappingMaxMs },
+  );
   handlers.onReconnectScheduled?.(delay);
   run.timer = setTimeout(() => connect(run), delay);
 }
@@ -137,6 +146,7 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
     link: undefined,
     timer: undefined,
     attempt: 0,
+    flaps: 0,
     upSince: undefined,
     lastError: undefined,
     session: 0,
@@ -146,6 +156,7 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
       if (!run.stopped) return;
       run.stopped = false;
       run.attempt = 0;
+      run.flaps = 0;
       connect(run);
     },
     /** Clean stop: OFFLINE (retained), then DISCONNECT (docs/mqtt.md#connection-will-and-session-numbers). */

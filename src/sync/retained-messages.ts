@@ -59,6 +59,11 @@ export function requestMessage(
 /** Every retained message: the station's, then each request's, a page of requests at a time. */
 export function* everything(src: RetainedSources): Generator<RetainedMessage> {
   yield stationMessage(src);
+  yield* requestMessages(src);
+}
+
+/** Each request's retained message, a page of requests at a time (never all in memory). */
+export function* requestMessages(src: RetainedSources): Generator<RetainedMessage> {
   const source = src.requests;
   if (!source) return;
   let after = 0;

@@ -13,6 +13,7 @@ import {
   type RetainedMessage,
   type RetainedSources,
   requestMessage,
+  requestMessages,
   stationMessage,
 } from "./retained-messages.js";
 
@@ -62,12 +63,23 @@ function* changed(src: RetainedSources, changes: Changes): Generator<RetainedMes
   }
 }
 
-/** Everything first when `all`, then what changed meanwhile, until nothing is left or the link is down. */
-async function publish(src: RetainedSources, changes: Changes, l: Link, all: boolean): Promise<void> {
+/**
+ * Everything first when `all` (the station's state, then `stationDone`, then each request's), then
+ * what changed meanwhile, until nothing is left or the link is down.
+ */
+async function publish(
+  src: RetainedSources,
+  changes: Changes,
+  l: Link,
+  all: boolean,
+  stationDone?: () => void,
+): Promise<void> {
   if (all) {
     changes.resync = false;
     clear(changes);
-    await publishWindowed(l, everything(src), src.window);
+    await publishWindowed(l, [stationMessage(src)], 1);
+    stationDone?.();
+    await publishWindowed(l, requestMessages(src), src.window);
   }
   while (l.up && (changes.resync || changes.station || changes.requests.size > 0)) {
     await publishWindowed(l, changes.resync ? everything(src) : changed(src, changes), src.window);
@@ -93,10 +105,10 @@ export function createRetainedState(deps: RetainedStateDeps) {
     highWater = undefined;
   }
 
-  async function run(l: Link, all: boolean): Promise<void> {
+  async function run(l: Link, all: boolean, stationDone?: () => void): Promise<void> {
     running = true;
     try {
-      await publish(deps, changes, l, all);
+      await publish(deps, changes, l, all, stationDone);
     } finally {
       running = false;
     }
@@ -117,10 +129,14 @@ export function createRetainedState(deps: RetainedStateDeps) {
   }
 
   return {
-    /** Republishes every retained state message; resolves once all are acknowledged. */
-    async attach(l: Link): Promise<void> {
+    /**
+     * Republishes every retained state message, `state/station` first, then calls `stationDone` (the
+     * notifications may resume: a long list of requests must not hold them up) before the requests';
+     * resolves once all are acknowledged.
+     */
+    async attach(l: Link, stationDone?: () => void): Promise<void> {
       link = l;
-      await run(l, true);
+      await run(l, true, stationDone);
       stopTimers();
       refresh = setInterval(() => this.stationChanged(), deps.stationRefreshMs);
       refresh.unref();

@@ -21,6 +21,7 @@ export type MqttSettings = Pick<
   | "connectTimeoutMs"
   | "reconnectMinMs"
   | "reconnectMaxMs"
+  | "reconnectFlappingMaxMs"
   | "username"
   | "password"
 > & {

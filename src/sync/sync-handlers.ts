@@ -1,8 +1,9 @@
 /**
  * What the sync does on a connection's events and on the agent's bus: a new connection republishes the
- * retained state, then drains the outbox (docs/mqtt.md#connection-will-and-session-numbers); a request
- * is answered on its response topic (docs/mqtt.md#requests-and-responses); commits wake the publisher
- * and retained state (docs/architecture.md#the-event-bus).
+ * station's retained state, then drains the outbox while the requests' retained states follow
+ * (docs/mqtt.md#connection-will-and-session-numbers); a request is answered on its response topic
+ * (docs/mqtt.md#requests-and-responses); commits wake the publisher and retained state
+ * (docs/architecture.md#the-event-bus).
  */
 import type { Logger } from "pino";
 import type { EventBus } from "../events.js";
@@ -21,8 +22,9 @@ export function connectionHandlers(
   const { publisher, retained, requests, counters } = parts;
   return {
     async onUp(link) {
-      await retained.attach(link);
-      publisher.attach(link);
+      // state/station (with lastNotificationSeq) first, then the backlog resumes at once; the requests'
+      // retained states follow alongside (docs/mqtt.md#backoff-and-reconnects)
+      await retained.attach(link, () => publisher.attach(link));
     },
     onDown(link) {
       publisher.detach(link);

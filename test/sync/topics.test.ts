@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config/config.load.js";
-import { backoffDelay } from "../../src/sync/backoff.js";
 import { topicLevel, topicsFor } from "../../src/sync/topics.js";
 
 describe("topics (docs/architecture.md#interfaces)", () => {
@@ -39,26 +38,6 @@ describe("topics (docs/architecture.md#interfaces)", () => {
   });
 });
 
-describe("reconnect backoff (docs/mqtt.md#backoff-and-reconnects)", () => {
-  const opts = { minMs: 1000, maxMs: 60_000 };
-
-  it.each([
-    [0, 500, 1000],
-    [1, 1000, 2000],
-    [3, 4000, 8000],
-    [6, 30_000, 60_000],
-    [20, 30_000, 60_000],
-  ])("attempt %i waits between %i and %i ms", (attempt, low, high) => {
-    expect(backoffDelay(attempt, opts, () => 0)).toBe(low);
-    expect(backoffDelay(attempt, opts, () => 1)).toBe(high);
-  });
-
-  it("jitter spreads a fleet's reconnects", () => {
-    const delays = new Set(Array.from({ length: 50 }, () => backoffDelay(4, opts)));
-    expect(delays.size).toBeGreaterThan(10);
-  });
-});
-
 describe("mqtt configuration", () => {
   it("defaults: the embedded broker on 127.0.0.1:1883, keepalive 15 s, 64 in flight", () => {
     expect(parseConfig({}).mqtt).toMatchObject({
@@ -68,7 +47,8 @@ describe("mqtt configuration", () => {
       keepaliveSeconds: 15,
       inflightWindow: 64,
       reconnectMinMs: 1000,
-      reconnectMaxMs: 60_000,
+      reconnectMaxMs: 4000,
+      reconnectFlappingMaxMs: 60_000,
     });
     expect(parseConfig({}).mqtt.clientId).toBeUndefined();
   });

@@ -13,7 +13,13 @@ export const ROOT = `ppsedge/v1/${SITE}/${PPS}`;
 export const CENTRAL = { username: ADMIN, password: ADMIN_PASSWORD };
 
 /** Fast reconnects so that outage tests take milliseconds, not the production seconds. */
-export const FAST = { reconnectMinMs: 20, reconnectMaxMs: 200, keepaliveSeconds: 5, connectTimeoutMs: 2000 };
+export const FAST = {
+  reconnectMinMs: 20,
+  reconnectMaxMs: 200,
+  reconnectFlappingMaxMs: 200,
+  keepaliveSeconds: 5,
+  connectTimeoutMs: 2000,
+};
 
 /** An agent listening on a free HTTP port and syncing to `broker` (or to its own embedded broker). */
 export function agentOn(
