@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestAgent, type TestAgent } from "../helpers/agent.js";
-import { SITE } from "./support/agent.js";
+import { pickBody, pickLine } from "../helpers/station.js";
+import { agentOn, notify, ROOT, SITE } from "./support/agent.js";
 import { hasMosquitto, startAedes, startMosquitto, type TestBroker } from "./support/brokers.js";
 import { type Subscriber, subscribe } from "./support/subscriber.js";
 
@@ -81,5 +82,40 @@ describe(`catch-up after a restart of a broker without persistence (${hasMosquit
     expect(Math.max(...caughtUp.values())).toBeLessThanOrEqual(10_000);
     // central, back on the broker at once, got every station's backlog
     await central.waitFor("every backlog", (m) => m.length >= STATIONS.length * BACKLOG, 5000);
+  }, 60_000);
+});
+
+describe("after a reconnect, the backlog does not wait behind the requests' retained states", () => {
+  let broker: TestBroker | undefined;
+  let t: TestAgent | undefined;
+  afterEach(async () => {
+    await t?.close();
+    await broker?.close();
+  });
+
+  it("state/station, then the notifications resume while the request states are still going out", async () => {
+    broker = await startAedes({ keepSessions: true });
+    const agent = await agentOn(broker, { inflightWindow: 16 });
+    t = agent;
+    const REQUESTS = 300;
+    for (let i = 0; i < REQUESTS; i++)
+      agent.agent.services.requests.create(pickBody(`Q${i}`, [pickLine(`Q${i}-L1`, "NOPE", 1)]));
+    const sub = await (broker.inside as NonNullable<TestBroker["inside"]>)(`${ROOT}/#`);
+    const { outbox } = agent.agent.services.repos;
+    await expect.poll(() => outbox.undeliveredCount(), { timeout: 15_000 }).toBe(0);
+
+    await broker.stop();
+    await expect.poll(() => agent.agent.sync.status().connected, { timeout: 10_000 }).toBe(false);
+    notify(agent, "order_information", { during: "outage" });
+    const from = sub.messages.length;
+    await broker.start();
+    const since = () => sub.messages.slice(from).map((m) => m.topic);
+    const states = () => since().filter((topic) => topic.startsWith(`${ROOT}/state/PICK/`)).length;
+    await sub.waitFor("the backlog", () => since().includes(`${ROOT}/notification`));
+    await sub.waitFor("every request's state", () => states() >= REQUESTS);
+    const topics = since();
+    const firstNotification = topics.indexOf(`${ROOT}/notification`);
+    expect(topics.indexOf(`${ROOT}/state/station`)).toBeLessThan(firstNotification);
+    expect(firstNotification).toBeLessThan(topics.findLastIndex((x) => x.startsWith(`${ROOT}/state/PICK/`)));
   }, 60_000);
 });
