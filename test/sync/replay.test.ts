@@ -175,3 +175,43 @@ describe("replay_notifications by the integration role (embedded broker ACL)", (
     expect(r.data.notifications.map((n) => n.payload)).toEqual(committed(t));
   });
 });
+
+describe("replay_notifications answers fit one message (mqtt.maxMessageBytes 4096)", () => {
+  let t: TestAgent;
+  let central: Subscriber;
+  beforeAll(async () => {
+    t = await agentOn("embedded", { maxMessageBytes: 4096 });
+    central = await subscribe(
+      t.agent.sync.url as string,
+      [`${ROOT}/response/#`, `${ROOT}/connection`],
+      CENTRAL,
+    );
+    await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+  });
+  afterAll(async () => {
+    await central?.close();
+    await t?.close();
+  });
+
+  it("pages by bytes, and a notification larger than any answer is listed as skipped, not a dead end", async () => {
+    for (let i = 0; i < 12; i++) notify(t, "order_information", { i, pad: "p".repeat(i === 5 ? 6000 : 700) });
+    const all = committed(t);
+    const got: string[] = [];
+    const skipped: number[] = [];
+    let after = 0;
+    for (let n = 0; ; n++) {
+      expect(n).toBeLessThan(20);
+      const text = await ask(central, "replay_notifications", { transaction: `b-${n}`, after, limit: 500 });
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096);
+      const page = (JSON.parse(text) as Answer).data as Page & {
+        skipped?: Array<{ seq: number; bytes: number }>;
+      };
+      got.push(...page.notifications.map((x) => x.payload));
+      skipped.push(...(page.skipped ?? []).map((x) => x.seq));
+      after = page.next_after;
+      if (!page.more) break;
+    }
+    expect(skipped).toEqual([6]);
+    expect(got).toEqual(all.filter((_, i) => i !== 5));
+  });
+});
