@@ -77,7 +77,7 @@ describe(`catch-up after a restart of a broker without persistence (${hasMosquit
       `after the broker's return (ms): connected ${JSON.stringify([...connected])}, caught up ${JSON.stringify([...caughtUp])}`,
     );
     // the longest wait a station can have drawn, and some slack for connecting on a busy machine
-    expect(Math.max(...connected.values())).toBeLessThanOrEqual(DEFAULTS.reconnectMaxMs + 1500);
+    expect(Math.max(...connected.values())).toBeLessThanOrEqual(DEFAULTS.reconnectMaxMs + 2500);
     // the fleet target (docs/mqtt.md#backoff-and-reconnects): back and drained within 10 s
     expect(Math.max(...caughtUp.values())).toBeLessThanOrEqual(10_000);
     // central, back on the broker at once, got every station's backlog
