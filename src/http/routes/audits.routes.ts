@@ -78,7 +78,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
       responses: {
         200: { description: "deleted", schema: auditDeletedSchema },
         401: { description: "unauthorized" },
-        404: unknownAudit,
+        404: { description: "unknown audit id, or an audit already deleted" },
         409: { description: "the audit was started (or paused, or is finished)", codes: ["invalid_state"] },
       },
     },
