@@ -1,7 +1,7 @@
 import { expect } from "vitest";
-import type { TestAgent } from "../../helpers/agent.js";
+import { startTestAgent, type TestAgent } from "../../helpers/agent.js";
 import type { Envelope } from "../../helpers/station.js";
-import { agentOn, CENTRAL, committed, ROOT } from "../../sync/support/agent.js";
+import { CENTRAL, committed, FAST, PPS, ROOT, SITE } from "../../sync/support/agent.js";
 import { type Subscriber, subscribe } from "../../sync/support/subscriber.js";
 
 /**
@@ -21,8 +21,11 @@ export interface Central {
 
 const NOTIFICATION = `${ROOT}/notification`;
 
-export async function startCentral(config: Record<string, unknown> = {}): Promise<Central> {
-  const t = await agentOn("embedded", config);
+/** `overrides` are agent configuration (e.g. `http`); the embedded broker and the station ids are fixed. */
+export async function startCentral(overrides: Record<string, unknown> = {}): Promise<Central> {
+  const mqtt = { url: "embedded", embeddedPort: 0, ...FAST };
+  const http = { host: "127.0.0.1", port: 0, ...(overrides.http as object | undefined) };
+  const t = await startTestAgent({ site: SITE, ppsId: PPS, mqtt, ...overrides, http }, { listen: true });
   const broker = await subscribe(t.agent.sync.url as string, [`${ROOT}/#`], CENTRAL);
   let seen = 0;
   const delivered = async (): Promise<Envelope[]> => {
