@@ -133,7 +133,7 @@ describe("audit state table", () => {
       "rejected",
       "sent_for_reaudit",
     ]);
-    const counted = (notes[1]?.notification_data.audit_data as Json[])[0];
+    const counted = (notes[1]?.notification_data.audit_data as Json[] | undefined)?.[0];
     expect(counted?.quantity_details).toEqual({ ...ZERO, good_qty: 8, missing_qty: 1, damaged_qty: 1 });
   });
 
