@@ -221,3 +221,45 @@ describe("put staging withdrawn before the first put transaction → stage_cance
     expect(await stateOf("W-BUSY")).toBe("staged");
   });
 });
+
+describe("service request endpoints: statuses the spec leaves not shown (README table)", () => {
+  const code = async (res: Promise<Response>) => {
+    const r = await res;
+    return [r.status, ((await r.json()) as Json).code];
+  };
+
+  it("Service requests: cancel or modify of an unknown externalServiceRequestId → 404 not_found, PICK and PUT, nothing notified", async () => {
+    await c.mark();
+    for (const type of ["PICK", "PUT"]) {
+      const id = { externalServiceRequestId: "NO-SUCH-REQUEST", type };
+      expect(await code(call("POST", `${SR}/cancel`, id))).toEqual([404, "not_found"]);
+      expect(await code(call("POST", `${SR}/modify`, { ...id, attributes: {} }))).toEqual([404, "not_found"]);
+    }
+    expect(await c.since()).toEqual([]);
+  });
+
+  it("Stage put: another station's ppsId or an unknown bin → 400; an unknown serviceRequestId → 404; a put not in created → 409", async () => {
+    await ok(call("POST", SR, putBody("S-ERR", [["C", 1]])));
+    const stage = (body: Json) => call("POST", `${CORE}/stage_put_expectation`, body);
+    expect(await code(stage({ ...stageBody("S-ERR", "2"), ppsId: "99" }))).toEqual([
+      400,
+      "validation_failed",
+    ]);
+    expect(await code(stage(stageBody("S-ERR", "99")))).toEqual([400, "validation_failed"]);
+    expect(await code(stage(stageBody("NO-SUCH-PUT", "2")))).toEqual([404, "not_found"]);
+    await ok(call("POST", `${SR}/cancel`, { externalServiceRequestId: "S-ERR", type: "PUT" }));
+    expect(await code(stage(stageBody("S-ERR", "2")))).toEqual([409, "invalid_state"]);
+  });
+
+  it("Put request: create with a product no item matches → 400 naming the product; the same create again → 200 the stored request; another body under that id → 409 duplicate_request", async () => {
+    const res = await call("POST", SR, putBody("P-BAD", [["NO-SUCH-SKU", 1]]));
+    const body = (await res.json()) as Json;
+    expect([res.status, body.errors[0].path]).toEqual([
+      400,
+      "expectations.containers.0.products.0.productAttributes.pdfa_values",
+    ]);
+    const first = await ok(call("POST", SR, putBody("P-DUP", [["C", 1]])));
+    expect((await ok(call("POST", SR, putBody("P-DUP", [["C", 1]])))).id).toBe(first.id);
+    expect(await code(call("POST", SR, putBody("P-DUP", [["C", 2]])))).toEqual([409, "duplicate_request"]);
+  });
+});
