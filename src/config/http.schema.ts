@@ -53,7 +53,7 @@ export const httpSchema = z
       .default(1024 * 1024),
     /**
      * Absolute base URL clients reach this agent at (e.g. behind a proxy), used for links such as a
-     * report's `report_url`; `http(s)://host:port` when absent.
+     * report's `report_url`; when absent, the scheme and `Host` the caller used, else `http(s)://host:port`.
      */
     publicUrl: z
       .url({ protocol: /^https?$/ })

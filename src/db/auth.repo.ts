@@ -19,7 +19,7 @@ const USER_COLUMNS = {
 
 export type TokenRow = Pick<
   typeof tokens.$inferSelect,
-  "tokenHash" | "kind" | "userId" | "jti" | "expiresAt" | "revoked"
+  "tokenHash" | "kind" | "userId" | "jti" | "family" | "expiresAt" | "revoked"
 >;
 
 /** Users, tokens and the few settings the agent keeps for itself (client credential hash). */
@@ -31,6 +31,7 @@ export function createAuthRepo(db: Db) {
       kind: tokens.kind,
       userId: tokens.userId,
       jti: tokens.jti,
+      family: tokens.family,
       expiresAt: tokens.expiresAt,
       revoked: tokens.revoked,
     })
@@ -104,6 +105,10 @@ export function createAuthRepo(db: Db) {
     },
     revokeUserTokens(userId: number): void {
       db.update(tokens).set({ revoked: true }).where(eq(tokens.userId, userId)).run();
+    },
+    /** Every token descending from one login (a refresh token's reuse, README "Decisions"). */
+    revokeFamily(family: string): void {
+      db.update(tokens).set({ revoked: true }).where(eq(tokens.family, family)).run();
     },
     /** Tokens past their expiry are useless; keep the table small. */
     pruneExpired(now: number): number {

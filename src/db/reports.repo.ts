@@ -7,12 +7,14 @@ export type ReportRow = SqlRow<typeof reports>;
 export type ReportStatus = ReportRow["status"];
 
 const COLUMNS =
-  "id, type, status, file_name AS fileName, requested_on AS requestedOn, generated_on AS generatedOn";
+  "id, type, status, file_name AS fileName, requested_on AS requestedOn, generated_on AS generatedOn, base_url AS baseUrl";
 
 /** Report requests and the inventory they are made from. */
 export function createReportsRepo(sqlite: Sqlite) {
   const q = {
-    insert: sqlite.prepare("INSERT INTO reports (type, status, requested_on) VALUES (?, 'requested', ?)"),
+    insert: sqlite.prepare(
+      "INSERT INTO reports (type, status, requested_on, base_url) VALUES (?, 'requested', ?, ?)",
+    ),
     get: sqlite.prepare<[number], ReportRow>(`SELECT ${COLUMNS} FROM reports WHERE id = ?`),
     requested: sqlite.prepare<[], ReportRow>(
       `SELECT ${COLUMNS} FROM reports WHERE status = 'requested' ORDER BY id`,
@@ -32,7 +34,8 @@ export function createReportsRepo(sqlite: Sqlite) {
   };
 
   return {
-    insert: (type: string, now: number): number => Number(q.insert.run(type, now).lastInsertRowid),
+    insert: (type: string, now: number, baseUrl: string | null = null): number =>
+      Number(q.insert.run(type, now, baseUrl).lastInsertRowid),
     get: (id: number): ReportRow | undefined => q.get.get(id),
     requested: (): ReportRow[] => q.requested.all(),
     /** False when the report is no longer waiting (already generated or failed). */

@@ -104,7 +104,7 @@ export const auditLineViewSchema = z.object({
   expected_qty: z.number().int(),
   actual_qty: z.number().int(),
   extra_qty: z.number().int(),
-  quantity_details: quantityDetailsSchema.nullable(),
+  quantity_details: quantityDetailsSchema,
 });
 
 /** The station's view of an audit: the notification data, plus what the dashboard needs to act. */

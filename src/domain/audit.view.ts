@@ -68,9 +68,19 @@ export function countMatches(expected: number, count: LineCount): boolean {
   return count.good === expected && count.damaged === 0 && count.unscannable === 0;
 }
 
+/** Before a line is counted nothing was found, removed or calculated missing yet: every member is 0. */
+export const UNCOUNTED: Readonly<QuantityDetails> = {
+  good_qty: 0,
+  missing_qty: 0,
+  damaged_qty: 0,
+  unscannable_qty: 0,
+  system_removed_qty: 0,
+};
+
 /**
  * One line as the notification carries it. Until the line is counted, `actual_qty` and `extra_qty` are
- * 0 (the spec types them as integers) and `quantity_details` is null (no count to detail yet).
+ * 0 (the spec types them as integers) and `quantity_details` is the object with every member 0: the spec
+ * types it as an object, and a consumer reading `good_qty` must not meet null (README "Decisions").
  */
 export function auditLineView(line: AuditLineRecord): Record<string, unknown> {
   const details = line.count ? quantityDetails(line.expectedQty, line.count) : null;
@@ -84,7 +94,7 @@ export function auditLineView(line: AuditLineRecord): Record<string, unknown> {
     // spec: actual_qty is what stays in the location; extra_qty what was removed from it
     actual_qty: details ? details.good_qty : 0,
     extra_qty: details ? details.damaged_qty + details.unscannable_qty + details.system_removed_qty : 0,
-    quantity_details: details,
+    quantity_details: details ?? { ...UNCOUNTED },
   };
 }
 

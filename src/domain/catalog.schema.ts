@@ -5,12 +5,28 @@ import { identifier } from "./identifier.js";
 export const PDEA_DATA_TYPES = ["string", "list", "double", "float", "integer", "boolean", "dict"] as const;
 export type PdeaDataType = (typeof PDEA_DATA_TYPES)[number];
 
-/** Two-letter language, or language-COUNTRY (spec: display_data[].locale). */
-export const LOCALE_PATTERN = /^[A-Za-z]{2}(-[A-Za-z]{2})?$/;
+/**
+ * Spec display_data[].locale: "language code (for example two letters) or language plus country". A
+ * well-formed BCP 47 tag as `Intl.getCanonicalLocales` reads it (so `fil`, `en-US`, `zh-Hant-TW`), whose
+ * language is an ISO 639 code of two or three letters: the five-to-eight-letter language subtags BCP 47
+ * keeps for registration have none registered, and a word such as `english` is a mistake, not a code.
+ * Kept as sent (README "Decisions").
+ */
+export function isLocale(tag: string): boolean {
+  try {
+    const [canonical] = Intl.getCanonicalLocales(tag);
+    return canonical !== undefined && /^[a-z]{2,3}$/.test(new Intl.Locale(canonical).language);
+  } catch {
+    return false;
+  }
+}
 
 export const displayDataSchema = z
   .object({
-    locale: z.string().regex(LOCALE_PATTERN, "a two-letter language code, or language-COUNTRY such as en-US"),
+    locale: z
+      .string()
+      .max(64)
+      .refine(isLocale, "a language code (en, fil) or language-COUNTRY (en-US), as BCP 47"),
     display_name: z.string().min(1).max(255),
   })
   .strict();

@@ -19,32 +19,38 @@ function isScalar(v: unknown): boolean {
   return typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
 }
 
+/** The identity product_sku alone gives an item that carries no whole uniqueness group. */
+const SKU_GROUP = ["product_sku"];
+
+/**
+ * The item's identities (README "Decisions", Items). Only `product_sku` is required (spec: Item table);
+ * a uniqueness group constrains the items that carry every one of its members, as a SQL UNIQUE ignores
+ * rows with a NULL: a group the item carries only in part says nothing about it. An item that carries no
+ * whole group is identified by its `product_sku` alone, so posting it again updates it. A member that is
+ * present must be a string, number or boolean.
+ */
 export function identitiesOf(schema: ItemSchema, attrs: Record<string, unknown>): Identity[] {
   const errors: FieldError[] = [];
-  const out: Identity[] = [];
-  for (const group of schema.unique) {
-    const names = [...new Set(group)].sort();
-    const values: string[] = [];
-    for (const name of names) {
-      const v = attrs[name];
-      if (v === undefined || v === null) {
-        errors.push({
-          path: `productAttributes.${name}`,
-          message: `required by the schema's uniqueness group [${group.join(", ")}]`,
-        });
-      } else if (!isScalar(v)) {
-        errors.push({
-          path: `productAttributes.${name}`,
-          message: "a unique attribute must be a string, number or boolean",
-        });
-      } else values.push(canonicalValue(v));
+  const present = (name: string) => attrs[name] !== undefined && attrs[name] !== null;
+  for (const name of new Set(schema.unique.flat())) {
+    if (present(name) && !isScalar(attrs[name])) {
+      errors.push({
+        path: `productAttributes.${name}`,
+        message: "a unique attribute must be a string, number or boolean",
+      });
     }
-    out.push({ groupKey: names.join("\u001f"), tuple: JSON.stringify(values) });
   }
   if (errors.length) {
     throw new AppError("validation_failed", `${errors[0]?.path}: ${errors[0]?.message}`, errors);
   }
-  return out;
+  const whole = schema.unique.map((g) => [...new Set(g)].sort()).filter((names) => names.every(present));
+  const groups = whole.length ? whole : [SKU_GROUP];
+  const out = new Map<string, Identity>();
+  for (const names of groups) {
+    const groupKey = names.join("\u001f");
+    out.set(groupKey, { groupKey, tuple: JSON.stringify(names.map((n) => canonicalValue(attrs[n]))) });
+  }
+  return [...out.values()];
 }
 
 /** Attribute names that appear in any uniqueness group: the keys search_v2 and pick filters may use. */

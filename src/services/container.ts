@@ -144,7 +144,7 @@ function createDoors(
         repo: repos.reports,
         log,
         dir: resolve(config.dataDir, "reports"),
-        baseUrl: () => publicBaseUrl(config.http, hostname()),
+        baseUrl: (caller) => config.http.publicUrl ?? caller ?? publicBaseUrl(config.http, hostname()),
       },
       unitOfWork,
     ),

@@ -63,6 +63,15 @@ afterAll(async () => t.close());
 const statuses = (notes: AuditData[]) => notes.map((n) => n.audit_status);
 const lineStatuses = (n: AuditData) => (n.audit_data ?? []).map((l) => l.status);
 
+/** quantity_details before a line is counted (README "Decisions": always an object). */
+const ZERO_DETAILS = {
+  good_qty: 0,
+  missing_qty: 0,
+  damaged_qty: 0,
+  unscannable_qty: 0,
+  system_removed_qty: 0,
+};
+
 describe("audit through created, auditlines_created, queued, paused, started, pending_approval, rejected, sent_for_reaudit, approved", () => {
   let id: string;
   let lines: Line[];
@@ -108,7 +117,7 @@ describe("audit through created, auditlines_created, queued, paused, started, pe
         expected_qty: 10,
         actual_qty: 0,
         extra_qty: 0,
-        quantity_details: null,
+        quantity_details: ZERO_DETAILS,
       },
       {
         audit_line_id: `${id}-2`,
@@ -119,7 +128,7 @@ describe("audit through created, auditlines_created, queued, paused, started, pe
         expected_qty: 4,
         actual_qty: 0,
         extra_qty: 0,
-        quantity_details: null,
+        quantity_details: ZERO_DETAILS,
       },
     ]);
     expect(built.timestamp).toBe("2026-11-21T10:00:01.000Z");
@@ -179,7 +188,11 @@ describe("audit through created, auditlines_created, queued, paused, started, pe
     expect(lineStatuses(rejected as AuditData)).toEqual(["auditline_completed", "auditline_rejected"]);
     expect(reaudit?.audit_status).toBe("sent_for_reaudit");
     expect(lineStatuses(reaudit as AuditData)).toEqual(["auditline_completed", "auditline_sent_for_reaudit"]);
-    expect(reaudit?.audit_data?.[1]).toMatchObject({ actual_qty: 0, extra_qty: 0, quantity_details: null });
+    expect(reaudit?.audit_data?.[1]).toMatchObject({
+      actual_qty: 0,
+      extra_qty: 0,
+      quantity_details: ZERO_DETAILS,
+    });
     expect(stockAt(t, "S-2", cap)).toBe(4);
   });
 

@@ -143,7 +143,7 @@ describe("put: created → stage_requested → staged → complete → released"
     );
   });
 
-  it("cancel and modify only in created: 200 {id}; later a 409 and nothing changes", async () => {
+  it("cancel and modify only in created: 200 {id}; later a modify is a 409 and nothing changes, a cancel withdraws the staging first", async () => {
     await ok(t.call("POST", SR, putBody("U4", [["E", 3]])));
     const mod = await ok(
       t.call("POST", `${SR}/modify`, {
@@ -157,8 +157,17 @@ describe("put: created → stage_requested → staged → complete → released"
     const cancel = await ok(t.call("POST", `${SR}/cancel`, { externalServiceRequestId: "U4", type: "PUT" }));
     expect(cancel.id).toBe(mod.id);
     expect((await ok(t.call("GET", `${SR}/U4?type=PUT`))).state).toBe("cancelled");
-    const late = await t.call("POST", `${SR}/cancel`, { externalServiceRequestId: "U2", type: "PUT" });
+    const late = await t.call("POST", `${SR}/modify`, {
+      externalServiceRequestId: "U2",
+      type: "PUT",
+      attributes: { tote_id: "TOTE-8" },
+    });
     expect(late.status).toBe(409);
     expect((await ok(t.call("GET", `${SR}/U2?type=PUT`))).state).toBe("staged");
+    // staged with no put transaction yet: the cancel withdraws the staging (stage_cancelled), then cancels
+    await n.catchUp();
+    await ok(t.call("POST", `${SR}/cancel`, { externalServiceRequestId: "U2", type: "PUT" }));
+    expect(kinds(await n.next())).toEqual([["put_information", "stage_cancelled"]]);
+    expect((await ok(t.call("GET", `${SR}/U2?type=PUT`))).state).toBe("cancelled");
   });
 });

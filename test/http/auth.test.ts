@@ -96,8 +96,11 @@ describe("token endpoint (spec: Authentication)", () => {
     expect(await res.json()).toMatchObject({ code: "unsupported_media_type" });
   });
 
-  it("renews with a refresh token once; a reused refresh token ends the user's sessions", async () => {
+  it("renews with a refresh token once; a reused refresh token ends that login's tokens, not the user's other logins", async () => {
     const first = (await (
+      await tokenRequest({ grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD })
+    ).json()) as { access_token: string; refresh_token: string };
+    const otherLogin = (await (
       await tokenRequest({ grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD })
     ).json()) as { access_token: string; refresh_token: string };
     const renewed = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.refresh_token });
@@ -111,6 +114,15 @@ describe("token endpoint (spec: Authentication)", () => {
     expect(replay.status).toBe(401);
     const after = await t.request(CATALOG, { headers: { Authorization: `Bearer ${second.access_token}` } });
     expect(after.status).toBe(401);
+    const other = await t.request(CATALOG, {
+      headers: { Authorization: `Bearer ${otherLogin.access_token}` },
+    });
+    expect(other.status).toBe(200);
+    const otherRenewed = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: otherLogin.refresh_token,
+    });
+    expect(otherRenewed.status).toBe(200);
   });
 
   it("refuses an access token used as a refresh token", async () => {

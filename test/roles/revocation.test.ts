@@ -146,17 +146,27 @@ describe("revocation at once", () => {
     expect(metrics).toMatch(/auth_revocations_total\{reason="user_removed"\} [1-9]/);
   });
 
-  it("a refresh token used twice ends the user's open streams at once, without any other change", async () => {
+  it("a refresh token used twice ends the open streams of its login (its family) at once, not those of the user's other logins", async () => {
     await cli(["add", "rita", "--role", "operator"], `${PASSWORD}\n`);
     const tokens = await tokensOf("rita");
     const stream = await openStream(tokens.access_token);
+    const otherLogin = await tokensOf("rita");
+    const other = await openStream(otherLogin.access_token);
     expect((await grant({ grant_type: "refresh_token", refresh_token: tokens.refresh_token })).status).toBe(
       200,
     );
-    // the second use is a replay: every token of rita's is revoked, and her stream ends with them
+    // the second use is a replay: every token of that login is revoked, and its stream ends with them
     expect((await grant({ grant_type: "refresh_token", refresh_token: tokens.refresh_token })).status).toBe(
       401,
     );
     await until("the stream closed", () => stream.state.ended);
+    // rita's other login (another client) keeps its stream and its token
+    await new Promise((r) => setTimeout(r, 300));
+    expect(other.state.ended).toBe(false);
+    const still = await fetch(`${base}/station/state`, {
+      headers: { Authorization: `Bearer ${otherLogin.access_token}` },
+    });
+    expect(still.status).toBe(200);
+    await other.cancel();
   });
 });

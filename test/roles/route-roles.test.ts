@@ -69,8 +69,9 @@ const EXPECTED: Record<string, Role[]> = {
   "POST /station/audits/:audit_id/reject": A,
   "POST /station/audits/:audit_id/reaudit": A,
   "POST /station/audits/:audit_id/cancel": A,
-  "POST /station/audits/:audit_id/pause": A,
-  "POST /station/audits/:audit_id/resume": A,
+  // the operator at the station pauses an audit (called away) and resumes it; the dashboard too
+  "POST /station/audits/:audit_id/pause": O,
+  "POST /station/audits/:audit_id/resume": O,
 };
 
 const key = (r: RouteSpec) => `${r.method.toUpperCase()} ${r.path}`;

@@ -50,4 +50,9 @@ export const reports = sqliteTable("reports", {
   fileName: text("file_name"),
   requestedOn: integer("requested_on").notNull(),
   generatedOn: integer("generated_on"),
+  /**
+   * The base of `report_url`, as the caller reached the agent (the `Host` of the generate call); null
+   * when it came without one (MQTT): then `http.publicUrl` or the listen address (README "Decisions").
+   */
+  baseUrl: text("base_url"),
 });

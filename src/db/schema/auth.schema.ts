@@ -33,11 +33,20 @@ export const tokens = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     jti: text("jti").notNull(),
+    /**
+     * The login the token descends from: the `jti` of its password grant, kept by every refresh. A refresh
+     * token used twice revokes its family only (README "Decisions": one user may run several clients).
+     */
+    family: text("family").notNull().default(""),
     expiresAt: integer("expires_at").notNull(),
     revoked: integer("revoked", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("tokens_user_idx").on(t.userId), index("tokens_expires_idx").on(t.expiresAt)],
+  (t) => [
+    index("tokens_user_idx").on(t.userId),
+    index("tokens_expires_idx").on(t.expiresAt),
+    index("tokens_family_idx").on(t.family),
+  ],
 );
 
 /**

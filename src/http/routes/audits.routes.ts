@@ -78,7 +78,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
       responses: {
         200: { description: "deleted", schema: auditDeletedSchema },
         401: { description: "unauthorized" },
-        404: unknownAudit,
+        404: { description: "unknown audit id, or an audit already deleted" },
         409: { description: "the audit was started (or paused, or is finished)", codes: ["invalid_state"] },
       },
     },
@@ -118,8 +118,9 @@ function stationRoutes(
         tag: "station",
         summary: ACTION_SUMMARY[action],
         auth: true,
-        // the manager dashboard's actions (an approval corrects stock): for admins
-        roles: ["admin"],
+        // the manager dashboard's actions (an approval corrects stock): for admins; the operator at the
+        // station may pause the audit being counted (called away) and resume it (README "Decisions")
+        roles: action === "pause" || action === "resume" ? ["operator"] : ["admin"],
         responses: {
           200: { description: "the audit after the move", schema: auditViewSchema },
           404: unknownAudit,

@@ -22,6 +22,20 @@ function reportId(raw: string | undefined): number {
   return Number(raw);
 }
 
+/** A Host header as RFC 9110 allows it: a name or IPv4 address, or a bracketed IPv6 one, and a port. */
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/**
+ * The base URL the caller reached the agent at: the scheme it used and its `Host` header (spec: the
+ * report_url must be reachable by the caller; a LAN caller cannot reach 127.0.0.1). Null without a
+ * well-formed Host, then the configured base serves (README "Decisions", Reports).
+ */
+function callerBase(host: string | undefined, url: string): string | null {
+  if (!host || !HOST.test(host)) return null;
+  return `${new URL(url).protocol}//${host}`;
+}
+
 /** Inventory report: request it, then download the CSV the report_generation notification points to. */
 export function reportsRoutes(reports: ReportsService) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
@@ -40,7 +54,7 @@ export function reportsRoutes(reports: ReportsService) {
           401: { description: "unauthorized" },
         },
       },
-      (c) => c.json(reports.generate()),
+      (c) => c.json(reports.generate(callerBase(c.req.header("host"), c.req.url))),
     );
 
     route(

@@ -9,6 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { createAudit as initialAudit } from "../../domain/audit.machine.js";
 import type { AuditCountInput, AuditCreateInput } from "../../domain/audit.schema.js";
+import { AppError } from "../../domain/errors.js";
 import type { Tx, UnitOfWork } from "../unit-of-work.js";
 import { driveAudit, hasConflict } from "./audit.flow.js";
 import { beginAudit, countAuditLine } from "./audit-counting.js";
@@ -42,9 +43,19 @@ export function createAudit(deps: AuditDeps, input: AuditCreateInput, tx: Tx) {
   return { action: "create" as const, audit_id: a.auditId };
 }
 
-/** Spec: allowed only before the audit is started; 404 unknown, 409 afterwards. */
+/**
+ * Spec: allowed only before the audit is started; 404 unknown, 409 afterwards. An audit already
+ * deleted answers 404 like an unknown id (README "Decisions"): the spec names only 404 for this call, and
+ * a client repeating a delete whose answer it lost learns that the audit is gone, not that it is busy.
+ */
 export function deleteAudit(deps: AuditDeps, auditId: string, tx: Tx) {
-  driveAudit(deps, mustGetAudit(deps, auditId), { type: "delete" }, tx);
+  const a = mustGetAudit(deps, auditId);
+  if (a.status === "deleted") {
+    throw new AppError("not_found", `audit ${auditId} is already deleted`, [
+      { path: "audit_id", message: "deleted" },
+    ]);
+  }
+  driveAudit(deps, a, { type: "delete" }, tx);
   return { action: "delete" as const, audit_id: auditId };
 }
 

@@ -55,17 +55,18 @@ function checkClient(deps: AuthDeps, header: string | undefined): boolean {
   return clientSecretMatches(deps, secret) && idOk;
 }
 
-/** The token's `scope` is the user's role (README "Roles"): what the token may be used for. */
-function issue(deps: AuthDeps, userId: number, role: Role): TokenResponse {
+/**
+ * The token's `scope` is the user's role (README "Roles"): what the token may be used for. `family` is
+ * the login the tokens descend from: a password grant starts one (its jti), a refresh keeps it.
+ */
+function issue(deps: AuthDeps, userId: number, role: Role, family?: string): TokenResponse {
   const now = deps.now();
   const access = randomSecret(32);
   const refresh = randomSecret(32);
   const jti = randomUUID();
+  const row = { userId, jti, family: family ?? jti, revoked: false };
   const token = (kind: "access" | "refresh", text: string, ttlSeconds: number) =>
-    deps.repo.insertToken(
-      { tokenHash: sha256(text), kind, userId, jti, expiresAt: now + ttlSeconds * 1000, revoked: false },
-      now,
-    );
+    deps.repo.insertToken({ ...row, tokenHash: sha256(text), kind, expiresAt: now + ttlSeconds * 1000 }, now);
   token("access", access, deps.tokenTtlSeconds);
   token("refresh", refresh, deps.refreshTokenTtlSeconds);
   return {
@@ -98,20 +99,21 @@ export async function grant(
   }
   const row = repo.findToken(sha256(req.refresh_token));
   if (!clientOk || !row || row.kind !== "refresh" || row.expiresAt <= deps.now()) throw badCredentials();
-  const revoked = (reason: string, scope: "token" | "user") =>
+  const revoked = (reason: string, scope: "token" | "family") =>
     deps.security?.({
       kind: "token_revoked",
       channel: origin.via,
       username: repo.findUserById(row.userId)?.username,
       address: origin.address,
-      detail: { reason, scope, jti: row.jti },
+      detail: { reason, scope, jti: row.jti, family: row.family },
     });
   if (row.revoked) {
-    // A refresh token used twice was stolen or replayed: end every session of that user (RFC 6819 §5.2.2.3).
-    repo.revokeUserTokens(row.userId);
+    // A refresh token used twice was stolen or replayed: end every token of its login, the family
+    // (RFC 6819 §5.2.2.3), not the user's other logins: one central user often runs several clients.
+    repo.revokeFamily(row.family);
     deps.recent.clear();
-    revoked("refresh_token_reused", "user");
-    // the user's open bearer streams end now too: this process's own commit does not move data_version
+    revoked("refresh_token_reused", "family");
+    // the family's open bearer streams end now too: this process's own commit does not move data_version
     deps.live.sweep();
     throw badCredentials();
   }
@@ -119,7 +121,7 @@ export async function grant(
   if (!user) throw badCredentials();
   repo.revokeToken(row.tokenHash);
   revoked("refresh_rotation", "token");
-  return issue(deps, row.userId, user.role);
+  return issue(deps, row.userId, user.role, row.family);
 }
 
 /** Resolves a bearer token to its user, or a 401. */

@@ -75,7 +75,11 @@ export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps)
     pickException: (input: PickExceptionInput) =>
       uow.run((tx) => viewOf(pick.recordPickException(deps, input, tx), deps)),
     printReady: (externalId: string) => uow.run((tx) => pick.printReady(deps, externalId, tx)),
-    binEmptied: (binId: string) => uow.run((tx) => pick.emptyBin(deps, binId, tx)),
+    /** A bin holding a staged put has its staging withdrawn (stage_cancelled); any other is a pick bin. */
+    binEmptied: (binId: string) =>
+      uow.run((tx) => {
+        if (!put.withdrawStagingInBin(deps, binId, tx)) pick.emptyBin(deps, binId, tx);
+      }),
     /** Periodic: work held back by pick_after_time is released into free bins. */
     releaseHeldWork: () => uow.run((tx) => pick.assignBins(deps, tx)),
     put: (input: PutTransactionInput) => uow.run((tx) => viewOf(put.recordPut(deps, input, tx), deps)),

@@ -5,6 +5,7 @@ import { mustFind, type RequestContext, viewOf } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
 import { applyPutEffects, stepPutOrRefuse } from "./put-effects.js";
 import { resolveExpectations, type StoredExpectations } from "./put-expectations.js";
+import { isStaging, withdrawStaging } from "./put-staging.js";
 
 /** Put requests from the service-request endpoints (spec: Put request): create, cancel, modify. */
 
@@ -45,9 +46,14 @@ export function createPut(
   return viewOf({ id, ...fresh }, ctx, { lines: [], actuals: [] });
 }
 
-/** Cancel (synchronous for PUT): only a put not yet staged. */
+/**
+ * Cancel (synchronous for PUT): a put in created. A put being staged, or staged with no put transaction
+ * yet, has its staging withdrawn first (rule 5: put_information stage_cancelled, back to created), then
+ * is cancelled: the caller asked for the request to end (README "Decisions").
+ */
 export function cancelPut(ctx: RequestContext, externalId: string, tx: Tx): RequestRow {
-  const row = mustFind(ctx, "PUT", externalId);
+  let row = mustFind(ctx, "PUT", externalId);
+  if (isStaging(row)) row = withdrawStaging(ctx, row, tx);
   return applyPutEffects(ctx, row, stepPutOrRefuse(row, { type: "cancel" }), tx);
 }
 

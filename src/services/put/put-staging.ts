@@ -85,3 +85,45 @@ export function putBackStage(ctx: RequestContext, externalId: string, binId: str
   const step = stepPutOrRefuse(row, { type: "put_back_staged" });
   return applyPutEffects(ctx, stageInto(ctx, row, binId, tx), step, tx);
 }
+
+/** The states in which a put is staged or being staged: the ones a staging can be withdrawn from. */
+const STAGING: readonly string[] = ["stage_requested", "staged"];
+
+export function isStaging(row: RequestRow): boolean {
+  return row.type === "PUT" && STAGING.includes(row.state);
+}
+
+/**
+ * Spec rule 5, "cancellation has state stage_cancelled": the staging of a put is withdrawn before its
+ * first put transaction (the tote taken back, the bin emptied, the station leaving put mode, the put
+ * cancelled). The request returns to created and its bin is free. Once a put transaction is recorded the
+ * tote holds a partly put expectation: that put must be finished, so the withdrawal is a 409.
+ */
+export function withdrawStaging(ctx: RequestContext, row: RequestRow, tx: Tx): RequestRow {
+  const putsRecorded = ctx.requests.actuals(row.id).length > 0;
+  if (putsRecorded) {
+    throw new AppError("invalid_state", `put '${row.externalId}' has put transactions: finish it`, [
+      { path: "externalServiceRequestId", message: "staging can be withdrawn only before the first put" },
+    ]);
+  }
+  return applyPutEffects(ctx, row, stepPutOrRefuse(row, { type: "stage_cancelled", putsRecorded }), tx);
+}
+
+/** The operator empties a bin that holds a staged put: its staging is withdrawn; false for other bins. */
+export function withdrawStagingInBin(ctx: RequestContext, binId: string, tx: Tx): boolean {
+  const staged = ctx.requests.inBin(binId).filter(isStaging);
+  for (const row of staged) withdrawStaging(ctx, row, tx);
+  return staged.length > 0;
+}
+
+/** The station leaves put mode: every staging is withdrawn, or none when a put is under way (409). */
+export function withdrawAllStaging(ctx: RequestContext, tx: Tx): void {
+  const rows = ctx.requests.byStates("PUT", [...STAGING]);
+  const busy = rows.filter((r) => ctx.requests.actuals(r.id).length > 0);
+  if (busy.length) {
+    throw new AppError("invalid_state", "work in progress in put mode", [
+      { path: "mode", message: `finish put '${busy[0]?.externalId}' at the station first` },
+    ]);
+  }
+  for (const row of rows) withdrawStaging(ctx, row, tx);
+}

@@ -2,7 +2,8 @@
  * The put aggregate's door (spec: Put request, Stage put; docs/architecture.md, put flow). Every use case is a function
  * of its dependencies, its input and the caller's transaction (services/unit-of-work.ts):
  * - the service-request endpoints: create, cancel, modify;
- * - staging: the stage call, its evaluation (staged or stage_failure), put-back staging at the station;
+ * - staging: the stage call, its evaluation (staged or stage_failure), put-back staging at the station,
+ *   its withdrawal (stage_cancelled: the bin emptied, the station leaving put mode);
  * - the operator at the station: a put transaction, a put exception, the tote's release;
  * - the notification it emits: put_information.
  * Callers import this module only; the files beside it are its private parts.
@@ -10,5 +11,11 @@
 export { cancelPut, createPut, modifyPut } from "./put-change.js";
 export type { PutDeps } from "./put-deps.js";
 export { resolveExpectations, type StoredExpectations } from "./put-expectations.js";
-export { evaluateStaging, putBackStage, requestStaging } from "./put-staging.js";
+export {
+  evaluateStaging,
+  putBackStage,
+  requestStaging,
+  withdrawAllStaging,
+  withdrawStagingInBin,
+} from "./put-staging.js";
 export { recordPut, recordPutException, releasePut } from "./putting.js";

@@ -6,6 +6,7 @@ import type { Tx } from "../unit-of-work.js";
 import type { PutDeps } from "./put-deps.js";
 import { applyPutEffects, recordPutActual, stepPutOrRefuse } from "./put-effects.js";
 import { EXCESS, itemFor, progress } from "./put-expectations.js";
+import { isStaging, withdrawStaging } from "./put-staging.js";
 
 /** The operator's put transactions, exceptions and the tote's release (docs/architecture.md#put). */
 
@@ -79,8 +80,12 @@ export function recordPutException(deps: PutDeps, input: PutExceptionInput, tx: 
   return applyPutEffects(deps, row, { state: s.state, effects }, tx, { exceptionIds: [id] });
 }
 
-/** The tote (or roll cage) of a complete put is released: its bin is free. */
+/**
+ * The tote (or roll cage) of a complete put is released: its bin is free. A tote released before its
+ * first put transaction withdraws the staging instead (rule 5: stage_cancelled, back to created).
+ */
 export function releasePut(ctx: RequestContext, externalId: string, tx: Tx): RequestRow {
   const row = mustFind(ctx, "PUT", externalId);
+  if (isStaging(row)) return withdrawStaging(ctx, row, tx);
   return applyPutEffects(ctx, row, stepPutOrRefuse(row, { type: "release" }), tx);
 }

@@ -23,15 +23,23 @@ export interface ReportDeps {
   log: Logger;
   /** Folder the CSV files are written to. */
   dir: string;
-  /** Absolute base URL of this agent, without a trailing slash (README: report URL). */
-  baseUrl: () => string;
+  /**
+   * Absolute base URL of this agent, without a trailing slash (README "Decisions", Reports): the
+   * configured `http.publicUrl` when set, else the base the caller reached the agent at (`caller`, from
+   * the generate call's `Host`), else the listen address.
+   */
+  baseUrl: (caller: string | null) => string;
 }
 
 export const REPORT_PREFIX = "/api-gateway/platform-dashboard/report";
 
-/** A report requested: it is generated after this transaction commits. */
-export function requestReport({ repo }: ReportDeps, tx: Tx): number {
-  return repo.insert(INVENTORY_REPORT_TYPE, tx.now);
+/**
+ * A report requested: it is generated after this transaction commits. `callerBase` is the base URL the
+ * caller reached the agent at (null over MQTT), kept with the report so its `report_url` points where
+ * the caller can reach, also when a restart generates it.
+ */
+export function requestReport({ repo }: ReportDeps, tx: Tx, callerBase: string | null = null): number {
+  return repo.insert(INVENTORY_REPORT_TYPE, tx.now, callerBase);
 }
 
 /** The report is generated: its file is in place; report_generation says where. */
@@ -40,7 +48,7 @@ export function recordGenerated(deps: ReportDeps, report: ReportRow, name: strin
   tx.notify("report_generation", {
     id: report.id,
     type: report.type,
-    report_url: `${deps.baseUrl()}${REPORT_PREFIX}/download/${report.id}`,
+    report_url: `${deps.baseUrl(report.baseUrl)}${REPORT_PREFIX}/download/${report.id}`,
     requested_time: formatTimestamp(report.requestedOn),
     generated_time: formatTimestamp(tx.now),
   });
@@ -105,8 +113,8 @@ export function createReportsService(deps: ReportDeps, uow: UnitOfWork) {
   }
 
   return {
-    generate(): { id: number } {
-      const id = uow.run((tx) => requestReport(deps, tx));
+    generate(callerBase: string | null = null): { id: number } {
+      const id = uow.run((tx) => requestReport(deps, tx, callerBase));
       schedule(id);
       return { id };
     },

@@ -2,6 +2,7 @@ import type { SeatRow } from "../../db/station.repo.js";
 import { AppError } from "../../domain/errors.js";
 import type { RackPresentedInput, StationMode } from "../../domain/station.schema.js";
 import { assignBins, lockAtPresentedRacks } from "../pick/pick.service.js";
+import { withdrawAllStaging } from "../put/put.service.js";
 import type { Tx } from "../unit-of-work.js";
 import type { StationDeps } from "./station-deps.js";
 
@@ -38,10 +39,14 @@ export function logout(deps: StationDeps, name: string, tx: Tx): void {
   tx.announce("station", {});
 }
 
-/** Switching mode is refused while work of the current mode is in progress; pick mode gives out bins. */
+/**
+ * Switching mode is refused while work of the current mode is in progress; pick mode gives out bins.
+ * Leaving put mode withdraws the staging of puts not yet begun (stage_cancelled, README "Decisions").
+ */
 export function setMode(deps: StationDeps, mode: StationMode, tx: Tx): void {
   const current = deps.station.mode();
   if (current === mode) return;
+  if (current === "put") withdrawAllStaging(deps, tx);
   const busy = BUSY[current];
   const stranded = busy ? deps.requests.byStates(busy.type, busy.states).length > 0 : deps.auditRunning();
   if (stranded) {

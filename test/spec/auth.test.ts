@@ -1,0 +1,114 @@
+/**
+ * Conformance: "Authentication" (token request and response, the refresh token's use, which the spec
+ * leaves not shown) and "Errors" (token 200/401, any authenticated call 401). Over HTTP on a listening
+ * agent, as a client on the network calls it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, ADMIN_PASSWORD, BASIC, TOKEN_PATH } from "../helpers/agent.js";
+import type { Json } from "../helpers/station.js";
+import { type Central, startCentral } from "./support/central.js";
+
+const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
+
+let c: Central;
+let base: string;
+
+beforeAll(async () => {
+  c = await startCentral();
+  base = `http://127.0.0.1:${c.t.agent.address?.port}`;
+});
+afterAll(async () => c?.close());
+
+const grant = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${base}${TOKEN_PATH}`, {
+    method: "POST",
+    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
+
+async function login(): Promise<Json> {
+  const res = await grant({ grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Json;
+}
+
+const refresh = (token: Json) => grant({ grant_type: "refresh_token", refresh_token: token.refresh_token });
+const works = async (token: Json) =>
+  (await fetch(`${base}${CATALOG}`, { headers: { Authorization: `Bearer ${token.access_token}` } })).status;
+
+describe("token endpoint", () => {
+  it("Token: grant_type password, form parameters, Basic client credential → 200 {access_token, token_type bearer, refresh_token, expires_in, scope, user_id, jti}", async () => {
+    const body = await login();
+    expect(body).toEqual({
+      access_token: expect.any(String),
+      token_type: "bearer",
+      refresh_token: expect.any(String),
+      expires_in: expect.any(Number),
+      scope: "admin",
+      user_id: expect.any(Number),
+      jti: expect.any(String),
+    });
+  });
+
+  it("Token: username and password may be passed as URL parameters", async () => {
+    const query = new URLSearchParams({ grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD });
+    const res = await fetch(`${base}${TOKEN_PATH}?${query}`, {
+      method: "POST",
+      headers: { Authorization: BASIC },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("Token: 401 not authorized (wrong password, wrong client credential)", async () => {
+    expect(
+      (await grant({ grant_type: "password", username: ADMIN, password: "wrong-password" })).status,
+    ).toBe(401);
+    const badClient = await grant(
+      { grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD },
+      { Authorization: `Basic ${Buffer.from("someone:else").toString("base64")}` },
+    );
+    expect(badClient.status).toBe(401);
+  });
+
+  it("Errors: any authenticated call | 401 | token missing, invalid or expired", async () => {
+    expect((await fetch(`${base}${CATALOG}`)).status).toBe(401);
+    expect(await works({ access_token: "not-a-token-at-all-000000" })).toBe(401);
+  });
+});
+
+describe("refresh token (use not shown: README decisions)", () => {
+  it("Refresh: a refresh token works once and is replaced (rotation); the new access token works", async () => {
+    const first = await login();
+    const res = await refresh(first);
+    expect(res.status).toBe(200);
+    const second = (await res.json()) as Json;
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await works(second)).toBe(200);
+  });
+
+  it("Refresh: a reused refresh token revokes its family (the tokens of the same login), not the user's other logins (another client of the same user)", async () => {
+    const clientA = await login();
+    const clientB = await login();
+    const renewedA = (await (await refresh(clientA)).json()) as Json;
+    expect(await works(renewedA)).toBe(200);
+
+    expect((await refresh(clientA)).status).toBe(401);
+    expect(await works(renewedA)).toBe(401);
+    expect((await refresh(renewedA)).status).toBe(401);
+
+    expect(await works(clientB)).toBe(200);
+    const renewedB = await refresh(clientB);
+    expect(renewedB.status).toBe(200);
+    expect(await works((await renewedB.json()) as Json)).toBe(200);
+  });
+
+  it("Refresh: the reuse is in the security event log with the family, scope family", async () => {
+    const events = (await (
+      await fetch(`${base}/station/security-events?kind=token_revoked`, {
+        headers: { Authorization: `Bearer ${(await login()).access_token}` },
+      })
+    ).json()) as { events: Json[] };
+    const reuse = events.events.find((e) => e.detail?.reason === "refresh_token_reused");
+    expect(reuse?.detail).toMatchObject({ scope: "family", family: expect.any(String) });
+  });
+});
