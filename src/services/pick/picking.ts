@@ -6,6 +6,7 @@ import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../../
 import type { PickExceptionInput, PickTransactionInput } from "../../domain/station.schema.js";
 import { mustFind, operatorIn, parseJson } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
+import { pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { type ActualContext, applyPickEffects } from "./pick-effects.js";
 
@@ -112,10 +113,19 @@ function reservationAt(deps: PickDeps, row: RequestRow, line: LineRow, input: Pi
   return res;
 }
 
+/**
+ * A request past its pick_before_time is not started any more (pick-deadline.ts ends it at that time):
+ * its first pick or exception is refused.
+ */
+function notPastDeadline(row: RequestRow, now: number): RequestRow {
+  if (pastDeadline(row, now)) throw refused(row, "its pick_before_time has passed");
+  return row;
+}
+
 /** One pick transaction: items from a slot into the order's bin, by the operator at a seat. */
 export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx): RequestRow {
   const op = operatorIn(deps, "pick", input.seat);
-  const row = mustFind(deps, "PICK", input.externalServiceRequestId);
+  const row = notPastDeadline(mustFind(deps, "PICK", input.externalServiceRequestId), tx.now);
   const line = findLine(deps, row, input.line);
   const res = reservationAt(deps, row, line, input);
   const nextLine = lineStep(lineState(line), { type: "pick", quantity: input.quantity });
@@ -145,7 +155,7 @@ export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx):
  */
 export function recordPickException(deps: PickDeps, input: PickExceptionInput, tx: Tx): RequestRow {
   const op = operatorIn(deps, "pick", input.seat);
-  const row = mustFind(deps, "PICK", input.externalServiceRequestId);
+  const row = notPastDeadline(mustFind(deps, "PICK", input.externalServiceRequestId), tx.now);
   const line = findLine(deps, row, input.line);
   const nextLine = lineStep(lineState(line), { type: "exception", quantity: input.quantity });
   const step = stepPick(row.state as PickState, {
