@@ -52,7 +52,10 @@ export const PICK_STATUS: Readonly<Record<PickState, ServiceRequestStatus>> = {
   abandoned: "CANCELLED",
 };
 
-/** Actual container states of a pick exception (docs/interface.md: "Actual container states seen in pick actuals"). */
+/**
+ * Actual container states of a pick exception (docs/interface.md: "Actual container states seen in pick
+ * actuals"). `item_missing`: fewer items in the slot than stock said; `missing`: the slot is empty.
+ */
 export const PICK_EXCEPTION_REASONS = [
   "item_missing",
   "physically_damaged",
@@ -74,7 +77,14 @@ export type PickInput =
       /** after this transaction every line is complete (`summarizeLines` says `complete`) */
       last: boolean;
     }
-  | { type: "exception"; lineId: string; quantity: number; reason: PickExceptionReason }
+  | {
+      type: "exception";
+      lineId: string;
+      quantity: number;
+      reason: PickExceptionReason;
+      /** the slot it happened at (its container's `location`) */
+      location?: string;
+    }
   | { type: "lines_short" }
   /** pick_before_time passed before the first pick transaction (not for critical requests) */
   | { type: "deadline_passed" }
@@ -224,7 +234,13 @@ function effectsOf(from: PickState, input: PickInput, notices: PickEffect[]): Pi
     }
     case "exception":
       return [
-        { kind: "record_actual", lineId: input.lineId, state: input.reason, quantity: input.quantity },
+        {
+          kind: "record_actual",
+          lineId: input.lineId,
+          state: input.reason,
+          quantity: input.quantity,
+          ...(input.location === undefined ? {} : { location: input.location }),
+        },
         ...notices,
       ];
     case "lines_short":

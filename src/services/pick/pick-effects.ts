@@ -236,8 +236,8 @@ export function lockAtPresentedRacks(deps: PickDeps, tx: Tx, only?: string[]): v
 }
 
 /**
- * `check_bin`: when every request of a bin is done the bin is complete (bin_complete), and for
- * pick+pack it waits for print-ready before it may be emptied. A bin whose requests were all cancelled
+ * `check_bin`: when every request of a bin is done the bin is complete (bin_complete), and for a
+ * complete pick+pack it waits for print-ready before it may be emptied. A bin whose requests were all cancelled
  * before a pick holds nothing: it is free again.
  */
 export function checkBin(deps: PickDeps, binId: string, tx: Tx): void {
@@ -251,13 +251,11 @@ export function checkBin(deps: PickDeps, binId: string, tx: Tx): void {
     assignBins(deps, tx);
     return;
   }
-  const pack = done.some((r) => r.isPack);
+  // Only a complete pick+pack is packed and labelled; an abandoned one does not wait for print_ready.
+  const packed = done.filter((r) => r.isPack && r.state === "complete");
+  const pack = packed.length > 0;
   deps.station.setBin(binId, "complete", pack ? "waiting" : "none", tx.now);
-  tx.announce("binComplete", {
-    binId,
-    pack,
-    requests: done.filter((r) => r.isPack).map((r) => r.externalId),
-  });
+  tx.announce("binComplete", { binId, pack, requests: packed.map((r) => r.externalId) });
   tx.notify("bin_complete", {
     ppsId: ppsIdValue(deps.ppsId),
     ppsBinId: binId,
