@@ -37,7 +37,10 @@ export type PickState = (typeof PICK_STATES)[number];
 
 export type ServiceRequestStatus = "CREATED" | "PROCESSING" | "PROCESSED" | "FAILED" | "CANCELLED";
 
-/** Statuses a request never leaves (pick and put alike): its retained state may then be cleared. */
+/**
+ * Statuses a request leaves only when the client changes it (a modify of a not_fulfillable pick), pick
+ * and put alike: its retained state may then be cleared; a later change retains it again (mqtt.repo.ts).
+ */
 export const FINAL_STATUSES: readonly ServiceRequestStatus[] = ["PROCESSED", "FAILED", "CANCELLED"];
 
 /** Spec pick table, "Next state" column. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAgent } from "../helpers/agent.js";
 import { type Envelope, type Json, kinds, ok, pickBody, pickLine, seedItem } from "../helpers/station.js";
-import { agentOn, CENTRAL, committed, ROOT } from "../sync/support/agent.js";
+import { agentOn, ask, CENTRAL, committed, ROOT } from "../sync/support/agent.js";
 import { type Subscriber, subscribe } from "../sync/support/subscriber.js";
 import { pickCalls } from "./pick-support.js";
 
@@ -18,7 +18,7 @@ const item: Record<string, number> = {};
 
 beforeAll(async () => {
   t = await agentOn("embedded");
-  central = await subscribe(t.agent.sync.url as string, [NOTIFICATION], CENTRAL);
+  central = await subscribe(t.agent.sync.url as string, [NOTIFICATION, `${ROOT}/response/#`], CENTRAL);
   c = pickCalls(t);
   for (const sku of ["A", "B", "C", "PK"]) item[sku] = await seedItem(t, sku);
   await ok(t.call("POST", "/station/seats/front/login", { user: "alice" }));
@@ -132,6 +132,44 @@ describe("order_modification (emission rule 1)", () => {
     ]);
     expect(got[1]?.notification_data.attributes).toMatchObject({ simple_priority: "high" });
     await c.cancel("N4");
+  });
+});
+
+describe("the same over MQTT requests", () => {
+  it("Modify pick over MQTT (modify_service_request): a partial update, answered with the transaction id that order_modification carries", async () => {
+    await c.create(
+      pickBody("N7", [pickLine("N7-1", "C", 1), pickLine("N7-2", "C", 1)], {
+        simple_priority: "low",
+        order_options: { priority: 2 },
+      }),
+    );
+    let answer: Json = {};
+    const got = await received(async () => {
+      answer = JSON.parse(
+        await ask(central, "modify_service_request", {
+          transaction: "m-1",
+          externalServiceRequestId: "N7",
+          type: "PICK",
+          attributes: { simple_priority: "high" },
+          serviceRequests: [
+            {
+              externalServiceRequestId: "N7-2",
+              expectations: { containers: [{ products: [{ productQuantity: 0 }] }] },
+            },
+          ],
+        }),
+      ) as Json;
+    });
+    expect(answer).toMatchObject({ transaction: "m-1", status: "ok", error: null });
+    expect(kinds(got)).toEqual([
+      ["order_modification", "success"],
+      ["order_information", "fulfillable"],
+    ]);
+    expect(got[0]?.notification_data.id).toBe(answer.data.id);
+    const info = got[1]?.notification_data as Json;
+    expect(info.attributes).toMatchObject({ simple_priority: "high", order_options: { priority: 2 } });
+    expect(info.serviceRequests.map((l: Json) => l.externalServiceRequestId)).toEqual(["N7-1"]);
+    await c.cancel("N7");
   });
 });
 
