@@ -70,6 +70,11 @@ function prepareRequestStatements(sqlite: Sqlite) {
       "UPDATE pick_lines SET state = @state, picked = @picked, short = @short, updated_on = @updatedOn WHERE id = @id",
     ),
     deleteLines: sqlite.prepare("DELETE FROM pick_lines WHERE request_id = ?"),
+    deleteLine: sqlite.prepare("DELETE FROM pick_lines WHERE id = ?"),
+    reviseLine: sqlite.prepare(
+      `UPDATE pick_lines SET state = @state, expected = @expected, filters_json = @filtersJson,
+         attributes_json = @attributesJson, updated_on = @updatedOn WHERE id = @id`,
+    ),
     addReservation: sqlite.prepare(
       `INSERT INTO reservations (line_id, location, item_id, quantity) VALUES (?, ?, ?, ?)
        ON CONFLICT(line_id, location, item_id) DO UPDATE SET quantity = quantity + excluded.quantity`,
@@ -104,9 +109,14 @@ function prepareRequestStatements(sqlite: Sqlite) {
       "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'entity_ids'), 0) AS seq",
     ),
     takeEntities: sqlite.prepare("INSERT INTO entity_ids (id, kind) VALUES (?, ?)"),
-    nextHeld: sqlite.prepare<[number], { at: number | null }>(
-      `SELECT min(pick_after) AS at FROM service_requests
-        WHERE type = 'PICK' AND state = 'fulfillable' AND bin_id IS NULL AND priority_rank > 0 AND pick_after > ?`,
+    nextHeld: sqlite.prepare<[{ now: number }], { at: number | null }>(
+      `SELECT min(at) AS at FROM (
+         SELECT min(pick_after) AS at FROM service_requests
+          WHERE type = 'PICK' AND state = 'fulfillable' AND bin_id IS NULL AND priority_rank > 0 AND pick_after > @now
+         UNION ALL
+         SELECT min(pick_before) FROM service_requests
+          WHERE type = 'PICK' AND state IN ('created', 'fulfillable', 'cancellation_locked') AND priority_rank > 0
+            AND pick_before > @now)`,
     ),
   };
 }
@@ -151,6 +161,11 @@ export function createRequestsRepo(sqlite: Sqlite) {
       q.updateLine.run(row);
     },
     deleteLines: (requestId: number) => q.deleteLines.run(requestId),
+    deleteLine: (lineId: number) => q.deleteLine.run(lineId),
+    /** A line's expectation changed by a modify (before any pick: nothing else of it moves). */
+    reviseLine(row: LineRow): void {
+      q.reviseLine.run(row);
+    },
     addReservation: (r: ReservationRow) => q.addReservation.run(r.lineId, r.location, r.itemId, r.quantity),
     reservationsOfRequest: (requestId: number): ReservationRow[] => q.reservationsOfRequest.all(requestId),
     /** Sets a reservation's quantity; zero removes it. */
@@ -171,8 +186,8 @@ export function createRequestsRepo(sqlite: Sqlite) {
       outcome: "success" | "failure",
       now: number,
     ): number => Number(q.insertTransaction.run(requestId, kind, bodyJson, outcome, now).lastInsertRowid),
-    /** The earliest pick_after_time still ahead among waiting picks (once, at start). */
-    nextHeldRelease: (now: number): number | null => q.nextHeld.get(now)?.at ?? null,
+    /** The earliest pick_after_time or pick_before_time still ahead among waiting picks (once, at start). */
+    nextHeldRelease: (now: number): number | null => q.nextHeld.get({ now })?.at ?? null,
     /** A new container or product id, never reused (entity_ids). */
     nextEntityId(kind: "container" | "product"): number {
       if (nextEntity === undefined || nextEntity > blockEnd) {

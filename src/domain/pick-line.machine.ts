@@ -7,7 +7,9 @@
  * Decisions:
  * - `undefined` is a line's state until its request's allocation settles (and again after a modify,
  *   which re-allocates). Allocation is all-or-nothing (allocation.ts), so the caller feeds
- *   `allocated` or `allocation_failed` to every line of the request.
+ *   `allocated` or `allocation_failed` to every line of the request. A not_fulfillable line may be
+ *   cancelled or reset (its request was cancelled or modified); `expire` (pick_before_time passed
+ *   before any pick) makes an unpicked line not_fulfillable.
  * - A line stays fulfillable while its request is cancellation_locked and moves to pick_started on its
  *   own first pick or exception.
  * - An exception (missing, damaged, unscannable) settles its quantity for good: the line will end
@@ -58,6 +60,8 @@ export type PickLineInput =
   | { type: "exception"; quantity: number }
   /** the request is abandoned: what is outstanding will not be picked */
   | { type: "abandon" }
+  /** the request's pick_before_time passed before its first pick */
+  | { type: "expire" }
   | { type: "cancel" };
 export type PickLineInputType = PickLineInput["type"];
 
@@ -68,6 +72,7 @@ export const PICK_LINE_INPUTS: readonly PickLineInputType[] = [
   "pick",
   "exception",
   "abandon",
+  "expire",
   "cancel",
 ];
 
@@ -86,6 +91,10 @@ export const PICK_LINE_TABLE: readonly PickLineRow[] = [
   { from: "fulfillable", input: "reset", to: "undefined" },
   { from: "undefined", input: "cancel", to: "cancelled" },
   { from: "fulfillable", input: "cancel", to: "cancelled" },
+  { from: "not_fulfillable", input: "cancel", to: "cancelled" },
+  { from: "not_fulfillable", input: "reset", to: "undefined" },
+  { from: "undefined", input: "expire", to: "not_fulfillable" },
+  { from: "fulfillable", input: "expire", to: "not_fulfillable" },
   { from: "fulfillable", input: "pick", when: "open", to: "pick_started" },
   { from: "fulfillable", input: "pick", when: "done", to: "complete" },
   { from: "fulfillable", input: "exception", when: "open", to: "pick_started" },

@@ -8,9 +8,14 @@
  * - An exception (item_missing, physically_damaged, unscannable) is a pick transaction whose actual
  *   container has that state (docs/interface.md "Emission rules" 2), so the first one also moves to pick_started.
  *   When exceptions leave lines short, the caller follows with `lines_short` (→ abandoned).
- * - Cancel and modify: "allowed only before cancellation_locked" is read as created and fulfillable;
- *   not_fulfillable is final (status FAILED). A refused cancel or modify is the caller's cue to emit
- *   order_modification with state `failure` (docs/interface.md "Errors" → asynchronous failure).
+ * - Cancel and modify: "allowed only before cancellation_locked" is read as created, fulfillable and
+ *   not_fulfillable (it never reached a rack). A modify of a not_fulfillable request allocates again
+ *   against the stock of now; stock arriving alone does not revive it (README "Decisions"). A refused
+ *   cancel or modify is the caller's cue to emit order_modification with state `failure`
+ *   (docs/interface.md "Errors" → asynchronous failure).
+ * - pick_before_time (docs/interface.md "Pick request" root attributes): a request not yet started
+ *   (created, fulfillable, cancellation_locked) when its deadline passes is `deadline_passed` →
+ *   not_fulfillable, its stock and bin released; critical requests are never fed this input.
  * - Modify releases what was reserved and goes back to created, then asks for a new allocation; the
  *   allocation's outcome gives the order_information that follows order_modification (emission rule 1).
  * - A pick before any rack is reached is refused: picking needs a presented rack (docs/architecture.md#the-station-model).
@@ -32,7 +37,10 @@ export type PickState = (typeof PICK_STATES)[number];
 
 export type ServiceRequestStatus = "CREATED" | "PROCESSING" | "PROCESSED" | "FAILED" | "CANCELLED";
 
-/** Statuses a request never leaves (pick and put alike): its retained state may then be cleared. */
+/**
+ * Statuses a request leaves only when the client changes it (a modify of a not_fulfillable pick), pick
+ * and put alike: its retained state may then be cleared; a later change retains it again (mqtt.repo.ts).
+ */
 export const FINAL_STATUSES: readonly ServiceRequestStatus[] = ["PROCESSED", "FAILED", "CANCELLED"];
 
 /** Spec pick table, "Next state" column. */
@@ -47,8 +55,16 @@ export const PICK_STATUS: Readonly<Record<PickState, ServiceRequestStatus>> = {
   abandoned: "CANCELLED",
 };
 
-/** Actual container states of a pick exception (docs/interface.md: "Actual container states seen in pick actuals"). */
-export const PICK_EXCEPTION_REASONS = ["item_missing", "physically_damaged", "unscannable"] as const;
+/**
+ * Actual container states of a pick exception (docs/interface.md: "Actual container states seen in pick
+ * actuals"). `item_missing`: fewer items in the slot than stock said; `missing`: the slot is empty.
+ */
+export const PICK_EXCEPTION_REASONS = [
+  "item_missing",
+  "physically_damaged",
+  "unscannable",
+  "missing",
+] as const;
 export type PickExceptionReason = (typeof PICK_EXCEPTION_REASONS)[number];
 
 export type PickInput =
@@ -64,8 +80,17 @@ export type PickInput =
       /** after this transaction every line is complete (`summarizeLines` says `complete`) */
       last: boolean;
     }
-  | { type: "exception"; lineId: string; quantity: number; reason: PickExceptionReason }
+  | {
+      type: "exception";
+      lineId: string;
+      quantity: number;
+      reason: PickExceptionReason;
+      /** the slot it happened at (its container's `location`) */
+      location?: string;
+    }
   | { type: "lines_short" }
+  /** pick_before_time passed before the first pick transaction (not for critical requests) */
+  | { type: "deadline_passed" }
   | { type: "cancel"; transaction: string }
   | { type: "modify"; transaction: string };
 export type PickInputType = PickInput["type"];
@@ -77,6 +102,7 @@ export const PICK_INPUTS: readonly PickInputType[] = [
   "pick_transaction",
   "exception",
   "lines_short",
+  "deadline_passed",
   "cancel",
   "modify",
 ];
@@ -156,9 +182,22 @@ export const PICK_TABLE: readonly PickRow[] = [
   { from: "pick_started", input: "lines_short", to: "abandoned", notify: [info("abandoned")] },
   { from: "created", input: "cancel", to: "cancelled", notify: [modified, info("cancelled")] },
   { from: "fulfillable", input: "cancel", to: "cancelled", notify: [modified, info("cancelled")] },
+  { from: "not_fulfillable", input: "cancel", to: "cancelled", notify: [modified, info("cancelled")] },
   { from: "created", input: "modify", to: "created", notify: [modified] },
   { from: "fulfillable", input: "modify", to: "created", notify: [modified] },
+  { from: "not_fulfillable", input: "modify", to: "created", notify: [modified] },
+  ...(["created", "fulfillable", "cancellation_locked"] as const).map(
+    (from): PickRow => ({
+      from,
+      input: "deadline_passed",
+      to: "not_fulfillable",
+      notify: [info("not_fulfillable")],
+    }),
+  ),
 ];
+
+/** States that hold reservations: leaving them releases the stock. */
+const HOLDS_STOCK: readonly PickState[] = ["fulfillable", "cancellation_locked"];
 
 export type PickStep = Moved<PickState, PickEffect> | Refusal<PickState, PickInputType>;
 
@@ -198,18 +237,30 @@ function effectsOf(from: PickState, input: PickInput, notices: PickEffect[]): Pi
     }
     case "exception":
       return [
-        { kind: "record_actual", lineId: input.lineId, state: input.reason, quantity: input.quantity },
+        {
+          kind: "record_actual",
+          lineId: input.lineId,
+          state: input.reason,
+          quantity: input.quantity,
+          ...(input.location === undefined ? {} : { location: input.location }),
+        },
         ...notices,
       ];
     case "lines_short":
       return [{ kind: "release" }, ...notices, { kind: "check_bin" }];
     case "cancel":
-      return [...(from === "fulfillable" ? [{ kind: "release" } as const] : []), ...notices];
+      return [...(HOLDS_STOCK.includes(from) ? [{ kind: "release" } as const] : []), ...notices];
     case "modify":
       return [
-        ...(from === "fulfillable" ? [{ kind: "release" } as const] : []),
+        ...(HOLDS_STOCK.includes(from) ? [{ kind: "release" } as const] : []),
         ...notices,
         { kind: "allocate" },
+      ];
+    case "deadline_passed":
+      return [
+        ...(HOLDS_STOCK.includes(from) ? [{ kind: "release" } as const] : []),
+        ...notices,
+        { kind: "check_bin" },
       ];
     case "allocation_failed":
     case "rack_reached":

@@ -134,12 +134,70 @@ export const cancelSchema = z.object({
   type: z.enum(["PICK", "PUT"]),
 });
 
+/**
+ * Modify is a partial update (README "Decisions", modify): an attribute member given replaces that member
+ * and `null` removes it; a line is named by its externalServiceRequestId and changed (the members it
+ * gives) or added; `productQuantity: 0` removes it. The root `expectations` (spec: "optional
+ * `expectations`") is accepted and ignored: a pick's expectations are its lines'.
+ */
+const nullable = <S extends z.ZodType>(schema: S) => schema.nullable().optional();
+
+export const pickModifyAttributesSchema = z
+  .looseObject({
+    pick_before_time: nullable(z.string().max(64)),
+    pick_after_time: nullable(z.string().max(64)),
+    simple_priority: nullable(z.enum(SIMPLE_PRIORITIES)),
+    order_options: nullable(orderOptions),
+  })
+  .nullable()
+  .optional();
+
+export const pickModifyLineSchema = z.object({
+  ...responseOnly,
+  externalServiceRequestId: id255,
+  type: z.literal("PICK_LINE").optional(),
+  serviceRequests: z.null().optional(),
+  expectations: z
+    .looseObject({
+      containers: z
+        .array(
+          z.looseObject({
+            products: z
+              .array(
+                z.looseObject({
+                  productQuantity: z.number().int().min(0).max(1_000_000).optional(),
+                  productAttributes: z
+                    .looseObject({
+                      filter_parameters: z.array(z.string().min(1).max(1024)).min(1).max(20).optional(),
+                    })
+                    .optional(),
+                }),
+              )
+              .length(1),
+          }),
+        )
+        .length(1),
+    })
+    .optional(),
+  attributes: z
+    .looseObject({
+      shipping_address: nullable(z.string().max(1024)),
+      carrier_label_url: nullable(z.string().max(1024)),
+      packing_box_id: nullable(z.string().max(255)),
+      packing_box_type: nullable(z.string().max(255)),
+      order_number: nullable(z.string().max(255)),
+    })
+    .nullable()
+    .optional(),
+});
+export type PickModifyLineInput = z.output<typeof pickModifyLineSchema>;
+
 export const pickModifySchema = z.object({
   externalServiceRequestId: id255,
   type: z.literal("PICK"),
-  expectations: z.null().optional(),
-  serviceRequests: z.array(pickLineSchema).min(1).max(1000).superRefine(uniqueLineIds).optional(),
-  attributes: pickAttributesSchema,
+  expectations: z.looseObject({}).nullable().optional(),
+  serviceRequests: z.array(pickModifyLineSchema).min(1).max(1000).superRefine(uniqueLineIds).optional(),
+  attributes: pickModifyAttributesSchema,
 });
 export type PickModifyInput = z.output<typeof pickModifySchema>;
 

@@ -147,8 +147,18 @@ function lineView(line: LineData, actuals: ActualData[], received: string) {
 }
 
 /**
- * The request as the spec shows it. Pick actuals are carried by the lines they belong to; put actuals
- * by the root (a put has no lines). `attributes` joins the client's attributes with the station context.
+ * Root actuals: a put's transactions; for a pick every container of every line, in the order they were
+ * recorded (README "Decisions": the root aggregates its lines, so a subscriber reading only the root
+ * sees all that happened), null before the first.
+ */
+function rootActuals(r: RequestData) {
+  if (r.type === "PUT") return { containers: r.actuals.map(actualContainer) };
+  return r.actuals.length ? { containers: r.actuals.map(actualContainer) } : null;
+}
+
+/**
+ * The request as the spec shows it. Pick actuals are carried by the lines they belong to and gathered
+ * at the root; put actuals by the root (a put has no lines). `attributes` joins the client's attributes with the station context.
  */
 export function requestView(r: RequestData) {
   const received = formatTimestamp(r.receivedOn);
@@ -174,7 +184,7 @@ export function requestView(r: RequestData) {
             ),
           }
         : null,
-    actuals: r.type === "PUT" ? { containers: r.actuals.map(actualContainer) } : null,
+    actuals: rootActuals(r),
     attributes,
     receivedOn: received,
     createdOn: created,

@@ -28,13 +28,24 @@ export const pickTransactionSchema = z.object({
 });
 export type PickTransactionInput = z.output<typeof pickTransactionSchema>;
 
-export const pickExceptionSchema = z.object({
-  externalServiceRequestId: id255,
-  line: id255,
-  quantity: qty,
-  reason: z.enum(PICK_EXCEPTION_REASONS),
-  seat: seatName.optional(),
-});
+/**
+ * A pick exception. `location`: the slot it happened at (its actual container carries it); without one,
+ * the line's reservation on a presented rack. `missing` (the slot is empty when the operator arrives,
+ * README "Decisions") needs the slot.
+ */
+export const pickExceptionSchema = z
+  .object({
+    externalServiceRequestId: id255,
+    line: id255,
+    location: id255.optional(),
+    quantity: qty,
+    reason: z.enum(PICK_EXCEPTION_REASONS),
+    seat: seatName.optional(),
+  })
+  .refine((e) => e.reason !== "missing" || e.location !== undefined, {
+    path: ["location"],
+    message: "a missing slot is named by its location",
+  });
 export type PickExceptionInput = z.output<typeof pickExceptionSchema>;
 
 export const putTransactionSchema = z.object({

@@ -47,6 +47,14 @@ export function isReleased(work: PickWork, nowMs: number): boolean {
   return work.priority === "critical" || work.pickAfterMs === null || work.pickAfterMs <= nowMs;
 }
 
+/**
+ * Whether pick_before_time has passed at `nowMs` for work not critical: such work, not yet started, is
+ * not started any more (README "Decisions": it ends not_fulfillable). Critical work may cross it.
+ */
+export function isOverdue(work: PickWork, nowMs: number): boolean {
+  return work.priority !== "critical" && work.pickBeforeMs !== null && work.pickBeforeMs <= nowMs;
+}
+
 /** Negative when `a` is to be worked before `b`. */
 export function compareWork(a: PickWork, b: PickWork): number {
   const rank = SIMPLE_PRIORITIES.indexOf(a.priority) - SIMPLE_PRIORITIES.indexOf(b.priority);

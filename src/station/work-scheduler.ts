@@ -6,8 +6,8 @@ const OWNER = "work-scheduler";
 const MAX_DELAY = 2_147_000_000;
 
 /**
- * Releases pick work held back by pick_after_time (docs/architecture.md#pick) when its time comes: one timer
- * at the earliest announced release time, no polling.
+ * Releases pick work held back by pick_after_time, and ends work not started by its pick_before_time
+ * (docs/architecture.md#pick), when its time comes: one timer at the earliest announced time, no polling.
  */
 export function createWorkScheduler(deps: {
   bus: EventBus;

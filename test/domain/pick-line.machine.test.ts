@@ -28,6 +28,7 @@ const variants: Record<PickLineInputType, PickLineInput[]> = {
   pick: [{ type: "pick", quantity: 1 }],
   exception: [{ type: "exception", quantity: 1 }],
   abandon: [{ type: "abandon" }],
+  expire: [{ type: "expire" }],
   cancel: [{ type: "cancel" }],
 };
 const one = (type: PickLineInputType): PickLineInput => variants[type][0] as PickLineInput;
@@ -40,6 +41,10 @@ const rows: { start: PickLine; input: PickLineInput; target: PickLine }[] = [
   { start: line("fulfillable"), input: one("reset"), target: line("undefined") },
   { start: line("undefined"), input: one("cancel"), target: line("cancelled") },
   { start: line("fulfillable"), input: one("cancel"), target: line("cancelled") },
+  { start: line("not_fulfillable"), input: one("cancel"), target: line("cancelled") },
+  { start: line("not_fulfillable"), input: one("reset"), target: line("undefined") },
+  { start: line("undefined"), input: one("expire"), target: line("not_fulfillable") },
+  { start: line("fulfillable"), input: one("expire"), target: line("not_fulfillable") },
   { start: line("fulfillable"), input: { type: "pick", quantity: 2 }, target: line("pick_started", 2) },
   { start: line("fulfillable"), input: { type: "pick", quantity: 5 }, target: line("complete", 5) },
   {

@@ -31,6 +31,7 @@ const variants: Record<PickInputType, PickInput[]> = {
   pick_transaction: [pickOf(false), pickOf(true)],
   exception: [{ type: "exception", lineId: "L1", quantity: 1, reason: "item_missing" }],
   lines_short: [{ type: "lines_short" }],
+  deadline_passed: [{ type: "deadline_passed" }],
   cancel: [{ type: "cancel", transaction: "tx-cancel" }],
   modify: [{ type: "modify", transaction: "tx-modify" }],
 };
@@ -80,6 +81,16 @@ const rows: { start: PickState; input: PickInput; target: PickState; notices: st
   { start: "fulfillable", input: one("cancel"), target: "cancelled", notices: [om, oi("cancelled")] },
   { start: "created", input: one("modify"), target: "created", notices: [om] },
   { start: "fulfillable", input: one("modify"), target: "created", notices: [om] },
+  // not_fulfillable is before cancellation_locked: cancel and modify are allowed (README "Decisions")
+  { start: "not_fulfillable", input: one("cancel"), target: "cancelled", notices: [om, oi("cancelled")] },
+  { start: "not_fulfillable", input: one("modify"), target: "created", notices: [om] },
+  // pick_before_time passed before the first pick transaction
+  ...(["created", "fulfillable", "cancellation_locked"] as const).map((start) => ({
+    start,
+    input: one("deadline_passed"),
+    target: "not_fulfillable" as const,
+    notices: [oi("not_fulfillable")],
+  })),
 ];
 
 function moved(state: PickState, input: PickInput): { state: PickState; effects: PickEffect[] } {
@@ -189,6 +200,15 @@ describe("pick machine: effects", () => {
       transaction: "T-9",
     });
     expect(kinds(moved("created", one("cancel")).effects)).not.toContain("release");
+  });
+
+  it("a passed deadline releases what a request holds, notifies, then checks its bin", () => {
+    expect(kinds(moved("fulfillable", one("deadline_passed")).effects)).toEqual([
+      "release",
+      "notify",
+      "check_bin",
+    ]);
+    expect(kinds(moved("created", one("deadline_passed")).effects)).toEqual(["notify", "check_bin"]);
   });
 
   it("modify reports success, then re-allocates (the allocation gives the order_information)", () => {

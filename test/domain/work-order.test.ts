@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   compareWork,
+  isOverdue,
   isReleased,
   nextReleaseMs,
   orderWork,
@@ -49,6 +50,13 @@ describe("work order", () => {
     expect(ids(orderWork([c, a, b], NOW))).toEqual(["a", "b", "c"]);
     expect(compareWork(a, b)).toBeLessThan(0);
     expect(compareWork(b, a)).toBeGreaterThan(0);
+  });
+
+  it("is overdue from pick_before_time on, except critical", () => {
+    expect(isOverdue(work("due", "high", NOW), NOW - 1)).toBe(false);
+    expect(isOverdue(work("due", "high", NOW), NOW)).toBe(true);
+    expect(isOverdue(work("none", "low"), NOW)).toBe(false);
+    expect(isOverdue(work("critical", "critical", NOW - MIN), NOW)).toBe(false);
   });
 
   it("holds work back until pick_after_time, except critical", () => {

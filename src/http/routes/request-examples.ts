@@ -93,6 +93,22 @@ export const MODIFY_EXAMPLES = {
     type: "PICK",
     serviceRequests: [pickLine("ORDER-1001-1", "TSHIRT-BLUE-M", 3)],
   },
+  /** A partial update: one attribute changed, one removed, one line's quantity changed, one removed. */
+  pickPartial: {
+    externalServiceRequestId: "ORDER-1001",
+    type: "PICK",
+    attributes: { pick_before_time: "2026-11-21T18:00:00+01:00", simple_priority: null },
+    serviceRequests: [
+      {
+        externalServiceRequestId: "ORDER-1001-1",
+        expectations: { containers: [{ products: [{ productQuantity: 2 }] }] },
+      },
+      {
+        externalServiceRequestId: "ORDER-1001-2",
+        expectations: { containers: [{ products: [{ productQuantity: 0 }] }] },
+      },
+    ],
+  },
   put: { externalServiceRequestId: "PUT-2001", type: "PUT", expectations: PUT.expectations },
 };
 
@@ -127,6 +143,7 @@ export const STATION_EXAMPLES = {
   pickException: {
     externalServiceRequestId: "ORDER-1001",
     line: "ORDER-1001-2",
+    location: "S2",
     quantity: 1,
     reason: "item_missing",
   },

@@ -80,8 +80,15 @@ export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps)
       uow.run((tx) => {
         if (!put.withdrawStagingInBin(deps, binId, tx)) pick.emptyBin(deps, binId, tx);
       }),
-    /** Periodic: work held back by pick_after_time is released into free bins. */
-    releaseHeldWork: () => uow.run((tx) => pick.assignBins(deps, tx)),
+    /**
+     * At each pick_after_time and pick_before_time (station/work-scheduler.ts): work past its deadline
+     * ends not_fulfillable, work held back until now is released into free bins.
+     */
+    releaseHeldWork: () =>
+      uow.run((tx) => {
+        pick.expireOverdue(deps, tx);
+        pick.assignBins(deps, tx);
+      }),
     put: (input: PutTransactionInput) => uow.run((tx) => viewOf(put.recordPut(deps, input, tx), deps)),
     putException: (input: PutExceptionInput) =>
       uow.run((tx) => viewOf(put.recordPutException(deps, input, tx), deps)),

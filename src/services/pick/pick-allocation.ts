@@ -7,8 +7,9 @@ import { type PickState, stepPick } from "../../domain/pick.machine.js";
 import { stepPickLine } from "../../domain/pick-line.machine.js";
 import type { RequestContext } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
+import { expirePick, pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
-import { applyPickEffects, assignBins } from "./pick-effects.js";
+import { applyPickEffects, binFor, giveBin, lockAtPresentedRacks, withContext } from "./pick-effects.js";
 
 /** Items matching all of a line's filters, through the unique-attribute index. */
 function candidates(ctx: RequestContext, filters: Filter[]): string[] {
@@ -33,10 +34,13 @@ const parsedFilters = (l: LineRow): Filter[] =>
 
 /**
  * Allocation against free stock, all-or-nothing (docs/architecture.md#flows): fulfillable or not_fulfillable. Slots
- * audits hold are left out. `fresh`: a request created in this transaction (no actuals yet).
+ * audits hold are left out. A request whose pick_before_time has passed is not allocated: it ends
+ * not_fulfillable (pick-deadline.ts). A request that becomes fulfillable takes its bin first when one
+ * is free for it, so the notification names it. `fresh`: a request created in this transaction.
  */
 export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx, fresh?: NewLines): RequestRow {
   const lines = fresh?.lines ?? deps.requests.lines(row.id);
+  if (pastDeadline(row, tx.now)) return expirePick(deps, withContext(deps, row), tx, lines);
   const demands: LineDemand[] = lines.map((l, i) => ({
     lineId: String(l.id),
     candidates: candidates(deps, fresh?.filters[i] ?? parsedFilters(l)),
@@ -62,7 +66,9 @@ export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx, fresh?: Ne
     return next;
   });
   const known = fresh ? { lines: written, actuals: [] } : undefined;
-  const next = applyPickEffects(deps, row, step, tx, {}, null, known);
-  if (next.state === "fulfillable") assignBins(deps, tx, "if-assigned");
+  const bin = result.ok ? binFor(deps, row, tx.now) : undefined;
+  const placed = withContext(deps, bin ? giveBin(deps, row, bin, tx) : row);
+  const next = applyPickEffects(deps, placed, step, tx, {}, null, known);
+  if (bin) lockAtPresentedRacks(deps, tx);
   return next;
 }

@@ -1,6 +1,6 @@
 import { AppError } from "../../domain/errors.js";
 import type { LabelData } from "../../domain/label-data.js";
-import { parseJson, viewOf } from "../request-record.js";
+import { parseJson, pdfaValues, viewOf } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
 import type { PickDeps } from "./pick-deps.js";
 import { assignBins } from "./pick-effects.js";
@@ -59,15 +59,28 @@ export function printReady(deps: PickDeps, externalId: string, tx: Tx): void {
     serviceRequest: { ...view, type: "PACK" },
     externalServiceRequestId: row.externalId,
     packedOn: new Date(tx.now).toISOString(),
-    products: lines.map((l) => ({
-      productQuantity: l.picked,
-      productAttributes: { filter_parameters: JSON.parse(l.filtersJson) },
-    })),
+    products: packedProducts(deps, row.id),
     packing_box_id: first?.packing_box_id ?? null,
     output_location_id: bin.id,
     olpn: (view.attributes as Record<string, unknown> | null)?.olpn ?? null,
   });
   tx.announce("station", {});
+}
+
+/**
+ * What went into the box (spec rule 6: pack-end `products`): each item picked, with its identifying
+ * attributes as in actuals (`pdfa_values`) and the quantity picked of it, in the order first picked.
+ */
+function packedProducts(deps: PickDeps, requestId: number) {
+  const byItem = new Map<number, number>();
+  for (const a of deps.requests.actuals(requestId)) {
+    if (a.state !== "complete" || a.itemId === null) continue;
+    byItem.set(a.itemId, (byItem.get(a.itemId) ?? 0) + a.quantity);
+  }
+  return [...byItem].map(([itemId, quantity]) => ({
+    productQuantity: quantity,
+    productAttributes: { pdfa_values: pdfaValues(deps, itemId) },
+  }));
 }
 
 /** The operator took the bin's contents away: it is free for the next request. */

@@ -1,12 +1,17 @@
+import { z } from "zod";
 import type { RequestRow } from "../../db/requests.repo.js";
+import { AppError } from "../../domain/errors.js";
 import { isRefusal } from "../../domain/machine.js";
 import { type PickState, stepPick } from "../../domain/pick.machine.js";
 import { stepPickLine } from "../../domain/pick-line.machine.js";
-import type { PickLineInput, PickModifyInput } from "../../domain/service-request.schema.js";
-import { mustFind, type RequestContext } from "../request-record.js";
+import { type LinePatch, mergeAttributes, mergeLines } from "../../domain/pick-modify.js";
+import { type PickModifyInput, pickAttributesSchema } from "../../domain/service-request.schema.js";
+import { validate } from "../../domain/validate.js";
+import { mustFind, parseJson, type RequestContext } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
+import { inWorkOrder } from "../work-order/work-order.service.js";
 import { allocatePick } from "./pick-allocation.js";
-import { announceHeld, checkLines, insertLines, isPack, scheduling } from "./pick-create.js";
+import { announceHeld, checkFilters, insertLines, isPack, scheduling } from "./pick-create.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { applyPickEffects, assignBins, checkBin } from "./pick-effects.js";
 
@@ -61,48 +66,123 @@ export function cancelPick(deps: PickDeps, externalId: string, body: unknown, tx
   return txId;
 }
 
-/** Modify (asynchronous like cancel): the request is released, changed and allocated again. */
+/** Modify (asynchronous like cancel): a partial update (pick-modify.ts), then allocated again. */
 export function modifyPick(deps: PickDeps, input: PickModifyInput, body: unknown, tx: Tx): number {
   const row = mustFind(deps, "PICK", input.externalServiceRequestId);
-  if (input.serviceRequests) checkLines(deps, input.serviceRequests);
-  const sched = input.attributes !== undefined ? scheduling(input.attributes, deps.timeZone) : undefined;
+  const plan = planModify(deps, row, input);
   const change = { kind: "modify", body } as const;
   const step = stepPick(row.state as PickState, { type: "modify", transaction: "" });
   if (isRefusal(step))
     return modification(deps, row, change, { state: "failure", reason: step.error.reason }, tx);
   const txId = modification(deps, row, change, { state: "success" }, tx);
-  // Release what was reserved before the lines are replaced (release reads the current lines).
+  // Release what was reserved before the lines change (release reads the current lines).
   const effects = step.effects.filter((e) => e.kind !== "notify");
   let next = applyPickEffects(deps, row, { state: step.state, effects }, tx);
-  replaceLines(deps, row.id, input.serviceRequests, tx);
+  writeLines(deps, row.id, plan, tx);
   next = {
     ...next,
-    attributesJson: input.attributes !== undefined ? JSON.stringify(input.attributes) : next.attributesJson,
-    isPack: input.serviceRequests ? (isPack(input.serviceRequests) ? 1 : 0) : next.isPack,
-    ...(sched ?? {}),
+    attributesJson: JSON.stringify(plan.attributes),
+    isPack: isPack(plan.lines) ? 1 : 0,
+    ...plan.sched,
   };
   deps.requests.update(next);
-  if (sched) announceHeld(sched, tx);
+  announceHeld(plan.sched, tx);
   next = allocatePick(deps, next, tx);
-  if (next.state === "not_fulfillable" && next.binId) {
+  // A request that no longer waits for picking in its bin (not fulfillable, or held back now) frees it.
+  if (next.binId && (next.state !== "fulfillable" || !inWorkOrder([next], tx.now).length)) {
     deps.station.setBin(next.binId, "empty", "none", tx.now);
-    deps.requests.update({ ...next, binId: null });
+    deps.requests.update({ ...withoutBin(next), updatedOn: tx.now });
+    tx.announce("station", {});
     assignBins(deps, tx);
   }
   return txId;
 }
 
-/** New lines replace the old ones; without new lines the old ones start over. */
-function replaceLines(
-  ctx: RequestContext,
-  requestId: number,
-  lines: PickLineInput[] | undefined,
-  tx: Tx,
-): void {
-  if (!lines) {
-    stepLines(ctx, requestId, "reset", tx);
-    return;
+function withoutBin(row: RequestRow): RequestRow {
+  const exec = parseJson<Record<string, unknown>>(row.executionJson);
+  return {
+    ...row,
+    binId: null,
+    executionJson: exec ? JSON.stringify({ ...exec, pps_bin_id: null }) : row.executionJson,
+  };
+}
+
+/** The modify's outcome, checked before anything is written: a 400 for bad data (spec "Modify pick"). */
+function planModify(deps: PickDeps, row: RequestRow, input: PickModifyInput) {
+  const stored = deps.requests.lines(row.id);
+  const patches: LinePatch[] = (input.serviceRequests ?? []).map((l) => {
+    const product = l.expectations?.containers[0]?.products[0];
+    return {
+      externalId: l.externalServiceRequestId,
+      quantity: product?.productQuantity,
+      filters: product?.productAttributes?.filter_parameters,
+      attributes: l.attributes,
+    };
+  });
+  checkFilters(
+    deps,
+    patches.map((p) => ({ id: p.externalId, filters: p.filters })),
+  );
+  const merged = mergeLines(
+    stored.map((l) => ({
+      externalId: l.externalId,
+      expected: l.expected,
+      filters: JSON.parse(l.filtersJson) as string[],
+      attributes: parseJson<Record<string, unknown>>(l.attributesJson),
+    })),
+    input.serviceRequests ? patches : undefined,
+  );
+  if (!merged.ok)
+    throw new AppError("validation_failed", `${merged.errors[0]?.path}: ${merged.errors[0]?.message}`, [
+      ...merged.errors,
+    ]);
+  const attributes = mergeAttributes(parseJson(row.attributesJson), input.attributes);
+  const checked = validate(z.object({ attributes: pickAttributesSchema }), { attributes });
+  return {
+    stored,
+    lines: merged.lines,
+    removed: merged.removed,
+    attributes,
+    sched: scheduling(checked.attributes, deps.timeZone),
+  };
+}
+
+/** Changed lines are revised in place, new ones added after the others, removed ones deleted. */
+function writeLines(deps: PickDeps, requestId: number, plan: ReturnType<typeof planModify>, tx: Tx): void {
+  for (const l of plan.stored) {
+    if (plan.removed.includes(l.externalId)) deps.requests.deleteLine(l.id);
   }
-  ctx.requests.deleteLines(requestId);
-  insertLines(ctx, requestId, lines, tx);
+  const byId = new Map(plan.stored.map((l) => [l.externalId, l]));
+  for (const p of plan.lines.filter((l) => l.origin === "changed")) {
+    const l = byId.get(p.externalId);
+    if (!l) continue;
+    deps.requests.reviseLine({
+      ...l,
+      expected: p.expected,
+      filtersJson: JSON.stringify(p.filters),
+      attributesJson: JSON.stringify(p.attributes),
+      updatedOn: tx.now,
+    });
+  }
+  stepLines(deps, requestId, "reset", tx);
+  const added = plan.lines.filter((l) => l.origin === "added");
+  const last = Math.max(-1, ...plan.stored.map((l) => l.position));
+  insertLines(
+    deps,
+    requestId,
+    added.map((a) => ({
+      externalServiceRequestId: a.externalId,
+      type: "PICK_LINE" as const,
+      expectations: {
+        containers: [
+          {
+            products: [{ productQuantity: a.expected, productAttributes: { filter_parameters: a.filters } }],
+          },
+        ],
+      },
+      attributes: a.attributes,
+    })),
+    tx,
+    last + 1,
+  );
 }

@@ -25,17 +25,31 @@ export interface Scheduling {
 
 /** Filters must parse and name unique attributes: a 400 naming the line and the string otherwise. */
 export function checkLines(ctx: RequestContext, lines: PickLineInput[]): Filter[][] {
+  return checkFilters(
+    ctx,
+    lines.map((line) => ({
+      id: line.externalServiceRequestId,
+      filters: line.expectations.containers[0]?.products[0]?.productAttributes.filter_parameters,
+    })),
+  );
+}
+
+/** The filter strings of each line (`serviceRequests.N`), parsed; lines without filters give none. */
+export function checkFilters(
+  ctx: RequestContext,
+  lines: Array<{ id: string; filters: string[] | undefined }>,
+): Filter[][] {
   const errors: FieldError[] = [];
   let code: "invalid_filter" | "unsupported_operator" | "unknown_search_key" = "invalid_filter";
   const parsed = lines.map(
     (line, i) =>
-      line.expectations.containers[0]?.products[0]?.productAttributes.filter_parameters.map((text, j) => {
+      line.filters?.map((text, j) => {
         const p = parseFilter(text);
         if (!p.ok) {
           code = p.error.code;
           errors.push({
             path: FILTER_PATH(i, j),
-            message: `line '${line.externalServiceRequestId}': '${text}': ${p.error.reason} (at ${p.error.position})`,
+            message: `line '${line.id}': '${text}': ${p.error.reason} (at ${p.error.position})`,
           });
           return undefined;
         }
@@ -43,7 +57,7 @@ export function checkLines(ctx: RequestContext, lines: PickLineInput[]): Filter[
           code = "unknown_search_key";
           errors.push({
             path: FILTER_PATH(i, j),
-            message: `line '${line.externalServiceRequestId}': '${text}': '${p.filter.key}' is not a unique attribute of any item schema`,
+            message: `line '${line.id}': '${text}': '${p.filter.key}' is not a unique attribute of any item schema`,
           });
           return undefined;
         }
@@ -75,15 +89,19 @@ export function scheduling(attrs: PickCreateInput["attributes"], timeZone: strin
   return s;
 }
 
-/** Work held back by pick_after_time is released by the scheduler at that time (not critical work). */
+/**
+ * The scheduler wakes at pick_after_time (held work is released) and at pick_before_time (work not
+ * started by then ends not_fulfillable, pick-deadline.ts); critical work is bound by neither.
+ */
 export function announceHeld(sched: Scheduling, tx: Tx): void {
-  if (sched.pickAfter !== null && sched.pickAfter > tx.now && sched.priorityRank !== 0) {
-    tx.announce("heldWork", { releaseAt: sched.pickAfter });
+  if (sched.priorityRank === 0) return;
+  for (const at of [sched.pickAfter, sched.pickBefore]) {
+    if (at !== null && at > tx.now) tx.announce("heldWork", { releaseAt: at });
   }
 }
 
 /** Pick+pack: any line carries one of the pack attributes (docs/interface.md: "Pick+pack"). */
-export function isPack(lines: PickLineInput[]): boolean {
+export function isPack(lines: Array<{ attributes?: Record<string, unknown> | null }>): boolean {
   return lines.some((l) => PACK_ATTRIBUTES.some((k) => l.attributes?.[k] !== undefined));
 }
 
@@ -93,8 +111,10 @@ export function insertLines(
   requestId: number,
   lines: PickLineInput[],
   tx: Tx,
+  firstPosition = 0,
 ): LineRow[] {
-  return lines.map((line, position) => {
+  return lines.map((line, i) => {
+    const position = firstPosition + i;
     const product = line.expectations.containers[0]?.products[0];
     const fresh = createPickLine(product?.productQuantity ?? 0);
     const row: NewLine = {

@@ -153,6 +153,52 @@ function setExecution(row: RequestRow, patch: Record<string, unknown>): RequestR
 }
 
 /**
+ * The station context every order_information carries (spec "Events": attributes pps_id, pps_bin_id,
+ * execution_id, pps_seat_name, user_name), each member present and null until known.
+ */
+export function withContext(deps: PickDeps, row: RequestRow): RequestRow {
+  const exec = parseJson<Record<string, unknown>>(row.executionJson) ?? {};
+  return setExecution(row, {
+    pps_id: deps.ppsId,
+    execution_id: `${deps.ppsId}-${row.id}`,
+    pps_bin_id: row.binId,
+    pps_seat_name: exec.pps_seat_name ?? null,
+    user_name: exec.user_name ?? null,
+  });
+}
+
+/** Puts the request into the bin (not yet written: the caller writes the row it gets back). */
+export function giveBin(deps: PickDeps, row: RequestRow, binId: string, tx: Tx): RequestRow {
+  deps.station.setBin(binId, "pick", "none", tx.now);
+  tx.announce("station", {});
+  return setExecution(
+    { ...row, binId, updatedOn: tx.now },
+    { pps_id: deps.ppsId, pps_bin_id: binId, execution_id: `${deps.ppsId}-${row.id}` },
+  );
+}
+
+/** Free bins and the released fulfillable requests waiting for one, in work order. */
+function waitingForBins(deps: PickDeps, now: number, extra?: RequestRow) {
+  const free = deps.station.bins().filter((b) => b.state === "empty");
+  if (deps.station.mode() !== "pick" || !free.length) return { free, order: [] };
+  const waiting = deps.requests
+    .byStates("PICK", ["fulfillable"])
+    .filter((r) => r.binId === null && r.id !== extra?.id);
+  return { free, order: inWorkOrder(extra ? [...waiting, extra] : waiting, now) };
+}
+
+/**
+ * The bin a request that is becoming fulfillable gets at once (its turn in work order), so that its
+ * fulfillable notification already names `pps_bin_id`; undefined when it has to wait for one.
+ */
+export function binFor(deps: PickDeps, row: RequestRow, now: number): string | undefined {
+  if (row.binId) return undefined;
+  const { free, order } = waitingForBins(deps, now, { ...row, state: "fulfillable" });
+  const at = order.findIndex((w) => w.row.id === row.id);
+  return at >= 0 ? free[at]?.id : undefined;
+}
+
+/**
  * Gives free bins to released fulfillable requests, in work order; only in pick mode (docs/architecture.md,
  * pick flow). `lock: "if-assigned"` (a newly allocated request): only a request that got a bin just now can
  * have become lockable, so the presented racks are looked at only then.
@@ -160,21 +206,13 @@ function setExecution(row: RequestRow, patch: Record<string, unknown>): RequestR
 export function assignBins(deps: PickDeps, tx: Tx, lock: "always" | "if-assigned" = "always"): void {
   if (deps.station.mode() !== "pick") return;
   let assigned = 0;
-  const free = deps.station.bins().filter((b) => b.state === "empty");
-  const waiting = free.length
-    ? deps.requests.byStates("PICK", ["fulfillable"]).filter((r) => r.binId === null)
-    : [];
-  for (const w of inWorkOrder(waiting, tx.now)) {
+  const { free, order } = waitingForBins(deps, tx.now);
+  for (const w of order) {
     const bin = free.shift();
     if (!bin) break;
-    const row = setExecution(
-      { ...w.row, binId: bin.id, updatedOn: tx.now },
-      { pps_id: deps.ppsId, pps_bin_id: bin.id, execution_id: `${deps.ppsId}-${w.row.id}` },
-    );
+    const row = giveBin(deps, w.row, bin.id, tx);
     deps.requests.update(row);
-    deps.station.setBin(bin.id, "pick", "none", tx.now);
     tx.announce("request", { type: "PICK", externalServiceRequestId: row.externalId });
-    tx.announce("station", {});
     assigned++;
   }
   if (lock === "always" || assigned > 0) lockAtPresentedRacks(deps, tx);
@@ -198,8 +236,8 @@ export function lockAtPresentedRacks(deps: PickDeps, tx: Tx, only?: string[]): v
 }
 
 /**
- * `check_bin`: when every request of a bin is done the bin is complete (bin_complete), and for
- * pick+pack it waits for print-ready before it may be emptied. A bin whose requests were all cancelled
+ * `check_bin`: when every request of a bin is done the bin is complete (bin_complete), and for a
+ * complete pick+pack it waits for print-ready before it may be emptied. A bin whose requests were all cancelled
  * before a pick holds nothing: it is free again.
  */
 export function checkBin(deps: PickDeps, binId: string, tx: Tx): void {
@@ -213,13 +251,11 @@ export function checkBin(deps: PickDeps, binId: string, tx: Tx): void {
     assignBins(deps, tx);
     return;
   }
-  const pack = done.some((r) => r.isPack);
+  // Only a complete pick+pack is packed and labelled; an abandoned one does not wait for print_ready.
+  const packed = done.filter((r) => r.isPack && r.state === "complete");
+  const pack = packed.length > 0;
   deps.station.setBin(binId, "complete", pack ? "waiting" : "none", tx.now);
-  tx.announce("binComplete", {
-    binId,
-    pack,
-    requests: done.filter((r) => r.isPack).map((r) => r.externalId),
-  });
+  tx.announce("binComplete", { binId, pack, requests: packed.map((r) => r.externalId) });
   tx.notify("bin_complete", {
     ppsId: ppsIdValue(deps.ppsId),
     ppsBinId: binId,

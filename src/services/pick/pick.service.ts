@@ -4,7 +4,8 @@
  * - the service-request endpoints: create (with allocation), cancel, modify;
  * - the operator at the station: a pick transaction, a pick exception;
  * - station-driven transitions: order bins given in work order (mode switch, a freed bin, held work
- *   released), requests locked when a rack with their stock is presented, print_ready, an emptied bin;
+ *   released), requests locked when a rack with their stock is presented, print_ready, an emptied bin,
+ *   requests not started by their pick_before_time ending not_fulfillable;
  * - the notifications it emits: order_information, order_modification, bin_complete, pack_information.
  * Callers import this module only; the files beside it are its private parts.
  */
@@ -12,6 +13,7 @@
 export { emptyBin, labelData, printReady } from "./pick-bins.js";
 export { cancelPick, modifyPick } from "./pick-change.js";
 export { createPick, planPick } from "./pick-create.js";
+export { expireOverdue } from "./pick-deadline.js";
 export type { PickDeps } from "./pick-deps.js";
 export { assignBins, lockAtPresentedRacks } from "./pick-effects.js";
 export { recordPick, recordPickException } from "./picking.js";

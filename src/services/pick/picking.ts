@@ -6,6 +6,7 @@ import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../../
 import type { PickExceptionInput, PickTransactionInput } from "../../domain/station.schema.js";
 import { mustFind, operatorIn, parseJson } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
+import { pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { type ActualContext, applyPickEffects } from "./pick-effects.js";
 
@@ -112,10 +113,19 @@ function reservationAt(deps: PickDeps, row: RequestRow, line: LineRow, input: Pi
   return res;
 }
 
+/**
+ * A request past its pick_before_time is not started any more (pick-deadline.ts ends it at that time):
+ * its first pick or exception is refused.
+ */
+function notPastDeadline(row: RequestRow, now: number): RequestRow {
+  if (pastDeadline(row, now)) throw refused(row, "its pick_before_time has passed");
+  return row;
+}
+
 /** One pick transaction: items from a slot into the order's bin, by the operator at a seat. */
 export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx): RequestRow {
   const op = operatorIn(deps, "pick", input.seat);
-  const row = mustFind(deps, "PICK", input.externalServiceRequestId);
+  const row = notPastDeadline(mustFind(deps, "PICK", input.externalServiceRequestId), tx.now);
   const line = findLine(deps, row, input.line);
   const res = reservationAt(deps, row, line, input);
   const nextLine = lineStep(lineState(line), { type: "pick", quantity: input.quantity });
@@ -140,22 +150,26 @@ export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx):
 }
 
 /**
- * Missing, damaged or unscannable items: recorded as actuals with that state. The items are not
- * where stock said, so the reservation is released and the on-hand quantity written down there.
+ * Missing, damaged or unscannable items, or an empty slot: recorded as actuals with that state, at the
+ * slot. The items are not where stock said, so the reservation is released and the on-hand quantity
+ * written down there; `missing` (the slot is empty) also writes down what no other request holds.
  */
 export function recordPickException(deps: PickDeps, input: PickExceptionInput, tx: Tx): RequestRow {
   const op = operatorIn(deps, "pick", input.seat);
-  const row = mustFind(deps, "PICK", input.externalServiceRequestId);
+  const row = notPastDeadline(mustFind(deps, "PICK", input.externalServiceRequestId), tx.now);
   const line = findLine(deps, row, input.line);
   const nextLine = lineStep(lineState(line), { type: "exception", quantity: input.quantity });
+  const at = writeDown(deps, row, line, input.quantity, input.location);
   const step = stepPick(row.state as PickState, {
     type: "exception",
     lineId: String(line.id),
     quantity: input.quantity,
     reason: input.reason,
+    ...(at.location === undefined ? {} : { location: at.location }),
   });
   if (isRefusal(step)) throw refused(row, step.error.reason);
-  const itemHint = writeDown(deps, row, line, input.quantity);
+  if (input.reason === "missing" && at.itemId !== null && at.location !== undefined)
+    emptySlot(deps, at.location, at.itemId);
   deps.requests.updateLine({
     ...line,
     state: nextLine.state,
@@ -163,21 +177,38 @@ export function recordPickException(deps: PickDeps, input: PickExceptionInput, t
     short: nextLine.short,
     updatedOn: tx.now,
   });
-  return finish(deps, row, step, { user_name: op.user, pps_seat_name: op.seat }, itemHint, tx);
+  return finish(deps, row, step, { user_name: op.user, pps_seat_name: op.seat }, at.itemId, tx);
 }
 
-/** Releases `quantity` of the line's reservations, presented slots first; returns the first item. */
-function writeDown(deps: PickDeps, row: RequestRow, line: LineRow, quantity: number): number | null {
+/** The slot holds none of the item: what other requests still hold there is all that stays on hand. */
+function emptySlot(deps: PickDeps, location: string, itemId: number): void {
+  const stock = deps.stock.stockAt(location, itemId);
+  if (stock) deps.stock.setQuantity(location, itemId, stock.reserved);
+}
+
+/**
+ * Releases `quantity` of the line's reservations, the named slot first, then those on presented
+ * racks; returns the item and the slot the exception is recorded at.
+ */
+function writeDown(
+  deps: PickDeps,
+  row: RequestRow,
+  line: LineRow,
+  quantity: number,
+  location: string | undefined,
+): { itemId: number | null; location: string | undefined } {
   let left = quantity;
-  let itemHint: number | null = null;
+  let itemId: number | null = null;
+  let where = location;
+  const rank = (r: { location: string }) =>
+    (r.location === location ? 2 : 0) + Number(deps.stock.isPresented(r.location));
   const mine = deps.requests.reservationsOfRequest(row.id).filter((r) => r.lineId === line.id);
-  mine.sort(
-    (a, b) => Number(deps.stock.isPresented(b.location)) - Number(deps.stock.isPresented(a.location)),
-  );
+  mine.sort((a, b) => rank(b) - rank(a));
   for (const r of mine) {
     if (left === 0) break;
     const take = Math.min(left, r.quantity);
-    itemHint ??= r.itemId;
+    itemId ??= r.itemId;
+    where ??= r.location;
     deps.requests.setReservation({ ...r, quantity: r.quantity - take });
     const at = deps.stock.stockAt(r.location, r.itemId);
     if (at) {
@@ -186,5 +217,5 @@ function writeDown(deps: PickDeps, row: RequestRow, line: LineRow, quantity: num
     }
     left -= take;
   }
-  return itemHint;
+  return { itemId, location: where };
 }

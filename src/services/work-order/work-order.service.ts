@@ -1,5 +1,11 @@
 import type { RequestRow } from "../../db/requests.repo.js";
-import { orderWork, type PickWork, SIMPLE_PRIORITIES } from "../../domain/work-order.js";
+import {
+  isOverdue,
+  isReleased,
+  orderWork,
+  type PickWork,
+  SIMPLE_PRIORITIES,
+} from "../../domain/work-order.js";
 import type { RequestContext } from "../request-record.js";
 
 /**
@@ -20,9 +26,12 @@ export function workOf(r: RequestRow): PickWork & { row: RequestRow } {
   };
 }
 
-/** Rows in work order, leaving out work still held back at `now`. */
+/** Rows in work order, leaving out work still held back at `now` and work past its pick_before_time. */
 export function inWorkOrder(rows: RequestRow[], now: number): Array<PickWork & { row: RequestRow }> {
-  return orderWork(rows.map(workOf), now);
+  return orderWork(
+    rows.map(workOf).filter((w) => !isOverdue(w, now)),
+    now,
+  );
 }
 
 /** Active picks in work order, and those held back until their pick_after_time (GET /station/state). */
@@ -36,7 +45,7 @@ export function pickQueue(ctx: RequestContext, now: number) {
       ppsBinId: w.row.binId,
     })),
     heldBack: active
-      .filter((r) => !inWorkOrder([r], now).length)
+      .filter((r) => !isReleased(workOf(r), now))
       .map((r) => ({
         externalServiceRequestId: r.externalId,
         pickAfter: new Date(r.pickAfter ?? 0).toISOString(),
