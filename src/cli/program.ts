@@ -7,6 +7,7 @@
  */
 import { Command } from "commander";
 import { VERSION } from "../version.js";
+import { defineBackup, defineRestore } from "./backup.command.js";
 import { defineCheck } from "./check.command.js";
 import { defineCompletion } from "./completion.command.js";
 import type { Cli, Io } from "./context.js";
@@ -52,6 +53,8 @@ export function createProgram(cli: Cli): Command {
     defineSim,
     defineProfiles,
     defineCheck,
+    defineBackup,
+    defineRestore,
     defineSecurityEvents,
     defineCompletion,
   ]) {
