@@ -1,11 +1,19 @@
 import { z } from "zod";
+import { backupIntoDataFolder, DEFAULT_KEEP } from "../db/backup.js";
 import { auditCreateSchema, auditIdSchema } from "../domain/audit.schema.js";
 import { catalogInputSchema } from "../domain/catalog.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
 import { requestIdSchema, stagePutSchema } from "../domain/service-request.schema.js";
 import { rackPresentedSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/container.js";
-import { operation, type RequestOperations } from "./requests.js";
+import { operation, type RequestOperations, slowOperation } from "./requests.js";
+
+/** What the station's own requests need besides the use cases. */
+export interface StationRequestDeps {
+  /** The data folder: `request/backup` writes into its `backups/`. */
+  dataDir: string;
+  now(): number;
+}
 
 /**
  * Request name → the use case behind the matching HTTP endpoint, with the same body schema and the
@@ -13,7 +21,7 @@ import { operation, type RequestOperations } from "./requests.js";
  * runs inside the transaction that also writes the request's inbox row (requests.ts). The service
  * request operations validate their bodies themselves, exactly as over HTTP.
  */
-export function requestOperations(s: Services): RequestOperations {
+export function requestOperations(s: Services, station: StationRequestDeps): RequestOperations {
   return {
     // POST …/service-request (the same create again returns the stored request)
     create_service_request: operation(z.unknown(), (body) => s.requests.create(body).view),
@@ -42,6 +50,15 @@ export function requestOperations(s: Services): RequestOperations {
     rack_presented: operation(rackPresentedSchema, (b) => {
       s.operations.rackPresented(b);
       return { ok: true };
+    }),
+    // no HTTP call: a backup into <dataDir>/backups, pruned like `pps-edge backup` (db/backup.ts); the
+    // same transaction again answers the stored result and takes no second backup
+    backup: slowOperation(z.strictObject({}), async () => {
+      const r = await backupIntoDataFolder(station.dataDir, {
+        keep: DEFAULT_KEEP,
+        now: new Date(station.now()),
+      });
+      return { name: r.name, size: r.size, sha256: r.sha256 };
     }),
   };
 }

@@ -12,8 +12,14 @@ import { isRequestName, type RequestName } from "./topics.js";
 /** One write operation reachable over MQTT: the HTTP body's schema and the use case. */
 export interface RequestOperation {
   schema: z.ZodType;
+  /**
+   * Work outside the database that takes a while (a backup file written), awaited before the
+   * transaction that records the answer; its result is `run`'s second argument. Requests that arrive
+   * meanwhile wait their turn (sync-handlers.ts), so they are still answered in arrival order.
+   */
+  before?(body: unknown): Promise<unknown>;
   /** Runs inside the transaction that also records the response in the inbox. */
-  run(body: unknown): unknown;
+  run(body: unknown, prepared?: unknown): unknown;
 }
 
 export type RequestOperations = Partial<Record<RequestName, RequestOperation>>;
@@ -24,6 +30,14 @@ export function operation<S extends z.ZodType>(
   run: (body: z.output<S>) => unknown,
 ): RequestOperation {
   return { schema, run: (body) => run(body as z.output<S>) };
+}
+
+/** A table entry whose answer is what `work` resolves with (done outside the database, see `before`). */
+export function slowOperation<S extends z.ZodType>(
+  schema: S,
+  work: (body: z.output<S>) => Promise<unknown>,
+): RequestOperation {
+  return { schema, before: (body) => work(body as z.output<S>), run: (_body, prepared) => prepared };
 }
 
 /** docs/architecture.md#interfaces: `{ transaction, status: "ok" | "error", data, error }`. */
@@ -73,7 +87,14 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   type Answer = { text: string; outcome: "ok" | "error" | "repeat" };
   const answer = (r: RequestResponse): Answer => ({ text: JSON.stringify(r), outcome: r.status });
 
-  function read(name: string, payload: Buffer): Answer {
+  /** The answer to a request that failed: its code when it is an AppError, else internal_error (logged). */
+  function failed(name: string, transaction: RequestResponse["transaction"], e: unknown): Answer {
+    if (isAppError(e)) return answer(failure(transaction, e));
+    deps.log.error({ err: e, request: name }, "mqtt request failed");
+    return answer({ transaction, status: "error", data: {}, error: INTERNAL });
+  }
+
+  function read(name: string, payload: Buffer): Answer | Promise<Answer> {
     let transaction: RequestResponse["transaction"] = null;
     try {
       if (payload.length > deps.bodyLimitBytes)
@@ -86,15 +107,19 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       const { transaction: raw, ...body } = parsed as Record<string, unknown>;
       transaction = readTransaction(raw);
       if (!isRequestName(name)) throw new AppError("route_not_found", `request/${name}: no such request`);
-      return handle(name, transaction, body);
+      const handled = handle(name, transaction, body);
+      const t = transaction;
+      return handled instanceof Promise ? handled.catch((e: unknown) => failed(name, t, e)) : handled;
     } catch (e) {
-      if (isAppError(e)) return answer(failure(transaction, e));
-      deps.log.error({ err: e, request: name }, "mqtt request failed");
-      return answer({ transaction, status: "error", data: {}, error: INTERNAL });
+      return failed(name, transaction, e);
     }
   }
 
-  function handle(name: RequestName, transaction: string | number, body: Record<string, unknown>): Answer {
+  function handle(
+    name: RequestName,
+    transaction: string | number,
+    body: Record<string, unknown>,
+  ): Answer | Promise<Answer> {
     // 7 and "7" are different transactions; the key keeps the type.
     const key = `${typeof transaction === "number" ? "n" : "s"}:${transaction}`;
     const hash = createHash("sha256").update(name).update("\n").update(JSON.stringify(body)).digest("hex");
@@ -114,23 +139,36 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       deps.mqtt.inboxPut({ txnId: key, name, requestHash: hash, response: a.text, createdAt: deps.now() });
       return a;
     };
-    try {
-      const input = validate(op.schema, body);
-      return deps.unitOfWork.run(() =>
-        record({ transaction, status: "ok", data: op.run(input) ?? {}, error: null }),
+    const ok = (input: unknown, prepared?: unknown): Answer =>
+      deps.unitOfWork.run(() =>
+        record({ transaction, status: "ok", data: op.run(input, prepared) ?? {}, error: null }),
       );
-    } catch (e) {
+    const refused = (e: unknown): Answer => {
       if (!isAppError(e) || e.kind === "unavailable") throw e;
       return record(failure(transaction, e));
+    };
+    try {
+      const input = validate(op.schema, body);
+      if (!op.before) return ok(input);
+      // not stored when the work fails (a full disk may have room later): a retry does it again
+      return op.before(input).then((prepared) => ok(input, prepared));
+    } catch (e) {
+      return refused(e);
     }
   }
 
   return {
-    /** The response text for a request on `request/<name>` (processed synchronously, in arrival order). */
-    process(name: string, payload: Buffer): string {
-      const { text, outcome } = read(name, payload);
-      deps.onHandled(isRequestName(name) ? name : "unknown", outcome);
-      return text;
+    /**
+     * The response text for a request on `request/<name>`: at once, or a promise for an operation with
+     * work outside the database (`before`); the caller answers them one at a time, in arrival order.
+     */
+    process(name: string, payload: Buffer): string | Promise<string> {
+      const done = ({ text, outcome }: Answer): string => {
+        deps.onHandled(isRequestName(name) ? name : "unknown", outcome);
+        return text;
+      };
+      const answered = read(name, payload);
+      return answered instanceof Promise ? answered.then(done) : done(answered);
     },
   };
 }

@@ -18,6 +18,8 @@ export const REQUEST_NAMES = [
   "generate_inventory_report",
   "print_ready",
   "rack_presented",
+  // the station's own: a backup of its database into its data folder (README "Backup and restore")
+  "backup",
 ] as const;
 export type RequestName = (typeof REQUEST_NAMES)[number];
 
