@@ -11,6 +11,7 @@ import { defineBackup, defineRestore } from "./backup.command.js";
 import { defineCheck } from "./check.command.js";
 import { defineCompletion } from "./completion.command.js";
 import type { Cli, Io } from "./context.js";
+import { defineDiag } from "./diag.command.js";
 import { defineProfiles } from "./profiles.command.js";
 import { defineRun } from "./run.command.js";
 import { defineSecurityEvents } from "./security-events.command.js";
@@ -55,6 +56,7 @@ export function createProgram(cli: Cli): Command {
     defineCheck,
     defineBackup,
     defineRestore,
+    defineDiag,
     defineSecurityEvents,
     defineCompletion,
   ]) {
