@@ -168,6 +168,31 @@ describe("pps-edge backup and restore beside the real agent", () => {
   });
 });
 
+describe("pps-edge restore over a damaged database", () => {
+  it("keeps the damaged one aside, WAL and all, and leaves a whole database in place", async () => {
+    const station = join(dir, "damaged-station");
+    const stationEnv = { PPS_EDGE_DATA_DIR: station };
+    expect((await runCli(["user", "list", "--init"], stationEnv)).code).toBe(0);
+    const good = join(dir, "good.db");
+    expect((await runCli(["backup", good], stationEnv)).code).toBe(0);
+    const db = join(station, DB_FILE);
+    const bytes = readFileSync(db);
+    bytes.fill(0x5a); // not even its header left: SQLite cannot open it to fold its WAL in
+    writeFileSync(db, bytes);
+    writeFileSync(`${db}-wal`, "a WAL SQLite cannot use");
+    expect((await runCli(["check"], stationEnv)).code).toBe(1);
+
+    const res = await runCli(["restore", good], stationEnv);
+    expect(res.err).toBe("");
+    expect(res.code).toBe(0);
+    const aside = /kept as (\S+)$/m.exec(res.out)?.[1] ?? "";
+    expect(readFileSync(aside)).toEqual(bytes);
+    expect(readFileSync(`${aside}-wal`, "utf8")).toBe("a WAL SQLite cannot use");
+    expect(existsSync(`${db}-wal`)).toBe(false);
+    expect(await runCli(["check"], stationEnv)).toMatchObject({ code: 0, out: `ok: ${db}` });
+  });
+});
+
 describe("pps-edge backup and restore: bad input", () => {
   it("answers each with a clear error and its exit code", async () => {
     const empty = { PPS_EDGE_DATA_DIR: join(dir, "empty") };

@@ -6,8 +6,9 @@
  * that is no database, is damaged or comes from a newer pps-edge leaves the station as it was.
  *
  * The database it replaces is first folded into one file (its WAL checkpointed, journal_mode DELETE:
- * this also fails while another process, such as a `pps-edge user` command, has it open) and kept in
- * `backups/` as `before-restore-<UTC stamp>.sqlite`: not `*.db`, so it is neither pruned nor named as
+ * this also fails while another process, such as a `pps-edge user` command, has it open; a file SQLite
+ * cannot read keeps its WAL beside it instead) and kept in `backups/` as
+ * `before-restore-<UTC stamp>.sqlite`: not `*.db`, so it is neither pruned nor named as
  * "the newest backup" by the damaged-database start error. The new file then replaces the old by a
  * rename, so a power cut leaves one or the other, never none; no -wal of the old database is left
  * beside the new one (SQLite would replay it onto the wrong file). An older schema is fine: the agent
@@ -71,21 +72,24 @@ function foldWal(path: string): "folded" | "busy" | "unreadable" {
 function keepAside(dataDir: string, now: Date): string | undefined {
   const current = join(dataDir, DB_FILE);
   if (!existsSync(current)) return undefined;
+  mkdirSync(backupsDir(dataDir), { recursive: true });
+  const aside = join(backupsDir(dataDir), `before-restore-${fileStamp(now)}.sqlite`);
+  // Its WAL as it is, before SQLite opens the file: closing a database it cannot read, SQLite deletes a
+  // WAL it finds no valid frame in, and a damaged file's WAL is evidence worth keeping.
+  const wal = `${current}-wal`;
+  if (existsSync(wal)) copyFileSync(wal, `${aside}-wal`);
   const folded = foldWal(current);
+  if (folded !== "unreadable") rmSync(`${aside}-wal`, { force: true }); // folded in, or nothing done
   if (folded === "busy") {
     throw new RestoreRefused(
       `the database ${current} is open in another process (a pps-edge command?); close it and try again`,
     );
   }
-  mkdirSync(backupsDir(dataDir), { recursive: true });
-  const aside = join(backupsDir(dataDir), `before-restore-${fileStamp(now)}.sqlite`);
   try {
     linkSync(current, aside); // the same file under a second name: no copy, nothing to run out of
   } catch {
     copyFileSync(current, aside);
   }
-  // unreadable: its WAL goes with it, under the name SQLite looks for beside the kept file
-  if (folded === "unreadable" && existsSync(`${current}-wal`)) renameSync(`${current}-wal`, `${aside}-wal`);
   fsyncPath(backupsDir(dataDir));
   return aside;
 }
