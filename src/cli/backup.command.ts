@@ -69,6 +69,14 @@ export function defineRestore(cli: Cli): Command {
           : `the current schema (${shipped} migrations)`;
       cli.io.out(`restored ${resolve(file)} into ${r.database}, ${schema}`);
       if (r.keptAside) cli.io.out(`the database it replaced is kept as ${r.keptAside}`);
+      if (typeof r.continuesAfter === "number")
+        cli.io.out(
+          `notifications continue after seq ${r.continuesAfter}, the replaced database's last: no notification_id is given twice`,
+        );
+      if (r.continuesAfter === null)
+        cli.io.err(
+          "pps-edge: warning: the replaced database could not be read, so new notifications may reuse ids central saw before the restore",
+        );
       cli.io.out("start the agent again (systemctl start pps-edge)");
     });
 }

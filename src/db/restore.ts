@@ -20,11 +20,17 @@ import Database from "better-sqlite3";
 import { type LockHolder, lockDataFolder } from "./agent-lock.js";
 import { backupsDir, copyDatabase, fileStamp, fsyncPath } from "./backup.js";
 import { DB_FILE, shippedMigrationCount } from "./open.js";
+import { continueSequenceAfter, lastOutboxSeq } from "./outbox.repo.js";
 
 export interface RestoreResult {
   database: string;
   /** Where the replaced database was kept, if there was one. */
   keptAside?: string;
+  /**
+   * The replaced database's largest notification seq when it was larger than the restored one's: the
+   * next notifications are numbered after it. null: the replaced database could not be read.
+   */
+  continuesAfter?: number | null;
   /** Migrations applied in the restored file, and how many this version ships. */
   migrations: { restored: number; shipped: number };
 }
@@ -68,8 +74,22 @@ function foldWal(path: string): "folded" | "busy" | "unreadable" {
   }
 }
 
+/** The largest notification seq of a database file, or null when it cannot be read. */
+function lastSeqOf(path: string): number | null {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return lastOutboxSeq(db);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
 /** Keeps the current database in `backups/`; answers where, or undefined when there was none. */
-function keepAside(dataDir: string, now: Date): string | undefined {
+function keepAside(dataDir: string, now: Date): { path: string; lastSeq: number | null } | undefined {
   const current = join(dataDir, DB_FILE);
   if (!existsSync(current)) return undefined;
   mkdirSync(backupsDir(dataDir), { recursive: true });
@@ -91,7 +111,23 @@ function keepAside(dataDir: string, now: Date): string | undefined {
     copyFileSync(current, aside);
   }
   fsyncPath(backupsDir(dataDir));
-  return aside;
+  return { path: aside, lastSeq: folded === "folded" ? lastSeqOf(aside) : null };
+}
+
+/**
+ * Numbers the restored database's next notifications after the replaced one's (outbox.repo.ts
+ * `continueSequenceAfter`); answers that seq when it raised it, null when the replaced one was unreadable.
+ */
+function continueAfter(incoming: string, replacedLast: number | null): number | null | undefined {
+  if (replacedLast === null) return null;
+  const db = new Database(incoming, { fileMustExist: true });
+  try {
+    if (lastOutboxSeq(db) >= replacedLast) return undefined;
+    continueSequenceAfter(db, replacedLast);
+    return replacedLast;
+  } finally {
+    db.close();
+  }
 }
 
 /** Restores `file` into the data folder (see above). Throws RestoreRefused when it may not. */
@@ -118,13 +154,14 @@ export async function restoreDatabase(dataDir: string, file: string, now: Date):
         `${file} was written by a newer pps-edge (${migrations.restored} migrations; this one knows ${migrations.shipped}): install that version to restore it`,
       );
     }
-    const keptAside = keepAside(dataDir, now);
+    const kept = keepAside(dataDir, now);
+    const continuesAfter = kept ? continueAfter(incoming, kept.lastSeq) : undefined;
     // nothing of the old database may stay beside the new one: a stale -wal would be replayed onto it
     rmSync(`${database}-wal`, { force: true });
     rmSync(`${database}-shm`, { force: true });
     renameSync(incoming, database);
     fsyncPath(dataDir);
-    return { database, keptAside, migrations };
+    return { database, keptAside: kept?.path, continuesAfter, migrations };
   } finally {
     rmSync(incoming, { force: true });
     taken.lock.release();
