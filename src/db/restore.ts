@@ -63,7 +63,8 @@ function foldWal(path: string): "folded" | "busy" | "unreadable" {
   try {
     const db = new Database(path, { fileMustExist: true, timeout: 0 });
     try {
-      db.pragma("wal_checkpoint(TRUNCATE)");
+      // Leaving WAL mode takes the exclusive lock first (refused while another connection is open, and
+      // then nothing is written), then checkpoints every frame into the file and removes the WAL.
       return db.pragma("journal_mode = DELETE", { simple: true }) === "delete" ? "folded" : "busy";
     } finally {
       db.close();
