@@ -1,7 +1,15 @@
 /** `pps-edge backup` and `pps-edge restore` against the real agent in its own process. */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -211,6 +219,8 @@ describe("pps-edge restore over a damaged database", () => {
     expect(readFileSync(`${aside}-wal`, "utf8")).toBe("a WAL SQLite cannot use");
     expect(existsSync(`${db}-wal`)).toBe(false);
     expect(await runCli(["check"], stationEnv)).toMatchObject({ code: 0, out: `ok: ${db}` });
+    // restored as root into a folder of the service's user: the database is the user's
+    if (process.getuid?.() === 0) expect(statSync(db).uid).toBe(statSync(station).uid);
   });
 });
 

@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import {
+  chownSync,
   closeSync,
   existsSync,
   fsyncSync,
@@ -22,6 +23,7 @@ import {
   readSync,
   renameSync,
   rmSync,
+  statSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
@@ -63,6 +65,17 @@ export function stampedBackupPath(dataDir: string, at: Date): string {
 
 function reason(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Gives what root wrote into the data folder to the folder's owner (the service's user): a maintainer's
+ * `sudo pps-edge backup` or `restore` must not leave a backups folder or a database the agent cannot
+ * write. Nothing to do for anyone else: their files are theirs already.
+ */
+export function ownLikeDataFolder(path: string, dataDir: string): void {
+  if (process.getuid?.() !== 0) return;
+  const { uid, gid } = statSync(dataDir);
+  chownSync(path, uid, gid);
 }
 
 /** Syncs a file or folder to disk, so a rename that follows survives a power cut with its content. */
@@ -183,7 +196,11 @@ export async function backupIntoDataFolder(
   const dir = backupsDir(dataDir);
   const source = join(dataDir, DB_FILE);
   if (!existsSync(source)) throw new Error(`no database at ${source}`);
-  mkdirSync(dir, { recursive: true });
+  if (!existsSync(dir)) {
+    mkdirSync(dir);
+    ownLikeDataFolder(dir, dataDir);
+  }
   const result = await backupDatabase(source, stampedBackupPath(dataDir, opts.now));
+  ownLikeDataFolder(result.path, dataDir);
   return { ...result, pruned: pruneBackups(dir, opts.keep, result.path) };
 }

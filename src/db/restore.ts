@@ -18,7 +18,7 @@ import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync } fro
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { type LockHolder, lockDataFolder } from "./agent-lock.js";
-import { backupsDir, copyDatabase, fileStamp, fsyncPath } from "./backup.js";
+import { backupsDir, copyDatabase, fileStamp, fsyncPath, ownLikeDataFolder } from "./backup.js";
 import { DB_FILE, shippedMigrationCount } from "./open.js";
 import { continueSequenceAfter, lastOutboxSeq } from "./outbox.repo.js";
 
@@ -93,7 +93,10 @@ function lastSeqOf(path: string): number | null {
 function keepAside(dataDir: string, now: Date): { path: string; lastSeq: number | null } | undefined {
   const current = join(dataDir, DB_FILE);
   if (!existsSync(current)) return undefined;
-  mkdirSync(backupsDir(dataDir), { recursive: true });
+  if (!existsSync(backupsDir(dataDir))) {
+    mkdirSync(backupsDir(dataDir));
+    ownLikeDataFolder(backupsDir(dataDir), dataDir);
+  }
   const aside = join(backupsDir(dataDir), `before-restore-${fileStamp(now)}.sqlite`);
   // Its WAL as it is, before SQLite opens the file: closing a database it cannot read, SQLite deletes a
   // WAL it finds no valid frame in, and a damaged file's WAL is evidence worth keeping.
@@ -160,6 +163,7 @@ export async function restoreDatabase(dataDir: string, file: string, now: Date):
     // nothing of the old database may stay beside the new one: a stale -wal would be replayed onto it
     rmSync(`${database}-wal`, { force: true });
     rmSync(`${database}-shm`, { force: true });
+    ownLikeDataFolder(incoming, dataDir);
     renameSync(incoming, database);
     fsyncPath(dataDir);
     return { database, keptAside: kept?.path, continuesAfter, migrations };

@@ -1,5 +1,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
@@ -132,6 +141,17 @@ describe("backups into the data folder", () => {
     const again = await backupIntoDataFolder(data, { keep: 5, now: new Date(Date.UTC(2020, 0, 1)) });
     expect(again.name).toBe("pps-edge-20200101T000000.001Z.db");
     expect(pruneBackups(join(data, "backups"), 5)).toEqual([]);
+  });
+});
+
+describe.skipIf(process.getuid?.() !== 0)("backups taken as root", () => {
+  it("belong to the data folder's owner, so the agent can prune and restore them", async () => {
+    const data = join(dir, "owned");
+    openDatabase(join(data, DB_FILE)).close();
+    chownSync(data, 4321, 4321); // the service's user
+    const r = await backupIntoDataFolder(data, { keep: 5, now: new Date() });
+    expect(statSync(join(data, "backups"))).toMatchObject({ uid: 4321, gid: 4321 });
+    expect(statSync(r.path)).toMatchObject({ uid: 4321, gid: 4321 });
   });
 });
 
