@@ -13,8 +13,9 @@ The archive holds one folder of text files: versions.txt (pps-edge, package, nod
 config.yaml (the configuration in effect, secrets redacted), devices.txt (the station's devices and
 their firmware profiles), readyz.txt (the running agent's /readyz: device health, outbox, broker; or
 that it is not running), database.txt (outbox and dead-letter counts, PRAGMA integrity_check) and
-journal.txt (the last 500 lines of journalctl -u pps-edge, where there is a journal). Run it as the
-service's user or root (sudo -u pps-edge pps-edge diag /tmp/diag.tar.gz) so that it can read the data.`;
+journal.txt (the last 500 lines of journalctl -u pps-edge, where there is a journal). Run it as root
+(sudo pps-edge diag /tmp/diag.tar.gz): it reads the data folder and the journal, which the service's
+user sees only in the systemd-journal group.`;
 
 export function defineDiag(cli: Cli): Command {
   return new Command("diag")
