@@ -99,6 +99,24 @@ const SECRET_KEYS = [
   "screenKey",
   "keys",
 ];
+
+const SECRET_NAMES = new Set(SECRET_KEYS.map((k) => k.replace(/^\["(.*)"\]$/, "$1")));
+
+/**
+ * A copy of `value` with the value of every secret key above, at any depth, replaced by "[redacted]":
+ * the same secrets the log keeps out, for what `pps-edge diag` puts in a support ticket.
+ */
+export function redactSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactSecrets);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      SECRET_NAMES.has(k) && v !== undefined ? "[redacted]" : redactSecrets(v),
+    ]),
+  );
+}
+
 export const REDACT_PATHS = SECRET_KEYS.flatMap((k) => {
   const sep = k.startsWith("[") ? "" : ".";
   return [k, `*${sep}${k}`, `*.*${sep}${k}`];

@@ -7,9 +7,11 @@
  */
 import { Command } from "commander";
 import { VERSION } from "../version.js";
+import { defineBackup, defineRestore } from "./backup.command.js";
 import { defineCheck } from "./check.command.js";
 import { defineCompletion } from "./completion.command.js";
 import type { Cli, Io } from "./context.js";
+import { defineDiag } from "./diag.command.js";
 import { defineProfiles } from "./profiles.command.js";
 import { defineRun } from "./run.command.js";
 import { defineSecurityEvents } from "./security-events.command.js";
@@ -52,6 +54,9 @@ export function createProgram(cli: Cli): Command {
     defineSim,
     defineProfiles,
     defineCheck,
+    defineBackup,
+    defineRestore,
+    defineDiag,
     defineSecurityEvents,
     defineCompletion,
   ]) {

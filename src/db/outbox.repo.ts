@@ -33,6 +33,9 @@ const CURSOR = `coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key 
  */
 const UNDELIVERED = `delivered_at IS NULL AND seq > ${CURSOR}`;
 
+/** The largest seq ever given (AUTOINCREMENT keeps it in sqlite_sequence, also once its row is pruned). */
+const LAST_SEQ = "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) AS last";
+
 /**
  * The outbox: notifications in commit order, and their delivery. `append` must run inside the
  * transaction of the change that caused the notification, so the change and its notification commit
@@ -53,9 +56,7 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
       `SELECT seq, notification_id AS notificationId, type, envelope, created_at AS createdAt, delivered_at AS deliveredAt
          FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?`,
     ),
-    lastSeq: sqlite.prepare<[], { last: number }>(
-      "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) AS last",
-    ),
+    lastSeq: sqlite.prepare<[], { last: number }>(LAST_SEQ),
     firstSeq: sqlite.prepare<[], { first: number | null }>("SELECT min(seq) AS first FROM outbox"),
     prune: sqlite.prepare("DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?"),
     // The envelope as bytes: published as they are, without a round trip through a JS string.
@@ -142,3 +143,23 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
 }
 
 export type OutboxRepo = ReturnType<typeof createOutboxRepo>;
+
+/** The largest seq a station database ever gave, without the repository (a database being restored). */
+export function lastOutboxSeq(sqlite: Sqlite): number {
+  return (sqlite.prepare(LAST_SEQ).get() as { last: number }).last;
+}
+
+/**
+ * Numbers the next notifications after `seq`, the largest a replaced database gave (a restore of an
+ * older backup, db/restore.ts), so that no notification_id is given twice: consumers dedupe on it and
+ * would drop a new notification under an id they saw before the restore. Raises, never lowers.
+ */
+export function continueSequenceAfter(sqlite: Sqlite, seq: number): void {
+  sqlite.transaction(() => {
+    const raised = sqlite
+      .prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'outbox' AND seq < ?")
+      .run(seq, seq).changes;
+    if (raised === 0 && lastOutboxSeq(sqlite) === 0 && seq > 0)
+      sqlite.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('outbox', ?)").run(seq);
+  })();
+}

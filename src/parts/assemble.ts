@@ -35,7 +35,7 @@ function buildSync(f: Foundation): Sync {
     outbox: svc.repos.outbox,
     bus: svc.bus,
     unitOfWork: svc.unitOfWork,
-    operations: requestOperations(svc),
+    operations: requestOperations(svc, { dataDir: f.dataDir, now }),
     stationSnapshot: stationSnapshot(svc, config.site, now),
     requests: requestSnapshots(svc, f.handle.sqlite, {
       retainTerminalSeconds: config.mqtt.retainTerminalSeconds,

@@ -87,7 +87,7 @@ function damaged(path: string, problems: string[], cause?: unknown): StartError 
   const dataDir = dirname(path);
   const backup = lastBackup(dataDir);
   const fix = backup
-    ? `stop here and restore the last backup, ${backup}, in its place (\`pps-edge check\` lists every problem)`
+    ? `stop here and restore the last backup, ${backup}: pps-edge restore ${backup} (\`pps-edge check\` lists every problem)`
     : `no backup found in ${join(dataDir, BACKUPS_DIR)}; restore the file from elsewhere, or move it aside to start an empty station (\`pps-edge check\` lists every problem)`;
   const first = oneLine(problems[0] ?? "").slice(0, 200);
   return new StartError(`the database ${path} is damaged (quick_check: ${first}${more})`, "dataDir", fix, {

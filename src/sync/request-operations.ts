@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { backupIntoDataFolder, DEFAULT_KEEP } from "../db/backup.js";
 import { auditCreateSchema, auditIdSchema } from "../domain/audit.schema.js";
 import { catalogInputSchema } from "../domain/catalog.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
@@ -6,7 +7,14 @@ import { replayRequestSchema } from "../domain/notification-replay.schema.js";
 import { requestIdSchema, stagePutSchema } from "../domain/service-request.schema.js";
 import { rackPresentedSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/container.js";
-import { operation, query, type RequestOperations } from "./requests.js";
+import { operation, query, type RequestOperations, slowOperation } from "./requests.js";
+
+/** What the station's own requests need besides the use cases. */
+export interface StationRequestDeps {
+  /** The data folder: `request/backup` writes into its `backups/`. */
+  dataDir: string;
+  now(): number;
+}
 
 /**
  * Request name → the use case behind the matching HTTP endpoint, with the same body schema and the
@@ -14,7 +22,7 @@ import { operation, query, type RequestOperations } from "./requests.js";
  * runs inside the transaction that also writes the request's inbox row (requests.ts). The service
  * request operations validate their bodies themselves, exactly as over HTTP.
  */
-export function requestOperations(s: Services): RequestOperations {
+export function requestOperations(s: Services, station: StationRequestDeps): RequestOperations {
   return {
     // POST …/service-request (the same create again returns the stored request)
     create_service_request: operation(z.unknown(), (body) => s.requests.create(body).view),
@@ -49,5 +57,14 @@ export function requestOperations(s: Services): RequestOperations {
     replay_notifications: query(replayRequestSchema, (b, room) =>
       s.notifications.replay({ after: b.after, limit: b.limit, room: room.dataBytes }),
     ),
+    // no HTTP call: a backup into <dataDir>/backups, pruned like `pps-edge backup` (db/backup.ts); the
+    // same transaction again answers the stored result and takes no second backup
+    backup: slowOperation(z.strictObject({}), async () => {
+      const r = await backupIntoDataFolder(station.dataDir, {
+        keep: DEFAULT_KEEP,
+        now: new Date(station.now()),
+      });
+      return { name: r.name, size: r.size, sha256: r.sha256 };
+    }),
   };
 }

@@ -23,7 +23,13 @@ export interface RequestOperation {
    * records its response in the inbox.
    */
   readOnly?: true;
-  run(body: unknown, room: AnswerRoom): unknown;
+  /**
+   * Work outside the database that takes a while (a backup file written), awaited before the
+   * transaction that records the answer; its result is `run`'s third argument. Requests that arrive
+   * meanwhile wait their turn (sync-handlers.ts), so they are still answered in arrival order.
+   */
+  before?(body: unknown): Promise<unknown>;
+  run(body: unknown, room: AnswerRoom, prepared?: unknown): unknown;
 }
 
 export type RequestOperations = Partial<Record<RequestName, RequestOperation>>;
@@ -42,6 +48,14 @@ export function query<S extends z.ZodType>(
   run: (body: z.output<S>, room: AnswerRoom) => unknown,
 ): RequestOperation {
   return { schema, readOnly: true, run: (body, room) => run(body as z.output<S>, room) };
+}
+
+/** A table entry whose answer is what `work` resolves with (done outside the database, see `before`). */
+export function slowOperation<S extends z.ZodType>(
+  schema: S,
+  work: (body: z.output<S>) => Promise<unknown>,
+): RequestOperation {
+  return { schema, before: (body) => work(body as z.output<S>), run: (_body, _room, prepared) => prepared };
 }
 
 /** docs/architecture.md#interfaces: `{ transaction, status: "ok" | "error", data, error }`. */
@@ -98,7 +112,14 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   type Answer = { text: string; outcome: "ok" | "error" | "repeat" };
   const answer = (r: RequestResponse): Answer => ({ text: JSON.stringify(r), outcome: r.status });
 
-  function read(name: string, payload: Buffer, answerBytes: number): Answer {
+  /** The answer to a request that failed: its code when it is an AppError, else internal_error (logged). */
+  function failed(name: string, transaction: RequestResponse["transaction"], e: unknown): Answer {
+    if (isAppError(e)) return answer(failure(transaction, e));
+    deps.log.error({ err: e, request: name }, "mqtt request failed");
+    return answer({ transaction, status: "error", data: {}, error: INTERNAL });
+  }
+
+  function read(name: string, payload: Buffer, answerBytes: number): Answer | Promise<Answer> {
     let transaction: RequestResponse["transaction"] = null;
     try {
       if (payload.length > deps.bodyLimitBytes)
@@ -111,11 +132,11 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       const { transaction: raw, ...body } = parsed as Record<string, unknown>;
       transaction = readTransaction(raw);
       if (!isRequestName(name)) throw new AppError("route_not_found", `request/${name}: no such request`);
-      return handle(name, transaction, body, answerBytes);
+      const handled = handle(name, transaction, body, answerBytes);
+      const t = transaction;
+      return handled instanceof Promise ? handled.catch((e: unknown) => failed(name, t, e)) : handled;
     } catch (e) {
-      if (isAppError(e)) return answer(failure(transaction, e));
-      deps.log.error({ err: e, request: name }, "mqtt request failed");
-      return answer({ transaction, status: "error", data: {}, error: INTERNAL });
+      return failed(name, transaction, e);
     }
   }
 
@@ -124,7 +145,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     transaction: string | number,
     body: Record<string, unknown>,
     answerBytes: number,
-  ): Answer {
+  ): Answer | Promise<Answer> {
     const op = deps.operations[name];
     if (op?.readOnly) {
       const input = validate(op.schema, body);
@@ -155,32 +176,43 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       deps.mqtt.inboxPut({ txnId: key, name, requestHash: hash, response: a.text, createdAt: deps.now() });
       return a;
     };
-    try {
-      const input = validate(op.schema, body);
-      return deps.unitOfWork.run(() =>
+    const ok = (input: unknown, prepared?: unknown): Answer =>
+      deps.unitOfWork.run(() =>
         record({
           transaction,
           status: "ok",
-          data: op.run(input, { dataBytes: answerBytes }) ?? {},
+          data: op.run(input, { dataBytes: answerBytes }, prepared) ?? {},
           error: null,
         }),
       );
-    } catch (e) {
+    const refused = (e: unknown): Answer => {
       if (!isAppError(e) || e.kind === "unavailable") throw e;
       return record(failure(transaction, e));
+    };
+    try {
+      const input = validate(op.schema, body);
+      if (!op.before) return ok(input);
+      // not stored when the work fails (a full disk may have room later): a retry does it again
+      return op.before(input).then((prepared) => ok(input, prepared));
+    } catch (e) {
+      return refused(e);
     }
   }
 
   return {
     /**
-     * The response text for a request on `request/<name>` (processed synchronously, in arrival order);
+     * The response text for a request on `request/<name>`: at once, or a promise for an operation with
+     * work outside the database (`before`); the caller answers them one at a time, in arrival order.
      * `packetLimit` is the broker's Maximum Packet Size, when it announced one.
      */
-    process(name: string, payload: Buffer, packetLimit?: number): string {
+    process(name: string, payload: Buffer, packetLimit?: number): string | Promise<string> {
       const room = Math.min(deps.answerBytes, (packetLimit ?? Number.POSITIVE_INFINITY) - PACKET_OVERHEAD);
-      const { text, outcome } = read(name, payload, room);
-      deps.onHandled(isRequestName(name) ? name : "unknown", outcome);
-      return text;
+      const done = ({ text, outcome }: Answer): string => {
+        deps.onHandled(isRequestName(name) ? name : "unknown", outcome);
+        return text;
+      };
+      const answered = read(name, payload, room);
+      return answered instanceof Promise ? answered.then(done) : done(answered);
     },
   };
 }

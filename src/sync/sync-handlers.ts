@@ -7,7 +7,7 @@
  */
 import type { Logger } from "pino";
 import type { EventBus } from "../events.js";
-import type { ConnectionHandlers } from "./link.js";
+import type { ConnectionHandlers, Link } from "./link.js";
 import type { SyncParts } from "./sync-parts.js";
 import type { Topics } from "./topics.js";
 
@@ -20,6 +20,33 @@ export function connectionHandlers(
   log: Logger,
 ): ConnectionHandlers {
   const { publisher, retained, requests, counters } = parts;
+  const send = (link: Link, name: string, response: string) =>
+    // Not queued when the link broke meanwhile: a retry with the same transaction gets it from the inbox.
+    link.publish(topics.response(name), response, false, (err) => {
+      if (err) log.warn({ request: name, err: err.message }, "mqtt: response not delivered");
+    });
+  const notProcessed = (name: string, err: unknown) =>
+    log.error({ err, request: name }, "mqtt: request not processed");
+  /** Answers one request: at once, or a promise when its operation works outside the database (a backup). */
+  const answer = (link: Link, name: string, payload: Buffer): Promise<void> | undefined => {
+    let response: string | Promise<string>;
+    try {
+      response = requests.process(name, payload, link.maximumPacketSize);
+    } catch (err) {
+      notProcessed(name, err);
+      return undefined;
+    }
+    if (typeof response === "string") {
+      send(link, name, response);
+      return undefined;
+    }
+    return response.then(
+      (text) => send(link, name, text),
+      (err: unknown) => notProcessed(name, err),
+    );
+  };
+  // While a slow request is answered, the ones after it wait their turn: requests stay in arrival order.
+  let busy: Promise<void> | undefined;
   return {
     async onUp(link) {
       // state/station (with lastNotificationSeq) first, then the backlog resumes at once; the requests'
@@ -33,17 +60,12 @@ export function connectionHandlers(
     onMessage(link, topic, payload) {
       const name = topics.requestName(topic);
       if (name === undefined) return;
-      let response: string;
-      try {
-        response = requests.process(name, payload, link.maximumPacketSize);
-      } catch (err) {
-        log.error({ err, request: name }, "mqtt: request not processed");
-        return;
-      }
-      // Not queued when the link broke meanwhile: a retry with the same transaction gets it from the inbox.
-      link.publish(topics.response(name), response, false, (err) => {
-        if (err) log.warn({ request: name, err: err.message }, "mqtt: response not delivered");
+      const next = busy ? busy.then(() => answer(link, name, payload)) : answer(link, name, payload);
+      if (!next) return;
+      const mine: Promise<void> = next.finally(() => {
+        if (busy === mine) busy = undefined;
       });
+      busy = mine;
     },
     onReconnectScheduled(delayMs) {
       counters.reconnects.inc();

@@ -22,6 +22,8 @@ export const REQUEST_NAMES = [
   "print_ready",
   "rack_presented",
   "replay_notifications",
+  // the station's own: a backup of its database into its data folder (README "Backup and restore")
+  "backup",
 ] as const;
 export type RequestName = (typeof REQUEST_NAMES)[number];
 

@@ -115,6 +115,7 @@ describe("a damaged database", () => {
     utimesSync(join(backups, "pps-edge-2026-11-20.db"), new Date(1000), new Date(1000));
     const line = failureLine(await startOn(dir), true);
     expect(line).toContain(`restore the last backup, ${join(backups, "pps-edge-2026-11-21.db")}`);
+    expect(line).toContain(`pps-edge restore ${join(backups, "pps-edge-2026-11-21.db")}`);
     expect(existsSync(join(backups, "pps-edge-2026-11-21.db"))).toBe(true);
   });
 
