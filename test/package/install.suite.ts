@@ -4,14 +4,14 @@
  * port), an edited config; then an upgrade to a newer build (the upgrade's backup step, the newer agent
  * starts on the same data) and a rollback (the older build again, `pps-edge restore` of that backup).
  */
-import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET } from "../helpers/agent.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { CORE, ITEM, putBody, SR } from "../helpers/station.js";
-import { type Debs, dpkgInstall, installedVersion, scratchRoot } from "./support/debs.js";
+import { type Debs, dpkgInstall, dpkgPurge, installedVersion, scratchRoot } from "./support/debs.js";
 import {
   command,
   pendingNotifications,
@@ -28,8 +28,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The measured time from `dpkg -i` to a ready agent (milliseconds), for the README's closing note. */
-export const measured: { installToReadyMs?: number } = {};
+/** Measured: `dpkg -i` alone, and from `dpkg -i` to a ready agent (milliseconds), for the report. */
+export const measured: { installMs?: number; installToReadyMs?: number } = {};
 
 export function installSuite(built: () => Debs): void {
   let debs: Debs;
@@ -57,6 +57,7 @@ export function installSuite(built: () => Debs): void {
     it("installs and runs to ready; a service request leaves its notification pending", async () => {
       const started = Date.now();
       await dpkgInstall(root, debs.older.deb);
+      measured.installMs = Date.now() - started;
       port = await freePort();
       const closed = await freePort();
       const yaml = join(root, "etc/pps-edge/pps-edge.yaml");
@@ -125,6 +126,17 @@ export function installSuite(built: () => Debs): void {
       await agent.stop();
       agent = undefined;
       expect(pendingNotifications(db())).toEqual(expect.arrayContaining(pending));
+    }, 300_000);
+
+    it("purge removes the configuration and keeps the data, unless remove-on-purge asks for it", async () => {
+      const out = await dpkgPurge(root);
+      expect(existsSync(join(root, "etc/pps-edge"))).toBe(false);
+      expect(existsSync(join(root, "opt/pps-edge"))).toBe(false);
+      expect([existsSync(db()), out]).toEqual([true, expect.stringContaining("kept /var/lib/pps-edge")]);
+      await dpkgInstall(root, debs.older.deb);
+      writeFileSync(join(dataDir(), "remove-on-purge"), "");
+      await dpkgPurge(root);
+      expect(existsSync(dataDir())).toBe(false);
     }, 300_000);
   });
 }

@@ -73,13 +73,21 @@ export function scratchRoot(): string {
   return root;
 }
 
-/** `dpkg -i` into the scratch root, as apt would on a station (an edited conffile is kept). */
-export async function dpkgInstall(root: string, deb: string): Promise<string> {
+async function dpkg(root: string, ...action: string[]): Promise<string> {
   const args = ["--root", root, "--log=/dev/null", "--force-not-root", "--force-script-chrootless"];
-  args.push("--force-depends", "--force-confold", "--force-downgrade", "-i", deb);
   const path = `${process.env.PATH ?? ""}:/usr/sbin:/sbin`;
-  const r = await run("dpkg", args, { env: { ...process.env, PATH: path } });
+  const r = await run("dpkg", [...args, ...action], { env: { ...process.env, PATH: path } });
   return r.stdout + r.stderr;
+}
+
+/** `dpkg -i` into the scratch root, as apt would on a station (an edited conffile is kept). */
+export function dpkgInstall(root: string, deb: string): Promise<string> {
+  return dpkg(root, "--force-depends", "--force-confold", "--force-downgrade", "-i", deb);
+}
+
+/** `dpkg --purge pps-edge` in the scratch root (what `apt purge pps-edge` runs). */
+export function dpkgPurge(root: string): Promise<string> {
+  return dpkg(root, "--purge", "pps-edge");
 }
 
 export function installedVersion(root: string): string {
