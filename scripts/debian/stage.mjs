@@ -1,0 +1,121 @@
+// The file tree of the Debian package (README "Install on a station"; the layout: /opt/pps-edge with
+// dist/, production node_modules/, drizzle/, firmware-profiles/, docs/; /usr/bin/pps-edge; the unit;
+// /etc/pps-edge/pps-edge.yaml; udev, sysusers and tmpfiles entries). scripts/package.mjs wraps it.
+import { execFileSync } from "node:child_process";
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { defaultConfigYaml } from "./default-config.mjs";
+
+export const OPT = "opt/pps-edge";
+
+/** Every file under a folder, as paths relative to it. */
+export function filesUnder(dir, base = dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    return e.isDirectory() ? filesUnder(path, base) : [relative(base, path)];
+  });
+}
+
+function put(stage, path, text, mode = 0o644) {
+  const dest = join(stage, path);
+  mkdirSync(dirname(dest), { recursive: true });
+  writeFileSync(dest, text);
+  chmodSync(dest, mode);
+}
+
+/** The udev rules of the README's "Scanners" block (the README is where they are explained). */
+export function udevRules(readme) {
+  const block = readme.match(/```\n# [^\n]*99-pps-edge\.rules[^\n]*\n([\s\S]*?)```/);
+  if (!block) throw new Error("README has no 99-pps-edge.rules block");
+  return `# pps-edge: serial and HID devices for the service user's groups (README "Station devices").\n# To change them, copy this file to /etc/udev/rules.d/99-pps-edge.rules (it then replaces this one).\n${block[1]}`;
+}
+
+/**
+ * The production node_modules: the installed tree copied, dev dependencies pruned offline (no download;
+ * the native modules stay as built for this machine's Node), then what only a build, an editor or another
+ * platform needs is dropped: better-sqlite3's sources and objects, source maps, TypeScript sources and
+ * declarations, prebuilds of other platforms.
+ */
+function stageNodeModules(root, opt) {
+  cpSync(realpathSync(join(root, "node_modules")), join(opt, "node_modules"), {
+    recursive: true,
+    verbatimSymlinks: true,
+  });
+  for (const f of ["package.json", "package-lock.json"]) cpSync(join(root, f), join(opt, f));
+  execFileSync("npm", ["prune", "--omit=dev", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], {
+    cwd: opt,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, npm_config_loglevel: "error" },
+  });
+  const sqlite = join(opt, "node_modules", "better-sqlite3");
+  for (const d of ["deps", "src"]) rmSync(join(sqlite, d), { recursive: true, force: true });
+  for (const e of readdirSync(join(sqlite, "build"))) {
+    if (e !== "Release") rmSync(join(sqlite, "build", e), { recursive: true, force: true });
+  }
+  for (const e of readdirSync(join(sqlite, "build", "Release"))) {
+    if (e !== "better_sqlite3.node")
+      rmSync(join(sqlite, "build", "Release", e), { recursive: true, force: true });
+  }
+  // source maps, TypeScript sources and type declarations: Node runs without them (about half the size)
+  for (const f of filesUnder(join(opt, "node_modules"))) {
+    if (/\.(map|ts|mts|cts)$/.test(f)) rmSync(join(opt, "node_modules", f));
+  }
+  const platform = `linux-${process.arch}`;
+  for (const pkg of ["@serialport/bindings-cpp", "node-hid"]) {
+    const dir = join(opt, "node_modules", pkg, "prebuilds");
+    for (const e of readdirSync(dir)) {
+      if (!e.endsWith(platform)) rmSync(join(dir, e), { recursive: true, force: true });
+    }
+  }
+}
+
+/** Each native module of the package loads in this Node (a wrong ABI or a missing binding fails here). */
+export function checkNativeModules(opt, node = process.execPath) {
+  const native = filesUnder(join(opt, "node_modules")).filter(
+    (f) => f.endsWith(".node") && !f.includes("musl"),
+  );
+  for (const want of ["better-sqlite3/", "@serialport/bindings-cpp/", "node-hid/"]) {
+    if (!native.some((f) => f.startsWith(want)))
+      throw new Error(`no native binding of ${want} in the package`);
+  }
+  const script = `for (const f of ${JSON.stringify(native)}) require("./node_modules/" + f);
+    new (require("better-sqlite3"))(":memory:").prepare("select 1").get();`;
+  execFileSync(node, ["-e", script], { cwd: opt, stdio: "inherit" });
+  return native;
+}
+
+/** Copies what the package holds into `stage` (a fresh folder); `dist` is the compiled agent. */
+export async function stageTree(root, stage, dist) {
+  const opt = join(stage, OPT);
+  mkdirSync(opt, { recursive: true });
+  cpSync(dist, join(opt, "dist"), { recursive: true, filter: (src) => !src.endsWith(".map") });
+  for (const d of ["drizzle", "firmware-profiles", "docs"])
+    cpSync(join(root, d), join(opt, d), { recursive: true });
+  cpSync(join(root, "README.md"), join(opt, "README.md"));
+  // the static files the HTTP routes serve from src/ (the operator screen, the API docs page)
+  for (const f of filesUnder(join(root, "src")).filter((f) => !f.endsWith(".ts"))) {
+    mkdirSync(dirname(join(opt, "src", f)), { recursive: true });
+    cpSync(join(root, "src", f), join(opt, "src", f));
+  }
+  stageNodeModules(root, opt);
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const { parseConfig } = await import(pathToFileURL(join(dist, "config", "config.load.js")).href);
+  put(stage, "etc/pps-edge/pps-edge.yaml", defaultConfigYaml(readme, parseConfig({}, {})));
+  put(stage, "usr/bin/pps-edge", readFileSync(join(root, "systemd", "pps-edge.launcher.sh")), 0o755);
+  put(stage, "lib/systemd/system/pps-edge.service", readFileSync(join(root, "systemd", "pps-edge.service")));
+  put(stage, "usr/lib/udev/rules.d/99-pps-edge.rules", udevRules(readme));
+  const debian = join(root, "scripts", "debian");
+  put(stage, "usr/lib/sysusers.d/pps-edge.conf", readFileSync(join(debian, "pps-edge.sysusers")));
+  put(stage, "usr/lib/tmpfiles.d/pps-edge.conf", readFileSync(join(debian, "pps-edge.tmpfiles")));
+  return { opt, native: checkNativeModules(opt) };
+}
