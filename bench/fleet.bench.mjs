@@ -174,7 +174,12 @@ export async function run() {
   const consumer = startConsumer(dir, broker.url);
   const agents = [];
   try {
-    for (let i = 1; i <= N; i++) agents.push(await startAgent(dir, broker.url, String(i)));
+    // five at a time: each start migrates a fresh database
+    for (let i = 1; i <= N; i += 5) {
+      const batch = [];
+      for (let j = i; j < i + 5 && j <= N; j++) batch.push(startAgent(dir, broker.url, String(j)));
+      agents.push(...(await Promise.all(batch)));
+    }
     await sleep(2000); // every station connected and announced
     say(`${N} agents up; ${STEADY_S} s at ${RATE}/s each`);
     const s = await steady(broker, consumer, agents);

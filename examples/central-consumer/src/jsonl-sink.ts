@@ -1,7 +1,9 @@
 /**
  * The example's sink: one JSON line per notification, appended to a file (or written to stdout), with
  * the station, its seq, when it was delivered and the envelope exactly as published. The write is
- * synchronous, so the position is stored only after the lines were handed to the operating system.
+ * synchronous (to a file with writeSync; to stdout through process.stdout, which Node writes
+ * synchronously to files and pipes on Linux, where a raw writeSync on a non-blocking pipe fails with
+ * EAGAIN), so the position is stored only after the lines were handed to the operating system.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Delivery, Sink } from "./consumer.js";
@@ -17,14 +19,14 @@ export function line(d: Delivery, deliveredAt: string): string {
 }
 
 export function jsonlSink(file: string | null): FileSink {
-  const fd = file === null ? 1 : openSync(file, "a");
+  const lines = (batch: Delivery[]) => {
+    const at = new Date().toISOString();
+    return batch.map((d) => line(d, at)).join("");
+  };
+  if (file === null) return { sink: (batch) => void process.stdout.write(lines(batch)), close() {} };
+  const fd = openSync(file, "a");
   return {
-    sink(batch) {
-      const at = new Date().toISOString();
-      writeSync(fd, batch.map((d) => line(d, at)).join(""));
-    },
-    close() {
-      if (fd !== 1) closeSync(fd);
-    },
+    sink: (batch) => void writeSync(fd, lines(batch)),
+    close: () => closeSync(fd),
   };
 }
