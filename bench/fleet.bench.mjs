@@ -147,8 +147,14 @@ async function outage(broker, consumer, agents) {
 /** Load off; everything committed must arrive. Lost, reordered and duplicates over the whole run. */
 async function drain(consumer, agents) {
   for (const a of agents) a.send("halt");
-  await sleep(300);
-  const committed = agents.map((a) => a.lastSeq());
+  // every agent has read `halt` once its outbox stops growing
+  let committed = agents.map((a) => a.lastSeq());
+  for (let still = 0; still < 3; ) {
+    await sleep(500);
+    const now = agents.map((a) => a.lastSeq());
+    still = now.every((s, i) => s === committed[i]) ? still + 1 : 0;
+    committed = now;
+  }
   const complete = () => agents.every((a, i) => consumer.watch.distinct(a.station) >= committed[i]);
   let drained = true;
   await until("every notification", complete, 60_000).catch(() => {

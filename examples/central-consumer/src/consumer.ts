@@ -217,13 +217,15 @@ class CentralConsumer implements Consumer {
   private async repair(station: string, s: StationStream, after: number): Promise<void> {
     this.repairing.add(station);
     const limit = this.opts.replayLimit ?? 500;
-    this.log("gap", { station, after, newest: s.newest });
+    this.log("gap", { station, after, to: s.repairTarget, newest: s.newest });
     try {
+      // Pages until the hole is filled (the live stream brings what follows it) or the station has no more.
+      const target = s.repairTarget;
       for (let page: ReplayPage | null = null; !this.stopped && (page === null || page.more); ) {
         this.totals.replayRequests++;
         page = await this.replay.ask(station, page ? page.next_after : after, limit);
         this.takePage(station, s, page);
-        if (page.notifications.length === 0) break;
+        if (page.notifications.length === 0 || s.delivered >= target) break;
       }
     } catch (e) {
       this.totals.replayFailures++;

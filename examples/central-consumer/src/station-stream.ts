@@ -107,6 +107,15 @@ export class StationStream {
     return [...run, ...this.drainHeld(now)];
   }
 
+  /**
+   * Up to which seq a repair must fetch: to the first held one (the hole before it), or to the mark
+   * when nothing is held. What follows comes live anyway; fetching it too would only be dropped.
+   */
+  get repairTarget(): number {
+    if (this.held.size > 0) return Math.min(...this.held.keys()) - 1;
+    return this.mark;
+  }
+
   /** The seq to replay after when a gap is due for repair, or null. */
   repairDue(now: number): number | null {
     if (this.gapSince !== null && now - this.gapSince >= this.opts.gapGraceMs) return this.last;

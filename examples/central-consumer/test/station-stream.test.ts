@@ -41,9 +41,12 @@ describe("a station's stream", () => {
     expect(s.repairDue(3010)).toBe(5);
   });
 
-  it("a seq jump is due for repair after the grace, from the delivered seq", () => {
+  it("a seq jump is due for repair after the grace, from the delivered seq to the hole's end", () => {
     const s = new StationStream(10, opts);
     s.offer(n(14), 1000);
+    s.offer(n(15), 1000);
+    s.markSeen(40, 1000);
+    expect(s.repairTarget).toBe(13);
     expect(s.repairDue(1499)).toBeNull();
     expect(s.repairDue(1500)).toBe(10);
     s.repairFailed(1600);
@@ -55,6 +58,7 @@ describe("a station's stream", () => {
     const s = new StationStream(0, opts);
     s.markSeen(3, 0);
     s.offer(n(1), 2000);
+    expect(s.repairTarget).toBe(3);
     expect(s.repairDue(4000)).toBeNull();
     expect(s.repairDue(5000)).toBe(1);
     expect(seqs(s.offer(n(2), 5000))).toEqual([2]);
