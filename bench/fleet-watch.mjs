@@ -12,7 +12,12 @@ export function watchDeliveries(stream) {
   const latencies = [];
   let delivered = 0;
   createInterface({ input: stream }).on("line", (line) => {
-    const d = JSON.parse(line);
+    let d;
+    try {
+      d = JSON.parse(line);
+    } catch {
+      return; // the last line of a consumer that was killed mid-write
+    }
     const id = d.notification.notification_id;
     let st = stations.get(d.station);
     if (!st) {
