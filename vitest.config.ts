@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
     environment: "node",
     pool: "forks",
     testTimeout: 20_000,

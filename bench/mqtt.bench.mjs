@@ -3,48 +3,19 @@
 // client publishing the same payloads at QoS 1 with the same window, in the same run (interleaved
 // rounds, medians). A subscriber checks that every notification arrived, in order.
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import mqtt from "mqtt";
-import { AGENT_NODE_FLAGS, BENCH_DIR, freePort } from "./lib.mjs";
+import { AGENT_NODE_FLAGS, BENCH_DIR } from "./lib.mjs";
+import { MOSQUITTO, startMosquitto } from "./mosquitto.mjs";
 import { seedOutbox } from "./seed.mjs";
 
 const N = Number(process.env.BENCH_NOTIFICATIONS ?? 100_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 64);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const MOSQUITTO = "/usr/sbin/mosquitto";
 const TOPIC = "ppsedge/v1/bench/1/notification";
-
-async function startMosquitto(dir) {
-  const port = await freePort();
-  chmodSync(dir, 0o777);
-  const conf = join(dir, "mosquitto.conf");
-  // No limits on the subscriber's queue: a slow consumer must not make the broker drop messages.
-  writeFileSync(
-    conf,
-    `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nmax_queued_messages 0\nmax_inflight_messages 0\nlog_dest stderr\nlog_type error\nlog_type information\n`,
-  );
-  const child = spawn(MOSQUITTO, ["-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
-  await new Promise((ok, fail) => {
-    let text = "";
-    child.stderr.on("data", (d) => {
-      text += d;
-      if (/mosquitto version \S+ running/.test(text)) ok();
-    });
-    child.once("exit", (code) => fail(new Error(`mosquitto exited with ${code}: ${text}`)));
-  });
-  child.stderr.resume();
-  return {
-    url: `mqtt://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((ok) => {
-        child.once("exit", () => ok());
-        process.kill(child.pid, "SIGTERM");
-      }),
-  };
-}
 
 /** An order_information envelope of a realistic size (a pick request with two lines, ~1 KB). */
 function orderData(i) {

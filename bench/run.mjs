@@ -23,6 +23,7 @@ import { compareFigures, comparisonText, previousResult } from "./compare.mjs";
 import { agentBuild, machine, RESULTS_DIR, writeResult } from "./lib.mjs";
 
 const benches = {
+  fleet: () => import("./fleet.bench.mjs"),
   items: () => import("./items.bench.mjs"),
   mqtt: () => import("./mqtt.bench.mjs"),
   picks: () => import("./picks.bench.mjs"),

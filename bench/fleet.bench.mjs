@@ -1,0 +1,240 @@
+// Issue 14 fleet benchmark: BENCH_FLEET_N agents (10; or `npm run bench fleet` with BENCH_FLEET_N=20),
+// each its own process with its own data folder, produce BENCH_FLEET_RATE notifications/s each (50)
+// into one Mosquitto without persistence; the reference consumer (examples/central-consumer/, its own
+// process) takes them all. Steady state for BENCH_FLEET_SECONDS (20): notifications/s at central and
+// latency from commit (`committedAt` in the notification) to delivery, with a `$share` group of two
+// plain subscribers beside it to measure what round robin does to per-station order. Then the broker
+// is stopped for BENCH_FLEET_OUTAGE_SECONDS (5) under load and started again (losing its sessions):
+// catch-up is the time from its return until every station's backlog (all it had committed by then)
+// is delivered. Last, the load stops and everything must arrive: lost, reordered and duplicates are
+// counted over the whole run; agent, consumer and broker RSS from /proc.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import Database from "better-sqlite3";
+import { shareGroup, watchDeliveries } from "./fleet-watch.mjs";
+import { AGENT_NODE_FLAGS, agentFlags, BENCH_DIR, procStatusMb, summary } from "./lib.mjs";
+import { hasMosquitto, startMosquitto } from "./mosquitto.mjs";
+
+const N = Number(process.env.BENCH_FLEET_N ?? 10);
+const RATE = Number(process.env.BENCH_FLEET_RATE ?? 50);
+const STEADY_S = Number(process.env.BENCH_FLEET_SECONDS ?? 20);
+const OUTAGE_S = Number(process.env.BENCH_FLEET_OUTAGE_SECONDS ?? 5);
+const SITE = "fleet";
+const CONSUMER = join(BENCH_DIR, "..", "examples", "central-consumer", "src", "main.ts");
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const say = (text) => process.stderr.write(`bench fleet: ${text}\n`);
+
+async function until(what, done, timeoutMs) {
+  const t0 = Date.now();
+  while (!done()) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+  return Date.now() - t0;
+}
+
+/** One station as its own process (servers/fleet-agent.mjs), told over stdin when to produce. */
+function startAgent(dir, url, ppsId) {
+  const dataDir = join(dir, `agent-${ppsId}`);
+  mkdirSync(dataDir);
+  const script = join(BENCH_DIR, "servers", "fleet-agent.mjs");
+  const child = spawn(process.execPath, [...agentFlags("fleet-agent"), script, dataDir, url, SITE, ppsId], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  return new Promise((ok, fail) => {
+    child.once("exit", (code) => fail(new Error(`fleet agent ${ppsId} exited with ${code}`)));
+    createInterface({ input: child.stdout }).once("line", () => {
+      const db = new Database(join(dataDir, "pps-edge.db"), { readonly: true, fileMustExist: true });
+      const seq = db.prepare(
+        "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) AS s",
+      );
+      ok({
+        station: `${SITE}/${ppsId}`,
+        pid: child.pid,
+        send: (line) => child.stdin.write(`${line}\n`),
+        lastSeq: () => seq.get().s,
+        stop: () =>
+          new Promise((done) => {
+            if (db.open) db.close();
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.removeAllListeners("exit");
+            child.once("exit", () => done());
+            child.kill("SIGTERM");
+          }),
+      });
+    });
+  });
+}
+
+/** The reference consumer as an integrator runs it (tsx), its JSON lines on stdout, its log on stderr. */
+function startConsumer(dir, url) {
+  const args = ["--url", url, "--site", SITE, "--state", join(dir, "central.db")];
+  const child = spawn(process.execPath, [...AGENT_NODE_FLAGS, "--import", "tsx", CONSUMER, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const events = [];
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    try {
+      events.push(JSON.parse(line));
+    } catch {
+      process.stderr.write(`consumer: ${line}\n`);
+    }
+  });
+  return {
+    pid: child.pid,
+    watch: watchDeliveries(child.stdout),
+    events,
+    stop: () =>
+      new Promise((ok) => {
+        if (child.exitCode !== null || child.signalCode !== null) return ok();
+        child.once("exit", () => ok());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Steady state: throughput at central, latency of what was committed after a warm-up, `$share` order. */
+async function steady(broker, consumer, agents) {
+  const share = await shareGroup(broker.url, SITE, 2);
+  const t0 = Date.now();
+  for (const a of agents) a.send(`go ${RATE}`);
+  await sleep(2000); // warm-up
+  const d0 = consumer.watch.delivered();
+  const from = Date.now();
+  await sleep(STEADY_S * 1000);
+  const to = Date.now();
+  const d1 = consumer.watch.delivered();
+  const lat = consumer.watch.latencies.filter((l) => l.committedAt >= from && l.committedAt < to - 1000);
+  return {
+    startedAt: t0,
+    offeredPerSecond: N * RATE,
+    perSecondAtCentral: Math.round((d1 - d0) / ((to - from) / 1000)),
+    latencyMs: summary(lat.map((l) => l.ms)),
+    share: await share.stop(),
+  };
+}
+
+/** The broker stopped under load and started again: time until every station's backlog is delivered. */
+async function outage(broker, consumer, agents) {
+  await broker.stop();
+  await sleep(OUTAGE_S * 1000);
+  await broker.start();
+  const back = Date.now();
+  const targets = agents.map((a) => a.lastSeq());
+  const backlog = agents.reduce((n, a, i) => n + targets[i] - consumer.watch.last(a.station), 0);
+  const caughtUp = agents.map(() => null);
+  const ms = await until(
+    "every station's backlog",
+    () => {
+      agents.forEach((a, i) => {
+        if (caughtUp[i] === null && consumer.watch.last(a.station) >= targets[i]) caughtUp[i] = Date.now();
+      });
+      return caughtUp.every((t) => t !== null);
+    },
+    180_000,
+  );
+  return {
+    outageSeconds: OUTAGE_S,
+    backlog,
+    catchUpMs: ms,
+    perStationCatchUpMs: summary(caughtUp.map((t) => t - back)),
+  };
+}
+
+/** Load off; everything committed must arrive. Lost, reordered and duplicates over the whole run. */
+async function drain(consumer, agents) {
+  for (const a of agents) a.send("halt");
+  // every agent has read `halt` once its outbox stops growing
+  let committed = agents.map((a) => a.lastSeq());
+  for (let still = 0; still < 3; ) {
+    await sleep(500);
+    const now = agents.map((a) => a.lastSeq());
+    still = now.every((s, i) => s === committed[i]) ? still + 1 : 0;
+    committed = now;
+  }
+  const complete = () => agents.every((a, i) => consumer.watch.distinct(a.station) >= committed[i]);
+  let drained = true;
+  await until("every notification", complete, 60_000).catch(() => {
+    drained = false;
+  });
+  const st = agents.map((a) => consumer.watch.stations.get(a.station));
+  const sum = (f) => st.reduce((n, s) => n + (s ? f(s) : 0), 0);
+  const total = committed.reduce((n, c) => n + c, 0);
+  return {
+    drained,
+    committed: total,
+    delivered: consumer.watch.delivered(),
+    lost: total - sum((s) => s.ids.size),
+    reordered: sum((s) => s.reordered),
+    duplicates: sum((s) => s.duplicates),
+  };
+}
+
+export async function run() {
+  if (!hasMosquitto()) return { skipped: "mosquitto is not installed" };
+  const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-fleet-"));
+  const broker = await startMosquitto(dir);
+  const consumer = startConsumer(dir, broker.url);
+  const agents = [];
+  try {
+    // five at a time: each start migrates a fresh database
+    for (let i = 1; i <= N; i += 5) {
+      const batch = [];
+      for (let j = i; j < i + 5 && j <= N; j++) batch.push(startAgent(dir, broker.url, String(j)));
+      agents.push(...(await Promise.all(batch)));
+    }
+    await sleep(2000); // every station connected and announced
+    say(`${N} agents up; ${STEADY_S} s at ${RATE}/s each`);
+    const s = await steady(broker, consumer, agents);
+    say(`steady: ${s.perSecondAtCentral}/s at central; broker down for ${OUTAGE_S} s`);
+    const o = await outage(broker, consumer, agents);
+    say(`caught up ${o.catchUpMs} ms after the broker's return; draining`);
+    const d = await drain(consumer, agents);
+    const agentRss = agents.map((a) => procStatusMb(a.pid, "VmHWM"));
+    const memory = {
+      agentPeakRssMb: { max: Math.max(...agentRss), median: summary(agentRss).p50 },
+      consumerPeakRssMb: procStatusMb(consumer.pid, "VmHWM"),
+      brokerRssMb: procStatusMb(broker.pid(), "VmRSS"),
+    };
+    await consumer.stop();
+    const stats = consumer.events.findLast((e) => e.event === "stopped") ?? null;
+    return summarise(s, o, d, memory, stats);
+  } finally {
+    await Promise.all(agents.map((a) => a.stop()));
+    await consumer.stop().catch(() => {});
+    await broker.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function summarise(steadyState, outageRun, drained, memory, consumerStats) {
+  return {
+    config: { stations: N, perStationPerSecond: RATE, steadySeconds: STEADY_S, outageSeconds: OUTAGE_S },
+    steady: steadyState,
+    restart: outageRun,
+    total: drained,
+    memory,
+    consumer: consumerStats,
+    met: {
+      "nothing lost": drained.lost === 0,
+      "nothing reordered or delivered twice": drained.reordered === 0 && drained.duplicates === 0,
+      "catch-up within 10 s of the broker's return": outageRun.catchUpMs <= 10_000,
+      "agent RSS < 150 MB": memory.agentPeakRssMb.max < 150,
+    },
+  };
+}
+
+/** The figures run.mjs compares between runs (compare.mjs). */
+export function figures(r) {
+  if (r.skipped) return {};
+  return {
+    "notifications/s at central": { value: r.steady.perSecondAtCentral, better: "higher" },
+    "latency p50 ms": { value: r.steady.latencyMs.p50, better: "lower" },
+    "latency p99 ms": { value: r.steady.latencyMs.p99, better: "lower" },
+    "catch-up ms": { value: r.restart.catchUpMs, better: "lower" },
+    "agent peak RSS MB": { value: r.memory.agentPeakRssMb.max, better: "lower" },
+  };
+}
