@@ -225,7 +225,7 @@ class CentralConsumer implements Consumer {
         this.totals.replayRequests++;
         page = await this.replay.ask(station, page ? page.next_after : after, limit);
         this.takePage(station, s, page);
-        if (page.notifications.length === 0 || s.delivered >= target) break;
+        if (page.notifications.length + (page.skipped?.length ?? 0) === 0 || s.delivered >= target) break;
       }
     } catch (e) {
       this.totals.replayFailures++;
@@ -236,15 +236,11 @@ class CentralConsumer implements Consumer {
     }
   }
 
-  /** One page: the pruned prefix passed over, its notifications offered in order, the mark taken in. */
+  /** One page: what it makes deliverable goes to the sink, in order (StationStream.takePage). */
   private takePage(station: string, s: StationStream, page: ReplayPage): void {
-    const now = Date.now();
-    if (page.first_available_seq !== null && page.first_available_seq > s.delivered + 1) {
-      const before = s.counts.unavailable;
-      this.deliver(station, s.skipTo(page.first_available_seq, now));
+    const before = s.counts.unavailable;
+    this.deliver(station, s.takePage(page, Date.now()));
+    if (s.counts.unavailable > before)
       this.log("unavailable", { station, skipped: s.counts.unavailable - before });
-    }
-    for (const n of page.notifications) this.deliver(station, s.offer(n, now));
-    s.markSeen(page.last_seq, now);
   }
 }

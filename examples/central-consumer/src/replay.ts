@@ -17,6 +17,8 @@ export interface ReplayPage {
   last_seq: number;
   /** The oldest seq the station still has; null when it has none. */
   first_available_seq: number | null;
+  /** Present only when the station passed over notifications too large for any answer. */
+  skipped?: { seq: number; bytes: number }[];
 }
 
 interface Waiting {
@@ -89,6 +91,11 @@ function asPage(data: unknown): ReplayPage | null {
   if (typeof d.next_after !== "number" || typeof d.last_seq !== "number") return null;
   const ok = d.notifications.every((n) => Number.isSafeInteger(n?.seq) && typeof n?.payload === "string");
   if (!ok) return null;
+  if (
+    d.skipped !== undefined &&
+    !(Array.isArray(d.skipped) && d.skipped.every((x) => Number.isSafeInteger(x?.seq)))
+  )
+    return null;
   const first = typeof d.first_available_seq === "number" ? d.first_available_seq : null;
   return { ...(d as ReplayPage), first_available_seq: first };
 }

@@ -13,6 +13,15 @@ export interface Notification {
   payload: string;
 }
 
+/** What a replay answer's page holds, as far as the stream is concerned (replay.ts reads the rest). */
+export interface ReplayedPage {
+  notifications: Notification[];
+  /** Notifications too large for any answer: the station passes over them (docs/mqtt.md#replaying-notifications). */
+  skipped?: { seq: number; bytes: number }[];
+  last_seq: number;
+  first_available_seq: number | null;
+}
+
 export interface StreamOptions {
   /** How many early notifications are held per station; beyond it they are dropped and replayed. */
   maxHeld: number;
@@ -29,7 +38,10 @@ export interface StreamCounts {
   duplicates: number;
   /** Early ones dropped because the hold was full (replay fetches them again). */
   overflow: number;
-  /** Sequence numbers the station no longer had when asked (pruned there): skipped, never delivered. */
+  /**
+   * Sequence numbers the station no longer had when asked (pruned there), or could not send (too large
+   * for an answer): skipped, never delivered.
+   */
   unavailable: number;
 }
 
@@ -105,6 +117,29 @@ export class StationStream {
       }
     }
     return [...run, ...this.drainHeld(now)];
+  }
+
+  /**
+   * One page of a replay answer, taken in: the pruned prefix passed over (`first_available_seq`), then
+   * its notifications and the ones listed as `skipped` (each too large for any answer, so the station
+   * can never send it over MQTT) in seq order, the skipped ones counted as unavailable; then its mark.
+   * Returns what is now deliverable, in order.
+   */
+  takePage(page: ReplayedPage, now: number): Notification[] {
+    const run: Notification[] = [];
+    if (page.first_available_seq !== null && page.first_available_seq > this.last + 1) {
+      run.push(...this.skipTo(page.first_available_seq, now));
+    }
+    const skipped = new Set((page.skipped ?? []).map((x) => x.seq));
+    const entries = [...page.notifications.map((n) => n.seq), ...skipped].sort((a, b) => a - b);
+    const bySeq = new Map(page.notifications.map((n) => [n.seq, n]));
+    for (const seq of entries) {
+      const n = bySeq.get(seq);
+      if (n) run.push(...this.offer(n, now));
+      else if (seq === this.last + 1) run.push(...this.skipTo(seq + 1, now));
+    }
+    this.markSeen(page.last_seq, now);
+    return run;
   }
 
   /**

@@ -81,4 +81,31 @@ describe("a station's stream", () => {
     expect(empty.delivered).toBe(1_000_000);
     expect(empty.counts.unavailable).toBe(1_000_000);
   });
+
+  it("takes a replay page in seq order, passing over the pruned prefix and the notifications too large to send", () => {
+    const s = new StationStream(0, opts);
+    s.offer(n(9), 0);
+    const page = {
+      notifications: [n(3), n(4), n(6), n(8)],
+      skipped: [
+        { seq: 5, bytes: 300_000 },
+        { seq: 7, bytes: 300_000 },
+      ],
+      last_seq: 12,
+      first_available_seq: 3,
+    };
+    expect(seqs(s.takePage(page, 0))).toEqual([3, 4, 6, 8, 9]);
+    expect(s.counts.unavailable).toBe(4); // 1 and 2 pruned, 5 and 7 too large
+    expect(s.delivered).toBe(9);
+    expect(s.repairTarget).toBe(12); // the page's mark was taken in
+  });
+
+  it("takes a page with no skipped member as before (a station of an older version)", () => {
+    const s = new StationStream(2, opts);
+    const page = { notifications: [n(3), n(4)], last_seq: 4, first_available_seq: 1 };
+    expect(seqs(s.takePage(page, 0))).toEqual([3, 4]);
+    expect(s.counts.unavailable).toBe(0);
+    expect(s.takePage(page, 0)).toEqual([]);
+    expect(s.counts.duplicates).toBe(2);
+  });
 });
