@@ -10,6 +10,7 @@ import { VERSION } from "../version.js";
 import { defineCheck } from "./check.command.js";
 import { defineCompletion } from "./completion.command.js";
 import type { Cli, Io } from "./context.js";
+import { defineOutbox } from "./outbox.command.js";
 import { defineProfiles } from "./profiles.command.js";
 import { defineRun } from "./run.command.js";
 import { defineSecurityEvents } from "./security-events.command.js";
@@ -53,6 +54,7 @@ export function createProgram(cli: Cli): Command {
     defineProfiles,
     defineCheck,
     defineSecurityEvents,
+    defineOutbox,
     defineCompletion,
   ]) {
     program.addCommand(define(cli));

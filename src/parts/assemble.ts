@@ -11,6 +11,7 @@ import { requestOperations } from "../sync/request-operations.js";
 import { requestSnapshots, stationSnapshot } from "../sync/snapshots.js";
 import { createSync, type Sync } from "../sync/sync.js";
 import { backgroundParts } from "./background.part.js";
+import { deadLettersPart } from "./dead-letters.part.js";
 import type { Foundation } from "./foundation.js";
 import { buildHttpApp, httpServerPart } from "./http.part.js";
 import { type PackLabels, packLabelsFor } from "./pack-labels.part.js";
@@ -65,6 +66,8 @@ export function assemble(
 ): Assembled {
   const { hub, svc } = f;
   const sync = buildSync(f);
+  // a dead-letter replay moves the delivery cursor back: the publisher reads again from it
+  svc.deadLetters.useRedelivery(sync.redelivery);
   // the station engine: device events and scans → station operations → lights
   const station = createStationPart({
     hub,
@@ -94,6 +97,8 @@ export function assemble(
     { name: "operator screen", start: () => screen.start(), stop: () => screen.stop() },
     // a user removed or changed by the command line loses open streams and MQTT connections at once
     revocationPart(svc.auth, f.log),
+    // a replay of dead letters asked for by the command line is carried out within a second
+    deadLettersPart(svc.deadLetters, f.log),
     ...(opts.listen
       ? [
           { name: "mqtt sync", start: () => sync.start(), stop: () => sync.stop() },

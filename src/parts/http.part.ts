@@ -15,6 +15,7 @@ import type { AppEnv } from "../http/context.js";
 import { metricsAccess } from "../http/metrics-access.js";
 import { auditsRoutes } from "../http/routes/audits.routes.js";
 import { authRoutes } from "../http/routes/auth.routes.js";
+import { deadLettersRoutes } from "../http/routes/dead-letters.routes.js";
 import { integrationRoutes } from "../http/routes/integration.routes.js";
 import { masterdataRoutes } from "../http/routes/masterdata.routes.js";
 import { notificationsRoutes } from "../http/routes/notifications.routes.js";
@@ -84,6 +85,7 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
       authRoutes(svc.auth),
       masterdataRoutes(svc.catalog, svc.items),
       notificationsRoutes(svc.notifications),
+      deadLettersRoutes(svc.deadLetters),
       securityEventsRoutes(svc.securityLog),
       requestsRoutes(svc.requests),
       integrationRoutes(svc.operations),
