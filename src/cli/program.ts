@@ -15,6 +15,7 @@ import { defineProfiles } from "./profiles.command.js";
 import { defineRun } from "./run.command.js";
 import { defineSecurityEvents } from "./security-events.command.js";
 import { defineSim } from "./sim.command.js";
+import { defineStatus } from "./status.command.js";
 import { defineUser } from "./user.command.js";
 
 const AFTER_HELP = `
@@ -53,6 +54,7 @@ export function createProgram(cli: Cli): Command {
     defineSim,
     defineProfiles,
     defineCheck,
+    defineStatus,
     defineSecurityEvents,
     defineOutbox,
     defineCompletion,

@@ -24,6 +24,7 @@ import { reportsRoutes } from "../http/routes/reports.routes.js";
 import { requestsRoutes } from "../http/routes/requests.routes.js";
 import { securityEventsRoutes } from "../http/routes/security-events.routes.js";
 import { stationRoutes } from "../http/routes/station.routes.js";
+import type { ReadinessCheck } from "../services/station/station-status.js";
 import { StartError } from "../start-error.js";
 import type { Sync } from "../sync/sync.js";
 import { VERSION } from "../version.js";
@@ -49,9 +50,8 @@ function devicesCheck(f: Foundation) {
   };
 }
 
-/** The app: the spec's routes, the station API, and the routes of the station and screen parts. */
-export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]): Hono<AppEnv> {
-  const { svc, config, metrics, now } = f;
+/** What GET /readyz checks (and `request/health_check` reports): database, storage, devices, outbox, mqtt. */
+export function readinessChecks(f: Foundation, sync: Sync): ReadinessCheck[] {
   const { sqlite } = f.handle;
   const migrations = shippedMigrationCount();
   const database = {
@@ -62,7 +62,13 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
         : { ok: false, detail: "database not open or not migrated" },
   };
   // a full disk or an I/O error: unready until a write commits again (services/unit-of-work/storage-health.ts)
-  const storage = { name: "storage", check: () => svc.storage.check() };
+  const storage = { name: "storage", check: () => f.svc.storage.check() };
+  return [database, storage, devicesCheck(f), ...sync.readiness()];
+}
+
+/** The app: the spec's routes, the station API, and the routes of the station and screen parts. */
+export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]): Hono<AppEnv> {
+  const { svc, config, metrics, now } = f;
   return createHttpApp(
     {
       log: f.log,
@@ -76,7 +82,7 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
       opsRoutes({
         metrics,
         version: VERSION,
-        checks: [database, storage, devicesCheck(f), ...sync.readiness()],
+        checks: readinessChecks(f, sync),
         metricsAccess: metricsAccess(
           { open: config.metrics.open, isScrapeToken: svc.auth.isScrapeToken },
           f.log,

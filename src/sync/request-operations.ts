@@ -1,11 +1,18 @@
 import { z } from "zod";
 import { auditCreateSchema, auditIdSchema } from "../domain/audit.schema.js";
 import { catalogInputSchema } from "../domain/catalog.schema.js";
+import { deadLetterReplaySchema } from "../domain/dead-letter.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
 import { requestIdSchema, stagePutSchema } from "../domain/service-request.schema.js";
 import { rackPresentedSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/container.js";
+import type { StationStatus } from "../services/station/station-status.js";
 import { operation, type RequestOperations } from "./requests.js";
+
+/** What the requests need beyond the services: the agent's own status (parts/agent-status.ts). */
+export interface RequestExtras {
+  status(): StationStatus;
+}
 
 /**
  * Request name → the use case behind the matching HTTP endpoint, with the same body schema and the
@@ -13,7 +20,7 @@ import { operation, type RequestOperations } from "./requests.js";
  * runs inside the transaction that also writes the request's inbox row (requests.ts). The service
  * request operations validate their bodies themselves, exactly as over HTTP.
  */
-export function requestOperations(s: Services): RequestOperations {
+export function requestOperations(s: Services, extras: RequestExtras): RequestOperations {
   return {
     // POST …/service-request (the same create again returns the stored request)
     create_service_request: operation(z.unknown(), (body) => s.requests.create(body).view),
@@ -43,5 +50,9 @@ export function requestOperations(s: Services): RequestOperations {
       s.operations.rackPresented(b);
       return { ok: true };
     }),
+    // POST /station/outbox/dead-letters/replay (admins only, also on the broker: broker-acl.ts)
+    replay_dead_letters: operation(deadLetterReplaySchema, (b) => s.deadLetters.replay(b.seqs)),
+    // what `pps-edge status` says; read-only, so answered afresh each time and not kept in the inbox
+    health_check: { ...operation(z.object({}).strict(), () => extras.status()), readOnly: true },
   };
 }

@@ -14,6 +14,11 @@ export interface RequestOperation {
   schema: z.ZodType;
   /** Runs inside the transaction that also records the response in the inbox. */
   run(body: unknown): unknown;
+  /**
+   * Changes nothing (`health_check`): answered afresh each time, outside any transaction, and not kept
+   * in the inbox, so a repeated `transaction` gets today's answer, not a stored one.
+   */
+  readOnly?: boolean;
 }
 
 export type RequestOperations = Partial<Record<RequestName, RequestOperation>>;
@@ -98,6 +103,11 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     // 7 and "7" are different transactions; the key keeps the type.
     const key = `${typeof transaction === "number" ? "n" : "s"}:${transaction}`;
     const hash = createHash("sha256").update(name).update("\n").update(JSON.stringify(body)).digest("hex");
+    const op = deps.operations[name];
+    if (op?.readOnly) {
+      const data = op.run(validate(op.schema, body));
+      return answer({ transaction, status: "ok", data: data ?? {}, error: null });
+    }
     const seen = deps.mqtt.inboxGet(key);
     if (seen) {
       if (seen.requestHash === hash) return { text: seen.response, outcome: "repeat" };
@@ -107,7 +117,6 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         [{ path: "transaction", message: "already used with another request" }],
       );
     }
-    const op = deps.operations[name];
     if (!op) throw new AppError("not_ready", `request/${name} is not available on this station yet`);
     const record = (r: RequestResponse): Answer => {
       const a = answer(r);

@@ -18,8 +18,13 @@ export const REQUEST_NAMES = [
   "generate_inventory_report",
   "print_ready",
   "rack_presented",
+  "replay_dead_letters",
+  "health_check",
 ] as const;
 export type RequestName = (typeof REQUEST_NAMES)[number];
+
+/** Requests only admins may send (docs/mqtt.md#roles); the embedded broker refuses them to anyone else. */
+export const ADMIN_REQUESTS: readonly RequestName[] = ["replay_dead_letters"];
 
 export function isRequestName(name: string): name is RequestName {
   return (REQUEST_NAMES as readonly string[]).includes(name);
