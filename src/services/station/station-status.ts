@@ -122,13 +122,15 @@ export function statusText(s: StationStatus): string[] {
   const lines = [`agent: ${agent}; version ${s.version}`, `ready: ${s.ready ? "yes" : `no (${s.problem})`}`];
   const width = Math.max(0, ...Object.keys(s.checks).map((n) => n.length));
   for (const [name, r] of Object.entries(s.checks))
-    lines.push(`  ${name.padEnd(width)}  ${r.ok ? "ok  " : "FAIL"}${r.detail ? `  ${r.detail}` : ""}`);
+    lines.push(
+      `  ${name.padEnd(width)}  ${r.detail ? `${(r.ok ? "ok" : "FAIL").padEnd(4)}  ${r.detail}` : r.ok ? "ok" : "FAIL"}`,
+    );
   const o = s.outbox;
   lines.push(
     `outbox: ${o.undelivered} undelivered, oldest ${o.oldestUndeliveredAgeSeconds} s; ${o.deadLetters} dead letters; last seq ${o.lastSeq}`,
     `mode: ${s.mode}`,
     `seats: ${s.seats.map((x) => `${x.seat} ${x.user === null ? "(nobody)" : `(${x.user} since ${x.loggedInAt})`}`).join(", ") || "none"}`,
-    `bins with work: ${s.binsWithWork.length === 0 ? "none" : ""}`,
+    `bins with work:${s.binsWithWork.length === 0 ? " none" : ""}`,
   );
   for (const b of s.binsWithWork) lines.push(`  ${b.ppsBinId} (${b.state}): ${b.requests.join(", ")}`);
   return lines;
