@@ -4,7 +4,7 @@ import { startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { codes, section, tableRows } from "./readme.js";
 
 const rows = tableRows(section("MQTT").split("What the agent guarantees")[0] as string)
-  .filter((cells) => (cells[1] ?? "").startsWith("`POST") || (cells[1] ?? "").startsWith("`DELETE"))
+  .filter((cells) => /^`(POST|DELETE|GET) /.test(cells[1] ?? ""))
   .map(([request = "", http = ""]) => ({ request: codes(request)[0] ?? "", call: codes(http)[0] ?? "" }));
 
 describe("README MQTT request table", () => {
