@@ -12,10 +12,12 @@ import { defineCheck } from "./check.command.js";
 import { defineCompletion } from "./completion.command.js";
 import type { Cli, Io } from "./context.js";
 import { defineDiag } from "./diag.command.js";
+import { defineOutbox } from "./outbox.command.js";
 import { defineProfiles } from "./profiles.command.js";
 import { defineRun } from "./run.command.js";
 import { defineSecurityEvents } from "./security-events.command.js";
 import { defineSim } from "./sim.command.js";
+import { defineStatus } from "./status.command.js";
 import { defineUser } from "./user.command.js";
 
 const AFTER_HELP = `
@@ -57,7 +59,9 @@ export function createProgram(cli: Cli): Command {
     defineBackup,
     defineRestore,
     defineDiag,
+    defineStatus,
     defineSecurityEvents,
+    defineOutbox,
     defineCompletion,
   ]) {
     program.addCommand(define(cli));

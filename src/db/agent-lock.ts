@@ -9,6 +9,7 @@
  * holder's pid is committed in the file before the lock is taken, so the refused one can name it. The
  * database itself is not locked this way: the command line's `user` commands work while the agent runs.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 
@@ -65,4 +66,24 @@ export function lockDataFolder(dir: string, since: string): { lock: AgentLock } 
       },
     },
   };
+}
+
+/**
+ * Whether an agent holds the data folder, without taking it (`pps-edge status`): its pid and start
+ * time, or null when none runs. A write lock asked for and given back at once, no busy wait.
+ */
+export function agentHolding(dir: string): { holder: LockHolder } | null {
+  const path = join(dir, LOCK_FILE);
+  if (!existsSync(path)) return null;
+  const sqlite = new Database(path, { timeout: 0 });
+  try {
+    sqlite.exec("BEGIN IMMEDIATE");
+    sqlite.exec("ROLLBACK");
+    return null;
+  } catch (e) {
+    if (!isBusy(e)) throw e;
+    return { holder: holderOf(sqlite) };
+  } finally {
+    sqlite.close();
+  }
 }

@@ -27,6 +27,9 @@ export interface DeadRow {
  */
 const CURSOR = `coalesce((SELECT CAST(value AS INTEGER) FROM settings WHERE key = 'mqtt.deliveredSeq'), 0)`;
 
+const SET_CURSOR = `INSERT INTO settings (key, value) VALUES ('mqtt.deliveredSeq', ?)
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+
 /**
  * Undelivered, the one definition: above the delivery cursor and not marked delivered (a row moved aside
  * is marked). A range of the (delivered_at, seq) index, not a scan of the outbox.
@@ -69,10 +72,7 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
       `SELECT seq, created_at AS createdAt FROM outbox WHERE ${UNDELIVERED} ORDER BY seq LIMIT 1`,
     ),
     cursor: sqlite.prepare<[], { seq: number }>(`SELECT ${CURSOR} AS seq`),
-    setCursor: sqlite.prepare(
-      `INSERT INTO settings (key, value) VALUES ('mqtt.deliveredSeq', ?)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    ),
+    setCursor: sqlite.prepare(SET_CURSOR),
     backfill: sqlite.prepare(
       `UPDATE outbox SET delivered_at = ? WHERE seq IN (
          SELECT seq FROM outbox WHERE delivered_at IS NULL AND seq <= ${CURSOR} ORDER BY seq LIMIT ?)`,
@@ -139,6 +139,75 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
     },
     dead: (limit = 100): DeadRow[] => q.deadList.all(limit),
     deadCount: (): number => q.deadCount.get()?.n ?? 0,
+    ...createReplayDoors(sqlite),
+  };
+}
+
+/**
+ * Sending dead letters again (services/notifications/dead-letters.service.ts): which rows are dead,
+ * putting them back into the queue, and the request another process leaves for the running agent.
+ */
+function createReplayDoors(sqlite: Sqlite) {
+  const q = {
+    cursor: sqlite.prepare<[], { seq: number }>(`SELECT ${CURSOR} AS seq`),
+    setCursor: sqlite.prepare(SET_CURSOR),
+    deadSeqs: sqlite.prepare<[], { seq: number }>("SELECT seq FROM outbox_dead ORDER BY seq"),
+    exists: sqlite.prepare<[number], { seq: number }>("SELECT seq FROM outbox WHERE seq = ?"),
+    // Rows between the lowest revived seq and the cursor that are delivered but not yet marked so:
+    // marked now, so that lowering the cursor below them does not send them again.
+    markRange: sqlite.prepare(
+      `UPDATE outbox SET delivered_at = ? WHERE delivered_at IS NULL AND seq >= ? AND seq <= ${CURSOR}`,
+    ),
+    // Back into the queue; a row pruned since it was moved aside comes back from its copy.
+    revive: sqlite.prepare(
+      `INSERT INTO outbox (seq, notification_id, type, envelope, created_at, delivered_at)
+       SELECT seq, notification_id, type, envelope, dead_at, NULL FROM outbox_dead WHERE seq = ?
+       ON CONFLICT (seq) DO UPDATE SET delivered_at = NULL`,
+    ),
+    deadDelete: sqlite.prepare("DELETE FROM outbox_dead WHERE seq = ?"),
+    replayGet: sqlite.prepare<[], { value: string }>(
+      "SELECT value FROM settings WHERE key = 'outbox.replayRequested'",
+    ),
+    replayPut: sqlite.prepare(
+      `INSERT INTO settings (key, value) VALUES ('outbox.replayRequested', ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ),
+    replayDelete: sqlite.prepare("DELETE FROM settings WHERE key = 'outbox.replayRequested'"),
+  };
+  return {
+    /** The seq of every dead letter, in order. */
+    deadSeqs: (): number[] => q.deadSeqs.all().map((r) => r.seq),
+    /** Whether the outbox holds a row with this seq (delivered or not). */
+    has: (seq: number): boolean => q.exists.get(seq) !== undefined,
+    /**
+     * Puts dead letters back into the delivery queue under their own seq, with their envelopes as
+     * committed, and lowers the delivery cursor below the lowest, so they go out again in seq order
+     * ahead of everything still waiting (docs/mqtt.md#dead-letters). Several statements: the caller
+     * runs them in one transaction; a running publisher must read again from the cursor afterwards.
+     */
+    revive(seqs: readonly number[], now: number): void {
+      const low = Math.min(...seqs);
+      if (!Number.isFinite(low)) return;
+      q.markRange.run(now, low);
+      for (const seq of seqs) {
+        q.revive.run(seq);
+        q.deadDelete.run(seq);
+      }
+      if ((q.cursor.get()?.seq ?? 0) >= low) q.setCursor.run(String(low - 1));
+    },
+    /**
+     * A replay asked for by another process (the command line beside a running agent), for the agent
+     * to carry out: the seqs, or undefined when none is asked for.
+     */
+    replayRequested(): number[] | undefined {
+      const row = q.replayGet.get();
+      return row ? (JSON.parse(row.value) as number[]) : undefined;
+    },
+    requestReplay(seqs: readonly number[]): void {
+      q.replayPut.run(JSON.stringify(seqs));
+    },
+    /** Takes the request away; whether there was one. */
+    clearReplayRequest: (): boolean => q.replayDelete.run().changes > 0,
   };
 }
 

@@ -7,12 +7,15 @@
 import type { AddressInfo } from "node:net";
 import type { Hono } from "hono";
 import type { AppEnv } from "../http/context.js";
+import type { ReadinessCheck, StationStatus } from "../services/station/station-status.js";
 import { requestOperations } from "../sync/request-operations.js";
 import { requestSnapshots, stationSnapshot } from "../sync/snapshots.js";
 import { createSync, type Sync } from "../sync/sync.js";
+import { agentStatus } from "./agent-status.js";
 import { backgroundParts } from "./background.part.js";
+import { deadLettersPart } from "./dead-letters.part.js";
 import type { Foundation } from "./foundation.js";
-import { buildHttpApp, httpServerPart } from "./http.part.js";
+import { buildHttpApp, httpServerPart, readinessChecks } from "./http.part.js";
 import { type PackLabels, packLabelsFor } from "./pack-labels.part.js";
 import type { Part } from "./part.js";
 import { revocationPart } from "./revocation.part.js";
@@ -27,7 +30,7 @@ export interface Assembled {
   screen: ScreenPart;
 }
 
-function buildSync(f: Foundation): Sync {
+function buildSync(f: Foundation, status: () => StationStatus): Sync {
   const { svc, config, now } = f;
   return createSync({
     config,
@@ -35,7 +38,7 @@ function buildSync(f: Foundation): Sync {
     outbox: svc.repos.outbox,
     bus: svc.bus,
     unitOfWork: svc.unitOfWork,
-    operations: requestOperations(svc, { dataDir: f.dataDir, now }),
+    operations: requestOperations(svc, { dataDir: f.dataDir, now, status }),
     stationSnapshot: stationSnapshot(svc, config.site, now),
     requests: requestSnapshots(svc, f.handle.sqlite, {
       retainTerminalSeconds: config.mqtt.retainTerminalSeconds,
@@ -64,7 +67,15 @@ export function assemble(
   opts: { listen: boolean; listening: (a: AddressInfo) => void },
 ): Assembled {
   const { hub, svc } = f;
-  const sync = buildSync(f);
+  // request/health_check answers what `pps-edge status` says; the checks need the sync built first
+  let checks: () => ReadinessCheck[] = () => [];
+  const sync = buildSync(
+    f,
+    agentStatus(f, () => checks()),
+  );
+  checks = () => readinessChecks(f, sync);
+  // a dead-letter replay moves the delivery cursor back: the publisher reads again from it
+  svc.deadLetters.useRedelivery(sync.redelivery);
   // the station engine: device events and scans → station operations → lights
   const station = createStationPart({
     hub,
@@ -94,6 +105,8 @@ export function assemble(
     { name: "operator screen", start: () => screen.start(), stop: () => screen.stop() },
     // a user removed or changed by the command line loses open streams and MQTT connections at once
     revocationPart(svc.auth, f.log),
+    // a replay of dead letters asked for by the command line is carried out within a second
+    deadLettersPart(svc.deadLetters, f.log),
     ...(opts.listen
       ? [
           { name: "mqtt sync", start: () => sync.start(), stop: () => sync.stop() },

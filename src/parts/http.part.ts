@@ -15,6 +15,7 @@ import type { AppEnv } from "../http/context.js";
 import { metricsAccess } from "../http/metrics-access.js";
 import { auditsRoutes } from "../http/routes/audits.routes.js";
 import { authRoutes } from "../http/routes/auth.routes.js";
+import { deadLettersRoutes } from "../http/routes/dead-letters.routes.js";
 import { integrationRoutes } from "../http/routes/integration.routes.js";
 import { masterdataRoutes } from "../http/routes/masterdata.routes.js";
 import { notificationsRoutes } from "../http/routes/notifications.routes.js";
@@ -23,6 +24,7 @@ import { reportsRoutes } from "../http/routes/reports.routes.js";
 import { requestsRoutes } from "../http/routes/requests.routes.js";
 import { securityEventsRoutes } from "../http/routes/security-events.routes.js";
 import { stationRoutes } from "../http/routes/station.routes.js";
+import type { ReadinessCheck } from "../services/station/station-status.js";
 import { StartError } from "../start-error.js";
 import type { Sync } from "../sync/sync.js";
 import { VERSION } from "../version.js";
@@ -48,9 +50,8 @@ function devicesCheck(f: Foundation) {
   };
 }
 
-/** The app: the spec's routes, the station API, and the routes of the station and screen parts. */
-export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]): Hono<AppEnv> {
-  const { svc, config, metrics, now } = f;
+/** What GET /readyz checks (and `request/health_check` reports): database, storage, devices, outbox, mqtt. */
+export function readinessChecks(f: Foundation, sync: Sync): ReadinessCheck[] {
   const { sqlite } = f.handle;
   const migrations = shippedMigrationCount();
   const database = {
@@ -61,7 +62,13 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
         : { ok: false, detail: "database not open or not migrated" },
   };
   // a full disk or an I/O error: unready until a write commits again (services/unit-of-work/storage-health.ts)
-  const storage = { name: "storage", check: () => svc.storage.check() };
+  const storage = { name: "storage", check: () => f.svc.storage.check() };
+  return [database, storage, devicesCheck(f), ...sync.readiness()];
+}
+
+/** The app: the spec's routes, the station API, and the routes of the station and screen parts. */
+export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]): Hono<AppEnv> {
+  const { svc, config, metrics, now } = f;
   return createHttpApp(
     {
       log: f.log,
@@ -75,7 +82,7 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
       opsRoutes({
         metrics,
         version: VERSION,
-        checks: [database, storage, devicesCheck(f), ...sync.readiness()],
+        checks: readinessChecks(f, sync),
         metricsAccess: metricsAccess(
           { open: config.metrics.open, isScrapeToken: svc.auth.isScrapeToken },
           f.log,
@@ -84,6 +91,7 @@ export function buildHttpApp(f: Foundation, sync: Sync, partRoutes: RouteGroup[]
       authRoutes(svc.auth),
       masterdataRoutes(svc.catalog, svc.items),
       notificationsRoutes(svc.notifications),
+      deadLettersRoutes(svc.deadLetters),
       securityEventsRoutes(svc.securityLog),
       requestsRoutes(svc.requests),
       integrationRoutes(svc.operations),

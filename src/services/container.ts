@@ -24,6 +24,7 @@ import { createAuthService } from "./auth/auth.service.js";
 import { createScreenSessions } from "./auth/screen-sessions.js";
 import { createSecurityLog } from "./auth/security-log.js";
 import { createCatalogService, createItemsService } from "./catalog/catalog.service.js";
+import { createDeadLetters } from "./notifications/dead-letters.service.js";
 import { createNotificationsService } from "./notifications/notifications.service.js";
 import { createOperations } from "./operations/operations.service.js";
 import { labelData } from "./pick/pick.service.js";
@@ -149,6 +150,13 @@ function createDoors(
       unitOfWork,
     ),
     notifications: createNotificationsService(repos.outbox),
+    /** Notifications the broker refused for good: listed, and sent again (docs/mqtt.md#dead-letters). */
+    deadLetters: createDeadLetters({
+      outbox: repos.outbox,
+      transaction: (fn) => unitOfWork.run(() => fn()),
+      now,
+      log,
+    }),
     scanLookup: createScanLookup({
       scan: repos.scan,
       station: repos.station,

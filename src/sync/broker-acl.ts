@@ -5,6 +5,7 @@
  */
 
 import type { Role } from "../domain/roles.js";
+import { ADMIN_REQUESTS } from "./topics.js";
 
 /** Who a connection authenticated as. */
 export type BrokerPrincipal =
@@ -17,6 +18,8 @@ export type BrokerPrincipal =
 /** Topic filters a principal may publish to, and read (subscribe and be delivered). */
 export interface Grants {
   publish: string[];
+  /** Topics inside `publish` it may not publish to: the admins' requests, for anyone else. */
+  publishExcept: string[];
   read: string[];
   /** Whether its publishes may be retained (only the agent's `connection` and `state/…` are). */
   retain: boolean;
@@ -24,7 +27,7 @@ export interface Grants {
   anywhere: boolean;
 }
 
-const NOTHING: Grants = { publish: [], read: [], retain: false, anywhere: false };
+const NOTHING: Grants = { publish: [], publishExcept: [], read: [], retain: false, anywhere: false };
 
 /** Whether a principal may connect at all: operators have no business on the broker (docs/mqtt.md). */
 export function mayConnect(principal: BrokerPrincipal): boolean {
@@ -40,16 +43,18 @@ export function mayConnect(principal: BrokerPrincipal): boolean {
  */
 export function grantsFor(principal: BrokerPrincipal, root: string): Grants {
   if (principal.kind === "agent")
-    return { publish: [`${root}/#`], read: ["#"], retain: true, anywhere: true };
+    return { publish: [`${root}/#`], publishExcept: [], read: ["#"], retain: true, anywhere: true };
   if (!mayConnect(principal)) return NOTHING;
   const central: Grants = {
     publish: [`${root}/request/#`],
+    // sending dead letters again is the station's management, as over HTTP (docs/mqtt.md#roles)
+    publishExcept: ADMIN_REQUESTS.map((name) => `${root}/request/${name}`),
     read: [`${root}/connection`, `${root}/notification`, `${root}/state/#`, `${root}/response/#`],
     retain: false,
     anywhere: false,
   };
   if (principal.kind === "user" && principal.role === "admin")
-    return { ...central, read: [...central.read, "#", "$SYS/#"], anywhere: true };
+    return { ...central, publishExcept: [], read: [...central.read, "#", "$SYS/#"], anywhere: true };
   return central;
 }
 
@@ -91,7 +96,11 @@ export function brokerAcl(root: string): BrokerAcl {
   return {
     mayPublish(p, topic, retain) {
       const g = grantsFor(p, root);
-      return (g.retain || !retain) && g.publish.some((f) => topicMatches(f, topic));
+      return (
+        (g.retain || !retain) &&
+        g.publish.some((f) => topicMatches(f, topic)) &&
+        !g.publishExcept.some((f) => topicMatches(f, topic))
+      );
     },
     maySubscribe(p, filter) {
       const g = grantsFor(p, root);

@@ -211,6 +211,23 @@ export function createPublisher(deps: PublisherDeps) {
       r.poll = undefined;
       r.slots.drop();
     },
+    /** Records every acknowledged row as delivered now: dead letters are about to move the cursor back. */
+    record(): void {
+      r.slots.flush(true);
+    },
+    /**
+     * The cursor was moved back (dead letters replayed, services/notifications/dead-letters.service.ts):
+     * sending goes on from it as on a new connection. Rows in flight are sent again after the replayed
+     * ones (a duplicate, never a gap); their late PUBACKs find no slot in the new window.
+     */
+    rewind(): void {
+      if (!r.link) return; // the next connection starts from the cursor anyway
+      const cursor = deps.outbox.cursor();
+      r.slots.drop();
+      r.slots.reset(cursor);
+      r.reader.restart(cursor);
+      schedule(r);
+    },
     /** New notifications were committed. */
     wake(): void {
       if (r.link) schedule(r);

@@ -2,11 +2,13 @@ import { z } from "zod";
 import { backupIntoDataFolder, DEFAULT_KEEP } from "../db/backup.js";
 import { auditCreateSchema, auditIdSchema } from "../domain/audit.schema.js";
 import { catalogInputSchema } from "../domain/catalog.schema.js";
+import { deadLetterReplaySchema } from "../domain/dead-letter.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
 import { replayRequestSchema } from "../domain/notification-replay.schema.js";
 import { requestIdSchema, stagePutSchema } from "../domain/service-request.schema.js";
 import { rackPresentedSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/container.js";
+import type { StationStatus } from "../services/station/station-status.js";
 import { operation, query, type RequestOperations, slowOperation } from "./requests.js";
 
 /** What the station's own requests need besides the use cases. */
@@ -14,6 +16,8 @@ export interface StationRequestDeps {
   /** The data folder: `request/backup` writes into its `backups/`. */
   dataDir: string;
   now(): number;
+  /** The agent's own status, as `pps-edge status` shows it (parts/agent-status.ts). */
+  status(): StationStatus;
 }
 
 /**
@@ -66,5 +70,10 @@ export function requestOperations(s: Services, station: StationRequestDeps): Req
       });
       return { name: r.name, size: r.size, sha256: r.sha256 };
     }),
+    // POST /station/outbox/dead-letters/replay (admins only, also on the broker: broker-acl.ts)
+    replay_dead_letters: operation(deadLetterReplaySchema, (b) => s.deadLetters.replay(b.seqs)),
+    // what `pps-edge status` says (GET /readyz); read-only, so answered afresh each time and not kept
+    // in the inbox
+    health_check: query(z.object({}).strict(), () => station.status()),
   };
 }

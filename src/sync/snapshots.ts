@@ -2,11 +2,13 @@ import { createMqttRepo } from "../db/mqtt.repo.js";
 import type { Sqlite } from "../db/open.js";
 import { isAppError } from "../domain/errors.js";
 import type { Services } from "../services/container.js";
+import { VERSION } from "../version.js";
 import type { RequestSnapshots } from "./retained-messages.js";
 
 /**
  * What `state/station` carries (docs/architecture.md#interfaces): mode, seats, bins (with the requests they hold), racks,
- * devices and their health, as GET /station/state reads them, and the newest notification's sequence number. The pick queue and puts are left out:
+ * devices and their health, as GET /station/state reads them, the newest notification's sequence number
+ * and the agent's version. The pick queue and puts are left out:
  * each request has its own retained `state/<type>/<id>`, and a station message that changed with every
  * request would be republished for every change.
  */
@@ -19,6 +21,8 @@ export function stationSnapshot(services: Services, site: string, now: () => num
       // The high-water mark: the sequence number of the newest notification the station has produced, so
       // central sees a gap even after the last message of a burst (docs/mqtt.md#gaps-and-the-high-water-mark).
       lastNotificationSeq: services.repos.outbox.lastSeq(),
+      // which agent publishes this, so central sees an upgrade or rollback of the station box
+      version: VERSION,
       timestamp: new Date(now()).toISOString(),
     };
   };

@@ -97,6 +97,8 @@ export function createSync(deps: SyncDeps) {
       readinessChecks(monitor, () =>
         cfg.url === "off" ? { off: true } : { failure, url: url ?? cfg.url, status: connection?.status() },
       ),
+    /** The publisher's side of a dead-letter replay (services/notifications/dead-letters.service.ts). */
+    redelivery: { record: () => publisher.record(), rewind: () => publisher.rewind() },
     status: () => ({
       url,
       ...(connection?.status() ?? { connected: false }),

@@ -24,8 +24,13 @@ export const REQUEST_NAMES = [
   "replay_notifications",
   // the station's own: a backup of its database into its data folder (README "Backup and restore")
   "backup",
+  "replay_dead_letters",
+  "health_check",
 ] as const;
 export type RequestName = (typeof REQUEST_NAMES)[number];
+
+/** Requests only admins may send (docs/mqtt.md#roles); the embedded broker refuses them to anyone else. */
+export const ADMIN_REQUESTS: readonly RequestName[] = ["replay_dead_letters"];
 
 export function isRequestName(name: string): name is RequestName {
   return (REQUEST_NAMES as readonly string[]).includes(name);

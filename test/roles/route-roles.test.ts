@@ -64,6 +64,8 @@ const EXPECTED: Record<string, Role[]> = {
   "PUT /station/stock": A,
   "GET /station/notifications": A,
   "GET /station/security-events": A,
+  "GET /station/outbox/dead-letters": A,
+  "POST /station/outbox/dead-letters/replay": A,
   "POST /station/audits/:audit_id/start": A,
   "POST /station/audits/:audit_id/approve": A,
   "POST /station/audits/:audit_id/reject": A,

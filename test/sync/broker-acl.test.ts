@@ -18,6 +18,9 @@ describe("the embedded broker's ACL", () => {
   it("lets central publish requests only, not retained, and read the station's own topics", () => {
     expect(acl.mayPublish(central, `${ROOT}/request/create_service_request`, false)).toBe(true);
     expect(acl.mayPublish(central, `${ROOT}/request/create_service_request`, true)).toBe(false);
+    // sending dead letters again is for admins only, as over HTTP
+    expect(acl.mayPublish(central, `${ROOT}/request/replay_dead_letters`, false)).toBe(false);
+    expect(acl.mayPublish(central, `${ROOT}/request/health_check`, false)).toBe(true);
     for (const t of ["notification", "connection", "state/station", "response/x"])
       expect([t, acl.mayPublish(central, `${ROOT}/${t}`, false)]).toEqual([t, false]);
     expect(acl.mayPublish(central, "ppsedge/v1/dc1/8/request/x", false)).toBe(false);
@@ -36,6 +39,7 @@ describe("the embedded broker's ACL", () => {
     expect(acl.mayReceive(admin, "$SYS/broker/uptime")).toBe(true);
     expect(acl.mayReceive(admin, "ppsedge/v1/dc1/8/notification")).toBe(true);
     expect(acl.mayPublish(admin, `${ROOT}/request/x`, false)).toBe(true);
+    expect(acl.mayPublish(admin, `${ROOT}/request/replay_dead_letters`, false)).toBe(true);
     expect(acl.mayPublish(admin, `${ROOT}/notification`, false)).toBe(false);
     expect(mayConnect(operator)).toBe(false);
     expect(mayConnect(admin) && mayConnect(central)).toBe(true);

@@ -182,7 +182,15 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
       });
       // A request name whose operation is not on the services container yet.
       const missing = REQUEST_NAMES.find(
-        (n) => !(n in requestOperations(t.agent.services, { dataDir: t.dir, now: Date.now })),
+        (n) =>
+          !(
+            n in
+            requestOperations(t.agent.services, {
+              dataDir: t.dir,
+              now: Date.now,
+              status: () => ({}) as never,
+            })
+          ),
       );
       if (missing) {
         const pending = await json(missing, { transaction: "t-8" });

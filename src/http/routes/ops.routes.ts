@@ -1,15 +1,13 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { Metrics } from "../../metrics.js";
+import { evaluateReadiness, type ReadinessCheck } from "../../services/station/station-status.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
 import { docsRoutes } from "./docs.routes.js";
 
-export interface ReadinessCheck {
-  name: string;
-  check: () => { ok: boolean; detail?: string };
-}
+export type { ReadinessCheck };
 
 const readySchema = z.object({
   ready: z.boolean(),
@@ -55,15 +53,7 @@ export function opsRoutes(opts: {
         },
       },
       (c) => {
-        const checks: Record<string, { ok: boolean; detail?: string }> = {};
-        for (const chk of opts.checks) {
-          try {
-            checks[chk.name] = chk.check();
-          } catch (e) {
-            checks[chk.name] = { ok: false, detail: (e as Error).message };
-          }
-        }
-        const ready = Object.values(checks).every((r) => r.ok);
+        const { ready, checks } = evaluateReadiness(opts.checks);
         return c.json({ ready, checks }, ready ? 200 : 503);
       },
     );
