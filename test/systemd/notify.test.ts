@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { statusLine } from "../../src/parts/systemd.part.js";
@@ -106,6 +107,27 @@ describe.skipIf(!haveSystemdNotify)("an agent run with a notify socket", () => {
       expect(await socket.waitFor("STOPPING=1", 2000)).toContainEqual("STATUS=stopping");
     }, 60_000);
   }
+
+  it("says why the start failed, in the status", async () => {
+    const socket = await socketAt(join(scratch(), "notify.sock"));
+    const missing = join(scratch(), "no-such-station.yaml");
+    const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts", "run"], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      env: {
+        ...process.env,
+        PPS_EDGE_DATA_DIR: scratch(),
+        PPS_EDGE_STATION_FILE: missing,
+        NOTIFY_SOCKET: socket.address,
+      },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    const line = run.stderr.trim().split("\n").at(-1) ?? "";
+    expect(line).toMatch(/^pps-edge: cannot start: .*no-such-station\.yaml/);
+    expect(await socket.waitFor("STATUS=", 2000)).toEqual([`STATUS=${line}`]);
+    expect(socket.messages.flat().filter((a) => a === "READY=1")).toEqual([]);
+  }, 60_000);
 
   it("pings no watchdog that watches another process (WATCHDOG_PID)", async () => {
     const socket = await socketAt(join(scratch(), "notify.sock"));
