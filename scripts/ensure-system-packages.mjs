@@ -3,8 +3,9 @@
 // serial devices), mosquitto (a second real MQTT broker), libusb and libudev (node-hid's native
 // binding links them), chromium and a font (the operator screen's browser tests drive Debian's
 // chromium; no browser is ever downloaded), curl (the README's commands are run as written), openssl
-// (throwaway certificates for the HTTPS and MQTT TLS tests). Runs as `pretest`, so `npm test` works on a
-// fresh Debian machine.
+// (throwaway certificates for the HTTPS and MQTT TLS tests), systemd (systemd-analyze checks the unit,
+// systemd-notify carries the agent's readiness and watchdog messages). Runs as `pretest`, so `npm test`
+// works on a fresh Debian machine.
 import { execFileSync, spawnSync } from "node:child_process";
 
 const wanted = [
@@ -14,6 +15,7 @@ const wanted = [
   { bin: "chromium", pkg: "chromium", paths: ["/usr/bin/chromium"] },
   { bin: "curl", pkg: "curl" },
   { bin: "openssl", pkg: "openssl" },
+  { bin: "systemd-analyze", pkg: "systemd" },
 ];
 const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core"];
 

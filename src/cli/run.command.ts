@@ -6,6 +6,7 @@
  * debug level. Once up it runs until SIGTERM or SIGINT.
  */
 import { Command } from "commander";
+import { systemdNotifier } from "../shell/systemd-notify.js";
 import { failureLine, isStartError } from "../start-error.js";
 import { type Cli, EXIT, loadCliConfig } from "./context.js";
 
@@ -28,8 +29,13 @@ async function runAgent(cmd: Command, cli: Cli): Promise<number> {
     // a cause the maintainer can fix needs no stack; anything else is a bug and keeps it in the log
     if (isStartError(e)) log.debug({ err: e }, "start failed");
     else log.fatal({ err: e }, "start failed");
-    io.err(failureLine(e, true));
+    const line = failureLine(e, true);
+    io.err(line);
     await agent.stop().catch(() => {});
+    // under systemd, `systemctl status pps-edge` shows why (src/parts/systemd.part.ts sends the rest)
+    const notifier = systemdNotifier(io.env, { log });
+    notifier?.notify(`STATUS=${line}`);
+    await notifier?.settled();
     return EXIT.failure;
   }
   let stopping = false;

@@ -26,26 +26,31 @@ export function databaseProblems(sqlite: Sqlite, how: "quick" | "full" = "quick"
 /** Where backups of the station database are looked for: `<dataDir>/backups/*.db`. */
 export const BACKUPS_DIR = "backups";
 
-/** The newest `*.db` in `<dataDir>/backups` (by modification time), if any. */
-export function lastBackup(dataDir: string): string | undefined {
+/**
+ * The newest `*.db` in `<dataDir>/backups` (by modification time) that `accept` takes (any, without
+ * it), if any: a newer database is refused with the newest backup this version can open.
+ */
+export function lastBackup(
+  dataDir: string,
+  accept: (path: string) => boolean = () => true,
+): string | undefined {
   const dir = join(dataDir, BACKUPS_DIR);
-  let newest: { path: string; at: number } | undefined;
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".db"));
   } catch {
     return undefined;
   }
+  const found: Array<{ path: string; at: number }> = [];
   for (const name of names) {
     const path = join(dir, name);
     try {
-      const at = statSync(path).mtimeMs;
-      if (!newest || at > newest.at) newest = { path, at };
+      found.push({ path, at: statSync(path).mtimeMs });
     } catch {
       // gone meanwhile: not a backup to restore
     }
   }
-  return newest?.path;
+  return found.sort((a, b) => b.at - a.at).find((b) => accept(b.path))?.path;
 }
 
 /**

@@ -1,10 +1,18 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { VERSION } from "../version.js";
 import * as schema from "./schema.js";
+import {
+  type NewerDatabase,
+  NewerDatabaseError,
+  newerThanThisBuild,
+  recordWriter,
+  shippedMigrations,
+} from "./written-by.js";
 
 /** The drizzle database with its connection (`$client`), for the few statements drizzle cannot express. */
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Sqlite };
@@ -37,7 +45,9 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL("../../drizzle", import.meta
 
 /**
  * Opens (creating if needed) the station database, sets the pragmas and applies pending migrations
- * from drizzle/. `:memory:` works for tests that need no file.
+ * from drizzle/. `:memory:` works for tests that need no file. A database that a newer version migrated
+ * is refused with a NewerDatabaseError before anything is written to it (db/written-by.ts); once
+ * migrated, the database records this version as its writer.
  */
 export function openDatabase(path: string, opts: OpenOptions = {}): DatabaseHandle {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -50,8 +60,12 @@ export function openDatabase(path: string, opts: OpenOptions = {}): DatabaseHand
     sqlite.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
     sqlite.pragma("temp_store = MEMORY");
     opts.check?.(sqlite);
+    const shipped = shippedMigrations(MIGRATIONS_DIR);
+    const newer = newerThanThisBuild(sqlite, shipped, VERSION);
+    if (newer) throw new NewerDatabaseError(newer);
     const db = drizzle(sqlite, { schema });
     migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+    recordWriter(sqlite, VERSION, shipped);
     return { sqlite, db, close: () => sqlite.close() };
   } catch (e) {
     sqlite.close();
@@ -59,10 +73,22 @@ export function openDatabase(path: string, opts: OpenOptions = {}): DatabaseHand
   }
 }
 
+/**
+ * Whether the database file at `path` was migrated by a newer version than this one, read-only (beside
+ * a running agent too): `pps-edge check`, and the choice of a backup to restore.
+ */
+export function newerDatabaseIn(path: string): NewerDatabase | undefined {
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    return newerThanThisBuild(sqlite, shippedMigrations(MIGRATIONS_DIR), VERSION);
+  } finally {
+    sqlite.close();
+  }
+}
+
 /** The number of migrations shipped in drizzle/ (its journal). */
 export function shippedMigrationCount(dir: string = MIGRATIONS_DIR): number {
-  const journal = JSON.parse(readFileSync(`${dir}/meta/_journal.json`, "utf8")) as { entries: unknown[] };
-  return journal.entries.length;
+  return shippedMigrations(dir).length;
 }
 
 /** True when the database answers and every shipped migration is applied (GET /readyz). */

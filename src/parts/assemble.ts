@@ -2,7 +2,8 @@
  * The agent as a list of parts over its foundation, in the order they start (each after what it
  * uses); they stop in the reverse order (part.ts). The MQTT sync starts before the HTTP server so it
  * stops after it: once no HTTP change can arrive, the last acknowledgements are recorded and the
- * station says OFFLINE. `listen: false` leaves out both network parts (in-process tests).
+ * station says OFFLINE. `listen: false` leaves out both network parts (in-process tests), and the
+ * readiness and watchdog messages to systemd (systemd.part.ts), which only a listening agent sends.
  */
 import type { AddressInfo } from "node:net";
 import type { Hono } from "hono";
@@ -21,6 +22,7 @@ import type { Part } from "./part.js";
 import { revocationPart } from "./revocation.part.js";
 import { createScreenPart, type ScreenPart } from "./screen.part.js";
 import { createStationPart, type StationPart } from "./station.part.js";
+import { systemdPart } from "./systemd.part.js";
 
 export interface Assembled {
   parts: Part[];
@@ -111,6 +113,8 @@ export function assemble(
       ? [
           { name: "mqtt sync", start: () => sync.start(), stop: () => sync.stop() },
           httpServerPart(f, app, opts.listening),
+          // last: READY=1 once everything above is up; first to stop, with STOPPING=1
+          systemdPart(f, sync),
         ]
       : []),
   ];

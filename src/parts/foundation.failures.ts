@@ -2,14 +2,22 @@
  * The foundation's start failures a maintainer can cause, each as the StartError that names the
  * config key and the fix (printed as one line by the command line): a station file or firmware
  * profile at fault, a data folder that cannot be written or is held by another agent, a database that
- * cannot be opened or is damaged. Anything else stays what it is: a bug, with its stack in the log.
+ * cannot be opened, is damaged or was written by a newer version. Anything else stays what it is: a
+ * bug, with its stack in the log.
  */
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Config } from "../config/config.schema.js";
 import { type AgentLock, LOCK_FILE, lockDataFolder } from "../db/agent-lock.js";
 import { BACKUPS_DIR, databaseProblems, lastBackup } from "../db/integrity.js";
-import { type DatabaseHandle, type OpenOptions, openDatabase, type Sqlite } from "../db/open.js";
+import {
+  type DatabaseHandle,
+  newerDatabaseIn,
+  type OpenOptions,
+  openDatabase,
+  type Sqlite,
+} from "../db/open.js";
+import { describeWriter, type NewerDatabase, NewerDatabaseError } from "../db/written-by.js";
 import { DEFAULT_PROFILES_DIR, type LoadedStation, loadStation } from "../devices/station-file.js";
 import { isAppError } from "../domain/errors.js";
 import { oneLine, StartError } from "../start-error.js";
@@ -95,6 +103,37 @@ function damaged(path: string, problems: string[], cause?: unknown): StartError 
   });
 }
 
+/** A backup this version can open: none of its migrations is newer than this build's. */
+function openableBackup(path: string): boolean {
+  try {
+    return newerDatabaseIn(path) === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A database that a newer version migrated (db/written-by.ts), on one line: the version that wrote it,
+ * this version, and the way back (install that version again, or restore the newest backup this version
+ * can open, `pps-edge restore`). Also what `pps-edge check` reports. Starting would run this version on
+ * a schema it does not know.
+ */
+export function newerDatabase(path: string, found: NewerDatabase): StartError {
+  const dataDir = dirname(path);
+  const backup = lastBackup(dataDir, openableBackup);
+  const install = found.writer
+    ? `install pps-edge ${found.writer.version} again`
+    : "install the newer pps-edge again";
+  const fix = backup
+    ? `${install}, or restore a backup made before the upgrade: pps-edge restore ${backup}`
+    : `${install}; no backup this version can open was found in ${join(dataDir, BACKUPS_DIR)}`;
+  return new StartError(
+    `the database ${path} was written by ${describeWriter(found)}, this is ${found.thisVersion}`,
+    "dataDir",
+    fix,
+  );
+}
+
 /**
  * The station database, checked whole before anything is written to it (PRAGMA quick_check); one that
  * cannot be opened, is damaged or cannot be migrated names the file.
@@ -108,6 +147,7 @@ export function openDatabaseOrExplain(path: string, opts: OpenOptions): Database
     return openDatabase(path, { ...opts, check });
   } catch (e) {
     if (e instanceof StartError) throw e;
+    if (e instanceof NewerDatabaseError) throw newerDatabase(path, e.found);
     const code = String((e as { code?: string }).code);
     if (DAMAGED.test(code)) throw damaged(path, [message(e)], e);
     const fix = code.startsWith("SQLITE_BUSY")

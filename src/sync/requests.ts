@@ -99,13 +99,43 @@ function readTransaction(v: unknown): string | number {
   );
 }
 
+/** The request's JSON object, or the refusal of a payload too large, not JSON, or not an object. */
+function parseRequest(payload: Buffer, bodyLimitBytes: number): Record<string, unknown> {
+  if (payload.length > bodyLimitBytes)
+    throw new AppError("payload_too_large", `the request is larger than ${bodyLimitBytes} bytes`);
+  const parsed = parseJsonBody(payload.toString("utf8"), "request");
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new AppError("validation_failed", "the request must be a JSON object", [
+      { path: "(body)", message: "expected an object" },
+    ]);
+  return parsed as Record<string, unknown>;
+}
+
+/** A read-only request's answer, its `data` sized to what is left of `answerBytes`. */
+function queryResponse(
+  op: RequestOperation,
+  transaction: string | number,
+  body: Record<string, unknown>,
+  answerBytes: number,
+): RequestResponse {
+  const input = validate(op.schema, body);
+  // what the rest of the answer takes: `{"transaction":…,"status":"ok","data":null,"error":null}`
+  const rest = Buffer.byteLength(JSON.stringify({ transaction, status: "ok", data: null, error: null })) - 4;
+  return {
+    transaction,
+    status: "ok",
+    data: op.run(input, { dataBytes: answerBytes - rest }) ?? {},
+    error: null,
+  };
+}
+
 /**
  * Requests from central (docs/architecture.md#interfaces; docs/mqtt.md#requests-and-responses): `request/<name>` carries the HTTP body
  * plus `transaction`; the answer goes to `response/<name>` with the same validation and error codes as
  * HTTP. Idempotent by `transaction`: the inbox row is written in the same transaction as the change, so
  * a repeated request gets the stored response and changes nothing twice. Answers to bad input are
  * stored too (they would be the same again); a refusal that may pass later (503) is not. A read-only
- * request (`replay_notifications`) changes nothing, so it is answered afresh each time and never stored:
+ * request (`replay_notifications`, `health_check`) changes nothing, so it is answered afresh each time and never stored:
  * its answer may be large, and a repeat may rightly see newer notifications.
  */
 export function createRequestHandler(deps: RequestHandlerDeps) {
@@ -122,14 +152,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   function read(name: string, payload: Buffer, answerBytes: number): Answer | Promise<Answer> {
     let transaction: RequestResponse["transaction"] = null;
     try {
-      if (payload.length > deps.bodyLimitBytes)
-        throw new AppError("payload_too_large", `the request is larger than ${deps.bodyLimitBytes} bytes`);
-      const parsed = parseJsonBody(payload.toString("utf8"), "request");
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-        throw new AppError("validation_failed", "the request must be a JSON object", [
-          { path: "(body)", message: "expected an object" },
-        ]);
-      const { transaction: raw, ...body } = parsed as Record<string, unknown>;
+      const { transaction: raw, ...body } = parseRequest(payload, deps.bodyLimitBytes);
       transaction = readTransaction(raw);
       if (!isRequestName(name)) throw new AppError("route_not_found", `request/${name}: no such request`);
       const handled = handle(name, transaction, body, answerBytes);
@@ -147,17 +170,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     answerBytes: number,
   ): Answer | Promise<Answer> {
     const op = deps.operations[name];
-    if (op?.readOnly) {
-      const input = validate(op.schema, body);
-      // what the rest of the answer takes: `{"transaction":…,"status":"ok","data":null,"error":null}`
-      const rest = Buffer.byteLength(answer({ transaction, status: "ok", data: null, error: null }).text) - 4;
-      return answer({
-        transaction,
-        status: "ok",
-        data: op.run(input, { dataBytes: answerBytes - rest }) ?? {},
-        error: null,
-      });
-    }
+    if (op?.readOnly) return answer(queryResponse(op, transaction, body, answerBytes));
     // 7 and "7" are different transactions; the key keeps the type.
     const key = `${typeof transaction === "number" ? "n" : "s"}:${transaction}`;
     const hash = createHash("sha256").update(name).update("\n").update(JSON.stringify(body)).digest("hex");

@@ -14,10 +14,14 @@ export interface ChildAgent {
   stop(): Promise<void>;
 }
 
-/** The real agent in its own process (`src/main.ts run`), on a data folder, HTTP on a free port. */
+/**
+ * The real agent in its own process (`src/main.ts run`), on a data folder, HTTP on a free port; a start
+ * that takes longer than `startTimeoutMs` fails.
+ */
 export async function startChildAgent(
   dataDir: string,
   env: Record<string, string> = {},
+  startTimeoutMs = 20_000,
 ): Promise<ChildAgent> {
   const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "run"], {
     cwd: ROOT,
@@ -39,7 +43,7 @@ export async function startChildAgent(
   const port = await new Promise<number>((resolve, reject) => {
     let buf = "";
     let err = "";
-    const timer = setTimeout(() => reject(new Error(`agent did not start: ${err}${buf}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`agent did not start: ${err}${buf}`)), startTimeoutMs);
     proc.stderr?.on("data", (d) => {
       err += String(d);
     });
