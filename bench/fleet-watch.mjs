@@ -81,3 +81,43 @@ export async function shareGroup(url, site, members = 2) {
     },
   };
 }
+
+/**
+ * When each station was connected again after a broker restart: its retained `connection` ONLINE
+ * (docs/mqtt.md, topics), whose `timestamp` is the agent's clock at connect (one machine: one clock).
+ * Subscribes once the broker is back; a station that connected before that is still seen, because the
+ * message is retained. Resolves with the ms from `since` to each station's ONLINE, in station order.
+ */
+export async function watchReconnects(url, site, stations, since, timeoutMs = 120_000) {
+  const at = new Map();
+  const c = await mqtt.connectAsync(url, {
+    clientId: `bench-reconnects-${process.pid}`,
+    protocolVersion: 5,
+    clean: true,
+    reconnectPeriod: 0,
+    connectTimeout: 5000,
+  });
+  const done = new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`not every station reconnected in ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    c.on("message", (topic, payload) => {
+      const station = topic.split("/")[3];
+      const m = JSON.parse(payload.toString() || "{}");
+      const t = Date.parse(m.timestamp);
+      if (m.state !== "ONLINE" || !(t >= since) || at.has(station)) return;
+      at.set(station, t - since);
+      if (stations.every((s) => at.has(s))) {
+        clearTimeout(timer);
+        resolve(stations.map((s) => at.get(s)));
+      }
+    });
+  });
+  await c.subscribeAsync(`ppsedge/v1/${site}/+/connection`, { qos: 1 });
+  try {
+    return await done;
+  } finally {
+    await c.endAsync();
+  }
+}

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
-import { shareGroup, watchDeliveries } from "./fleet-watch.mjs";
+import { shareGroup, watchDeliveries, watchReconnects } from "./fleet-watch.mjs";
 import { AGENT_NODE_FLAGS, agentFlags, BENCH_DIR, procStatusMb, summary } from "./lib.mjs";
 import { hasMosquitto, startMosquitto } from "./mosquitto.mjs";
 
@@ -123,6 +123,8 @@ async function outage(broker, consumer, agents) {
   await sleep(OUTAGE_S * 1000);
   await broker.start();
   const back = Date.now();
+  const ids = agents.map((a) => a.station.slice(a.station.indexOf("/") + 1));
+  const reconnected = watchReconnects(broker.url, SITE, ids, back);
   const targets = agents.map((a) => a.lastSeq());
   const backlog = agents.reduce((n, a, i) => n + targets[i] - consumer.watch.last(a.station), 0);
   const caughtUp = agents.map(() => null);
@@ -136,9 +138,13 @@ async function outage(broker, consumer, agents) {
     },
     180_000,
   );
+  const reconnectMs = await reconnected;
   return {
     outageSeconds: OUTAGE_S,
     backlog,
+    // every station connected again (its ONLINE), then every backlog delivered at central
+    allReconnectedMs: Math.max(...reconnectMs),
+    perStationReconnectMs: summary(reconnectMs),
     catchUpMs: ms,
     perStationCatchUpMs: summary(caughtUp.map((t) => t - back)),
   };
@@ -191,7 +197,9 @@ export async function run() {
     const s = await steady(broker, consumer, agents);
     say(`steady: ${s.perSecondAtCentral}/s at central; broker down for ${OUTAGE_S} s`);
     const o = await outage(broker, consumer, agents);
-    say(`caught up ${o.catchUpMs} ms after the broker's return; draining`);
+    say(
+      `all reconnected ${o.allReconnectedMs} ms, caught up ${o.catchUpMs} ms after the broker's return; draining`,
+    );
     const d = await drain(consumer, agents);
     const agentRss = agents.map((a) => procStatusMb(a.pid, "VmHWM"));
     const memory = {
@@ -221,6 +229,8 @@ function summarise(steadyState, outageRun, drained, memory, consumerStats) {
     met: {
       "nothing lost": drained.lost === 0,
       "nothing reordered or delivered twice": drained.reordered === 0 && drained.duplicates === 0,
+      "every station connected again within 10 s of the broker's return":
+        outageRun.allReconnectedMs <= 10_000,
       "catch-up within 10 s of the broker's return": outageRun.catchUpMs <= 10_000,
       "agent RSS < 150 MB": memory.agentPeakRssMb.max < 150,
     },
@@ -234,6 +244,7 @@ export function figures(r) {
     "notifications/s at central": { value: r.steady.perSecondAtCentral, better: "higher" },
     "latency p50 ms": { value: r.steady.latencyMs.p50, better: "lower" },
     "latency p99 ms": { value: r.steady.latencyMs.p99, better: "lower" },
+    "all reconnected ms": { value: r.restart.allReconnectedMs, better: "lower" },
     "catch-up ms": { value: r.restart.catchUpMs, better: "lower" },
     "agent peak RSS MB": { value: r.memory.agentPeakRssMb.max, better: "lower" },
   };
