@@ -10,8 +10,7 @@ import { passwordGrant, SCRAPE, startTestAgent, type TestAgent, TOKEN_PATH } fro
 import { itemBody } from "../helpers/fixtures.js";
 import { LogLines } from "../helpers/log-lines.js";
 import { ITEM } from "../helpers/station.js";
-import { agentOn, ask, CENTRAL, committed, notify, ROOT } from "../sync/support/agent.js";
-import { subscribe } from "../sync/support/subscriber.js";
+import { agentOn, ask, centralOn, committed, notify } from "../sync/support/agent.js";
 
 const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
 const SEARCH = `${ITEM}/search_v2`;
@@ -122,13 +121,8 @@ describe("a full disk", () => {
 
   it("answers an MQTT request with storage_full and changes nothing", async () => {
     t = await agentOn("embedded");
-    const central = await subscribe(
-      t.agent.sync.url as string,
-      [`${ROOT}/response/#`, `${ROOT}/connection`],
-      CENTRAL,
-    );
+    const central = await centralOn(t);
     try {
-      await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
       const { sqlite } = t.agent.db;
       const catalogs = () => (sqlite.prepare("SELECT count(*) AS n FROM catalogs").get() as { n: number }).n;
       fillDisk(sqlite);
@@ -165,13 +159,8 @@ describe("a full disk", () => {
 
   it("keeps delivering notifications when the delivery cursor cannot be written, and records it later", async () => {
     t = await agentOn("embedded");
-    const central = await subscribe(
-      t.agent.sync.url as string,
-      [`${ROOT}/notification`, `${ROOT}/connection`],
-      CENTRAL,
-    );
+    const central = await centralOn(t, ["notification"]);
     try {
-      await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
       const { outbox } = t.agent.services.repos;
       const setCursor = outbox.setCursor;
       let refused = 0;

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDatabaseFile, lastBackup } from "../../src/db/integrity.js";
 import type { TestAgent } from "../helpers/agent.js";
-import { agentOn, ask, CENTRAL, notify, ROOT } from "./support/agent.js";
-import { type Subscriber, subscribe } from "./support/subscriber.js";
+import { agentOn, ask, centralOn, notify, ROOT } from "./support/agent.js";
+import type { Subscriber } from "./support/subscriber.js";
 
 interface Answer {
   transaction: string;
@@ -22,12 +22,7 @@ describe("request/backup", () => {
 
   beforeAll(async () => {
     t = await agentOn("embedded");
-    central = await subscribe(
-      t.agent.sync.url as string,
-      [`${ROOT}/response/#`, `${ROOT}/connection`],
-      CENTRAL,
-    );
-    await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+    central = await centralOn(t);
   });
   afterAll(async () => {
     await central?.close();

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/domain/json-body.js";
 import type { TestAgent } from "../helpers/agent.js";
 import { pickBody, pickLine } from "../helpers/station.js";
-import { agentOn, ask, CENTRAL, ROOT } from "./support/agent.js";
-import { type Subscriber, subscribe } from "./support/subscriber.js";
+import { agentOn, ask, centralOn } from "./support/agent.js";
+import type { Subscriber } from "./support/subscriber.js";
 
 /** MQTT requests are read like HTTP bodies: the same depth limit and identifier rules, the same codes. */
 
@@ -11,12 +11,7 @@ let t: TestAgent;
 let central: Subscriber;
 beforeAll(async () => {
   t = await agentOn("embedded");
-  central = await subscribe(
-    t.agent.sync.url as string,
-    [`${ROOT}/response/#`, `${ROOT}/connection`],
-    CENTRAL,
-  );
-  await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+  central = await centralOn(t);
 });
 afterAll(async () => {
   await central?.close();

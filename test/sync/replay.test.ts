@@ -5,7 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAgent } from "../helpers/agent.js";
-import { agentOn, ask, CENTRAL, committed, inOrderWithoutGaps, notify, ROOT } from "./support/agent.js";
+import {
+  agentOn,
+  ask,
+  CENTRAL,
+  centralOn,
+  committed,
+  inOrderWithoutGaps,
+  notify,
+  ROOT,
+} from "./support/agent.js";
 import { hasMosquitto, startMosquitto, type TestBroker } from "./support/brokers.js";
 import { type Subscriber, subscribe } from "./support/subscriber.js";
 
@@ -181,12 +190,7 @@ describe("replay_notifications answers fit one message (mqtt.maxMessageBytes 409
   let central: Subscriber;
   beforeAll(async () => {
     t = await agentOn("embedded", { maxMessageBytes: 4096 });
-    central = await subscribe(
-      t.agent.sync.url as string,
-      [`${ROOT}/response/#`, `${ROOT}/connection`],
-      CENTRAL,
-    );
-    await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+    central = await centralOn(t);
   });
   afterAll(async () => {
     await central?.close();

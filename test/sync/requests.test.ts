@@ -3,9 +3,9 @@ import { requestOperations } from "../../src/sync/request-operations.js";
 import { REQUEST_NAMES } from "../../src/sync/topics.js";
 import { SCRAPE, type TestAgent } from "../helpers/agent.js";
 import { pickBody, pickLine } from "../helpers/station.js";
-import { agentOn, CENTRAL, ROOT } from "./support/agent.js";
+import { agentOn, centralOn, ROOT } from "./support/agent.js";
 import { BROKERS, type TestBroker } from "./support/brokers.js";
-import { type Subscriber, subscribe } from "./support/subscriber.js";
+import type { Subscriber } from "./support/subscriber.js";
 
 const CATALOG_PATH = "/api-gateway/mdm-service/wms-masterdata/catalog";
 const catalog = (id: string) => ({
@@ -56,12 +56,7 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
           ? undefined
           : await (BROKERS.find((b) => b.name === target)?.start() as Promise<TestBroker>);
       t = await agentOn(broker ?? "embedded");
-      central = await subscribe(
-        t.agent.sync.url as string,
-        [`${ROOT}/response/#`, `${ROOT}/connection`],
-        CENTRAL,
-      );
-      await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+      central = await centralOn(t);
     });
     afterAll(async () => {
       await central?.close();

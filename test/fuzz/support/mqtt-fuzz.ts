@@ -8,8 +8,8 @@ import type { RouteSpec } from "../../../src/http/route-spec.js";
 import { requestOperations } from "../../../src/sync/request-operations.js";
 import { REQUEST_NAMES, type RequestName } from "../../../src/sync/topics.js";
 import { type TestAgent, testConfig } from "../../helpers/agent.js";
-import { agentOn, CENTRAL, ROOT } from "../../sync/support/agent.js";
-import { type Subscriber, subscribe } from "../../sync/support/subscriber.js";
+import { agentOn, centralOn, ROOT } from "../../sync/support/agent.js";
+import type { Subscriber } from "../../sync/support/subscriber.js";
 import { refusedJsonBody } from "./bodies.js";
 import { changedTables, digester, MQTT_EXCLUDED } from "./digest.js";
 import { hostileValue } from "./hostile.js";
@@ -154,12 +154,7 @@ export function describeMqttShard(index: number, count: number): void {
     t = await agentOn("embedded");
     routes = add.mock.calls.map(([spec]) => spec);
     add.mockRestore();
-    central = await subscribe(
-      t.agent.sync.url as string,
-      [`${ROOT}/response/#`, `${ROOT}/connection`],
-      CENTRAL,
-    );
-    await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+    central = await centralOn(t);
     await seedStation(t);
     digest = digester(t.agent.db.sqlite, MQTT_EXCLUDED);
     limit = testConfig(t.dir).http.bodyLimitBytes;

@@ -1,6 +1,6 @@
 import { ADMIN, ADMIN_PASSWORD, startTestAgent, type TestAgent } from "../../helpers/agent.js";
 import type { TestBroker } from "./brokers.js";
-import type { Subscriber } from "./subscriber.js";
+import { type Subscriber, subscribe } from "./subscriber.js";
 
 export const SITE = "dc1";
 export const PPS = "7";
@@ -72,4 +72,18 @@ export async function ask(central: Subscriber, name: string, payload: unknown): 
   );
   await central.waitFor(`a response on ${name}`, () => central.on(topic).length > before);
   return central.on(topic)[before]?.payload as string;
+}
+
+/**
+ * The central system on the agent's broker: subscribed to `<ROOT>/<topic>` for each of `topics` (the
+ * responses by default) and to `connection`, returned once the agent has said it is ONLINE.
+ */
+export async function centralOn(t: TestAgent, topics: string[] = ["response/#"]): Promise<Subscriber> {
+  const central = await subscribe(
+    t.agent.sync.url as string,
+    [...topics.map((x) => `${ROOT}/${x}`), `${ROOT}/connection`],
+    CENTRAL,
+  );
+  await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+  return central;
 }
