@@ -1,6 +1,7 @@
 /**
- * Conformance: "Resources" → "PDEA object", "Catalog object", "Item object"; "Endpoints" → "Catalog"
- * and "Items"; the item limits. Over HTTP, one upsert over MQTT.
+ * Conformance: "Resources" → "Item object"; "Endpoints" → "Items" (create or update), over HTTP and
+ * over MQTT (upsert_item). Catalog rows: catalog.test.ts; search: item-search.test.ts; item config:
+ * item-config.test.ts; the Limits table: limits.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { itemBody } from "../helpers/fixtures.js";
@@ -8,7 +9,6 @@ import { ITEM, type Json, ok } from "../helpers/station.js";
 import { ask } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 
-const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
 const SEARCH = `${ITEM}/search_v2`;
 const GROUP = { unique: [["product_sku", "client_id"]], type: "object" };
 
@@ -21,45 +21,11 @@ afterAll(async () => c?.close());
 const post = (path: string, body: unknown) => c.t.call("POST", path, body);
 const search = async (filter_params: Json[]) =>
   (await ok(post(SEARCH, { filter_params }))) as unknown as Json[];
-const catalog = (locale: string) => ({
-  clientCatalogId: `cat-${locale}`,
-  exhaustive_pdea_list: [
-    { field_name: "product_sku", field_data_type: "string", display_data: [{ locale, display_name: "SKU" }] },
-  ],
-});
-
 async function refused(res: Promise<Response>, status: number, path: string): Promise<void> {
   const r = await res;
   const body = (await r.json()) as { errors: Array<{ path: string }> };
   expect([r.status, body.errors.map((e) => e.path)]).toEqual([status, expect.arrayContaining([path])]);
 }
-
-describe("catalog", () => {
-  it("PDEA: display_data[].locale → a language code of three letters (ISO 639-2/3, fil) is valid", async () => {
-    const res = await ok(post(CATALOG, catalog("fil")));
-    expect(res.exhaustive_pdea_list[0].display_data).toEqual([{ locale: "fil", display_name: "SKU" }]);
-  });
-
-  it("PDEA: display_data[].locale → language (en) or language plus country (en-US) are valid; what Intl.getCanonicalLocales refuses is a 400", async () => {
-    for (const locale of ["en", "de", "en-US", "pt-BR", "zh-Hant-TW"])
-      await ok(post(CATALOG, catalog(locale)));
-    for (const locale of ["en_US", "english", "e", "en-", "123", ""]) {
-      await refused(post(CATALOG, catalog(locale)), 400, "exhaustive_pdea_list.0.display_data.0.locale");
-    }
-  });
-
-  it("Catalog: list → 200, JSON list of Catalog objects with ids; 401 unauthorized", async () => {
-    const list = (await ok(c.t.call("GET", CATALOG))) as unknown as Json[];
-    expect(list.find((x) => x.clientCatalogId === "cat-fil")).toMatchObject({ id: expect.any(Number) });
-    expect((await c.t.request(CATALOG)).status).toBe(401);
-  });
-
-  it("Catalog: create or update → 200, the created or modified Catalog object; 400 bad data", async () => {
-    const res = await ok(post(CATALOG, { ...catalog("en"), description: "changed" }));
-    expect(res).toMatchObject({ id: expect.any(Number), clientCatalogId: "cat-en", description: "changed" });
-    await refused(post(CATALOG, { exhaustive_pdea_list: [] }), 400, "clientCatalogId");
-  });
-});
 
 describe("items", () => {
   it("Item: productAttributes → only product_sku is required; an item without a member of a uniqueness group is accepted", async () => {
@@ -123,12 +89,6 @@ describe("items", () => {
     const found = await search([{ key: "product_sku", operator: "=", value: "LOOSE" }]);
     expect(found.map((i) => i.productAttributes.client_id ?? null).sort()).toEqual(["A", "B", null]);
     expect(await search([{ key: "client_id", operator: "=", value: "B" }])).toHaveLength(1);
-  });
-
-  it("Items: search_v2 → 200 and an empty list [] when nothing matches; operator = only", async () => {
-    expect(await search([{ key: "product_sku", operator: "=", value: "NOTHING" }])).toEqual([]);
-    const res = await post(SEARCH, { filter_params: [{ key: "product_sku", operator: "in", value: "X" }] });
-    expect([res.status, ((await res.json()) as Json).code]).toEqual([400, "unsupported_operator"]);
   });
 
   it("Item limits: clientCategoryId, description and imageUrl at most 255 characters", async () => {
