@@ -91,16 +91,6 @@ describe("items", () => {
     expect(await search([{ key: "client_id", operator: "=", value: "B" }])).toHaveLength(1);
   });
 
-  it("Item limits: clientCategoryId, description and imageUrl at most 255 characters", async () => {
-    for (const [member, path] of [
-      [{ clientCategoryId: "c".repeat(256) }, "clientCategoryId"],
-      [{ description: "d".repeat(256) }, "description"],
-      [{ imageUrl: `https://x/${"i".repeat(250)}` }, "imageUrl"],
-    ] as const) {
-      await refused(post(ITEM, itemBody("LIMIT", member)), 400, path);
-    }
-  });
-
   it("Items: create or update over MQTT (upsert_item) follows the same rule: a partial uniqueness group is accepted", async () => {
     const answer = JSON.parse(
       await ask(c.broker, "upsert_item", {
