@@ -8,8 +8,8 @@ import { itemBody } from "../helpers/fixtures.js";
 import { ITEM, type Json, ok } from "../helpers/station.js";
 import { ask } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
+import { refused, refusedOverMqtt, SEARCH } from "./support/masterdata.js";
 
-const SEARCH = `${ITEM}/search_v2`;
 const GROUP = { unique: [["product_sku", "client_id"]], type: "object" };
 
 let c: Central;
@@ -21,11 +21,6 @@ afterAll(async () => c?.close());
 const post = (path: string, body: unknown) => c.t.call("POST", path, body);
 const search = async (filter_params: Json[]) =>
   (await ok(post(SEARCH, { filter_params }))) as unknown as Json[];
-async function refused(res: Promise<Response>, status: number, path: string): Promise<void> {
-  const r = await res;
-  const body = (await r.json()) as { errors: Array<{ path: string }> };
-  expect([r.status, body.errors.map((e) => e.path)]).toEqual([status, expect.arrayContaining([path])]);
-}
 
 describe("items", () => {
   it("Item: productAttributes → only product_sku is required; an item without a member of a uniqueness group is accepted", async () => {
@@ -39,6 +34,7 @@ describe("items", () => {
         itemBody("X", { productAttributes: { fragile: false }, barcodeList: [{ barcode: "BC-X" }] }),
       ),
       400,
+      "validation_failed",
       "productAttributes.product_sku",
     );
   });
