@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { itemBody, level } from "../helpers/fixtures.js";
 import { ITEM, type Json, ok } from "../helpers/station.js";
 import { type Central, startCentral } from "./support/central.js";
-import { refused, SEARCH } from "./support/masterdata.js";
+import { CATALOG, catalogBody, pdea, refused, SEARCH } from "./support/masterdata.js";
 
 const GROUP = { unique: [["product_sku", "client_id"]], type: "object" };
 
@@ -121,6 +121,63 @@ describe("Item object", () => {
     await bad({ productAttributes: { fragile: true } }, "productAttributes.product_sku");
     const item = await ok(post(itemBody("ONLY-SKU", { productAttributes: { product_sku: "ONLY-SKU" } })));
     expect(item.productAttributes).toEqual({ product_sku: "ONLY-SKU" });
+  });
+
+  it("Item object: productAttributes | data type and display strings are defined at catalog level", async () => {
+    const list = [
+      pdea("stackable_count", "integer"),
+      pdea("nesting_increment", "float"),
+      pdea("fragile", "boolean"),
+      pdea("exclusion_tags", "dict"),
+      pdea("tags", "list"),
+    ];
+    await ok(
+      c.t.call(
+        "POST",
+        CATALOG,
+        catalogBody("types-for-items", { exhaustive_pdea_list: [pdea("product_sku"), ...list] }),
+      ),
+    );
+    const fits = {
+      stackable_count: 3,
+      nesting_increment: 0.5,
+      fragile: true,
+      exclusion_tags: { face: [] },
+      tags: ["a"],
+    };
+    const item = await ok(post(itemBody("TYPED", { productAttributes: { product_sku: "TYPED", ...fits } })));
+    expect(item.productAttributes).toEqual({ product_sku: "TYPED", ...fits });
+    const misfits: Json = {
+      stackable_count: 1.5,
+      nesting_increment: "0.5",
+      fragile: "yes",
+      exclusion_tags: [],
+      tags: "a",
+    };
+    for (const [name, value] of Object.entries(misfits)) {
+      await bad(
+        { productAttributes: { product_sku: `MISFIT-${name}`, [name]: value } },
+        `productAttributes.${name}`,
+      );
+    }
+  });
+
+  it("Item object: productAttributes | the spec's sample members (names and types) are accepted and kept", async () => {
+    const sample = {
+      product_sku: "SAMPLE",
+      stackable_count: 4,
+      fragile: false,
+      orientation_preference: true,
+      nestable_count: 2,
+      nestable_direction: "vertical",
+      nesting_increment: 1.5,
+      storage_strategy: "FIFO",
+      core_eligible: true,
+      scan_required: false,
+      exclusion_tags: { face: ["f1"], slot: [], msu: ["m1"], shelf: [] },
+    };
+    const item = await ok(post(itemBody("SAMPLE", { productAttributes: sample })));
+    expect([item.productAttributes, item.jsonProductAttributes]).toEqual([sample, sample]);
   });
 
   it("Item object: barcodeList | list of {barcode: string}, required", async () => {
