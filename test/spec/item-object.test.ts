@@ -59,6 +59,16 @@ describe("Item object", () => {
       jsonSchema: GROUP,
       displayKeyList: ["product_sku", "client_id"],
     });
+    // a product-level schema overrides the category's for that item only (README "Category schemas")
+    const own = { unique: [["product_sku"]], type: "object" };
+    expect((await ok(post(itemBody("BOOT-3", { schema: own, clientCategoryId: "boots" })))).schema).toEqual(
+      own,
+    );
+    const { schema: __, ...later } = itemBody("BOOT-4", {
+      clientCategoryId: "boots",
+      productAttributes: { product_sku: "BOOT-4", client_id: "A" },
+    });
+    expect((await ok(post(later))).schema).toEqual(GROUP);
   });
 
   it("Item object: schema | a schema must exist at category or product level → 400 schema_missing", async () => {

@@ -140,6 +140,26 @@ describe("Search items", () => {
     }
   });
 
+  it('Items: search filter rules | value is matched as text: "12" finds 12 (decision: README Items)', async () => {
+    const schema = { unique: [["product_sku"], ["ean"]], type: "object" };
+    const item = await ok(
+      c.t.call(
+        "POST",
+        ITEM,
+        itemBody("EAN", { schema, productAttributes: { product_sku: "EAN", ean: 4006381333931 } }),
+      ),
+    );
+    for (const value of [4006381333931, "4006381333931"]) {
+      expect((await search([eq("ean", value)])).map((i) => i.id)).toEqual([item.id]);
+    }
+    const body = itemBody("EAN-OBJ", {
+      schema,
+      productAttributes: { product_sku: "EAN-OBJ", ean: { code: 1 } },
+    });
+    await refused(c.t.call("POST", ITEM, body), 400, "validation_failed", "productAttributes.ean");
+    expect(await search([eq("product_sku", "EAN-OBJ")])).toEqual([]);
+  });
+
   it("Items: search filter rules | several filters must all match (decision: README Search paging)", async () => {
     expect(await search([eq("product_sku", "FULL"), eq("client_id", "B")])).toHaveLength(1);
     expect(await search([eq("product_sku", "PLAIN"), eq("client_id", "A")])).toEqual([]);

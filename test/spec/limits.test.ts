@@ -209,6 +209,31 @@ describe("Limits: Rate limits, page sizes and payload size limits | not shown", 
     expect(await search("DEEP")).toEqual([]);
   });
 
+  it("Limits: list lengths | not shown → at most 1,000 barcodes, 100 levels per list (decision: README Items)", async () => {
+    const barcodes = (k: number, p: string) =>
+      Array.from({ length: k }, (_, i) => ({ barcode: `${p}-${i}` }));
+    expect(
+      (await ok(postItem(itemBody("BARCODES", { barcodeList: barcodes(1000, "K") })))).barcodeList,
+    ).toHaveLength(1000);
+    await refused(
+      postItem(itemBody("BARCODES-2", { barcodeList: barcodes(1001, "L") })),
+      400,
+      "validation_failed",
+      "barcodeList",
+    );
+    const levels = (k: number) => Array.from({ length: k }, (_, i) => level(`l${i}`));
+    expect(
+      (await ok(postItem(itemBody("LEVELS", { itemConfig: { level: levels(100) } })))).itemConfig.level,
+    ).toHaveLength(100);
+    await refused(
+      postItem(itemBody("LEVELS-2", { itemConfig: { level: levels(101) } })),
+      400,
+      "validation_failed",
+      "itemConfig.level",
+    );
+    expect([await search("BARCODES-2"), await search("LEVELS-2")]).toEqual([[], []]);
+  });
+
   it("Limits: rate limits | not shown → no rate limit: 200 searches at once are all answered 200 (decision)", async () => {
     const body = { filter_params: [{ key: "product_sku", operator: "=", value: "HOLDER" }] };
     const statuses = await Promise.all(
