@@ -131,6 +131,13 @@ describe("Item Config object: Level attributes", () => {
     }
   });
 
+  it("Item Config: qty ≥ 1, weight, length, width, height ≥ 0 (decision: README Numbers)", async () => {
+    await ok(post(withLevels([level("case", { level: [levelWith("weight", 0)] })])));
+    await badLevel([level("case", { level: [level("pack", { qty: 0 })] })], "itemConfig.level.0.level.0.qty");
+    for (const member of ["weight", "length", "width", "height"])
+      await badLevel([levelWith(member, -1)], `itemConfig.level.0.attributes.${member}`);
+  });
+
   it("Item Config attributes: DimensionUOM | string, required: MM, CM, M", async () => {
     const item = await ok(post(withLevels(["MM", "CM", "M"].map((u) => levelWith("DimensionUOM", u)))));
     expect(item.itemConfig.level.map((l: Json) => l.attributes.DimensionUOM)).toEqual(["MM", "CM", "M"]);

@@ -98,6 +98,17 @@ describe("Item object", () => {
     for (const value of ["250", null, undefined]) await bad(attrs({ value }, {}), "attributes.weight.value");
   });
 
+  it("Item attributes: weight.value, dimension.length, width, height | numbers ≥ 0 (decision: README Numbers)", async () => {
+    const zero = await ok(post(itemBody("ZERO", attrs({ value: 0 }, { length: 0, width: 0, height: 0 }))));
+    expect(zero.attributes).toMatchObject({
+      weight: { value: 0 },
+      dimension: { length: 0, width: 0, height: 0 },
+    });
+    await bad(attrs({ value: -1 }, {}), "attributes.weight.value");
+    for (const member of ["length", "width", "height"])
+      await bad(attrs({}, { [member]: -0.5 }), `attributes.dimension.${member}`);
+  });
+
   it("Item attributes: weight.uom.unit | one of G, KG (weight)", async () => {
     for (const unit of ["G", "KG"]) {
       const item = await ok(post(itemBody(`W-${unit}`, attrs({ uom: { unit } }, {}))));
