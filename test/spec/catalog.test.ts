@@ -111,6 +111,29 @@ describe("Catalog object", () => {
   });
 });
 
+describe("Catalog decisions (README Catalog)", () => {
+  it("Catalog: exhaustive_pdea_list | an update replaces the list; a PDEA keeps its id while its field_name stays (decision)", async () => {
+    const first = await ok(post(catalogBody("replace", { exhaustive_pdea_list: [pdea("a"), pdea("b")] })));
+    const next = await ok(
+      post(catalogBody("replace", { exhaustive_pdea_list: [pdea("a", "integer"), pdea("c")] })),
+    );
+    expect(next.exhaustive_pdea_list.map((p: Json) => p.field_name)).toEqual(["a", "c"]);
+    expect(next.exhaustive_pdea_list[0]).toMatchObject({
+      id: first.exhaustive_pdea_list[0].id,
+      field_data_type: "integer",
+    });
+    expect(first.exhaustive_pdea_list.map((p: Json) => p.id)).not.toContain(next.exhaustive_pdea_list[1].id);
+  });
+
+  it("Catalog: id | accepted and ignored, so a retrieved catalog can be posted back; unknown members are a 400 (decision)", async () => {
+    const stored = (await list()).find((x) => x.clientCatalogId === "replace") as Json;
+    expect(await ok(post(stored))).toEqual(stored);
+    await refusedUnchanged({ ...stored, colour: "blue" }, "(body)");
+    const withExtra = { ...stored, exhaustive_pdea_list: [{ ...pdea("a"), colour: "blue" }] };
+    await refusedUnchanged(withExtra, "exhaustive_pdea_list.0");
+  });
+});
+
 describe("Endpoints: Catalog", () => {
   it("Catalog: List catalogs | 200: JSON list of Catalog objects with ids; 401 unauthorized", async () => {
     await ok(post(catalog("en")));
