@@ -148,10 +148,12 @@ describe("Endpoints: Catalog", () => {
     expect(bad.status).toBe(401);
   });
 
-  it("Catalog: Create or update catalog | 200: the created or modified Catalog object", async () => {
+  it("Catalog: Create or update catalog | 200: the created or modified Catalog object (no event: nothing is notified)", async () => {
+    await c.mark();
     const res = await ok(post({ ...catalog("en"), description: "changed" }));
     expect(res).toMatchObject({ id: expect.any(Number), clientCatalogId: "cat-en", description: "changed" });
     expect((await list()).find((x) => x.clientCatalogId === "cat-en")).toEqual(res);
+    expect(await c.since()).toEqual([]);
   });
 
   it("Catalog: Create or update catalog | 400 bad data (each kind names its field, nothing changed)", async () => {

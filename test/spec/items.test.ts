@@ -104,7 +104,8 @@ describe("Item object: identity", () => {
 describe("Endpoints: Items, create or update", () => {
   const TWO = { unique: [["product_sku"], ["ean"]], type: "object" };
 
-  it("Items: Create or update item | 200: the created or modified Item object", async () => {
+  it("Items: Create or update item | 200: the created or modified Item object (no event: nothing is notified)", async () => {
+    await c.mark();
     const created = await ok(post(ITEM, itemBody("ENDPOINT", { description: "first" })));
     expect(created).toMatchObject({
       id: expect.any(Number),
@@ -120,6 +121,7 @@ describe("Endpoints: Items, create or update", () => {
       barcodeList: [{ barcode: "BC-E2" }],
     });
     expect(await search([{ key: "product_sku", operator: "=", value: "ENDPOINT" }])).toEqual([changed]);
+    expect(await c.since()).toEqual([]);
   });
 
   it("Items: Create or update item over MQTT (upsert_item) | the created or modified Item object, the same as over HTTP", async () => {
