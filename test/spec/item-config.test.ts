@@ -138,6 +138,20 @@ describe("Item Config object: Level attributes", () => {
       await badLevel([levelWith(member, -1)], `itemConfig.level.0.attributes.${member}`);
   });
 
+  it("Item Config attributes: weight | for containers the empty container weight; ignored for eaches (decision: kept as sent, still required)", async () => {
+    const each = levelWith("weight", 999);
+    const item = await ok(
+      post(withLevels([level("case", { level: [{ ...each, label: "each", type: "virtual", qty: 6 }] })])),
+    );
+    expect(item.itemConfig.level[0].level[0].attributes.weight).toBe(999);
+    expect(item.attributes.weight.value).toBe(250);
+    const { weight: _, ...noWeight } = (level("each") as Json).attributes;
+    await badLevel(
+      [level("case", { level: [level("each", { type: "virtual", attributes: noWeight })] })],
+      "itemConfig.level.0.level.0.attributes.weight",
+    );
+  });
+
   it("Item Config attributes: DimensionUOM | string, required: MM, CM, M", async () => {
     const item = await ok(post(withLevels(["MM", "CM", "M"].map((u) => levelWith("DimensionUOM", u)))));
     expect(item.itemConfig.level.map((l: Json) => l.attributes.DimensionUOM)).toEqual(["MM", "CM", "M"]);
