@@ -1,15 +1,15 @@
 /**
- * Conformance: "Resources" → "PDEA object", "Catalog object", "Item object"; "Endpoints" → "Catalog"
- * and "Items"; the item limits. Over HTTP, one upsert over MQTT.
+ * Conformance: "Resources" → "Item object"; "Endpoints" → "Items" (create or update), over HTTP and
+ * over MQTT (upsert_item). Catalog rows: catalog.test.ts; search: item-search.test.ts; item config:
+ * item-config.test.ts; the Limits table: limits.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { itemBody } from "../helpers/fixtures.js";
 import { ITEM, type Json, ok } from "../helpers/station.js";
 import { ask } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
+import { refused, refusedOverMqtt, SEARCH } from "./support/masterdata.js";
 
-const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
-const SEARCH = `${ITEM}/search_v2`;
 const GROUP = { unique: [["product_sku", "client_id"]], type: "object" };
 
 let c: Central;
@@ -21,48 +21,9 @@ afterAll(async () => c?.close());
 const post = (path: string, body: unknown) => c.t.call("POST", path, body);
 const search = async (filter_params: Json[]) =>
   (await ok(post(SEARCH, { filter_params }))) as unknown as Json[];
-const catalog = (locale: string) => ({
-  clientCatalogId: `cat-${locale}`,
-  exhaustive_pdea_list: [
-    { field_name: "product_sku", field_data_type: "string", display_data: [{ locale, display_name: "SKU" }] },
-  ],
-});
 
-async function refused(res: Promise<Response>, status: number, path: string): Promise<void> {
-  const r = await res;
-  const body = (await r.json()) as { errors: Array<{ path: string }> };
-  expect([r.status, body.errors.map((e) => e.path)]).toEqual([status, expect.arrayContaining([path])]);
-}
-
-describe("catalog", () => {
-  it("PDEA: display_data[].locale → a language code of three letters (ISO 639-2/3, fil) is valid", async () => {
-    const res = await ok(post(CATALOG, catalog("fil")));
-    expect(res.exhaustive_pdea_list[0].display_data).toEqual([{ locale: "fil", display_name: "SKU" }]);
-  });
-
-  it("PDEA: display_data[].locale → language (en) or language plus country (en-US) are valid; what Intl.getCanonicalLocales refuses is a 400", async () => {
-    for (const locale of ["en", "de", "en-US", "pt-BR", "zh-Hant-TW"])
-      await ok(post(CATALOG, catalog(locale)));
-    for (const locale of ["en_US", "english", "e", "en-", "123", ""]) {
-      await refused(post(CATALOG, catalog(locale)), 400, "exhaustive_pdea_list.0.display_data.0.locale");
-    }
-  });
-
-  it("Catalog: list → 200, JSON list of Catalog objects with ids; 401 unauthorized", async () => {
-    const list = (await ok(c.t.call("GET", CATALOG))) as unknown as Json[];
-    expect(list.find((x) => x.clientCatalogId === "cat-fil")).toMatchObject({ id: expect.any(Number) });
-    expect((await c.t.request(CATALOG)).status).toBe(401);
-  });
-
-  it("Catalog: create or update → 200, the created or modified Catalog object; 400 bad data", async () => {
-    const res = await ok(post(CATALOG, { ...catalog("en"), description: "changed" }));
-    expect(res).toMatchObject({ id: expect.any(Number), clientCatalogId: "cat-en", description: "changed" });
-    await refused(post(CATALOG, { exhaustive_pdea_list: [] }), 400, "clientCatalogId");
-  });
-});
-
-describe("items", () => {
-  it("Item: productAttributes → only product_sku is required; an item without a member of a uniqueness group is accepted", async () => {
+describe("Item object: identity", () => {
+  it("Item object: productAttributes | only product_sku is required (an item without a member of a uniqueness group is accepted)", async () => {
     const item = await ok(
       post(ITEM, itemBody("LOOSE", { schema: GROUP, barcodeList: [{ barcode: "BC-L1" }] })),
     );
@@ -73,11 +34,12 @@ describe("items", () => {
         itemBody("X", { productAttributes: { fragile: false }, barcodeList: [{ barcode: "BC-X" }] }),
       ),
       400,
+      "validation_failed",
       "productAttributes.product_sku",
     );
   });
 
-  it("Item: a partial uniqueness group → the item is identified by its product_sku alone: posting it again updates it", async () => {
+  it("Item object: productAttributes | a partial uniqueness group → identified by its product_sku alone: posting it again updates it (decision: README Partial uniqueness groups)", async () => {
     const first = await ok(
       post(ITEM, itemBody("LOOSE", { schema: GROUP, barcodeList: [{ barcode: "BC-L1" }] })),
     );
@@ -91,7 +53,7 @@ describe("items", () => {
     expect(await search([{ key: "product_sku", operator: "=", value: "LOOSE" }])).toHaveLength(1);
   });
 
-  it("Item: every group listed as unique must be unique → whole groups stay unique, and a partial one binds no other item", async () => {
+  it("Item object: productAttributes | every group of attributes listed as unique in the schema must be unique (a partial group binds no other item)", async () => {
     const a = await ok(
       post(
         ITEM,
@@ -125,23 +87,7 @@ describe("items", () => {
     expect(await search([{ key: "client_id", operator: "=", value: "B" }])).toHaveLength(1);
   });
 
-  it("Items: search_v2 → 200 and an empty list [] when nothing matches; operator = only", async () => {
-    expect(await search([{ key: "product_sku", operator: "=", value: "NOTHING" }])).toEqual([]);
-    const res = await post(SEARCH, { filter_params: [{ key: "product_sku", operator: "in", value: "X" }] });
-    expect([res.status, ((await res.json()) as Json).code]).toEqual([400, "unsupported_operator"]);
-  });
-
-  it("Item limits: clientCategoryId, description and imageUrl at most 255 characters", async () => {
-    for (const [member, path] of [
-      [{ clientCategoryId: "c".repeat(256) }, "clientCategoryId"],
-      [{ description: "d".repeat(256) }, "description"],
-      [{ imageUrl: `https://x/${"i".repeat(250)}` }, "imageUrl"],
-    ] as const) {
-      await refused(post(ITEM, itemBody("LIMIT", member)), 400, path);
-    }
-  });
-
-  it("Items: create or update over MQTT (upsert_item) follows the same rule: a partial uniqueness group is accepted", async () => {
+  it("Items: Create or update item over MQTT (upsert_item) | a partial uniqueness group is accepted, as over HTTP", async () => {
     const answer = JSON.parse(
       await ask(c.broker, "upsert_item", {
         transaction: "i-1",
@@ -152,5 +98,108 @@ describe("items", () => {
       status: "ok",
       data: { productAttributes: { product_sku: "MQTT-LOOSE" } },
     });
+  });
+});
+
+describe("Endpoints: Items, create or update", () => {
+  const TWO = { unique: [["product_sku"], ["ean"]], type: "object" };
+
+  it("Items: Create or update item | 200: the created or modified Item object (no event: nothing is notified)", async () => {
+    await c.mark();
+    const created = await ok(post(ITEM, itemBody("ENDPOINT", { description: "first" })));
+    expect(created).toMatchObject({
+      id: expect.any(Number),
+      description: "first",
+      productAttributes: { product_sku: "ENDPOINT" },
+    });
+    const changed = await ok(
+      post(ITEM, itemBody("ENDPOINT", { description: "second", barcodeList: [{ barcode: "BC-E2" }] })),
+    );
+    expect(changed).toMatchObject({
+      id: created.id,
+      description: "second",
+      barcodeList: [{ barcode: "BC-E2" }],
+    });
+    expect(await search([{ key: "product_sku", operator: "=", value: "ENDPOINT" }])).toEqual([changed]);
+    expect(await c.since()).toEqual([]);
+  });
+
+  it("Items: Create or update item over MQTT (upsert_item) | the created or modified Item object, the same as over HTTP", async () => {
+    const upsert = async (transaction: string, body: Json) =>
+      JSON.parse(await ask(c.broker, "upsert_item", { transaction, ...body })) as Json;
+    const created = await upsert("m-1", itemBody("OVER-MQTT", { description: "first" }));
+    expect(created).toMatchObject({
+      status: "ok",
+      error: null,
+      data: { id: expect.any(Number), description: "first" },
+    });
+    const changed = await upsert("m-2", itemBody("OVER-MQTT", { description: "second" }));
+    expect(changed.data).toMatchObject({ id: created.data.id, description: "second" });
+    expect(await search([{ key: "product_sku", operator: "=", value: "OVER-MQTT" }])).toEqual([changed.data]);
+  });
+
+  it("Items: Error status codes of item create and search | not shown → 400 bad data, over HTTP and MQTT (decision)", async () => {
+    const bad = itemBody("REFUSED", { attributes: { weight: { value: 1, uom: { unit: "LB" } } } });
+    await refused(post(ITEM, bad), 400, "validation_failed", "attributes.weight.uom.unit");
+    refusedOverMqtt(
+      await ask(c.broker, "upsert_item", { transaction: "e-1", ...bad }),
+      400,
+      "validation_failed",
+      "attributes.weight.uom.unit",
+    );
+    const { schema: _, ...noSchema } = itemBody("REFUSED", { clientCategoryId: "nothing-yet" });
+    await refused(post(ITEM, noSchema), 400, "schema_missing", "schema");
+    refusedOverMqtt(
+      await ask(c.broker, "upsert_item", { transaction: "e-2", ...noSchema }),
+      400,
+      "schema_missing",
+      "schema",
+    );
+    expect(await search([{ key: "product_sku", operator: "=", value: "REFUSED" }])).toEqual([]);
+  });
+
+  it("Items: Error status codes of item create and search | not shown → 409 barcode_conflict and identity_conflict, over HTTP and MQTT (decision)", async () => {
+    await ok(
+      post(ITEM, itemBody("ID-A", { schema: TWO, productAttributes: { product_sku: "ID-A", ean: "1" } })),
+    );
+    const b = await ok(
+      post(ITEM, itemBody("ID-B", { schema: TWO, productAttributes: { product_sku: "ID-B", ean: "2" } })),
+    );
+    const both = itemBody("ID-A", {
+      schema: TWO,
+      productAttributes: { product_sku: "ID-A", ean: "2" },
+      barcodeList: [],
+    });
+    await refused(post(ITEM, both), 409, "identity_conflict", "productAttributes");
+    refusedOverMqtt(
+      await ask(c.broker, "upsert_item", { transaction: "e-3", ...both }),
+      409,
+      "identity_conflict",
+      "productAttributes",
+    );
+    const taker = itemBody("TAKER", { barcodeList: [{ barcode: "BC-ID-B" }] });
+    const body = await refused(post(ITEM, taker), 409, "barcode_conflict", "barcodeList.0.barcode");
+    expect(body.details).toMatchObject({ barcode: "BC-ID-B", item: { id: b.id, product_sku: "ID-B" } });
+    refusedOverMqtt(
+      await ask(c.broker, "upsert_item", { transaction: "e-4", ...taker }),
+      409,
+      "barcode_conflict",
+      "barcodeList.0.barcode",
+    );
+    expect(await search([{ key: "product_sku", operator: "=", value: "TAKER" }])).toEqual([]);
+    expect((await search([{ key: "ean", operator: "=", value: "2" }])).map((i) => i.id)).toEqual([b.id]);
+  });
+
+  it("Items: Error status codes of item create and search | not shown → 401 without a valid token (decision)", async () => {
+    const body = JSON.stringify(itemBody("NO-TOKEN"));
+    for (const auth of [undefined, "Bearer not-a-token", "Basic YTpi"]) {
+      const headers: Record<string, string> = {
+        "Content-Type": "application/json",
+        ...(auth ? { Authorization: auth } : {}),
+      };
+      const res = await c.t.request(ITEM, { method: "POST", headers, body });
+      expect([auth, res.status, ((await res.json()) as Json).code]).toEqual([auth, 401, "unauthorized"]);
+    }
+    expect(await search([{ key: "product_sku", operator: "=", value: "NO-TOKEN" }])).toEqual([]);
   });
 });
