@@ -101,10 +101,11 @@ describe("token endpoint", () => {
   });
 
   it("Token: Form parameter grant_type | must be password → another grant (client_credentials) or none: 400 unsupported_grant_type naming grant_type", async () => {
-    for (const form of [
+    const forms: Array<Record<string, string>> = [
       { grant_type: "client_credentials", username: ADMIN, password: ADMIN_PASSWORD },
       { username: ADMIN, password: ADMIN_PASSWORD },
-    ]) {
+    ];
+    for (const form of forms) {
       const res = await grant(form);
       const body = (await res.json()) as Json;
       expect([res.status, body.code, body.errors[0].path]).toEqual([

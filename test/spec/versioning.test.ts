@@ -177,11 +177,12 @@ describe("older behaviours and the choice of a version", () => {
     const plain = await (
       await c.t.request(CATALOG, { headers: { Authorization: `Bearer ${token}` } })
     ).text();
-    for (const headers of [
+    const variants: Array<Record<string, string>> = [
       { "Accept-Version": "1.0" },
       { "X-API-Version": "4.0" },
       { Accept: "application/json; version=1.0" },
-    ]) {
+    ];
+    for (const headers of variants) {
       const res = await c.t.request(CATALOG, { headers: { Authorization: `Bearer ${token}`, ...headers } });
       expect([headers, res.status, await res.text()]).toEqual([headers, 200, plain]);
     }
