@@ -83,7 +83,13 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
     async start(listen = true): Promise<void> {
       const t0 = performance.now();
       const foundation = await openFoundation(ctx);
-      const assembled = assemble(foundation, { listen, listening: (a) => (this.address = a) });
+      const assembled = assemble(foundation, {
+        listen,
+        listening: (a) => {
+          this.address = a;
+          foundation.svc.reports.listeningOn(a.port);
+        },
+      });
       try {
         running = { foundation, assembled, started: await startParts(assembled.parts, log) };
       } catch (err) {

@@ -145,7 +145,10 @@ function createDoors(
         repo: repos.reports,
         log,
         dir: resolve(config.dataDir, "reports"),
-        baseUrl: (caller) => config.http.publicUrl ?? caller ?? publicBaseUrl(config.http, hostname()),
+        baseUrl: (caller, port) =>
+          config.http.publicUrl ??
+          caller ??
+          publicBaseUrl({ ...config.http, port: port ?? config.http.port }, hostname()),
       },
       unitOfWork,
     ),

@@ -1,7 +1,8 @@
 /**
  * Conformance: "Authentication" (token request and response, the refresh token's use, which the spec
  * leaves not shown) and "Errors" (token 200/401, any authenticated call 401). Over HTTP on a listening
- * agent, as a client on the network calls it.
+ * agent, as a client on the network calls it. There is no token over MQTT: MQTT requests are
+ * authorised by the broker's own credentials and ACL (README "MQTT"), so these rows are HTTP only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, ADMIN_PASSWORD, BASIC, TOKEN_PATH } from "../helpers/agent.js";
@@ -48,6 +49,98 @@ describe("token endpoint", () => {
       user_id: expect.any(Number),
       jti: expect.any(String),
     });
+    expect(Number.isInteger(body.expires_in) && Number.isInteger(body.user_id)).toBe(true);
+    expect(body.expires_in).toBeGreaterThan(0);
+  });
+
+  it("Token: Content-Type header | must match how parameters are passed → a form body sent as application/json: 415 unsupported_media_type naming Content-Type (decision)", async () => {
+    const res = await grant(
+      { grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD },
+      { "Content-Type": "application/json" },
+    );
+    const body = (await res.json()) as Json;
+    expect([res.status, body.code, body.errors[0].path]).toEqual([
+      415,
+      "unsupported_media_type",
+      "Content-Type",
+    ]);
+  });
+
+  it("Token: Accept header | response content type follows it → application/json, */* or none: JSON; application/xml: 406", async () => {
+    for (const accept of ["application/json", "*/*", ""]) {
+      const res = await grant(
+        { grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD },
+        { Accept: accept },
+      );
+      expect([accept, res.status, res.headers.get("content-type")]).toEqual([
+        accept,
+        200,
+        expect.stringMatching(/^application\/json/),
+      ]);
+    }
+    const xml = await grant(
+      { grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD },
+      { Accept: "application/xml" },
+    );
+    expect([xml.status, ((await xml.json()) as Json).code]).toEqual([406, "not_acceptable"]);
+  });
+
+  it("Token: Authorization header | Basic <CLIENT_CREDENTIAL> → missing, or a bearer instead: 401 invalid_credentials", async () => {
+    const form = new URLSearchParams({ grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD });
+    const none = await fetch(`${base}${TOKEN_PATH}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
+    });
+    expect([none.status, ((await none.json()) as Json).code]).toEqual([401, "invalid_credentials"]);
+    const bearer = await grant(
+      { grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD },
+      { Authorization: `Bearer ${(await login()).access_token}` },
+    );
+    expect(bearer.status).toBe(401);
+  });
+
+  it("Token: Form parameter grant_type | must be password → another grant (client_credentials) or none: 400 unsupported_grant_type naming grant_type", async () => {
+    const forms: Array<Record<string, string>> = [
+      { grant_type: "client_credentials", username: ADMIN, password: ADMIN_PASSWORD },
+      { username: ADMIN, password: ADMIN_PASSWORD },
+    ];
+    for (const form of forms) {
+      const res = await grant(form);
+      const body = (await res.json()) as Json;
+      expect([res.status, body.code, body.errors[0].path]).toEqual([
+        400,
+        "unsupported_grant_type",
+        "grant_type",
+      ]);
+    }
+  });
+
+  it("Token: Form parameter username, password → missing: 400 invalid_request naming the parameter (decision)", async () => {
+    for (const missing of ["username", "password"]) {
+      const form: Record<string, string> = {
+        grant_type: "password",
+        username: ADMIN,
+        password: ADMIN_PASSWORD,
+      };
+      delete form[missing];
+      const body = (await (await grant(form)).json()) as Json;
+      expect([body.status, body.code, body.errors[0].path]).toEqual([400, "invalid_request", missing]);
+    }
+  });
+
+  it("Authentication: Workflow 3 | When a call returns 401 because the token has expired, request a new token → the new token works", async () => {
+    const old = await login();
+    expect(await works(old)).toBe(200);
+    const start = c.t.clock.now;
+    c.t.clock.now += ((old.expires_in as number) + 1) * 1000;
+    try {
+      expect(await works(old)).toBe(401);
+      const fresh = await login();
+      expect(await works(fresh)).toBe(200);
+    } finally {
+      c.t.clock.now = start;
+    }
   });
 
   it("Token: username and password may be passed as URL parameters", async () => {

@@ -2,10 +2,15 @@
  * Conformance: "Endpoints" → "Reports", "Resources" → "Report", "Events" → report_generation. The
  * generate call goes over HTTP (and MQTT); the notification is read off the embedded broker.
  */
+import { rmSync } from "node:fs";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestAgent } from "../helpers/agent.js";
-import { type Envelope, type Json, ok, seedItem, setStock } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import { createAgent } from "../../src/agent.js";
+import { passwordGrant, type TestAgent, TOKEN_PATH, testConfig } from "../helpers/agent.js";
+import { itemBody } from "../helpers/fixtures.js";
+import { type Envelope, ITEM, type Json, ok, seedItem, setStock } from "../helpers/station.js";
+import { ask, CENTRAL, FAST, PPS, ROOT, SITE } from "../sync/support/agent.js";
+import { subscribe } from "../sync/support/subscriber.js";
 import { type Central, startCentral } from "./support/central.js";
 
 const PREFIX = "/api-gateway/platform-dashboard/report";
@@ -94,5 +99,108 @@ describe("inventory report", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
     expect((await res.text()).split("\r\n")).toEqual(["product_sku,quantity", "SHIRT,4", ""]);
+  });
+});
+
+describe("inventory report over MQTT", () => {
+  it("Reports: generate-inventory-report over MQTT (generate_inventory_report) → {id}; report_generation off the broker, report_url at the listener (no Host over MQTT: README decision)", async () => {
+    await c.mark();
+    const answer = JSON.parse(
+      await ask(c.broker, "generate_inventory_report", { transaction: "g-1" }),
+    ) as Json;
+    expect(answer).toEqual({
+      transaction: "g-1",
+      status: "ok",
+      data: { id: expect.any(Number) },
+      error: null,
+    });
+    const note = await generated(c);
+    expect(note.notification_data).toMatchObject({ id: answer.data.id, type: "inventory/GR" });
+    const port = c.t.agent.address?.port;
+    expect(note.notification_data.report_url).toBe(
+      `http://127.0.0.1:${port}${PREFIX}/download/${answer.data.id}`,
+    );
+    const res = await fetch(note.notification_data.report_url, {
+      headers: { Authorization: `Bearer ${await c.t.token()}` },
+    });
+    expect([res.status, (await res.text()).split("\r\n")[0]]).toEqual([200, "product_sku,quantity"]);
+  });
+});
+
+describe("report CSV", () => {
+  it("Report: header row of the unique fields of each product followed by quantity → sample columns product_sku, client_id, quantity", async () => {
+    const schema = { unique: [["product_sku", "client_id"]], type: "object" };
+    const boot = itemBody("BOOT", { schema, productAttributes: { product_sku: "BOOT", client_id: "C-9" } });
+    await ok(proxied.t.call("POST", ITEM, boot));
+    await setStock(proxied.t, "S-2", "M-1", "BOOT", 2);
+    await setStock(proxied.t, "S-3", "M-2", "BOOT", 1);
+    await proxied.mark();
+    const id = await generateVia(proxied.t, "10.20.30.40:8080");
+    await generated(proxied);
+    const res = await proxied.t.call("GET", `${PREFIX}/download/${id}`);
+    expect((await res.text()).split("\r\n")).toEqual([
+      "product_sku,client_id,quantity",
+      "SHIRT,,4",
+      "BOOT,C-9,3",
+      "",
+    ]);
+  });
+});
+
+/** The agent of `dir` started again (HTTP and its embedded broker), on the clock of `before`. */
+async function restart(before: TestAgent) {
+  const mqtt = { url: "embedded", embeddedPort: 0, ...FAST };
+  const config = testConfig(before.dir, { site: SITE, ppsId: PPS, mqtt });
+  const agent = createAgent(config, { log: pino({ level: "silent" }), now: () => before.clock.now });
+  await agent.start(true);
+  const central = await subscribe(
+    agent.sync.url as string,
+    [`${ROOT}/response/#`, `${ROOT}/connection`],
+    CENTRAL,
+  );
+  await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+  const token = ((await ok(agent.app.request(TOKEN_PATH, passwordGrant()))) as Json).access_token as string;
+  return { agent, central, token, base: `http://127.0.0.1:${agent.address?.port}` };
+}
+
+describe("restart", () => {
+  it("Reports: restart keeping stored base URL → a report generated before the restart is still served at its URL; one left requested finishes with the base it was requested with", async () => {
+    const first = await startCentral();
+    await seedItem(first.t, "SHIRT");
+    await setStock(first.t, "S-1", "M-1", "SHIRT", 4);
+    await first.mark();
+    const done = await generateVia(first.t, "10.20.30.40:8080");
+    const url = new URL((await generated(first)).notification_data.report_url as string);
+    expect(url.host).toBe("10.20.30.40:8080");
+    // a generate call from another caller whose job a stop cut short: left requested with its base
+    const pending = first.t.agent.services.unitOfWork.run((tx) =>
+      first.t.agent.services.repos.reports.insert("inventory/GR", tx.now, "http://10.9.8.7:8080"),
+    );
+    await first.broker.close();
+    await first.t.agent.stop();
+
+    const again = await restart(first.t);
+    try {
+      const res = await fetch(`${again.base}${url.pathname}`, {
+        headers: { Authorization: `Bearer ${again.token}` },
+      });
+      expect([res.status, await res.text()]).toEqual([200, "product_sku,quantity\r\nSHIRT,4\r\n"]);
+      await again.agent.services.reports.idle();
+      const replay = JSON.parse(
+        await ask(again.central, "replay_notifications", { transaction: "rr-1", after: 0, limit: 500 }),
+      ) as Json;
+      const reports = (replay.data.notifications as Json[])
+        .map((n) => JSON.parse(n.payload) as Envelope)
+        .filter((n) => n.notification_type === "report_generation")
+        .map((n) => [n.notification_data.id, n.notification_data.report_url]);
+      expect(reports).toEqual([
+        [done, `http://10.20.30.40:8080${PREFIX}/download/${done}`],
+        [pending, `http://10.9.8.7:8080${PREFIX}/download/${pending}`],
+      ]);
+    } finally {
+      await again.central.close();
+      await again.agent.stop();
+      rmSync(first.t.dir, { recursive: true, force: true });
+    }
   });
 });

@@ -26,9 +26,10 @@ export interface ReportDeps {
   /**
    * Absolute base URL of this agent, without a trailing slash (README "Decisions", Reports): the
    * configured `http.publicUrl` when set, else the base the caller reached the agent at (`caller`, from
-   * the generate call's `Host`), else the listen address.
+   * the generate call's `Host`), else the listen address: `listenerPort` is the port the server is bound
+   * to once it listens (the configured one may be 0, "any free port").
    */
-  baseUrl: (caller: string | null) => string;
+  baseUrl: (caller: string | null, listenerPort?: number) => string;
 }
 
 export const REPORT_PREFIX = "/api-gateway/platform-dashboard/report";
@@ -95,9 +96,11 @@ async function generate(deps: ReportDeps, uow: UnitOfWork, report: ReportRow): P
   }
 }
 
-export function createReportsService(deps: ReportDeps, uow: UnitOfWork) {
+export function createReportsService(reportDeps: ReportDeps, uow: UnitOfWork) {
   const running = new Set<Promise<void>>();
   let stopping = false;
+  let listenerPort: number | undefined;
+  const deps: ReportDeps = { ...reportDeps, baseUrl: (caller) => reportDeps.baseUrl(caller, listenerPort) };
 
   async function job(id: number): Promise<void> {
     const report = deps.repo.get(id);
@@ -119,6 +122,13 @@ export function createReportsService(deps: ReportDeps, uow: UnitOfWork) {
       return { id };
     },
     file: (id: number) => reportFile(deps, id),
+    /**
+     * The HTTP server is bound to `port`: a report asked for without a caller's base (over MQTT) points
+     * at the port it actually listens on, also when `http.port` is 0.
+     */
+    listeningOn(port: number): void {
+      listenerPort = port;
+    },
     /** Finishes reports a previous run left requested (a stop or a crash between request and file). */
     start(): void {
       stopping = false;
