@@ -32,31 +32,45 @@ export type PutRow = Pick<RequestRow, "id" | "state" | "binId" | "expectationsJs
 
 type LocationRow = SqlRow<typeof locations>;
 
-/** What a scanned text is in the data: an item's barcode, a slot, an MSU (one row per slot). */
+/**
+ * What a scanned text is in the data: an item's barcode, the barcode of one of its packing levels
+ * (itemConfig), a slot, an MSU (one row per slot).
+ */
 export type MeaningRow =
   | {
-      kind: "item";
+      kind: "item" | "level";
       itemId: number;
       sku: ItemRow["productSku"];
       location: null;
       msu: null;
       /** the item's `scan_required`; absent when false */
       scanRequired?: true;
+      /** a level's path in the item's itemConfig (`level.0.level.1`); null for the item's own barcodes */
+      levelPath: string | null;
     }
-  | { kind: "slot" | "msu"; itemId: null; sku: null; location: LocationRow["id"]; msu: LocationRow["msu"] };
+  | {
+      kind: "slot" | "msu";
+      itemId: null;
+      sku: null;
+      location: LocationRow["id"];
+      msu: LocationRow["msu"];
+      levelPath: null;
+    };
 
 /** As read: `scanRequired` is SQLite's 0 or 1 (0 for slots and MSUs). */
 type RawMeaningRow = Omit<MeaningRow, "scanRequired"> & { scanRequired: number };
 
 export function createScanRepo(sqlite: Sqlite) {
   const q = {
-    // three index lookups, one statement: item first, then the slot, then the MSU's slots by id
+    // three index lookups, one statement: item (or one of its levels) first, then the slot, then the
+    // MSU's slots by id
     meanings: sqlite.prepare<[{ text: string }], RawMeaningRow>(
-      `SELECT 'item' AS kind, b.item_id AS itemId, i.product_sku AS sku, NULL AS location, NULL AS msu,
-              ${SCAN_REQUIRED} AS scanRequired, 0 AS rank
+      `SELECT CASE WHEN b.level_path IS NULL THEN 'item' ELSE 'level' END AS kind, b.item_id AS itemId,
+              i.product_sku AS sku, NULL AS location, NULL AS msu, ${SCAN_REQUIRED} AS scanRequired,
+              b.level_path AS levelPath, 0 AS rank
          FROM barcodes b JOIN items i ON i.id = b.item_id WHERE b.barcode = @text
-       UNION ALL SELECT 'slot', NULL, NULL, id, msu, 0, 1 FROM locations WHERE id = @text
-       UNION ALL SELECT 'msu', NULL, NULL, id, msu, 0, 2 FROM locations WHERE msu = @text
+       UNION ALL SELECT 'slot', NULL, NULL, id, msu, 0, NULL, 1 FROM locations WHERE id = @text
+       UNION ALL SELECT 'msu', NULL, NULL, id, msu, 0, NULL, 2 FROM locations WHERE msu = @text
        ORDER BY rank, location`,
     ),
     racks: sqlite.prepare<[], Pick<LocationRow, "msu">>("SELECT msu FROM racks"),

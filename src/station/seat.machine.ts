@@ -49,6 +49,19 @@ export function heldLights(state: SeatState): SeatAction[] {
   }
 }
 
+/**
+ * A barcode that is only a packing level's (README "Station engine"): counting it as one unit would
+ * book a case of twelve as one, so it is refused and the unit's own barcode asked for.
+ */
+function levelOnly(meanings: DataMeaning[]): Extract<DataMeaning, { kind: "level" }> | undefined {
+  const level = meanings.find((m) => m.kind === "level");
+  return level && meanings.every((m) => m.kind === "level") ? level : undefined;
+}
+
+function levelText(barcode: string, m: Extract<DataMeaning, { kind: "level" }>): string {
+  return `'${barcode}' is the barcode of a packing level of ${m.sku} (${m.levelPath}): scan a unit's own barcode`;
+}
+
 /** The meaning the step accepts, in the step's order of preference. */
 function choose(meanings: DataMeaning[], order: DataMeaning["kind"][]): DataMeaning | undefined {
   for (const kind of order) {
@@ -162,6 +175,8 @@ export function stepSeat(state: SeatState, input: SeatInput): SeatStep {
       return refused("not_logged_in", `no operator is logged in at seat ${w.seat}`, fixed?.kind);
     if (fixed?.kind === "exception") return exception(state, fixed.code, w);
     if (!input.meanings.length) return refused("unknown_barcode", `'${input.barcode}' is not known here`);
+    const level = levelOnly(input.meanings);
+    if (level) return refused("level_barcode", levelText(input.barcode, level), "level");
     return scanData(state, input.meanings, w);
   }
   if (w.user === null) return refused("not_logged_in", `no operator is logged in at seat ${w.seat}`);

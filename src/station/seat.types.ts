@@ -56,6 +56,8 @@ export type { StationMode };
 /** What a scanned text can be in the station's data (the shell looks each up; the step chooses). */
 export type DataMeaning =
   | { kind: "item"; itemId: number; sku: string; scanRequired?: boolean }
+  // a packing level's barcode (itemConfig: a case, an inner pack): never counted as one unit
+  | { kind: "level"; itemId: number; sku: string; levelPath: string }
   | { kind: "slot"; location: string; msu: string; presented: boolean }
   | { kind: "msu"; msu: string; locations: string[]; presented: boolean }
   | { kind: "tote"; externalServiceRequestId: string; state: string; binId: string | null };
@@ -152,6 +154,8 @@ export const REFUSAL_REASONS = [
   "no_audit",
   // a scan-required item: each unit is scanned, key-in and one-scan-for-all are refused
   "scan_each_unit",
+  // the barcode of a packing level (a case holds many units): the unit's own barcode is scanned
+  "level_barcode",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

@@ -47,6 +47,18 @@ const rows = [
   row("MSU presents its rack", READY, scan("M1", [msu()]), "ready rack_presented | present M1[S1,S2]"),
   row("MSU already presented", READY, scan("M1", [msu("M1", true)]), "ready rack_already_presented | "),
   row("unknown barcode", READY, scan("??", []), "refused unknown_barcode"),
+  row(
+    "a packing level's barcode is not one unit",
+    READY,
+    scan("CASE-A", [{ kind: "level", itemId: 1, sku: "A", levelPath: "level.0" }], { picks }),
+    "refused level_barcode",
+  ),
+  row(
+    "a level's barcode while a bin is lit",
+    PICKING,
+    scan("CASE-A", [{ kind: "level", itemId: 1, sku: "A", levelPath: "level.0" }]),
+    "refused level_barcode",
+  ),
   row("nobody logged in", READY, scan("BC-A", [item()], { picks, user: null }), "refused not_logged_in"),
   row("badge logs in", READY, scan("BADGE-bob", [], { user: null }), "ready logged_in | login bob"),
   row("own badge logs out", READY, scan("BADGE-alice", []), "ready logged_out | logout"),

@@ -11,6 +11,7 @@ import type { StationWork } from "./station-work.js";
  */
 export type ScanMeaning =
   | { kind: "item"; itemId: number; sku: string; scanRequired?: boolean }
+  | { kind: "level"; itemId: number; sku: string; levelPath: string }
   | { kind: "slot"; location: string; msu: string; presented: boolean }
   | { kind: "msu"; msu: string; locations: string[]; presented: boolean }
   | { kind: "tote"; externalServiceRequestId: string; state: string; binId: string | null };
@@ -33,9 +34,11 @@ export function meanings({ scan, work }: ScanLookupDeps, barcode: string): ScanM
         sku: m.sku,
         ...(m.scanRequired ? { scanRequired: true } : {}),
       });
+    else if (m.kind === "level")
+      out.push({ kind: "level", itemId: m.itemId, sku: m.sku, levelPath: m.levelPath ?? "" });
     else if (m.kind === "slot")
       out.push({ kind: "slot", location: m.location, msu: m.msu, presented: work.isPresented(m.msu) });
-    else slots.push(m.location);
+    else if (m.kind === "msu") slots.push(m.location);
   }
   if (slots.length)
     out.push({ kind: "msu", msu: barcode, locations: slots, presented: work.isPresented(barcode) });

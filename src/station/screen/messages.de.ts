@@ -64,6 +64,7 @@ export const de: Record<MessageKey, string> = {
   "refusal.keyin_not_allowed": "Eintippen ist nicht erlaubt: jeden Artikel scannen",
   "refusal.no_audit": "Es wird keine Inventur gezählt",
   "refusal.scan_each_unit": "Jede Einheit dieses Artikels einzeln scannen",
+  "refusal.level_barcode": "Das ist der Barcode einer Verpackung: den Barcode einer Einheit scannen",
   "refusal.validation_failed": "Die Eingabe ist ungültig",
   "refusal.malformed_json": "Die Eingabe ist ungültig",
   "refusal.body_too_deep": "Die Eingabe ist zu tief verschachtelt",

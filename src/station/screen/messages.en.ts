@@ -66,6 +66,7 @@ export const en = {
   "refusal.keyin_not_allowed": "Keying in is not allowed: scan each item",
   "refusal.no_audit": "No audit is being counted",
   "refusal.scan_each_unit": "Scan every unit of this item, one by one",
+  "refusal.level_barcode": "That is a package's barcode: scan the barcode of one unit",
   "refusal.validation_failed": "The input is not valid",
   "refusal.malformed_json": "The input is not valid",
   "refusal.body_too_deep": "The input is nested too deeply",
