@@ -26,6 +26,7 @@ beforeAll(async () => {
   c = pickCalls(central.t);
   await seedItem(central.t, "PK");
   await seedItem(central.t, "PQ");
+  await seedItem(central.t, "PR");
   await ok(central.t.call("POST", "/station/seats/front/login", { user: "alice" }));
 });
 afterAll(async () => {
@@ -170,8 +171,33 @@ describe("pick+pack notifications (emission rule 6)", () => {
       output_location_id: bin,
       products: [{ productQuantity: 2, productAttributes: { pdfa_values: { product_sku: "PQ" } } }],
     });
-    expect(Number.isNaN(Date.parse(packed[0]?.notification_data.packedOn))).toBe(false);
+    // packedOn: the time of the print_ready, as every timestamp the agent emits (UTC, ISO 8601, Z)
+    expect(packed[0]?.notification_data.packedOn).toBe(new Date(central.t.clock.now).toISOString());
     await clear(bin);
+  });
+
+  it("Emission rule 6: pack-end products (list of productQuantity and productAttributes): one entry per item packed, the quantity picked of it, not the lines' filter strings", async () => {
+    await c.stock("SQ", "MQ", "PQ", 3);
+    await c.stock("SR", "MQ", "PR", 1);
+    const lines = [
+      pickLine("K8-1", "PQ", 2, PACK),
+      pickLine("K8-2", "PR", 1, PACK),
+      pickLine("K8-3", "PQ", 1),
+    ];
+    await c.create(pickBody("K8", lines));
+    await c.present("MQ", ["SQ", "SR"]);
+    const done = await received(async () => {
+      expect((await c.pick("K8", "K8-1", "SQ", 2)).status).toBe(200);
+      expect((await c.pick("K8", "K8-2", "SR", 1)).status).toBe(200);
+      expect((await c.pick("K8", "K8-3", "SQ", 1)).status).toBe(200);
+    });
+    expect(infos(done).at(-1)?.state).toBe("complete");
+    const packed = await received(async () => expect((await c.printReady("K8")).status).toBe(200));
+    expect(packed[0]?.notification_data.products).toEqual([
+      { productQuantity: 3, productAttributes: { pdfa_values: { product_sku: "PQ" } } },
+      { productQuantity: 1, productAttributes: { pdfa_values: { product_sku: "PR" } } },
+    ]);
+    await clear(done.at(-1)?.notification_data.ppsBinId);
   });
 });
 
