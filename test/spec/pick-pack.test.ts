@@ -231,3 +231,28 @@ describe("pick+pack requests", () => {
     }
   });
 });
+
+describe("pick+pack modify", () => {
+  it("Pick request: a modify giving a pick+pack line attribute or bintags of another type → 400 naming the field; nothing changed", async () => {
+    const tags = { order_options: { bintags: ["cold"] } };
+    await c.create(pickBody("K9", [pickLine("K9-1", "PK", 1, PACK)], tags));
+    const changes: Array<[Json, string]> = [
+      [
+        { serviceRequests: [{ externalServiceRequestId: "K9-1", attributes: { packing_box_id: 7 } }] },
+        "serviceRequests.0.attributes.packing_box_id",
+      ],
+      [{ attributes: { order_options: { bintags: "warm" } } }, "attributes.order_options.bintags"],
+    ];
+    for (const [change, path] of changes) {
+      const res = await c.modify("K9", change);
+      expect(res.status).toBe(400);
+      const err = (await res.json()) as Json;
+      expect(err.code).toBe("validation_failed");
+      expect(err.errors[0].path).toBe(path);
+    }
+    const after = await c.get("K9");
+    expect(after.attributes.order_options).toEqual(tags.order_options);
+    expect(after.serviceRequests[0].attributes).toEqual(PACK);
+    expect((await c.cancel("K9")).status).toBe(202);
+  });
+});
