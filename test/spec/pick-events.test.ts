@@ -125,6 +125,18 @@ describe("order_information: a pick request reaches each state", () => {
   });
 });
 
+describe("order_information: the client's attributes", () => {
+  it("Events: order_information | attributes (order_options, …) (decision: order_options as the client sent it, absent when it sent none)", async () => {
+    const made = await received(() => c.create(pickBody("E6", [pickLine("E6-1", "F", 1)])));
+    expect(kinds(made)).toEqual([["order_information", "not_fulfillable"]]);
+    expect(made[0]?.notification_data.attributes).not.toHaveProperty("order_options");
+    const modified = await received(() => c.modify("E6", { attributes: { order_options: OPTIONS } }));
+    expect(kinds(modified).map((k) => k[0])).toEqual(["order_modification", "order_information"]);
+    fullObject(modified[1], "not_fulfillable", "FAILED");
+    await c.cancel("E6");
+  });
+});
+
 describe("item picked notifications (emission rule 2)", () => {
   it("Emission rule 2: item picked notifications contain the complete current state; actuals containers of each state complete, item_missing, physically_damaged, unscannable (and missing), with package_name and package_count on products", async () => {
     await c.stock("S4", "M4", "H", 5);
