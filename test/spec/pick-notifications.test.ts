@@ -167,13 +167,17 @@ describe("the same over MQTT requests", () => {
 });
 
 describe("order_modification failure (Errors: Asynchronous failure)", () => {
-  const failed = (got: Envelope[], tx: number) => {
+  const failed = (got: Envelope[], tx: number, action: string) => {
     expect(kinds(got)).toEqual([["order_modification", "failure"]]);
     expect(got[0]?.notification_data).toMatchObject({
       state: "failure",
       id: tx,
       externalServiceRequestId: "N8",
+      type: "PICK",
+      action,
     });
+    // README "Cancel and modify (pick)": a failure says why
+    expect(typeof got[0]?.notification_data.reason).toBe("string");
   };
 
   it("Errors: Asynchronous failure: a failed pick cancel or modify is reported by an order_modification notification with state failure (over HTTP)", async () => {
@@ -181,10 +185,10 @@ describe("order_modification failure (Errors: Asynchronous failure)", () => {
     await c.create(pickBody("N8", [pickLine("N8-1", "D", 1)]));
     await c.present("MD", ["SD"]);
     expect((await c.get("N8")).state).toBe("cancellation_locked");
-    for (const call of [
-      () => c.cancel("N8"),
-      () => c.modify("N8", { attributes: { simple_priority: "high" } }),
-    ]) {
+    for (const [action, call] of [
+      ["cancel", () => c.cancel("N8")],
+      ["modify", () => c.modify("N8", { attributes: { simple_priority: "high" } })],
+    ] as const) {
       let answer: Json = {};
       const got = await received(async () => {
         const res = await call();
@@ -192,7 +196,7 @@ describe("order_modification failure (Errors: Asynchronous failure)", () => {
         answer = (await res.json()) as Json;
       });
       expect(answer).toMatchObject({ externalServiceRequestId: "N8", type: "PICK" });
-      failed(got, answer.id);
+      failed(got, answer.id, action);
     }
     const after = await c.get("N8");
     expect(after.state).toBe("cancellation_locked");
@@ -210,7 +214,7 @@ describe("order_modification failure (Errors: Asynchronous failure)", () => {
         answer = JSON.parse(await ask(central.broker, name, body)) as Json;
       });
       expect(answer).toMatchObject({ status: "ok", data: { externalServiceRequestId: "N8", type: "PICK" } });
-      failed(got, answer.data.id);
+      failed(got, answer.data.id, name.split("_")[0] as string);
     }
     expect((await c.get("N8")).state).toBe("cancellation_locked");
     const done = await received(async () => expect((await c.pick("N8", "N8-1", "SD", 1)).status).toBe(200));
