@@ -18,7 +18,13 @@ const responseOnly = {
   updatedOn: z.unknown().optional(),
 };
 
-const orderOptions = z.record(z.string().max(255), z.unknown());
+/**
+ * Root `order_options` (spec "Pick request"): members depend on the downstream engine and are kept as
+ * sent, except `bintags`, which the spec's pick+pack names as a list of strings.
+ */
+const orderOptions = z
+  .record(z.string().max(255), z.unknown())
+  .and(z.looseObject({ bintags: z.array(z.string().max(255)).max(100).optional() }));
 
 export const pickAttributesSchema = z
   .looseObject({

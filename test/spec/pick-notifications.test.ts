@@ -1,43 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestAgent } from "../helpers/agent.js";
 import { type Envelope, type Json, kinds, ok, pickBody, pickLine, seedItem } from "../helpers/station.js";
-import { agentOn, ask, CENTRAL, committed, ROOT } from "../sync/support/agent.js";
-import { type Subscriber, subscribe } from "../sync/support/subscriber.js";
+import { ask } from "../sync/support/agent.js";
 import { pickCalls } from "./pick-support.js";
+import { type Central, startCentral } from "./support/central.js";
+import { envelopes } from "./support/envelope.js";
 
 /**
- * Conformance: "Events" (order_information, order_modification, bin_complete, emission rules 1, 2 and 6)
- * and the pick actual container states, read off the embedded broker by a subscriber with central's
- * credentials, as an integrator receives them.
+ * Conformance: "Events" (order_information, order_modification and its failure under "Errors",
+ * bin_complete), emission rules 1 and 2 and the pick actual container states, read off the embedded
+ * broker by central as an integrator receives them, over HTTP and over MQTT. Pick+pack (rule 6) is in
+ * pick-pack.test.ts; each state's order_information and the delivery topic in pick-events.test.ts.
  */
-const NOTIFICATION = `${ROOT}/notification`;
-let t: TestAgent;
-let central: Subscriber;
+let central: Central;
 let c: ReturnType<typeof pickCalls>;
 const item: Record<string, number> = {};
+const ids = new Set<string>();
 
 beforeAll(async () => {
-  t = await agentOn("embedded");
-  central = await subscribe(t.agent.sync.url as string, [NOTIFICATION, `${ROOT}/response/#`], CENTRAL);
-  c = pickCalls(t);
-  for (const sku of ["A", "B", "C", "PK"]) item[sku] = await seedItem(t, sku);
-  await ok(t.call("POST", "/station/seats/front/login", { user: "alice" }));
+  central = await startCentral();
+  c = pickCalls(central.t);
+  for (const sku of ["A", "B", "C", "D"]) item[sku] = await seedItem(central.t, sku);
+  await ok(central.t.call("POST", "/station/seats/front/login", { user: "alice" }));
 });
 afterAll(async () => {
   await central?.close();
-  await t?.close();
 });
 
-/** Runs `action`, then returns every notification it committed as the broker delivered them. */
+/** Runs `action`, then returns every notification it caused as the broker delivered them. */
 async function received(action: () => Promise<unknown>): Promise<Envelope[]> {
-  const from = committed(t).length;
+  await central.mark();
   await action();
-  const to = committed(t).length;
-  await central.waitFor(`${to} notifications`, () => central.on(NOTIFICATION).length >= to);
-  return central
-    .on(NOTIFICATION)
-    .slice(from, to)
-    .map((m) => JSON.parse(m.payload) as Envelope);
+  return envelopes(await central.since(), ids);
 }
 
 const CONTEXT = ["execution_id", "pps_bin_id", "pps_id", "pps_seat_name", "user_name"];
@@ -146,7 +139,7 @@ describe("the same over MQTT requests", () => {
     let answer: Json = {};
     const got = await received(async () => {
       answer = JSON.parse(
-        await ask(central, "modify_service_request", {
+        await ask(central.broker, "modify_service_request", {
           transaction: "m-1",
           externalServiceRequestId: "N7",
           type: "PICK",
@@ -173,49 +166,75 @@ describe("the same over MQTT requests", () => {
   });
 });
 
-describe("pick+pack (emission rule 6)", () => {
-  const pack = { packing_box_id: "BOX-1", order_number: "O-1", shipping_address: "1 Main St" };
+describe("order_modification failure (Errors: Asynchronous failure)", () => {
+  const failed = (got: Envelope[], tx: number, action: string) => {
+    expect(kinds(got)).toEqual([["order_modification", "failure"]]);
+    expect(got[0]?.notification_data).toMatchObject({
+      state: "failure",
+      id: tx,
+      externalServiceRequestId: "N8",
+      type: "PICK",
+      action,
+    });
+    // README "Cancel and modify (pick)": a failure says why
+    expect(typeof got[0]?.notification_data.reason).toBe("string");
+  };
 
-  it("Emission rule 6: pack-end payload (pack_information) lists the products packed: productQuantity and productAttributes of each item", async () => {
-    await c.stock("SP", "MP", "PK", 5);
-    await c.create(pickBody("N5", [pickLine("N5-1", "PK", 2, pack)]));
-    await c.present("MP", ["SP"]);
-    const done = await received(async () => {
-      expect((await c.pick("N5", "N5-1", "SP", 2)).status).toBe(200);
-    });
-    expect(kinds(done)).toEqual([
-      ["order_information", "pick_started"],
-      ["order_information", "complete"],
-      ["bin_complete", undefined],
-    ]);
-    expect(done[1]?.notification_data.attributes.olpn).toBe("BOX-1");
-    const bin = done[2]?.notification_data.ppsBinId as string;
-    expect((await c.empty(bin)).status).toBe(409);
-    const packed = await received(async () => expect((await c.printReady("N5")).status).toBe(200));
-    expect(kinds(packed)).toEqual([["pack_information", undefined]]);
-    const data = packed[0]?.notification_data as Json;
-    expect(data).toMatchObject({
-      externalServiceRequestId: "N5",
-      packing_box_id: "BOX-1",
-      output_location_id: bin,
-    });
-    expect(typeof data.packedOn).toBe("string");
-    expect(data.products).toEqual([
-      { productQuantity: 2, productAttributes: { pdfa_values: { product_sku: "PK" } } },
-    ]);
-    expect((await c.empty(bin)).status).toBe(200);
+  it("Errors: Asynchronous failure: a failed pick cancel or modify is reported by an order_modification notification with state failure (over HTTP)", async () => {
+    await c.stock("SD", "MD", "D", 4);
+    await c.create(pickBody("N8", [pickLine("N8-1", "D", 1)]));
+    await c.present("MD", ["SD"]);
+    expect((await c.get("N8")).state).toBe("cancellation_locked");
+    for (const [action, call] of [
+      ["cancel", () => c.cancel("N8")],
+      ["modify", () => c.modify("N8", { attributes: { simple_priority: "high" } })],
+    ] as const) {
+      let answer: Json = {};
+      const got = await received(async () => {
+        const res = await call();
+        expect(res.status).toBe(202);
+        answer = (await res.json()) as Json;
+      });
+      expect(answer).toMatchObject({ externalServiceRequestId: "N8", type: "PICK" });
+      failed(got, answer.id, action);
+    }
+    const after = await c.get("N8");
+    expect(after.state).toBe("cancellation_locked");
+    expect(after.attributes.simple_priority).toBeUndefined();
   });
 
-  it("Emission rule 6: an abandoned pick+pack does not wait for print_ready; no pack-end payload", async () => {
-    await c.create(pickBody("N6", [pickLine("N6-1", "PK", 2, pack)]));
+  it("Errors: Asynchronous failure: a failed pick cancel or modify is reported by an order_modification notification with state failure (over MQTT)", async () => {
+    for (const [name, change] of [
+      ["cancel_service_request", {}],
+      ["modify_service_request", { attributes: { simple_priority: "high" } }],
+    ] as const) {
+      let answer: Json = {};
+      const got = await received(async () => {
+        const body = { transaction: `f-${name}`, externalServiceRequestId: "N8", type: "PICK", ...change };
+        answer = JSON.parse(await ask(central.broker, name, body)) as Json;
+      });
+      expect(answer).toMatchObject({ status: "ok", data: { externalServiceRequestId: "N8", type: "PICK" } });
+      failed(got, answer.data.id, name.split("_")[0] as string);
+    }
+    expect((await c.get("N8")).state).toBe("cancellation_locked");
+    const done = await received(async () => expect((await c.pick("N8", "N8-1", "SD", 1)).status).toBe(200));
+    expect((await c.empty(done.at(-1)?.notification_data.ppsBinId)).status).toBe(200);
+    await c.gone("MD");
+  });
+
+  it("Emission rule 1: a successful pick cancel over MQTT (cancel_service_request) → order_modification success (id = the transaction id), then order_information cancelled", async () => {
+    await c.create(pickBody("N9", [pickLine("N9-1", "D", 1)]));
+    let answer: Json = {};
     const got = await received(async () => {
-      expect((await c.pick("N6", "N6-1", "SP", 1)).status).toBe(200);
-      expect((await c.exception("N6", "N6-1", 1, "unscannable")).status).toBe(200);
+      const body = { transaction: "c-9", externalServiceRequestId: "N9", type: "PICK" };
+      answer = JSON.parse(await ask(central.broker, "cancel_service_request", body)) as Json;
     });
-    expect(kinds(got).at(-1)).toEqual(["bin_complete", undefined]);
-    expect(kinds(got)).toContainEqual(["order_information", "abandoned"]);
-    expect((await c.printReady("N6")).status).toBe(400);
-    expect((await c.empty(got.at(-1)?.notification_data.ppsBinId)).status).toBe(200);
-    await c.gone("MP");
+    expect(answer).toMatchObject({ status: "ok", data: { externalServiceRequestId: "N9", type: "PICK" } });
+    expect(kinds(got)).toEqual([
+      ["order_modification", "success"],
+      ["order_information", "cancelled"],
+    ]);
+    expect(got[0]?.notification_data).toMatchObject({ state: "success", id: answer.data.id });
+    expect(got[1]?.notification_data).toMatchObject({ externalServiceRequestId: "N9", status: "CANCELLED" });
   });
 });

@@ -4,6 +4,8 @@ export interface Received {
   topic: string;
   payload: string;
   retain: boolean;
+  /** The QoS the broker delivered the message with (a subscriber over MQTT; not the in-broker tap). */
+  qos?: number;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function subscribe(
   const messages: Received[] = [];
   const waiters = new Set<() => void>();
   client.on("message", (topic, payload, packet) => {
-    messages.push({ topic, payload: payload.toString("utf8"), retain: packet.retain });
+    messages.push({ topic, payload: payload.toString("utf8"), retain: packet.retain, qos: packet.qos });
     for (const w of [...waiters]) w();
   });
   // Subscribe on every connect that has no session at the broker: a clean session loses its subscriptions.
