@@ -49,7 +49,7 @@ async function stage(central: Central, id: string, bin: string): Promise<Envelop
 }
 
 const alerts = (note: Envelope | undefined) =>
-  (note?.notification_data.attributes.alert_data as Json[]).map((a) => a.code);
+  ((note?.notification_data.attributes.alert_data ?? []) as Json[]).map((a) => a.code);
 
 describe("staging conditions", () => {
   it("Stage put: the PPS must be logged in → stage_failure pps_not_logged_in; back to created, the bin stays empty", async () => {
