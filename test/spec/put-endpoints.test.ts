@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CORE, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
 import { ask, PPS } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
+import { delivered } from "./support/delivered.js";
 
 let c: Central;
 
@@ -30,17 +31,6 @@ const mqtt = async (name: string, payload: Json) =>
     }),
   ) as Json;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
-
-/** Waits until `count` notifications (the staging evaluation follows the stage call) were delivered. */
-async function delivered(count: number) {
-  const got = [];
-  const end = Date.now() + 5000;
-  while (got.length < count && Date.now() < end) {
-    got.push(...(await c.since()));
-    if (got.length < count) await new Promise((r) => setTimeout(r, 10));
-  }
-  return got;
-}
 
 function expectCreated(body: Json, id: string): void {
   expect(body).toMatchObject({
@@ -112,7 +102,7 @@ describe("put endpoint rows over HTTP and over MQTT", () => {
     await c.mark();
     const res = await mqtt("stage_put", { serviceRequestId: "E-MQTT", ppsId: PPS, ppsBinId: "3" });
     expect(res).toMatchObject({ status: "ok", data: {} });
-    expect(kinds(await delivered(1))).toEqual([["put_information", "staged"]]);
+    expect(kinds(await delivered(c, 1))).toEqual([["put_information", "staged"]]);
     expect((await get("E-MQTT")).state).toBe("staged");
   });
 

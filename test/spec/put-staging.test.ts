@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CORE, type Envelope, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
 import { ask, PPS } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
+import { delivered } from "./support/delivered.js";
 
 let c: Central;
 let lax: Central;
@@ -28,16 +29,6 @@ afterAll(async () => {
 const stageBody = (id: string, bin: string) => ({ serviceRequestId: id, ppsId: PPS, ppsBinId: bin });
 const stateOf = async (central: Central, id: string) =>
   (await ok(central.t.call("GET", `${SR}/${id}?type=PUT`))).state as string;
-
-async function delivered(central: Central, count: number): Promise<Envelope[]> {
-  const got: Envelope[] = [];
-  const end = Date.now() + 5000;
-  while (got.length < count && Date.now() < end) {
-    got.push(...(await central.since()));
-    if (got.length < count) await new Promise((r) => setTimeout(r, 10));
-  }
-  return got;
-}
 
 /** Creates the put, stages it over HTTP and returns the notifications of that staging. */
 async function stage(central: Central, id: string, bin: string): Promise<Envelope[]> {
