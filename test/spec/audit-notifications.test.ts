@@ -128,7 +128,7 @@ describe("audit notification data", () => {
     await ok(auditAct(c, id, "count", { audit_line_id: lineIds(view).TIE, good_qty: 12 }));
     const [pending] = await notes();
     expect(pending?.audit_status).toBe("pending_approval");
-    expect((pending?.audit_data as Json[])[0]).toMatchObject({
+    expect(((pending?.audit_data ?? []) as Json[])[0]).toMatchObject({
       status: "auditline_pending_approval",
       expected_qty: 10,
       actual_qty: 12,
