@@ -5,7 +5,8 @@
  * broker as the central system receives it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Envelope, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
+import { itemBody } from "../helpers/fixtures.js";
+import { type Envelope, ITEM, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
 import { PPS } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 
@@ -167,5 +168,49 @@ describe("put transactions and their exceptions (rules 3 and 4)", () => {
     const exceptionIds = notes.slice(0, 3).map((n) => n.notification_data.actuals.containers[0].id);
     expect(exceptionIds).toEqual([containers[0]?.id, containers[2]?.id, containers[3]?.id]);
     await ok(call("POST", "/station/puts/X-ALL/release"));
+  });
+});
+
+describe("Put request resource: pdfa_values", () => {
+  it("Put request: productAttributes.pdfa_values (object with product_sku and further key/values) → the further unique attributes choose the item; other keys are kept as sent; product_sku alone naming two items → 400 naming the product", async () => {
+    const schema = { unique: [["product_sku", "colour"]], type: "object" };
+    for (const colour of ["red", "blue"]) {
+      const attrs = {
+        productAttributes: { product_sku: "SOCK", colour },
+        barcodeList: [{ barcode: `BC-SOCK-${colour}` }],
+      };
+      await ok(call("POST", ITEM, itemBody("SOCK", { schema, ...attrs })));
+    }
+    const body = putBody("P-SOCK", [["SOCK", 1]]);
+    const product = body.expectations.containers[0].products[0];
+    const ambiguous = await call("POST", SR, body);
+    const refused = (await ambiguous.json()) as Json;
+    expect([ambiguous.status, refused.errors[0].path]).toEqual([
+      400,
+      "expectations.containers.0.products.0.productAttributes.pdfa_values",
+    ]);
+    product.productAttributes.pdfa_values = { product_sku: "SOCK", colour: "blue", batch: "B-7" };
+    const created = await ok(call("POST", SR, body));
+    expect(created.expectations.containers[0].products[0].productAttributes.pdfa_values).toEqual({
+      product_sku: "SOCK",
+      colour: "blue",
+      batch: "B-7",
+    });
+    await ok(call("POST", "/station/puts/P-SOCK/put-back-stage", { ppsBinId: "2" }));
+    await c.mark();
+    await ok(
+      call("POST", "/station/puts", {
+        externalServiceRequestId: "P-SOCK",
+        product_sku: "SOCK",
+        location: "S50",
+        quantity: 1,
+      }),
+    );
+    const [done] = await c.since();
+    expect(done?.notification_data.actuals.containers[0].products[0].productAttributes.pdfa_values).toEqual({
+      product_sku: "SOCK",
+      colour: "blue",
+    });
+    await ok(call("POST", "/station/puts/P-SOCK/release"));
   });
 });
