@@ -160,11 +160,10 @@ describe("put staging withdrawn before the first put transaction → stage_cance
   it("Put request: stage_requested | cancel before staging is decided → stage_cancelled, then cancelled; a second cancel (over MQTT) is 409", async () => {
     await ok(call("POST", SR, putBody("W-REQ", [["C", 1]])));
     await c.mark();
-    const { operations, requests, repos } = c.t.agent.services;
-    // within one turn of the event loop (read in process, not over the socket): the staging
-    // evaluation scheduled after the stage call has not run yet
+    const { operations, requests } = c.t.agent.services;
+    // one turn of the event loop: the staging evaluation (scheduled after the stage call) has not run yet
     operations.stagePut(stageBody("W-REQ", "5"));
-    expect(repos.requests.find("PUT", "W-REQ")?.state).toBe("stage_requested");
+    expect(requests.get("W-REQ", "PUT").state).toBe("stage_requested");
     requests.cancel({ externalServiceRequestId: "W-REQ", type: "PUT" });
     await new Promise((r) => setImmediate(r));
     expect(kinds(await c.since())).toEqual([["put_information", "stage_cancelled"]]);
