@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASIC, TOKEN_PATH } from "../helpers/agent.js";
-import { type Envelope, type Json, ok, seedItem, setStock } from "../helpers/station.js";
+import { type Json, ok, seedItem, setStock } from "../helpers/station.js";
 import { ask } from "../sync/support/agent.js";
+import { AUDIT, auditAct, auditStatuses, createAudit } from "./support/audit.js";
 import { type Central, startCentral } from "./support/central.js";
 
-const AUDIT = "/api-gateway/integration-service/wms-integration/core/api/audit";
 const ZERO = { good_qty: 0, missing_qty: 0, damaged_qty: 0, unscannable_qty: 0, system_removed_qty: 0 };
 
 let c: Central;
@@ -32,24 +32,9 @@ beforeAll(async () => {
 });
 afterAll(async () => c?.close());
 
-const statuses = (notes: Envelope[]) =>
-  notes.map((n) => [n.notification_type, n.notification_data.audit_status as string]);
-
-async function create(locations = ["MSU-1"]): Promise<string> {
-  const res = await ok(
-    c.t.call("POST", AUDIT, {
-      action: "create",
-      audit_param_name: "cycle count",
-      audit_param_type: "location",
-      audit_param_value: { locations_list: locations },
-      kq: true,
-    }),
-  );
-  return res.audit_id as string;
-}
-
-const act = (id: string, action: string, body?: unknown) =>
-  c.t.call("POST", `/station/audits/${id}/${action}`, body);
+const statuses = auditStatuses;
+const create = (locations = ["MSU-1"]) => createAudit(c, locations);
+const act = (id: string, action: string, body?: unknown) => auditAct(c, id, action, body);
 const asOperator = (id: string, action: string) =>
   c.t.request(`/station/audits/${id}/${action}`, {
     method: "POST",

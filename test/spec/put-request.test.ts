@@ -5,9 +5,10 @@
  * README "Decisions where the spec says \"not shown\"" records the choices these tests hold the agent to.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CORE, type Envelope, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
+import { CORE, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
 import { ask, PPS } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
+import { delivered } from "./support/delivered.js";
 
 let c: Central;
 
@@ -26,23 +27,12 @@ const stageBody = (id: string, bin: string) => ({ serviceRequestId: id, ppsId: P
 const binState = async (bin: string) =>
   ((await ok(call("GET", "/station/state"))).bins as Json[]).find((b) => b.ppsBinId === bin)?.state;
 
-/** Waits until the staging evaluation that follows a stage call has been delivered. */
-async function untilDelivered(count: number): Promise<Envelope[]> {
-  const got: Envelope[] = [];
-  const end = Date.now() + 5000;
-  while (got.length < count && Date.now() < end) {
-    got.push(...(await c.since()));
-    if (got.length < count) await new Promise((r) => setTimeout(r, 10));
-  }
-  return got;
-}
-
 /** A put of 3 × C created and staged into `bin`, its notifications consumed. */
 async function stagedPut(id: string, bin: string): Promise<void> {
   await ok(call("POST", SR, putBody(id, [["C", 3]])));
   await c.mark();
   await ok(call("POST", `${CORE}/stage_put_expectation`, stageBody(id, bin)));
-  expect(kinds(await untilDelivered(1))).toEqual([["put_information", "staged"]]);
+  expect(kinds(await delivered(c, 1))).toEqual([["put_information", "staged"]]);
   expect(await binState(bin)).toBe("put");
 }
 
@@ -67,7 +57,7 @@ describe("put request rows", () => {
     await c.mark();
     const res = await call("POST", `${CORE}/stage_put_expectation`, stageBody("R-STAGE", "2"));
     expect([res.status, await res.text()]).toEqual([200, ""]);
-    const [staged, ...more] = await untilDelivered(1);
+    const [staged, ...more] = await delivered(c, 1);
     expect(more).toEqual([]);
     expect(staged?.notification_type).toBe("put_information");
     expect(staged?.notification_data).toMatchObject({
@@ -83,7 +73,7 @@ describe("put request rows", () => {
     await ok(call("POST", SR, putBody("R-FAIL", [["C", 1]])));
     await c.mark();
     await ok(call("POST", `${CORE}/stage_put_expectation`, stageBody("R-FAIL", "2")));
-    const [failed] = await untilDelivered(1);
+    const [failed] = await delivered(c, 1);
     expect(failed?.notification_data.state).toBe("stage_failure");
     expect(failed?.notification_data.attributes.alert_data).toEqual([
       { code: "pps_bin_not_empty", description: expect.any(String) },
@@ -156,7 +146,7 @@ describe("put staging withdrawn before the first put transaction → stage_cance
     expect(kinds(await c.since())).toEqual([["put_information", "stage_cancelled"]]);
     expect(await binState("4")).toBe("empty");
     await ok(call("POST", `${CORE}/stage_put_expectation`, stageBody("W-TOTE", "4")));
-    expect(kinds(await untilDelivered(1))).toEqual([["put_information", "staged"]]);
+    expect(kinds(await delivered(c, 1))).toEqual([["put_information", "staged"]]);
   });
 
   it("Put request: staged | cancel from API before any put → stage_cancelled, then cancelled (200)", async () => {
@@ -173,7 +163,7 @@ describe("put staging withdrawn before the first put transaction → stage_cance
     const { operations, requests } = c.t.agent.services;
     // one turn of the event loop: the staging evaluation (scheduled after the stage call) has not run yet
     operations.stagePut(stageBody("W-REQ", "5"));
-    expect(await stateOf("W-REQ")).toBe("stage_requested");
+    expect(requests.get("W-REQ", "PUT").state).toBe("stage_requested");
     requests.cancel({ externalServiceRequestId: "W-REQ", type: "PUT" });
     await new Promise((r) => setImmediate(r));
     expect(kinds(await c.since())).toEqual([["put_information", "stage_cancelled"]]);

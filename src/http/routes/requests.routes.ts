@@ -108,7 +108,11 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
         },
         400: { description: "bad data" },
         404: { description: "unknown externalServiceRequestId" },
-        409: { description: "PUT not in state created", codes: ["invalid_state"] },
+        409: {
+          description:
+            "PUT past created, except a staging not yet put into (stage_requested, or staged with no put transaction): that staging is withdrawn (stage_cancelled) and the put cancelled",
+          codes: ["invalid_state"],
+        },
       },
     },
     async (c) => {

@@ -1,4 +1,5 @@
 import type { RequestRow } from "../../db/requests.repo.js";
+import { AppError } from "../../domain/errors.js";
 import { createPut as initialPut, PUT_STATUS } from "../../domain/put.machine.js";
 import type { PutCreateInput, PutModifyInput } from "../../domain/service-request.schema.js";
 import { mustFind, type RequestContext, viewOf } from "../request-record.js";
@@ -54,6 +55,13 @@ export function createPut(
 export function cancelPut(ctx: RequestContext, externalId: string, tx: Tx): RequestRow {
   let row = mustFind(ctx, "PUT", externalId);
   if (isStaging(row)) row = withdrawStaging(ctx, row, tx);
+  if (row.state !== "created") {
+    throw new AppError(
+      "invalid_state",
+      `put '${externalId}' is ${row.state}: a put is cancelled in created, or while staged before its first put transaction`,
+      [{ path: "externalServiceRequestId", message: `put request is ${row.state}` }],
+    );
+  }
   return applyPutEffects(ctx, row, stepPutOrRefuse(row, { type: "cancel" }), tx);
 }
 

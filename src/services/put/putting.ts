@@ -1,7 +1,7 @@
 import type { RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
 import type { PutExceptionInput, PutTransactionInput } from "../../domain/station.schema.js";
-import { mustFind, operatorIn, type RequestContext } from "../request-record.js";
+import { mustFind, operatorIn, parseJson, type RequestContext } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
 import type { PutDeps } from "./put-deps.js";
 import { applyPutEffects, recordPutActual, stepPutOrRefuse } from "./put-effects.js";
@@ -14,6 +14,16 @@ function moreThanExpected(quantity: number, left: number): AppError {
   return new AppError("validation_failed", `quantity ${quantity} is more than the ${left} expected`, [
     { path: "quantity", message: `at most ${left}` },
   ]);
+}
+
+/**
+ * The operator of this transaction becomes the request's `pps_seat_name` and `user_name`, so the
+ * put_information it causes names who put or found the exception (rule 4: "attributes give user_name,
+ * pps_id, pps_seat_name"), as a pick transaction does for order_information.
+ */
+function actedBy(row: RequestRow, actor: { user_name: string; pps_seat_name: string }): RequestRow {
+  const exec = { ...(parseJson<Record<string, unknown>>(row.executionJson) ?? {}), ...actor };
+  return { ...row, executionJson: JSON.stringify(exec) };
 }
 
 /** One put transaction: items from the tote into a slot of a presented rack. */
@@ -46,9 +56,10 @@ export function recordPut(deps: PutDeps, input: PutTransactionInput, tx: Tx): Re
     quantity: input.quantity,
     location: input.location,
   };
-  recordPutActual(deps, row, actual, { user_name: op.user, pps_seat_name: op.seat }, tx);
+  const actor = { user_name: op.user, pps_seat_name: op.seat };
+  recordPutActual(deps, row, actual, actor, tx);
   const effects = s.effects.filter((e) => e.kind !== "add" && e.kind !== "record_actual");
-  return applyPutEffects(deps, row, { state: s.state, effects }, tx);
+  return applyPutEffects(deps, actedBy(row, actor), { state: s.state, effects }, tx);
 }
 
 /** Items found wrong (damaged, missing, excess…): recorded as actuals with that state (spec: put states). */
@@ -75,9 +86,10 @@ export function recordPutException(deps: PutDeps, input: PutExceptionInput, tx: 
     quantity: input.quantity,
     location: null,
   };
-  const id = recordPutActual(deps, row, actual, { user_name: op.user, pps_seat_name: op.seat }, tx);
+  const actor = { user_name: op.user, pps_seat_name: op.seat };
+  const id = recordPutActual(deps, row, actual, actor, tx);
   const effects = s.effects.filter((e) => e.kind !== "record_actual");
-  return applyPutEffects(deps, row, { state: s.state, effects }, tx, { exceptionIds: [id] });
+  return applyPutEffects(deps, actedBy(row, actor), { state: s.state, effects }, tx, { exceptionIds: [id] });
 }
 
 /**
