@@ -173,7 +173,7 @@ describe("put staging withdrawn before the first put transaction → stage_cance
     const { operations, requests } = c.t.agent.services;
     // one turn of the event loop: the staging evaluation (scheduled after the stage call) has not run yet
     operations.stagePut(stageBody("W-REQ", "5"));
-    expect(await stateOf("W-REQ")).toBe("stage_requested");
+    expect(requests.get("W-REQ", "PUT").state).toBe("stage_requested");
     requests.cancel({ externalServiceRequestId: "W-REQ", type: "PUT" });
     await new Promise((r) => setImmediate(r));
     expect(kinds(await c.since())).toEqual([["put_information", "stage_cancelled"]]);
