@@ -25,7 +25,7 @@ describe("Pick request state table", () => {
       externalServiceRequestId: "R1",
       type: "PICK",
       status: "CREATED",
-      state: "created",
+      state: "CREATED",
       serviceRequests: [{ externalServiceRequestId: "R1-1", type: "PICK_LINE" }],
     });
     expect(typeof created.id).toBe("number");
