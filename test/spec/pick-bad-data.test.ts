@@ -92,6 +92,18 @@ const BAD_CREATES: Array<[string, Json, string, string]> = [
     "invalid_filter",
   ],
   [
+    "value not single-quoted",
+    pickBody("BAD", [filtered(["product_sku = A"])]),
+    `${PRODUCT}.productAttributes.filter_parameters.0`,
+    "invalid_filter",
+  ],
+  [
+    "`in` with a value that is not a list",
+    pickBody("BAD", [filtered(["product_sku in 'A'"])]),
+    `${PRODUCT}.productAttributes.filter_parameters.0`,
+    "invalid_filter",
+  ],
+  [
     "operator not = or in",
     pickBody("BAD", [filtered(["product_sku != 'A'"])]),
     `${PRODUCT}.productAttributes.filter_parameters.0`,

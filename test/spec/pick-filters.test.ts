@@ -59,6 +59,16 @@ describe("Pick request: filter string grammar", () => {
     expect((await c.cancel("FG2")).status).toBe(202);
   });
 
+  it("Pick request: filter | a list for `in` also as ['a','b'] (decision: README \"Filters\"); a quote inside a value is doubled", async () => {
+    await seedStyled("F'3", "E3", "green");
+    await c.stock("SF3", "MF", "F'3", 2);
+    await c.create(pickBody("FG5", [filterLine("FG5-1", ["product_sku in ['F''3', 'F9']"], 2)]));
+    expect((await c.get("FG5")).state).toBe("fulfillable");
+    const id = central.t.agent.services.repos.items.idsByKey("product_sku", "F'3", -1)[0] as number;
+    expect(c.onHand("SF3", id)?.reserved).toBe(2);
+    expect((await c.cancel("FG5")).status).toBe(202);
+  });
+
   it("Pick request: several filter strings → products matching all of them are selected", async () => {
     await c.create(
       pickBody("FG3", [filterLine("FG3-1", ["product_sku in ('F1','F2')", "colour = 'red'"], 5)]),
