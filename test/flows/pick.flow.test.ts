@@ -43,7 +43,7 @@ describe("pick: created → fulfillable → cancellation_locked → pick_started
       externalServiceRequestId: "P1",
       type: "PICK",
       status: "CREATED",
-      state: "CREATED".toLowerCase(),
+      state: "CREATED",
     });
     expect(created.serviceRequests).toHaveLength(2);
     expect(created.serviceRequests[0]).toMatchObject({

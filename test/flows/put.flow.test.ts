@@ -23,7 +23,7 @@ describe("put: created → stage_requested → staged → complete → released"
     expect(created).toMatchObject({
       type: "PUT",
       status: "CREATED",
-      state: "created",
+      state: "CREATED",
       attributes: { tote_id: "TOTE-1" },
     });
     expect(created.expectations.containers[0].products[0]).toMatchObject({

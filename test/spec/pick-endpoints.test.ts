@@ -1,21 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAgent } from "../helpers/agent.js";
-import { kinds, type NotificationReader, pickBody, pickLine } from "../helpers/station.js";
+import { kinds, pickBody, pickLine } from "../helpers/station.js";
 import { lineChange, pickStation } from "./pick-support.js";
+import type { Central } from "./support/central.js";
 
 /**
  * Conformance: the pick rows of "Endpoints" → "Service requests" and "Process flow trigger", over
  * HTTP, with modify as a partial update (README "Decisions") and not_fulfillable left by cancel or modify.
  */
 let t: TestAgent;
-let n: NotificationReader;
+let central: Central;
 let c: Awaited<ReturnType<typeof pickStation>>["c"];
 let item: Record<string, number>;
 
 beforeAll(async () => {
-  ({ t, n, c, item } = await pickStation(["A", "B", "C", "D", "E", "F", "G"]));
+  ({ t, central, c, item } = await pickStation(["A", "B", "C", "D", "E", "F", "G"]));
 });
-afterAll(async () => t.close());
+afterAll(async () => central?.close());
 
 describe("Service request endpoint rows (pick)", () => {
   it("Create | POST service-request, type PICK | 200 the created object; 400 bad data (pick)", async () => {
@@ -78,11 +79,11 @@ describe("issue 11 item 1: modify merges, it does not replace", () => {
   });
 
   it("Modify pick: attribute members given replace those members; the others are kept", async () => {
-    await n.catchUp();
+    await central.mark();
     expect((await c.modify("M1", { attributes: { pick_before_time: "2026-12-01T10:00:00Z" } })).status).toBe(
       202,
     );
-    expect(kinds(await n.next())).toEqual([
+    expect(kinds(await central.since())).toEqual([
       ["order_modification", "success"],
       ["order_information", "fulfillable"],
     ]);
@@ -148,9 +149,9 @@ describe("issue 11 item 3: not_fulfillable is not a dead end", () => {
     expect((await c.get("NF1")).state).toBe("not_fulfillable");
     await c.stock("SB2", "MB2", "B", 5);
     expect((await c.get("NF1")).state).toBe("not_fulfillable");
-    await n.catchUp();
+    await central.mark();
     expect((await c.modify("NF1", {})).status).toBe(202);
-    expect(kinds(await n.next())).toEqual([
+    expect(kinds(await central.since())).toEqual([
       ["order_modification", "success"],
       ["order_information", "fulfillable"],
     ]);

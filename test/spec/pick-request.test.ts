@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestAgent } from "../helpers/agent.js";
-import { kinds, type NotificationReader, pickBody, pickLine } from "../helpers/station.js";
+import { kinds, pickBody, pickLine } from "../helpers/station.js";
 import { orderInfos, pickStation } from "./pick-support.js";
+import type { Central } from "./support/central.js";
 
 /**
  * Conformance: the spec's "States and transitions" → "Pick request" table, over HTTP; each test names
  * the row it checks ("state | trigger → next state | also").
  */
-let t: TestAgent;
-let n: NotificationReader;
+let central: Central;
 let c: Awaited<ReturnType<typeof pickStation>>["c"];
 let item: Record<string, number>;
 let locked: Awaited<ReturnType<typeof pickStation>>["locked"];
 
 beforeAll(async () => {
-  ({ t, n, c, item, locked } = await pickStation(["A", "B", "C", "D", "E", "F", "G"]));
+  ({ central, c, item, locked } = await pickStation(["A", "B", "C", "D", "E", "F", "G"]));
 });
-afterAll(async () => t.close());
+afterAll(async () => central?.close());
 
 describe("Pick request state table", () => {
   it("Pick request: (none) | create request | valid body → created (status CREATED) | response returns the object", async () => {
@@ -26,7 +25,7 @@ describe("Pick request state table", () => {
       externalServiceRequestId: "R1",
       type: "PICK",
       status: "CREATED",
-      state: "created",
+      state: "CREATED",
       serviceRequests: [{ externalServiceRequestId: "R1-1", type: "PICK_LINE" }],
     });
     expect(typeof created.id).toBe("number");
@@ -35,9 +34,9 @@ describe("Pick request state table", () => {
   });
 
   it("Pick request: created | inventory available and blocked → fulfillable (status PROCESSING) | order_information notification", async () => {
-    await n.catchUp();
+    await central.mark();
     await c.create(pickBody("R2", [pickLine("R2-1", "A", 4)]));
-    const list = await n.next();
+    const list = await central.since();
     expect(kinds(list)).toEqual([["order_information", "fulfillable"]]);
     expect(list[0]?.notification_data).toMatchObject({ state: "fulfillable", status: "PROCESSING" });
     expect(c.onHand("SA", item.A as number)).toMatchObject({ quantity: 10, reserved: 4 });
@@ -46,9 +45,9 @@ describe("Pick request state table", () => {
   });
 
   it("Pick request: created | inventory not available → not_fulfillable (status FAILED) | order_information notification", async () => {
-    await n.catchUp();
+    await central.mark();
     await c.create(pickBody("R3", [pickLine("R3-1", "A", 11)]));
-    const list = await n.next();
+    const list = await central.since();
     expect(kinds(list)).toEqual([["order_information", "not_fulfillable"]]);
     expect(list[0]?.notification_data).toMatchObject({ status: "FAILED" });
   });
@@ -56,25 +55,25 @@ describe("Pick request state table", () => {
   it("Pick request: fulfillable | first rack reached → cancellation_locked (status PROCESSING) | order_information notification", async () => {
     await c.stock("SB", "MB", "B", 3);
     await c.create(pickBody("R4", [pickLine("R4-1", "B", 2)]));
-    await n.catchUp();
+    await central.mark();
     await c.present("MB", ["SB"]);
-    const list = await n.next();
+    const list = await central.since();
     expect(kinds(list)).toEqual([["order_information", "cancellation_locked"]]);
     expect(list[0]?.notification_data.status).toBe("PROCESSING");
   });
 
   it("Pick request: cancellation_locked | first pick transaction done → pick_started (status PROCESSING) | order_information notification", async () => {
-    await n.catchUp();
+    await central.mark();
     expect((await c.pick("R4", "R4-1", "SB", 1)).status).toBe(200);
-    const list = await n.next();
+    const list = await central.since();
     expect(kinds(list)).toEqual([["order_information", "pick_started"]]);
     expect(list[0]?.notification_data.status).toBe("PROCESSING");
   });
 
   it("Pick request: pick_started | all picks done → complete (status PROCESSED) | order complete notification; bin complete notification", async () => {
-    await n.catchUp();
+    await central.mark();
     expect((await c.pick("R4", "R4-1", "SB", 1)).status).toBe(200);
-    const list = await n.next();
+    const list = await central.since();
     expect(kinds(list)).toEqual([
       ["order_information", "complete"],
       ["bin_complete", undefined],
@@ -90,15 +89,15 @@ describe("Pick request state table", () => {
 
   it("Pick request: pick_started | each pick transaction → (state as reported in the item picked notification) | item picked notification with full current state", async () => {
     await locked("R5", "C", "SC", "MC", 3);
-    await n.catchUp();
+    await central.mark();
     for (const q of [1, 1]) expect((await c.pick("R5", "R5-1", "SC", q)).status).toBe(200);
-    const infos = orderInfos(await n.next(), "R5");
+    const infos = orderInfos(await central.since(), "R5");
     expect(infos.map((i) => i.state)).toEqual(["pick_started", "pick_started"]);
     // full current state: the second notification carries both transactions
     expect(infos[1]?.serviceRequests[0].actuals.containers).toHaveLength(2);
     expect(infos[1]?.actuals.containers).toHaveLength(2);
     expect((await c.pick("R5", "R5-1", "SC", 1)).status).toBe(200);
-    const done = await n.next();
+    const done = await central.since();
     expect((await c.empty(done[1]?.notification_data.ppsBinId)).status).toBe(200);
     await c.gone("MC");
   });
@@ -106,9 +105,9 @@ describe("Pick request state table", () => {
   it("Pick request: pick_started | partially complete because inventory is missing → abandoned (status CANCELLED) | abandoned notification", async () => {
     await locked("R6", "D", "SD", "MD", 3);
     expect((await c.pick("R6", "R6-1", "SD", 2)).status).toBe(200);
-    await n.catchUp();
+    await central.mark();
     expect((await c.exception("R6", "R6-1", 1, "item_missing")).status).toBe(200);
-    const list = await n.next();
+    const list = await central.since();
     expect(kinds(list)).toEqual([
       ["order_information", "pick_started"],
       ["order_information", "abandoned"],
@@ -124,11 +123,11 @@ describe("Pick request state table", () => {
       const id = `R7-${from}`;
       await c.create(pickBody(id, [pickLine(`${id}-1`, "A", from === "fulfillable" ? 1 : 99)]));
       expect((await c.get(id)).state).toBe(from);
-      await n.catchUp();
+      await central.mark();
       const res = await c.cancel(id);
       expect(res.status).toBe(202);
       const body = (await res.json()) as { id: number };
-      const list = await n.next();
+      const list = await central.since();
       expect(kinds(list)).toEqual([
         ["order_modification", "success"],
         ["order_information", "cancelled"],
@@ -140,12 +139,12 @@ describe("Pick request state table", () => {
 
   it("Pick request: Modify and cancel are allowed only before cancellation_locked (cancellation_locked and pick_started refuse: order_modification failure)", async () => {
     await locked("R8", "E", "SE", "ME", 2);
-    await n.catchUp();
+    await central.mark();
     expect((await c.cancel("R8")).status).toBe(202);
     expect((await c.modify("R8", { attributes: { simple_priority: "high" } })).status).toBe(202);
     expect((await c.pick("R8", "R8-1", "SE", 1)).status).toBe(200);
     expect((await c.cancel("R8")).status).toBe(202);
-    expect(kinds(await n.next())).toEqual([
+    expect(kinds(await central.since())).toEqual([
       ["order_modification", "failure"],
       ["order_modification", "failure"],
       ["order_information", "pick_started"],

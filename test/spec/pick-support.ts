@@ -1,10 +1,9 @@
 import { expect } from "vitest";
-import { startTestAgent, type TestAgent } from "../helpers/agent.js";
+import type { TestAgent } from "../helpers/agent.js";
 import {
   CORE,
   type Envelope,
   type Json,
-  NotificationReader,
   ok,
   pickBody,
   pickLine,
@@ -12,6 +11,7 @@ import {
   seedItem,
   setStock,
 } from "../helpers/station.js";
+import { startCentral } from "./support/central.js";
 
 /** The pick request calls of the spec (Endpoints → Service requests) and the station's, by name. */
 export function pickCalls(t: TestAgent) {
@@ -59,9 +59,13 @@ export function orderInfos(list: Envelope[], id: string): Json[] {
     .map((n) => n.notification_data);
 }
 
-/** A test agent at station 7 with items seeded and an operator at the front seat. */
+/**
+ * The central's agent (station 7, reached over its socket, notifications read off its broker) with
+ * items seeded and an operator at the front seat.
+ */
 export async function pickStation(skus: string[], overrides: Record<string, unknown> = {}) {
-  const t = await startTestAgent({ ppsId: "7", ...overrides });
+  const central = await startCentral(overrides);
+  const t = central.t;
   const c = pickCalls(t);
   const item: Record<string, number> = {};
   for (const sku of skus) item[sku] = await seedItem(t, sku);
@@ -73,5 +77,5 @@ export async function pickStation(skus: string[], overrides: Record<string, unkn
     await c.present(msu, [slot]);
     expect((await c.get(id)).state).toBe("cancellation_locked");
   }
-  return { t, n: new NotificationReader(t), c, item, locked };
+  return { t, central, c, item, locked };
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAgent } from "../helpers/agent.js";
-import { kinds, type NotificationReader, ok, pickBody, pickLine } from "../helpers/station.js";
+import { kinds, ok, pickBody, pickLine } from "../helpers/station.js";
 import { pickStation } from "./pick-support.js";
+import type { Central } from "./support/central.js";
 
 /**
  * Conformance: "Pick request" root attributes pick_after_time, pick_before_time and simple_priority
@@ -10,12 +11,12 @@ import { pickStation } from "./pick-support.js";
  * test agent's clock; the scheduler's pass (releaseHeldWork) is what its timer runs at each time.
  */
 let t: TestAgent;
-let n: NotificationReader;
+let central: Central;
 let c: Awaited<ReturnType<typeof pickStation>>["c"];
 let item: Record<string, number>;
 
 beforeAll(async () => {
-  ({ t, n, c, item } = await pickStation(["A", "B", "C", "D"], {
+  ({ t, central, c, item } = await pickStation(["A", "B", "C", "D"], {
     timeZone: "Europe/Berlin",
     tokenTtlSeconds: 7 * 24 * 3600,
   }));
@@ -24,7 +25,7 @@ beforeAll(async () => {
   await c.stock("SC", "MC", "C", 100);
   await c.stock("SD", "MD", "D", 100);
 });
-afterAll(async () => t.close());
+afterAll(async () => central?.close());
 
 const at = (iso: string) => {
   t.clock.now = Date.parse(iso);
@@ -49,9 +50,9 @@ describe("pick_after_time: time after which the order may be picked", () => {
     schedulerPass();
     expect(await binOf("AF1")).toBeNull();
     at("2026-11-21T11:00:00Z");
-    await n.catchUp();
+    await central.mark();
     schedulerPass();
-    expect(kinds(await n.next())).toEqual([["order_information", "cancellation_locked"]]);
+    expect(kinds(await central.since())).toEqual([["order_information", "cancellation_locked"]]);
     expect(await binOf("AF1")).not.toBeNull();
     await c.gone("MA");
     expect((await c.pick("AF1", "AF1-1", "SA", 1)).status).toBe(409);
@@ -87,9 +88,9 @@ describe("pick_before_time: deadline before which the order must be picked", () 
     const bin = await binOf("BF1");
     expect(bin).not.toBeNull();
     at("2026-11-23T10:30:00Z");
-    await n.catchUp();
+    await central.mark();
     schedulerPass();
-    const list = await n.next();
+    const list = await central.since();
     expect(kinds(list)).toEqual([["order_information", "not_fulfillable"]]);
     expect(list[0]?.notification_data).toMatchObject({ externalServiceRequestId: "BF1", status: "FAILED" });
     expect((await c.get("BF2")).state).toBe("fulfillable");
@@ -118,11 +119,11 @@ describe("pick_before_time: deadline before which the order must be picked", () 
 
   it("Pick request: pick_before_time already passed at create → not_fulfillable at once", async () => {
     at("2026-11-25T10:00:00Z");
-    await n.catchUp();
+    await central.mark();
     await c.create(
       pickBody("BF4", [pickLine("BF4-1", "A", 1)], { pick_before_time: "2026-11-25T09:00:00Z" }),
     );
-    expect(kinds(await n.next())).toEqual([["order_information", "not_fulfillable"]]);
+    expect(kinds(await central.since())).toEqual([["order_information", "not_fulfillable"]]);
     // a modify that moves the deadline allocates again
     await c.modify("BF4", { attributes: { pick_before_time: "2026-11-25T12:00:00Z" } });
     expect((await c.get("BF4")).state).toBe("fulfillable");

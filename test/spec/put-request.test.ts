@@ -48,7 +48,7 @@ describe("put request rows", () => {
   it("Put request: (none) | create request | valid body → created (status CREATED); no notification", async () => {
     await c.mark();
     const created = await ok(call("POST", SR, putBody("R-CREATE", [["C", 2]])));
-    expect(created).toMatchObject({ type: "PUT", status: "CREATED", state: "created" });
+    expect(created).toMatchObject({ type: "PUT", status: "CREATED", state: "CREATED" });
     expect(await c.since()).toEqual([]);
   });
 

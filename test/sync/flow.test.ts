@@ -45,7 +45,7 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
         }),
       ) as Json;
       expect(created).toMatchObject({ transaction: "c-1", status: "ok", error: null });
-      expect(created.data).toMatchObject({ externalServiceRequestId: "P1", type: "PICK", state: "created" });
+      expect(created.data).toMatchObject({ externalServiceRequestId: "P1", type: "PICK", state: "CREATED" });
 
       const rack = JSON.parse(
         await ask(central, "rack_presented", { transaction: "r-1", msu: "M1", locations: ["S1", "S2"] }),

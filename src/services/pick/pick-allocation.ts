@@ -5,8 +5,9 @@ import { type Filter, parseFilter } from "../../domain/filter.js";
 import { isRefusal } from "../../domain/machine.js";
 import { type PickState, stepPick } from "../../domain/pick.machine.js";
 import { stepPickLine } from "../../domain/pick-line.machine.js";
-import type { RequestContext } from "../request-record.js";
+import { parseJson, type RequestContext } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
+import { inWorkOrder } from "../work-order/work-order.service.js";
 import { expirePick, pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { applyPickEffects, binFor, giveBin, lockAtPresentedRacks, withContext } from "./pick-effects.js";
@@ -33,10 +34,31 @@ const parsedFilters = (l: LineRow): Filter[] =>
   (JSON.parse(l.filtersJson) as string[]).map((t) => (parseFilter(t) as { ok: true; filter: Filter }).filter);
 
 /**
+ * A request allocated again with its bin (a modify) keeps the bin while it waits for picking in it:
+ * fulfillable and released (not held back by pick_after_time). Otherwise the bin is freed before the
+ * order_information is written, so that `pps_bin_id` names the bin the request holds now (spec
+ * "Events": the full current Service Request object), null when none.
+ */
+function keepOrFreeBin(deps: PickDeps, row: RequestRow, allocated: boolean, tx: Tx): RequestRow {
+  if (!row.binId) return row;
+  if (allocated && inWorkOrder([{ ...row, state: "fulfillable" }], tx.now).length) return row;
+  deps.station.setBin(row.binId, "empty", "none", tx.now);
+  tx.announce("station", {});
+  const exec = parseJson<Record<string, unknown>>(row.executionJson);
+  return {
+    ...row,
+    binId: null,
+    updatedOn: tx.now,
+    executionJson: exec ? JSON.stringify({ ...exec, pps_bin_id: null }) : row.executionJson,
+  };
+}
+
+/**
  * Allocation against free stock, all-or-nothing (docs/architecture.md#flows): fulfillable or not_fulfillable. Slots
  * audits hold are left out. A request whose pick_before_time has passed is not allocated: it ends
  * not_fulfillable (pick-deadline.ts). A request that becomes fulfillable takes its bin first when one
- * is free for it, so the notification names it. `fresh`: a request created in this transaction.
+ * is free for it, so the notification names it; one that no longer waits in its bin frees it first
+ * (keepOrFreeBin). `fresh`: a request created in this transaction.
  */
 export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx, fresh?: NewLines): RequestRow {
   const lines = fresh?.lines ?? deps.requests.lines(row.id);
@@ -66,8 +88,9 @@ export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx, fresh?: Ne
     return next;
   });
   const known = fresh ? { lines: written, actuals: [] } : undefined;
-  const bin = result.ok ? binFor(deps, row, tx.now) : undefined;
-  const placed = withContext(deps, bin ? giveBin(deps, row, bin, tx) : row);
+  const held = keepOrFreeBin(deps, row, result.ok, tx);
+  const bin = result.ok ? binFor(deps, held, tx.now) : undefined;
+  const placed = withContext(deps, bin ? giveBin(deps, held, bin, tx) : held);
   const next = applyPickEffects(deps, placed, step, tx, {}, null, known);
   if (bin) lockAtPresentedRacks(deps, tx);
   return next;

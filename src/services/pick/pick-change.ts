@@ -9,7 +9,6 @@ import { type PickModifyInput, pickAttributesSchema } from "../../domain/service
 import { validate } from "../../domain/validate.js";
 import { mustFind, parseJson, type RequestContext } from "../request-record.js";
 import type { Tx } from "../unit-of-work.js";
-import { inWorkOrder } from "../work-order/work-order.service.js";
 import { allocatePick } from "./pick-allocation.js";
 import { announceHeld, checkFilters, insertLines, isPack, scheduling } from "./pick-create.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
@@ -87,24 +86,11 @@ export function modifyPick(deps: PickDeps, input: PickModifyInput, body: unknown
   };
   deps.requests.update(next);
   announceHeld(plan.sched, tx);
+  const hadBin = next.binId;
   next = allocatePick(deps, next, tx);
-  // A request that no longer waits for picking in its bin (not fulfillable, or held back now) frees it.
-  if (next.binId && (next.state !== "fulfillable" || !inWorkOrder([next], tx.now).length)) {
-    deps.station.setBin(next.binId, "empty", "none", tx.now);
-    deps.requests.update({ ...withoutBin(next), updatedOn: tx.now });
-    tx.announce("station", {});
-    assignBins(deps, tx);
-  }
+  // A request that no longer waits for picking in its bin freed it (pick-allocation.ts): the next in line takes it.
+  if (hadBin && !next.binId) assignBins(deps, tx);
   return txId;
-}
-
-function withoutBin(row: RequestRow): RequestRow {
-  const exec = parseJson<Record<string, unknown>>(row.executionJson);
-  return {
-    ...row,
-    binId: null,
-    executionJson: exec ? JSON.stringify({ ...exec, pps_bin_id: null }) : row.executionJson,
-  };
 }
 
 /** The modify's outcome, checked before anything is written: a 400 for bad data (spec "Modify pick"). */

@@ -72,6 +72,17 @@ function createNew(deps: RequestDeps, p: Prepared, tx: Tx): unknown {
 }
 
 /**
+ * The create answer's state (spec: Service Request table, "uppercase `CREATED` right after creation,
+ * lowercase names in notifications"; Create row, "`status` and `state` `CREATED`"): a request still in
+ * `created` is answered as `CREATED`, the first create and its idempotent repeat alike. Every read
+ * after (GET) and every notification carries the lowercase name.
+ */
+function createAnswer(view: unknown): unknown {
+  const v = view as { state?: unknown };
+  return v.state === "created" ? { ...v, state: "CREATED" } : view;
+}
+
+/**
  * Create PICK or PUT. The same create sent again returns the stored request (a safe retry); another
  * body under the same externalServiceRequestId and type is a 409 (integrators retry creates after a timeout: docs/interface.md#service-request-endpoints). The insert
  * comes first and the stored request is read only when the id is taken: a new request costs no read.
@@ -79,10 +90,10 @@ function createNew(deps: RequestDeps, p: Prepared, tx: Tx): unknown {
 export function createRequest(deps: RequestDeps, prepared: Prepared, tx: Tx) {
   const { type, input, requestJson } = prepared;
   const view = createNew(deps, prepared, tx);
-  if (view !== null) return { created: true, view };
+  if (view !== null) return { created: true, view: createAnswer(view) };
   const existing = mustFind(deps, type, input.externalServiceRequestId);
   if (existing.requestJson === requestJson)
-    return { created: false, view: viewOf(existing, deps) as unknown };
+    return { created: false, view: createAnswer(viewOf(existing, deps)) };
   throw new AppError(
     "duplicate_request",
     `a ${type} request '${input.externalServiceRequestId}' exists with a different body`,
