@@ -4,7 +4,6 @@ import { CENTRAL, ROOT } from "../sync/support/agent.js";
 import { subscribe } from "../sync/support/subscriber.js";
 import { pickCalls } from "./pick-support.js";
 import { type Central, startCentral } from "./support/central.js";
-import { envelopes } from "./support/envelope.js";
 
 /**
  * Conformance: "Events" → order_information at each state it names (the full current Service Request
@@ -14,7 +13,6 @@ import { envelopes } from "./support/envelope.js";
  */
 let central: Central;
 let c: ReturnType<typeof pickCalls>;
-const ids = new Set<string>();
 const OPTIONS = { priority: 1, bintags: ["b"] };
 const NOTIFICATION = `${ROOT}/notification`;
 
@@ -28,11 +26,7 @@ afterAll(async () => {
   await central?.close();
 });
 
-async function received(action: () => Promise<unknown>): Promise<Envelope[]> {
-  await central.mark();
-  await action();
-  return envelopes(await central.since(), ids);
-}
+const received = (action: () => Promise<unknown>) => central.during(action);
 
 const MEMBERS = ["type", "state", "status", "externalServiceRequestId", "createdOn", "expectations"];
 const CONTEXT = ["execution_id", "pps_bin_id", "pps_id", "pps_seat_name", "user_name"];

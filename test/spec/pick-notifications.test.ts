@@ -3,7 +3,6 @@ import { type Envelope, type Json, kinds, ok, pickBody, pickLine, seedItem } fro
 import { ask } from "../sync/support/agent.js";
 import { pickCalls } from "./pick-support.js";
 import { type Central, startCentral } from "./support/central.js";
-import { envelopes } from "./support/envelope.js";
 
 /**
  * Conformance: "Events" (order_information, order_modification and its failure under "Errors",
@@ -14,7 +13,6 @@ import { envelopes } from "./support/envelope.js";
 let central: Central;
 let c: ReturnType<typeof pickCalls>;
 const item: Record<string, number> = {};
-const ids = new Set<string>();
 
 beforeAll(async () => {
   central = await startCentral();
@@ -26,12 +24,7 @@ afterAll(async () => {
   await central?.close();
 });
 
-/** Runs `action`, then returns every notification it caused as the broker delivered them. */
-async function received(action: () => Promise<unknown>): Promise<Envelope[]> {
-  await central.mark();
-  await action();
-  return envelopes(await central.since(), ids);
-}
+const received = (action: () => Promise<unknown>) => central.during(action);
 
 const CONTEXT = ["execution_id", "pps_bin_id", "pps_id", "pps_seat_name", "user_name"];
 

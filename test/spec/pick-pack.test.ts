@@ -3,7 +3,6 @@ import { type Envelope, type Json, kinds, ok, pickBody, pickLine, SR, seedItem }
 import { ask } from "../sync/support/agent.js";
 import { pickCalls } from "./pick-support.js";
 import { type Central, startCentral } from "./support/central.js";
-import { envelopes } from "./support/envelope.js";
 
 /**
  * Conformance: "Pick request" → Pick+pack (line attributes, root order_options.bintags) and emission
@@ -12,7 +11,6 @@ import { envelopes } from "./support/envelope.js";
  */
 let central: Central;
 let c: ReturnType<typeof pickCalls>;
-const ids = new Set<string>();
 const PACK = {
   shipping_address: "1 Main St",
   carrier_label_url: "https://carrier.example/l/1",
@@ -33,12 +31,7 @@ afterAll(async () => {
   await central?.close();
 });
 
-/** Runs `action`, then returns every notification it caused as the broker delivered them. */
-async function received(action: () => Promise<unknown>): Promise<Envelope[]> {
-  await central.mark();
-  await action();
-  return envelopes(await central.since(), ids);
-}
+const received = (action: () => Promise<unknown>) => central.during(action);
 
 const infos = (got: Envelope[]) =>
   got.filter((n) => n.notification_type === "order_information").map((n) => n.notification_data as Json);

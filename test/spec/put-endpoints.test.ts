@@ -41,8 +41,8 @@ function expectCreated(body: Json, id: string): void {
     attributes: { tote_id: "TOTE-1" },
     actuals: { containers: [] },
   });
-  // P1 makes the create answer's state uppercase CREATED (spec create row); main answers `created`
-  expect(["created", "CREATED"]).toContain(body.state);
+  // the spec's create row: "status and state CREATED"; reads and notifications use lowercase names
+  expect(body.state).toBe("CREATED");
   expect(Number.isInteger(body.id)).toBe(true);
   for (const k of ["receivedOn", "createdOn", "updatedOn"]) expect(body[k]).toMatch(ISO);
   const product = body.expectations.containers[0].products[0];

@@ -23,6 +23,8 @@ export interface Central {
   mark(): Promise<void>;
   /** Every notification since the last mark, once the broker delivered all that is committed. */
   since(): Promise<Envelope[]>;
+  /** Runs `action`, then returns every notification it caused, as the broker delivered them. */
+  during(action: () => Promise<unknown>): Promise<Envelope[]>;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,8 @@ async function delivered(t: TestAgent, broker: Subscriber): Promise<Envelope[]> 
   );
   const got = broker.on(NOTIFICATION).map((m) => JSON.parse(m.payload) as Envelope);
   expect(got.map((n) => n.notification_id)).toEqual(expected);
+  // README "Notification ids": unique, never reused (and never the variant name notification_seq)
+  expect(new Set(expected).size).toBe(expected.length);
   for (const n of got) {
     expect(Object.keys(n).sort()).toEqual(ENVELOPE_KEYS);
     expect(n.version_number).toBe("1.5.0");
@@ -83,7 +87,7 @@ export async function startCentral(overrides: Record<string, unknown> = {}): Pro
   const call = overTheSocket(t);
   const broker = await subscribe(t.agent.sync.url as string, [`${ROOT}/#`], CENTRAL);
   let seen = 0;
-  return {
+  const central: Central = {
     t,
     broker,
     base: `http://127.0.0.1:${t.agent.address?.port}`,
@@ -97,9 +101,15 @@ export async function startCentral(overrides: Record<string, unknown> = {}): Pro
       seen = all.length;
       return out;
     },
+    async during(action) {
+      await central.mark();
+      await action();
+      return central.since();
+    },
     async close() {
       await broker.close();
       await t.close();
     },
   };
+  return central;
 }
