@@ -139,15 +139,7 @@ describe("Authorization header", () => {
   });
 
   it("General: the token endpoint takes no bearer: it answers without one (Basic client credential only)", async () => {
-    const res = await fetch(`${base}${TOKEN_PATH}`, {
-      method: "POST",
-      headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "password",
-        username: "admin",
-        password: "admin-password-123",
-      }),
-    });
+    const res = await fetch(`${base}${TOKEN_PATH}`, passwordGrant());
     expect(res.status).toBe(200);
   });
 });
@@ -229,15 +221,7 @@ describe("Timestamps", () => {
 
 describe("Path groups", () => {
   it("Path groups: each prefix serves its group (token, catalog and items, service requests, audits/staging/print-ready, reports)", async () => {
-    const token = await fetch(`${base}${PREFIX.token}/oauth/token`, {
-      method: "POST",
-      headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "password",
-        username: "admin",
-        password: "admin-password-123",
-      }),
-    });
+    const token = await fetch(`${base}${PREFIX.token}/oauth/token`, passwordGrant());
     expect(token.status).toBe(200);
     expect((await c.t.call("GET", `${PREFIX.masterdata}/catalog`)).status).toBe(200);
     expect((await c.t.call("GET", `${PREFIX.requests}/service-request/ORDER-G?type=PICK`)).status).toBe(200);
