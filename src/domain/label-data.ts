@@ -12,6 +12,7 @@ export interface LabelData {
   packingBoxType?: string | undefined;
   /** `<ppsId>/<ppsBinId>`: where the order was packed. */
   station: string;
-  lines: Array<{ filter: string; quantity: number }>;
+  /** What went into the box (as the pack-end payload's `products`): the item, e.g. `PK`, and how many. */
+  lines: Array<{ product: string; quantity: number }>;
   printedAt: string;
 }

@@ -125,7 +125,7 @@ export async function renderShippingLabel(
   text(page, bold, `${data.lines.reduce((n, l) => n + l.quantity, 0)} items`, MARGIN, by, 10);
   by -= 12;
   for (const l of data.lines.slice(0, 3)) {
-    text(page, regular, `${l.quantity} x ${l.filter}`.slice(0, 48), MARGIN, by, 8);
+    text(page, regular, `${l.quantity} x ${l.product}`.slice(0, 48), MARGIN, by, 8);
     by -= 10;
   }
   text(page, regular, `Packed at ${data.station}  ${data.printedAt}`, MARGIN, MARGIN, 7);

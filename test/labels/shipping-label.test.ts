@@ -17,7 +17,7 @@ const data: LabelData = {
   packingBoxId: "BOX-9",
   packingBoxType: "S",
   station: "7/3",
-  lines: [{ filter: "product_sku = 'PK'", quantity: 2 }],
+  lines: [{ product: "PK", quantity: 2 }],
   printedAt: "2026-11-21T10:00:00.000Z",
 };
 

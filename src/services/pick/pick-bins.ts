@@ -27,9 +27,9 @@ export function labelData(deps: PickDeps, externalId: string, printedAt: string)
     packingBoxId: str(pack.packing_box_id),
     packingBoxType: str(pack.packing_box_type),
     station: `${deps.ppsId}/${str(exec.pps_bin_id) ?? row.binId ?? "?"}`,
-    lines: lines.map((l) => ({
-      filter: (JSON.parse(l.filtersJson) as string[]).join(" and "),
-      quantity: l.picked,
+    lines: packedProducts(deps, row.id).map((p) => ({
+      product: productText(p.productAttributes.pdfa_values),
+      quantity: p.productQuantity,
     })),
     printedAt,
   };
@@ -81,6 +81,12 @@ function packedProducts(deps: PickDeps, requestId: number) {
     productQuantity: quantity,
     productAttributes: { pdfa_values: pdfaValues(deps, itemId) },
   }));
+}
+
+/** An item as a packer reads it: its `product_sku`, then its other identifying values. */
+function productText(values: Record<string, unknown>): string {
+  const { product_sku: sku, ...rest } = values;
+  return [sku, ...Object.values(rest)].map(String).join(" ");
 }
 
 /** The operator took the bin's contents away: it is free for the next request. */
