@@ -4,7 +4,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { agentFlags, agentModules, keepAliveRequest, load, peakRssMb, startChild, summary } from "./lib.mjs";
+import {
+  agentFlags,
+  agentModules,
+  BENCH_USER,
+  benchToken,
+  keepAliveRequest,
+  load,
+  peakRssMb,
+  startChild,
+  summary,
+} from "./lib.mjs";
 import { itemBody, seedItems } from "./seed.mjs";
 
 const { createAgent, parseConfig } = await agentModules();
@@ -13,18 +23,8 @@ const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
 const UPSERTS = Number(process.env.BENCH_UPSERTS ?? 4000);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const BASIC = `Basic ${Buffer.from("bench:bench-client-secret").toString("base64")}`;
 const ITEM_PATH = "/api-gateway/mdm-service/wms-masterdata/item";
 const SEARCH_PATH = "/api-gateway/mdm-service/wms-masterdata/item/search_v2";
-
-async function token(base) {
-  const res = await fetch(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
-    method: "POST",
-    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-    body: "grant_type=password&username=bench&password=bench-password-123",
-  });
-  return (await res.json()).access_token;
-}
 
 const searchBody = (i) =>
   JSON.stringify({
@@ -45,19 +45,12 @@ export async function run() {
     // search_v2 inside the process: the handler's own cost, no socket.
     const config = parseConfig({
       dataDir: dir,
-      clientId: "bench",
-      clientSecret: "bench-client-secret",
-      adminUser: "bench",
+      ...BENCH_USER,
       log: { level: "silent" },
     });
     const local = createAgent(config, { log: pino({ level: "silent" }) });
     await local.start(false);
-    const tokRes = await local.app.request("/api-gateway/auth-service/platform-auth/oauth/token", {
-      method: "POST",
-      headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-      body: "grant_type=password&username=bench&password=bench-password-123",
-    });
-    const localToken = (await tokRes.json()).access_token;
+    const localToken = await benchToken("", (url, init) => local.app.request(url, init));
     const inproc = [];
     // The first thousand calls warm the JIT and the page cache; they are not measured.
     for (let i = -1000; i < SEARCHES; i++) {
@@ -77,7 +70,7 @@ export async function run() {
     const agent = await startChild("agent.mjs", [dir], {}, agentFlags("agent"));
     const base = `http://127.0.0.1:${agent.port}`;
     const readyRes = await fetch(`${base}/readyz`);
-    const tok = await token(base);
+    const tok = await benchToken(base);
     const auth = { Authorization: `Bearer ${tok}`, "Content-Type": "application/json" };
     const send = keepAliveRequest(agent.port);
     const overHttp = [];

@@ -36,6 +36,33 @@ export async function agentModules() {
   return { createAgent, parseConfig };
 }
 
+/** The API client and user every bench agent is started with (spread into its `parseConfig` input). */
+export const BENCH_USER = {
+  clientId: "bench",
+  clientSecret: "bench-client-secret",
+  adminUser: "bench",
+  adminPassword: "bench-password-123",
+};
+
+/**
+ * An access token of the bench user (password grant) from the agent at `base`; `request` is `fetch`, or
+ * an in-process app's `request` with `base` "".
+ */
+export async function benchToken(base, request = fetch) {
+  const basic = Buffer.from(`${BENCH_USER.clientId}:${BENCH_USER.clientSecret}`).toString("base64");
+  const res = await request(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
+    method: "POST",
+    headers: { Authorization: `Basic ${basic}`, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "password",
+      username: BENCH_USER.adminUser,
+      password: BENCH_USER.adminPassword,
+    }).toString(),
+  });
+  if (res.status !== 200) throw new Error(`bench token: ${res.status} ${await res.text()}`);
+  return (await res.json()).access_token;
+}
+
 /** Which build was measured: its folder, commit, and whether its sources differ from that commit. */
 export function agentBuild() {
   const dir = agentDir();

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { agentFlags, fsyncProbe, load, peakRssMb, startChild } from "./lib.mjs";
+import { agentFlags, benchToken, fsyncProbe, load, peakRssMb, startChild } from "./lib.mjs";
 import { seedItems } from "./seed.mjs";
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
@@ -12,7 +12,6 @@ const CREATES = Number(process.env.BENCH_CREATES ?? 4000);
 /** Connections in flight: a station's own clients and central's at their busiest (BENCH_CONCURRENCY). */
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const BASIC = `Basic ${Buffer.from("bench:bench-client-secret").toString("base64")}`;
 const SR_PATH = "/api-gateway/sr-service/platform-srms/service-request";
 const sku = (i) => `SKU-${String(i).padStart(7, "0")}`;
 
@@ -49,13 +48,8 @@ export async function run() {
     const baseline = await startChild("baseline.mjs", [join(dir, "baseline.db")]);
     const base = `http://127.0.0.1:${agent.port}`;
     const bbase = `http://127.0.0.1:${baseline.port}`;
-    const tokRes = await fetch(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
-      method: "POST",
-      headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-      body: "grant_type=password&username=bench&password=bench-password-123",
-    });
     const headers = {
-      Authorization: `Bearer ${(await tokRes.json()).access_token}`,
+      Authorization: `Bearer ${await benchToken(base)}`,
       "Content-Type": "application/json",
     };
     const plain = { "Content-Type": "application/json" };

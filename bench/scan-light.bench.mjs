@@ -11,12 +11,11 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { agentFlags, BENCH_DIR, startChild, summary } from "./lib.mjs";
+import { agentFlags, BENCH_DIR, benchToken, startChild, summary } from "./lib.mjs";
 import { closePort, frameWaiter, openPort, ptyPair, sortexxUnit } from "./pty.mjs";
 
 const SCANS = Number(process.env.BENCH_SCANS ?? 10_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
-const BASIC = `Basic ${Buffer.from("bench:bench-client-secret").toString("base64")}`;
 const READERS = Number(process.env.BENCH_LOAD_READERS ?? 12);
 const WRITERS = Number(process.env.BENCH_LOAD_WRITERS ?? 4);
 /** Requests per second of the steady (open-loop) load; the saturating load sends as fast as answered. */
@@ -82,12 +81,7 @@ async function startLoad(base, token, rate) {
 }
 
 async function setUp(base) {
-  const tok = await fetch(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
-    method: "POST",
-    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-    body: "grant_type=password&username=bench&password=bench-password-123",
-  });
-  const token = (await tok.json()).access_token;
+  const token = await benchToken(base);
   for (const sku of ["A", "LOAD"])
     await http(base, token, "POST", "/api-gateway/mdm-service/wms-masterdata/item", item(sku));
   await http(base, token, "PUT", "/station/stock", {

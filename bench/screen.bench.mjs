@@ -9,13 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { startChild, summary } from "./lib.mjs";
+import { benchToken, startChild, summary } from "./lib.mjs";
 import { closePort, openPort, ptyPair, sortexxUnit } from "./pty.mjs";
 
 const SCANS = Number(process.env.BENCH_SCANS ?? 1000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
 const SCREENS = Number(process.env.BENCH_SCREENS ?? 8);
-const BASIC = `Basic ${Buffer.from("bench:bench-client-secret").toString("base64")}`;
 
 /** A screen: the seat's event stream over a keep-alive connection; `onState(json, at)` per state. */
 function screen(port, token, onState) {
@@ -97,12 +96,7 @@ async function api(base, token, method, path, body) {
 }
 
 async function setUp(base) {
-  const tok = await fetch(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
-    method: "POST",
-    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-    body: "grant_type=password&username=bench&password=bench-password-123",
-  });
-  const token = (await tok.json()).access_token;
+  const token = await benchToken(base);
   await api(base, token, "POST", "/api-gateway/mdm-service/wms-masterdata/item", {
     schema: { unique: [["product_sku"]], type: "object" },
     clientCategoryId: "bench",

@@ -3,7 +3,7 @@
 // servers/mqtt-drain.mjs (which watches the outbox), the only place the benchmarks reach past the
 // agent's HTTP interface into its services: when those move, these follow.
 import pino from "pino";
-import { agentModules } from "./lib.mjs";
+import { agentModules, BENCH_USER } from "./lib.mjs";
 
 const { createAgent, parseConfig } = await agentModules();
 
@@ -26,10 +26,7 @@ export function itemBody(i, prefix = "SKU") {
 async function offlineAgent(dataDir, extra = {}) {
   const config = parseConfig({
     dataDir,
-    clientId: "bench",
-    clientSecret: "bench-client-secret",
-    adminUser: "bench",
-    adminPassword: "bench-password-123",
+    ...BENCH_USER,
     log: { level: "silent" },
     mqtt: { url: "off" },
     ...extra,

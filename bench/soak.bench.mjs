@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt from "mqtt";
-import { agentFlags, freePort, procStatusMb, startChild } from "./lib.mjs";
+import { agentFlags, BENCH_USER, benchToken, freePort, procStatusMb, startChild } from "./lib.mjs";
 import { seedItems } from "./seed.mjs";
 import { client, mixed, operator, soakLoad } from "./soak-load.mjs";
 
@@ -22,23 +22,13 @@ const GROWTH_FROM = Math.min(20_000, 2 * CHECKPOINT);
 const TARGET_MB = 150;
 /** What the old generation's collection cycle moves RSS by between two samples: not growth. */
 const GROWTH_TOLERANCE_MB = 5;
-const BASIC = `Basic ${Buffer.from("bench:bench-client-secret").toString("base64")}`;
-
-async function token(base) {
-  const res = await fetch(`${base}/api-gateway/auth-service/platform-auth/oauth/token`, {
-    method: "POST",
-    headers: { Authorization: BASIC, "Content-Type": "application/x-www-form-urlencoded" },
-    body: "grant_type=password&username=bench&password=bench-password-123",
-  });
-  return (await res.json()).access_token;
-}
 
 /** Central's stand-in: takes every notification at QoS 1 and counts it. */
 async function subscriber(port) {
   const sub = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
     clientId: `bench-central-${process.pid}`,
-    username: "bench",
-    password: "bench-password-123",
+    username: BENCH_USER.adminUser,
+    password: BENCH_USER.adminPassword,
     reconnectPeriod: 0,
   });
   const counted = { notifications: 0 };
@@ -74,7 +64,7 @@ export async function run() {
     const agent = await startChild("soak-agent.mjs", args, {}, agentFlags("soak-agent"));
     const rss = () => procStatusMb(agent.pid, "VmRSS");
     const base = `http://127.0.0.1:${agent.port}`;
-    const call = client(base, await token(base));
+    const call = client(base, await benchToken(base));
     const central = await subscriber(brokerPort);
     for (const [seat, user] of [
       ["front", "alice"],

@@ -1,16 +1,13 @@
 // The agent as a benchmark target: its real start path, on the given data folder, port chosen by the OS.
 import pino from "pino";
-import { agentModules } from "../lib.mjs";
+import { agentModules, BENCH_USER } from "../lib.mjs";
 
 const { createAgent, parseConfig } = await agentModules();
 
 const [dataDir] = process.argv.slice(2);
 const config = parseConfig({
   dataDir,
-  clientId: "bench",
-  clientSecret: "bench-client-secret",
-  adminUser: "bench",
-  adminPassword: "bench-password-123",
+  ...BENCH_USER,
   http: { host: "127.0.0.1", port: 0 },
   log: { level: "silent" },
   mqtt: { url: "off" },

@@ -5,7 +5,7 @@
 // `READY 0 {}` once started; SIGTERM stops it cleanly.
 import { createInterface } from "node:readline";
 import pino from "pino";
-import { agentModules } from "../lib.mjs";
+import { agentModules, BENCH_USER } from "../lib.mjs";
 
 const { createAgent, parseConfig } = await agentModules();
 const [dataDir, url, site, ppsId] = process.argv.slice(2);
@@ -13,10 +13,7 @@ const config = parseConfig({
   dataDir,
   site,
   ppsId,
-  clientId: "bench",
-  clientSecret: "bench-client-secret",
-  adminUser: "bench",
-  adminPassword: "bench-password-123",
+  ...BENCH_USER,
   http: { host: "127.0.0.1", port: 0 },
   log: { level: "silent" },
   mqtt: { url, protocolVersion: 5 },

@@ -2,7 +2,7 @@
 // process so that its peak RSS is its own. Prints `DONE <json>` once every notification is delivered
 // (PUBACK received and recorded), then stops cleanly.
 import pino from "pino";
-import { agentModules } from "../lib.mjs";
+import { agentModules, BENCH_USER } from "../lib.mjs";
 
 const { createAgent, parseConfig } = await agentModules();
 
@@ -11,10 +11,7 @@ const config = parseConfig({
   dataDir,
   site: "bench",
   ppsId: "1",
-  clientId: "bench",
-  clientSecret: "bench-client-secret",
-  adminUser: "bench",
-  adminPassword: "bench-password-123",
+  ...BENCH_USER,
   http: { host: "127.0.0.1", port: 0 },
   log: { level: "silent" },
   mqtt: { url, inflightWindow: Number(window), outboxWarnDepth: 10_000_000 },

@@ -4,7 +4,7 @@
 // bench reads them without depending on /metrics and its credential. BENCH_SOAK_RETAIN_SECONDS sets
 // mqtt.retainTerminalSeconds, so a soak shorter than an hour can show the retained state levelling off.
 import { writeFileSync } from "node:fs";
-import { agentModules } from "../lib.mjs";
+import { agentModules, BENCH_USER } from "../lib.mjs";
 
 const { createAgent, parseConfig } = await agentModules();
 
@@ -13,10 +13,7 @@ const config = parseConfig({
   dataDir,
   site: "bench",
   ppsId: "1",
-  clientId: "bench",
-  clientSecret: "bench-client-secret",
-  adminUser: "bench",
-  adminPassword: "bench-password-123",
+  ...BENCH_USER,
   http: { host: "127.0.0.1", port: 0 },
   log: { level: "info", format: "json" },
   mqtt: {

@@ -4,17 +4,14 @@
 import { writeFileSync } from "node:fs";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import pino from "pino";
-import { agentModules } from "../lib.mjs";
+import { agentModules, BENCH_USER } from "../lib.mjs";
 
 const { createAgent, parseConfig } = await agentModules();
 
 const [dataDir, stationFile, statsFile] = process.argv.slice(2);
 const config = parseConfig({
   dataDir,
-  clientId: "bench",
-  clientSecret: "bench-client-secret",
-  adminUser: "bench",
-  adminPassword: "bench-password-123",
+  ...BENCH_USER,
   http: { host: "127.0.0.1", port: 0 },
   log: { level: "silent" },
   mqtt: { url: "off" },
