@@ -17,13 +17,11 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/agent.js";
 import { databaseProblems } from "../../src/db/integrity.js";
 import { DB_FILE, openDatabase } from "../../src/db/open.js";
 import { failureLine, isStartError } from "../../src/start-error.js";
-import { startTestAgent, tempDir, testConfig } from "../helpers/agent.js";
+import { startFailure, startTestAgent, tempDir } from "../helpers/agent.js";
 import { runCli } from "../helpers/cli.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { ITEM } from "../helpers/station.js";
@@ -67,18 +65,6 @@ function damagedDataDir(): { dir: string; file: string } {
   return { dir, file };
 }
 
-async function startOn(dataDir: string): Promise<unknown> {
-  const config = testConfig(dataDir);
-  const agent = createAgent(config, { log: pino({ level: "silent" }) });
-  try {
-    await agent.start(false);
-  } catch (e) {
-    return e;
-  }
-  await agent.stop();
-  return undefined;
-}
-
 describe("a damaged database", () => {
   it("is what quick_check finds", () => {
     const { file } = damagedDataDir();
@@ -93,7 +79,7 @@ describe("a damaged database", () => {
 
   it("is refused at start on one line naming the file, and that no backup was found", async () => {
     const { dir, file } = damagedDataDir();
-    const e = await startOn(dir);
+    const e = await startFailure(dir);
     expect(isStartError(e)).toBe(true);
     const line = failureLine(e, true);
     expect(line).not.toContain("\n");
@@ -103,7 +89,7 @@ describe("a damaged database", () => {
     expect(line).toContain(file);
     expect(line).toContain(`no backup found in ${join(dir, "backups")}`);
     // the folder is given up again: nothing holds it, and a second start says the same
-    expect(failureLine(await startOn(dir), true)).toBe(line);
+    expect(failureLine(await startFailure(dir), true)).toBe(line);
   });
 
   it("names the newest backup in <dataDir>/backups", async () => {
@@ -113,7 +99,7 @@ describe("a damaged database", () => {
     copyFileSync(whole, join(backups, "pps-edge-2026-11-20.db"));
     copyFileSync(whole, join(backups, "pps-edge-2026-11-21.db"));
     utimesSync(join(backups, "pps-edge-2026-11-20.db"), new Date(1000), new Date(1000));
-    const line = failureLine(await startOn(dir), true);
+    const line = failureLine(await startFailure(dir), true);
     expect(line).toContain(`restore the last backup, ${join(backups, "pps-edge-2026-11-21.db")}`);
     expect(line).toContain(`pps-edge restore ${join(backups, "pps-edge-2026-11-21.db")}`);
     expect(existsSync(join(backups, "pps-edge-2026-11-21.db"))).toBe(true);

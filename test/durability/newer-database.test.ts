@@ -8,14 +8,12 @@
 import { copyFileSync, mkdirSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/agent.js";
 import { DB_FILE, MIGRATIONS_DIR, openDatabase } from "../../src/db/open.js";
 import { shippedMigrations } from "../../src/db/written-by.js";
 import { failureLine, isStartError } from "../../src/start-error.js";
 import { VERSION } from "../../src/version.js";
-import { startTestAgent, tempDir, testConfig } from "../helpers/agent.js";
+import { startFailure, startTestAgent, tempDir } from "../helpers/agent.js";
 import { runCli } from "../helpers/cli.js";
 
 const shipped = shippedMigrations(MIGRATIONS_DIR);
@@ -67,17 +65,6 @@ function contents(file: string) {
   }
 }
 
-async function startOn(dataDir: string): Promise<unknown> {
-  const agent = createAgent(testConfig(dataDir), { log: pino({ level: "silent" }) });
-  try {
-    await agent.start(false);
-  } catch (e) {
-    return e;
-  }
-  await agent.stop();
-  return undefined;
-}
-
 describe("the database's writer", () => {
   it("is recorded at every open: this version and the newest migration it ships", () => {
     const db = new Database(current, { readonly: true });
@@ -105,7 +92,7 @@ describe("a database written by a newer version", () => {
     utimesSync(before, new Date(1000), new Date(1000));
     const untouched = contents(file);
 
-    const e = await startOn(dir);
+    const e = await startFailure(dir);
     expect(isStartError(e)).toBe(true);
     expect(failureLine(e, true)).toBe(
       `pps-edge: cannot start: the database ${file} was written by pps-edge 9.1.0 (migration 0099_station_zones), ` +
@@ -115,12 +102,12 @@ describe("a database written by a newer version", () => {
     expect(contents(file)).toEqual(untouched);
     expect(contents(file)[0]).toHaveLength(2);
     // the folder is given up again: a second start says the same
-    expect(failureLine(await startOn(dir), true)).toBe(failureLine(e, true));
+    expect(failureLine(await startFailure(dir), true)).toBe(failureLine(e, true));
   });
 
   it("says so when there is no backup this version can open", async () => {
     const { dir } = newerDataDir();
-    const line = failureLine(await startOn(dir), true);
+    const line = failureLine(await startFailure(dir), true);
     expect(line).toContain(
       `install pps-edge 9.1.0 again; no backup this version can open was found in ${join(dir, "backups")}`,
     );
@@ -129,7 +116,7 @@ describe("a database written by a newer version", () => {
   it("without the newer agent's record, is refused as written by a newer pps-edge", async () => {
     const { dir, file } = newerDataDir(false);
     const untouched = contents(file);
-    const line = failureLine(await startOn(dir), true);
+    const line = failureLine(await startFailure(dir), true);
     expect(line).toContain(
       `was written by a newer pps-edge (a migration of ${new Date(NEWER_AT).toISOString()}), this is ${VERSION}`,
     );
@@ -156,7 +143,7 @@ describe("a database written by a newer version", () => {
     // what `pps-edge restore` does with the agent stopped: the backup in the database's place
     rmSync(file);
     copyFileSync(current, file);
-    expect(await startOn(dir)).toBeUndefined();
+    expect(await startFailure(dir)).toBeUndefined();
     expect(contents(file)[0]).toHaveLength(2);
   });
 });

@@ -65,6 +65,21 @@ export function testConfig(dir: string, overrides: Record<string, unknown> = {})
   });
 }
 
+/**
+ * Starts and stops an agent on `dataDir` with the test config; resolves with what the start threw
+ * (a start error, e.g. a damaged or newer database), or undefined when it started.
+ */
+export async function startFailure(dataDir: string): Promise<unknown> {
+  const agent = createAgent(testConfig(dataDir), { log: pino({ level: "silent" }) });
+  try {
+    await agent.start(false);
+  } catch (e) {
+    return e;
+  }
+  await agent.stop();
+  return undefined;
+}
+
 export async function startTestAgent(
   overrides: Record<string, unknown> = {},
   opts: { listen?: boolean; logTo?: DestinationStream } = {},
