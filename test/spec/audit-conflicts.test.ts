@@ -9,7 +9,6 @@ import { type Json, ok, pickBody, pickLine, putBody, SR, seedItem, setStock } fr
 import { ask } from "../sync/support/agent.js";
 import { auditAct, auditStatuses, createAudit, expectAuditData } from "./support/audit.js";
 import { type Central, startCentral } from "./support/central.js";
-import { delivered } from "./support/delivered.js";
 
 let c: Central;
 /** The audit held by the pick of the first test. */
@@ -54,7 +53,7 @@ describe("audit conflicts", () => {
       }),
     ) as Json;
     expect(res.status).toBe("ok");
-    const notes = await delivered(c, 3);
+    const notes = await c.sinceAtLeast(3);
     expect(auditStatuses(notes)).toEqual([
       ["order_modification", undefined],
       ["order_information", undefined],
@@ -83,7 +82,7 @@ describe("audit conflicts", () => {
       ["audit_information", "waiting_on_conflict"],
     ]);
     await ok(c.t.call("POST", "/station/puts", put));
-    const notes = await delivered(c, 2);
+    const notes = await c.sinceAtLeast(2);
     expect(auditStatuses(notes)).toEqual([
       ["put_information", undefined],
       ["audit_information", "queued"],

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CORE, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
 import { ask, PPS } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
-import { delivered } from "./support/delivered.js";
 
 let c: Central;
 
@@ -102,7 +101,7 @@ describe("put endpoint rows over HTTP and over MQTT", () => {
     await c.mark();
     const res = await mqtt("stage_put", { serviceRequestId: "E-MQTT", ppsId: PPS, ppsBinId: "3" });
     expect(res).toMatchObject({ status: "ok", data: {} });
-    expect(kinds(await delivered(c, 1))).toEqual([["put_information", "staged"]]);
+    expect(kinds(await c.sinceAtLeast(1))).toEqual([["put_information", "staged"]]);
     expect((await get("E-MQTT")).state).toBe("staged");
   });
 

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CORE, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
 import { ask, PPS } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
-import { delivered } from "./support/delivered.js";
 
 let c: Central;
 
@@ -32,7 +31,7 @@ async function stagedPut(id: string, bin: string): Promise<void> {
   await ok(call("POST", SR, putBody(id, [["C", 3]])));
   await c.mark();
   await ok(call("POST", `${CORE}/stage_put_expectation`, stageBody(id, bin)));
-  expect(kinds(await delivered(c, 1))).toEqual([["put_information", "staged"]]);
+  expect(kinds(await c.sinceAtLeast(1))).toEqual([["put_information", "staged"]]);
   expect(await binState(bin)).toBe("put");
 }
 
@@ -57,7 +56,7 @@ describe("put request rows", () => {
     await c.mark();
     const res = await call("POST", `${CORE}/stage_put_expectation`, stageBody("R-STAGE", "2"));
     expect([res.status, await res.text()]).toEqual([200, ""]);
-    const [staged, ...more] = await delivered(c, 1);
+    const [staged, ...more] = await c.sinceAtLeast(1);
     expect(more).toEqual([]);
     expect(staged?.notification_type).toBe("put_information");
     expect(staged?.notification_data).toMatchObject({
@@ -73,7 +72,7 @@ describe("put request rows", () => {
     await ok(call("POST", SR, putBody("R-FAIL", [["C", 1]])));
     await c.mark();
     await ok(call("POST", `${CORE}/stage_put_expectation`, stageBody("R-FAIL", "2")));
-    const [failed] = await delivered(c, 1);
+    const [failed] = await c.sinceAtLeast(1);
     expect(failed?.notification_data.state).toBe("stage_failure");
     expect(failed?.notification_data.attributes.alert_data).toEqual([
       { code: "pps_bin_not_empty", description: expect.any(String) },
@@ -146,7 +145,7 @@ describe("put staging withdrawn before the first put transaction → stage_cance
     expect(kinds(await c.since())).toEqual([["put_information", "stage_cancelled"]]);
     expect(await binState("4")).toBe("empty");
     await ok(call("POST", `${CORE}/stage_put_expectation`, stageBody("W-TOTE", "4")));
-    expect(kinds(await delivered(c, 1))).toEqual([["put_information", "staged"]]);
+    expect(kinds(await c.sinceAtLeast(1))).toEqual([["put_information", "staged"]]);
   });
 
   it("Put request: staged | cancel from API before any put → stage_cancelled, then cancelled (200)", async () => {

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CORE, type Envelope, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
 import { ask, PPS } from "../sync/support/agent.js";
 import { type Central, startCentral } from "./support/central.js";
-import { delivered } from "./support/delivered.js";
 
 let c: Central;
 let lax: Central;
@@ -36,7 +35,7 @@ async function stage(central: Central, id: string, bin: string): Promise<Envelop
   await central.mark();
   const res = await central.t.call("POST", `${CORE}/stage_put_expectation`, stageBody(id, bin));
   expect([res.status, await res.text()]).toEqual([200, ""]);
-  return delivered(central, 1);
+  return central.sinceAtLeast(1);
 }
 
 const alerts = (note: Envelope | undefined) =>
@@ -80,7 +79,7 @@ describe("staging conditions", () => {
       await ask(c.broker, "stage_put", { transaction: "g-1", ...stageBody("G-MQTT", "2") }),
     ) as Json;
     expect(res).toMatchObject({ status: "ok", data: {} });
-    const [failed] = await delivered(c, 1);
+    const [failed] = await c.sinceAtLeast(1);
     expect(alerts(failed)).toEqual(["pps_not_logged_in"]);
     expect(await stateOf(c, "G-MQTT")).toBe("created");
   });
@@ -89,7 +88,7 @@ describe("staging conditions", () => {
     await ok(c.t.call("POST", "/station/seats/back/login", { user: "bob" }));
     await c.mark();
     await ok(c.t.call("POST", `${CORE}/stage_put_expectation`, stageBody("G-MQTT", "2")));
-    expect(kinds(await delivered(c, 1))).toEqual([["put_information", "staged"]]);
+    expect(kinds(await c.sinceAtLeast(1))).toEqual([["put_information", "staged"]]);
     expect(await stateOf(c, "G-MQTT")).toBe("staged");
   });
 

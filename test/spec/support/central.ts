@@ -23,6 +23,12 @@ export interface Central {
   mark(): Promise<void>;
   /** Every notification since the last mark, once the broker delivered all that is committed. */
   since(): Promise<Envelope[]>;
+  /**
+   * `since()`, read until at least `count` arrived (or 5 s passed): for effects the agent runs just after
+   * the call's commit (the staging evaluation after a stage call, the audit conflict re-check after a
+   * pick or put change), which `since()` alone may read too early.
+   */
+  sinceAtLeast(count: number): Promise<Envelope[]>;
   /** Runs `action`, then returns every notification it caused, as the broker delivered them. */
   during(action: () => Promise<unknown>): Promise<Envelope[]>;
   close(): Promise<void>;
@@ -100,6 +106,15 @@ export async function startCentral(overrides: Record<string, unknown> = {}): Pro
       const out = all.slice(seen);
       seen = all.length;
       return out;
+    },
+    async sinceAtLeast(count) {
+      const got: Envelope[] = [];
+      const end = Date.now() + 5000;
+      while (got.length < count && Date.now() < end) {
+        got.push(...(await central.since()));
+        if (got.length < count) await new Promise((r) => setTimeout(r, 10));
+      }
+      return got;
     },
     async during(action) {
       await central.mark();
