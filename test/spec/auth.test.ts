@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, ADMIN_PASSWORD, BASIC, TOKEN_PATH } from "../helpers/agent.js";
 import type { Json } from "../helpers/station.js";
 import { type Central, startCentral } from "./support/central.js";
-
-const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
+import { CATALOG } from "./support/endpoints.js";
 
 let c: Central;
 let base: string;

@@ -12,9 +12,9 @@ import { type Envelope, ITEM, type Json, ok, seedItem, setStock } from "../helpe
 import { ask, CENTRAL, FAST, PPS, ROOT, SITE } from "../sync/support/agent.js";
 import { subscribe } from "../sync/support/subscriber.js";
 import { type Central, startCentral } from "./support/central.js";
+import { GENERATE, PREFIX } from "./support/endpoints.js";
 
-const PREFIX = "/api-gateway/platform-dashboard/report";
-const GENERATE = `${PREFIX}/generate-inventory-report`;
+const REPORT = PREFIX.report;
 
 let c: Central;
 let proxied: Central;
@@ -58,7 +58,7 @@ describe("inventory report", () => {
     expect(note.notification_data).toEqual({
       id: res.id,
       type: "inventory/GR",
-      report_url: expect.stringMatching(new RegExp(`${PREFIX}/download/${res.id}$`)),
+      report_url: expect.stringMatching(new RegExp(`${REPORT}/download/${res.id}$`)),
       requested_time: expect.stringMatching(/Z$/),
       generated_time: expect.stringMatching(/Z$/),
     });
@@ -68,10 +68,10 @@ describe("inventory report", () => {
     await c.mark();
     const id = await generateVia(c.t, "10.20.30.40:8080");
     const note = await generated(c);
-    expect(note.notification_data.report_url).toBe(`http://10.20.30.40:8080${PREFIX}/download/${id}`);
+    expect(note.notification_data.report_url).toBe(`http://10.20.30.40:8080${REPORT}/download/${id}`);
     const named = await generateVia(c.t, "station-7.lan:8080");
     expect((await generated(c)).notification_data.report_url).toBe(
-      `http://station-7.lan:8080${PREFIX}/download/${named}`,
+      `http://station-7.lan:8080${REPORT}/download/${named}`,
     );
   });
 
@@ -79,14 +79,14 @@ describe("inventory report", () => {
     await proxied.mark();
     const id = await generateVia(proxied.t, "10.20.30.40:8080");
     expect((await generated(proxied)).notification_data.report_url).toBe(
-      `https://pps-7.example.com/edge${PREFIX}/download/${id}`,
+      `https://pps-7.example.com/edge${REPORT}/download/${id}`,
     );
     const overMqtt = JSON.parse(
       await ask(proxied.broker, "generate_inventory_report", { transaction: "r-1" }),
     ) as Json;
     expect(overMqtt).toMatchObject({ status: "ok", data: { id: expect.any(Number) } });
     expect((await generated(proxied)).notification_data.report_url).toBe(
-      `https://pps-7.example.com/edge${PREFIX}/download/${overMqtt.data.id}`,
+      `https://pps-7.example.com/edge${REPORT}/download/${overMqtt.data.id}`,
     );
   });
 
@@ -94,7 +94,7 @@ describe("inventory report", () => {
     await c.mark();
     const id = await generateVia(c.t, "10.20.30.40:8080");
     const url = new URL((await generated(c)).notification_data.report_url as string);
-    expect(url.pathname).toBe(`${PREFIX}/download/${id}`);
+    expect(url.pathname).toBe(`${REPORT}/download/${id}`);
     const res = await c.t.call("GET", url.pathname);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
@@ -118,7 +118,7 @@ describe("inventory report over MQTT", () => {
     expect(note.notification_data).toMatchObject({ id: answer.data.id, type: "inventory/GR" });
     const port = c.t.agent.address?.port;
     expect(note.notification_data.report_url).toBe(
-      `http://127.0.0.1:${port}${PREFIX}/download/${answer.data.id}`,
+      `http://127.0.0.1:${port}${REPORT}/download/${answer.data.id}`,
     );
     const res = await fetch(note.notification_data.report_url, {
       headers: { Authorization: `Bearer ${await c.t.token()}` },
@@ -137,7 +137,7 @@ describe("report CSV", () => {
     await proxied.mark();
     const id = await generateVia(proxied.t, "10.20.30.40:8080");
     await generated(proxied);
-    const res = await proxied.t.call("GET", `${PREFIX}/download/${id}`);
+    const res = await proxied.t.call("GET", `${REPORT}/download/${id}`);
     expect((await res.text()).split("\r\n")).toEqual([
       "product_sku,client_id,quantity",
       "SHIRT,,4",
@@ -194,8 +194,8 @@ describe("restart", () => {
         .filter((n) => n.notification_type === "report_generation")
         .map((n) => [n.notification_data.id, n.notification_data.report_url]);
       expect(reports).toEqual([
-        [done, `http://10.20.30.40:8080${PREFIX}/download/${done}`],
-        [pending, `http://10.9.8.7:8080${PREFIX}/download/${pending}`],
+        [done, `http://10.20.30.40:8080${REPORT}/download/${done}`],
+        [pending, `http://10.9.8.7:8080${REPORT}/download/${pending}`],
       ]);
     } finally {
       await again.central.close();

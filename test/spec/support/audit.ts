@@ -2,9 +2,11 @@ import { expect } from "vitest";
 import type { Envelope, Json } from "../../helpers/station.js";
 import { ok } from "../../helpers/station.js";
 import type { Central } from "./central.js";
+import { AUDIT } from "./endpoints.js";
 
-/** The spec's audit paths ("Endpoints" → "Audits") and the conformance suite's audit steps. */
-export const AUDIT = "/api-gateway/integration-service/wms-integration/core/api/audit";
+/** The conformance suite's audit steps, on the spec's audit paths ("Endpoints" → "Audits"). */
+export { AUDIT };
+
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 const QTY = ["good_qty", "missing_qty", "damaged_qty", "unscannable_qty", "system_removed_qty"];
 

@@ -1,9 +1,7 @@
 import { expect } from "vitest";
-import { ITEM, type Json } from "../../helpers/station.js";
+import type { Json } from "../../helpers/station.js";
 
-/** The catalog and item paths of the spec's "Endpoints → Catalog, Items". */
-export const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";
-export const SEARCH = `${ITEM}/search_v2`;
+export { CATALOG, SEARCH } from "./endpoints.js";
 
 export const pdea = (
   field_name: string,
