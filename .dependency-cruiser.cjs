@@ -19,24 +19,25 @@
 const SHARED = "^src/(events|log|metrics|version|start-error)\\.ts$";
 
 /**
- * The composition root (main, agent, the CLIs, the command line's commands in cli/, and parts/): builds
+ * The composition root (app/: main, the agent and its parts, the lifecycle, the command line): builds
  * everything, so it may import everything.
  */
-const ROOT = ["^src/(main|agent)\\.ts$", "^src/[^/]+\\.cli\\.ts$", "^src/cli/", "^src/parts/"];
+const ROOT = ["^src/app/"];
 
 /** Each folder under src/ and the folders it may import besides its own and the shared files. */
 const LAYERS = {
   domain: [],
   db: ["domain"],
   services: ["domain", "db"],
-  http: ["services", "domain", "shell"],
-  devices: ["domain"],
-  station: ["services", "devices", "domain"],
-  sync: ["services", "db", "domain", "shell"],
-  labels: ["domain"],
-  // The error body and the kind → status map that HTTP and MQTT responses share.
-  shell: ["domain", "services"],
-  config: ["domain"],
+  http: ["services", "domain", "config"],
+  // the station file is configuration (config/station-file.ts)
+  devices: ["domain", "config"],
+  station: ["services", "devices", "domain", "config"],
+  sync: ["services", "db", "domain", "config"],
+  // station printing joins the layout to a label printer driver (labels/pack-labels.ts)
+  labels: ["domain", "devices", "config"],
+  // the station file names device drivers and firmware profiles (config/station-file.checks.ts)
+  config: ["domain", "devices"],
 };
 
 const folders = (names) => `^src/(${names.join("|")})/`;
@@ -92,8 +93,7 @@ module.exports = {
     },
     {
       name: "unlisted-root-file",
-      comment:
-        "A file at the src/ root is the composition root (main, agent, *.cli; cli/ and parts/ beside them) or shared.",
+      comment: "A file at the src/ root is shared by the layers; the composition root lives in app/.",
       severity: "error",
       from: { path: "^src/[^/]+$", pathNot: [...ROOT, SHARED] },
       to: { path: "^src/" },

@@ -1,8 +1,10 @@
 // Shared helpers for the benchmarks: the agent build under test, child servers, a bounded load loop,
 // percentiles.
+
 import { spawn, spawnSync } from "node:child_process";
 import {
   closeSync,
+  existsSync,
   fdatasyncSync,
   mkdirSync,
   openSync,
@@ -30,7 +32,8 @@ export const agentDir = () => resolve(process.env.BENCH_AGENT_DIR || join(BENCH_
 export async function agentModules() {
   const load = (file) => import(pathToFileURL(join(agentDir(), "dist", file)).href);
   const [{ createAgent }, { parseConfig }] = await Promise.all([
-    load("agent.js"),
+    // dist/app/agent.js; a build from before the composition root moved into app/ has dist/agent.js
+    load(existsSync(join(agentDir(), "dist", "app", "agent.js")) ? "app/agent.js" : "agent.js"),
     load("config/config.load.js"),
   ]);
   return { createAgent, parseConfig };

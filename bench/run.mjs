@@ -46,8 +46,8 @@ const { values: opts, positionals: wanted } = parseArgs({
 for (const w of wanted) if (!(w in benches)) throw new Error(`no benchmark '${w}' (${Object.keys(benches)})`);
 if (opts["agent-dir"]) {
   const dir = resolve(opts["agent-dir"]);
-  if (!existsSync(join(dir, "dist", "agent.js")))
-    throw new Error(`${dir}/dist/agent.js does not exist: run \`npm run build\` in ${dir} first`);
+  if (!existsSync(join(dir, "dist", "app", "agent.js")) && !existsSync(join(dir, "dist", "agent.js")))
+    throw new Error(`${dir}/dist/app/agent.js does not exist: run \`npm run build\` in ${dir} first`);
   process.env.BENCH_AGENT_DIR = dir;
 }
 const started = new Date().toISOString().replace(/[:.]/g, "-");

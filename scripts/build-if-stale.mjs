@@ -41,7 +41,7 @@ function newestInput(root) {
 /** Why a build is needed (the input newer than the stamp, or no build), or null when it is current. */
 export function staleReason(root = ROOT, out = join(root, "dist")) {
   const stamp = mtime(join(out, STAMP));
-  if (stamp === 0 || mtime(join(out, "main.js")) === 0) return "no complete build in dist/";
+  if (stamp === 0 || mtime(join(out, "app", "main.js")) === 0) return "no complete build in dist/";
   const newest = newestInput(root);
   return newest.ms > stamp ? `${newest.path.slice(root.length)} changed since the last build` : null;
 }

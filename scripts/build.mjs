@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run build`: compiles src/ into dist/ (tsc -p tsconfig.build.json; further arguments such as
-// `--outDir X` go to tsc), makes dist/main.js executable (the package's `bin`, so `npx pps-edge` and
+// `--outDir X` go to tsc), makes dist/app/main.js executable (the package's `bin`, so `npx pps-edge` and
 // an installed `pps-edge` run it through its shebang), and on success writes the build stamp that
 // `npm start` compares the sources against (build-if-stale.mjs). A build with type errors still
 // emits (as tsc does) but fails, and writes no stamp: the next `npm start` builds again.
@@ -27,7 +27,7 @@ export function build(args = []) {
     stdio: "inherit",
   });
   const out = outDirOf(args);
-  const main = join(out, "main.js");
+  const main = join(out, "app", "main.js");
   if (existsSync(main)) chmodSync(main, 0o755);
   const status = run.status ?? 1;
   if (status === 0) {

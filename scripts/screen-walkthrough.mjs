@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { chromium } from "playwright-core";
-import { createAgent } from "../dist/agent.js";
+import { createAgent } from "../dist/app/agent.js";
 import { parseConfig } from "../dist/config/config.load.js";
 
 const OUT = fileURLToPath(new URL("../docs/screen/", import.meta.url));

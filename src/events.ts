@@ -14,6 +14,8 @@ export interface AgentEvents {
   heldWork: { releaseAt: number };
   /** Every request of a bin has ended (bin_complete); `pack` when a label must be printed. */
   binComplete: { binId: string; pack: boolean; requests: string[] };
+  /** A shipping label job ended, printed or failed (labels/pack-labels.ts). */
+  labelJob: { externalServiceRequestId: string };
   /** An audit changed. */
   audit: { auditId: string };
 }

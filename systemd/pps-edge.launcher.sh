@@ -9,4 +9,4 @@
 : "${PPS_EDGE_CONFIG:=/etc/pps-edge/pps-edge.yaml}"
 : "${PPS_EDGE_DATA_DIR:=/var/lib/pps-edge}"
 export PPS_EDGE_CONFIG PPS_EDGE_DATA_DIR
-exec /usr/bin/node --max-semi-space-size=4 --max-old-space-size=256 /opt/pps-edge/dist/main.js "$@"
+exec /usr/bin/node --max-semi-space-size=4 --max-old-space-size=256 /opt/pps-edge/dist/app/main.js "$@"

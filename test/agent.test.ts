@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { createAgent } from "../src/agent.js";
+import { createAgent } from "../src/app/agent.js";
 import { parseConfig } from "../src/config/config.load.js";
 import { CREDENTIALS_FILE } from "../src/services/auth/auth.service.js";
 import { VERSION } from "../src/version.js";

@@ -14,8 +14,8 @@ const script = new URL("../scripts/build-if-stale.mjs", import.meta.url).href;
 function checkout(at: number) {
   const root = tempDir("pps-edge-stale-");
   const files = [
-    "src/main.ts",
-    "src/cli/run.command.ts",
+    "src/app/main.ts",
+    "src/app/cli/run.command.ts",
     "tsconfig.json",
     "tsconfig.build.json",
     "package.json",
@@ -43,13 +43,13 @@ describe("build-if-stale", () => {
     built(root, 2000);
     expect(staleReason(root, dist)).toBeNull();
 
-    utimesSync(join(root, "src/cli/run.command.ts"), 3000, 3000);
-    expect(staleReason(root, dist)).toBe("/src/cli/run.command.ts changed since the last build");
+    utimesSync(join(root, "src/app/cli/run.command.ts"), 3000, 3000);
+    expect(staleReason(root, dist)).toBe("/src/app/cli/run.command.ts changed since the last build");
     built(root, 4000);
     expect(staleReason(root, dist)).toBeNull();
 
     // a file removed: only its folder's time tells
-    rmSync(join(root, "src/main.ts"));
+    rmSync(join(root, "src/app/main.ts"));
     utimesSync(join(root, "src"), 5000, 5000);
     expect(staleReason(root, dist)).toBe("/src changed since the last build");
     built(root, 6000);

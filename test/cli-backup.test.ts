@@ -86,10 +86,14 @@ describe("pps-edge backup and restore beside the real agent", () => {
     while (acked.length < 20) await new Promise((r) => setTimeout(r, 20));
     const before = [...acked];
     // its own process, as on a station: the creates go on meanwhile
-    const run = await promisify(execFile)(process.execPath, ["--import", "tsx", "src/main.ts", "backup"], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    });
+    const run = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "src/app/main.ts", "backup"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+      },
+    );
     const during = acked.length;
     while (acked.length < during + 5) await new Promise((r) => setTimeout(r, 20));
     stop = true;

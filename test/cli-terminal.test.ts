@@ -2,9 +2,9 @@
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { main } from "../src/app/main.js";
 import { createAuthRepo } from "../src/db/auth.repo.js";
 import { openDatabase } from "../src/db/open.js";
-import { main } from "../src/main.js";
 import { verifyPassword } from "../src/services/auth/password.js";
 import { tempDir } from "./helpers/agent.js";
 import { runCli as run } from "./helpers/cli.js";

@@ -13,7 +13,7 @@ describe("the agent's V8 flags", () => {
   it("are the same for npm start and the benchmarks", () => {
     expect(flags).toMatch(/--max-semi-space-size=\d+/);
     const start = (JSON.parse(read("package.json")) as { scripts: { start: string } }).scripts.start;
-    expect(start).toBe(`node ${flags} dist/main.js run`);
+    expect(start).toBe(`node ${flags} dist/app/main.js run`);
   });
 
   // The systemd unit starts the launcher (/usr/bin/pps-edge), which execs Node with the flags, so that
@@ -23,6 +23,6 @@ describe("the agent's V8 flags", () => {
   });
 
   it.skipIf(!haveLauncher)(`are the ones the launcher (${LAUNCHER}) starts Node with`, () => {
-    expect(read(LAUNCHER)).toContain(`${flags} /opt/pps-edge/dist/main.js`);
+    expect(read(LAUNCHER)).toContain(`${flags} /opt/pps-edge/dist/app/main.js`);
   });
 });

@@ -1,9 +1,9 @@
 import { createServer } from "node:net";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { createAgent } from "../src/agent.js";
+import { createAgent } from "../src/app/agent.js";
+import { type Part, startParts, stopParts } from "../src/app/lifecycle.js";
 import { parseConfig } from "../src/config/config.load.js";
-import { type Part, startParts, stopParts } from "../src/parts/part.js";
 import { isStartError } from "../src/start-error.js";
 import { ADMIN, ADMIN_PASSWORD, BASIC, CLIENT_ID, CLIENT_SECRET, tempDir } from "./helpers/agent.js";
 

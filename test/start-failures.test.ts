@@ -1,5 +1,5 @@
 /**
- * The built agent as a maintainer meets it: `dist/main.js` run as an executable (its shebang, as the
+ * The built agent as a maintainer meets it: `dist/app/main.js` run as an executable (its shebang, as the
  * package's bin), and each start failure a maintainer can cause answered with one line on standard
  * error naming the cause, the config key and the fix, exit code 1, and no stack.
  */
@@ -36,7 +36,7 @@ const ENV = {
   PPS_EDGE_LOG_LEVEL: "info",
 };
 
-/** `dist/main.js ARGS` as its own process, started through its shebang (not `node dist/main.js`). */
+/** `dist/app/main.js ARGS` as its own process, started through its shebang (not `node dist/app/main.js`). */
 function launch(args: string[], env: Record<string, string>) {
   const { PPS_EDGE_CONFIG: _ignored, ...inherited } = process.env;
   const proc = spawn(join(build.dist, "main.js"), args, {

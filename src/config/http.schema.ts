@@ -68,3 +68,6 @@ export const httpSchema = z
     message: "at most http.requestTimeoutMs (the headers are part of the request)",
   })
   .default({ host: "127.0.0.1", port: 8080, bodyLimitBytes: 1024 * 1024, ...SERVER_LIMITS, tls: {} });
+
+/** The parsed `http` section. */
+export type HttpConfig = z.output<typeof httpSchema>;

@@ -1,6 +1,6 @@
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
-import type { auditLines, audits, items, locations, stock } from "./schema.js";
+import type { auditLines, audits, items, locations, stock } from "./tables.js";
 
 export type AuditRow = SqlRow<typeof audits>;
 

@@ -1,7 +1,7 @@
 import { eq, lt, sql } from "drizzle-orm";
 import type { Role } from "../domain/roles.js";
 import type { Db } from "./open.js";
-import { settings, tokens, users } from "./schema.js";
+import { settings, tokens, users } from "./tables.js";
 
 /** Rows read through the query builder: drizzle maps `revoked` to a boolean itself. */
 export type UserRow = Pick<

@@ -1,7 +1,7 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { CatalogInput, CatalogOutput, PdeaDataType } from "../domain/catalog.schema.js";
 import type { Db } from "./open.js";
-import { catalogs, pdeas } from "./schema.js";
+import { catalogs, pdeas } from "./tables.js";
 
 export function createCatalogRepo(db: Db) {
   function read(catalogId: number): CatalogOutput | undefined {
@@ -30,7 +30,7 @@ export function createCatalogRepo(db: Db) {
     /**
      * Create or update by clientCatalogId (spec: Catalog "create or update"). A PDEA keeps its id while
      * its field_name stays in the list, so clients can hold on to ids across updates. Several
-     * statements: the caller runs them in one transaction (services/unit-of-work.ts).
+     * statements: the caller runs them in one transaction (services/unit-of-work/unit-of-work.ts).
      */
     upsert(input: CatalogInput, now: number): CatalogOutput {
       const existing = db

@@ -1,7 +1,7 @@
 import type { Identity } from "../domain/item.identity.js";
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
-import type { barcodes, categories, itemIdentities, itemKeys, items } from "./schema.js";
+import type { barcodes, categories, itemIdentities, itemKeys, items } from "./tables.js";
 
 /**
  * Items are on the hot path (every upsert, every search, every scan), so this repository uses

@@ -2,7 +2,7 @@ import { FINAL_STATUSES } from "../domain/pick.machine.js";
 import type { Sqlite } from "./open.js";
 import type { RequestRow } from "./requests.repo.js";
 import type { SqlRow } from "./row.types.js";
-import type { mqttInbox, settings } from "./schema.js";
+import type { mqttInbox, settings } from "./tables.js";
 
 export type InboxRow = SqlRow<typeof mqttInbox>;
 

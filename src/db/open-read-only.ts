@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { DatabaseHandle, Db } from "./open.js";
-import * as schema from "./schema.js";
+import * as schema from "./tables.js";
 
 /** The database at `path` for reading, or undefined when there is none. */
 export function openReadOnly(path: string, busyTimeoutMs = 5000): DatabaseHandle | undefined {

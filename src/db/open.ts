@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { VERSION } from "../version.js";
-import * as schema from "./schema.js";
+import * as schema from "./tables.js";
 import {
   type NewerDatabase,
   NewerDatabaseError,

@@ -1,7 +1,7 @@
 import { envelope, type NotificationType, notificationId } from "../domain/notification.js";
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
-import type { outbox } from "./schema.js";
+import type { outbox } from "./tables.js";
 
 export type OutboxRow = SqlRow<typeof outbox>;
 
@@ -105,7 +105,7 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
       next = seq + 1;
       return { seq, notificationId: id };
     },
-    /** A rollback may have undone appends: the next seq is read again (services/unit-of-work.ts). */
+    /** A rollback may have undone appends: the next seq is read again (services/unit-of-work/unit-of-work.ts). */
     forget(): void {
       next = undefined;
     },
@@ -131,7 +131,7 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
     backfill: (now: number, limit: number): number => q.backfill.run(now, limit).changes,
     /**
      * Copies the row to outbox_dead and takes it out of the delivery queue. Two statements: the caller
-     * runs them in one transaction (services/unit-of-work.ts).
+     * runs them in one transaction (services/unit-of-work/unit-of-work.ts).
      */
     moveAside(seq: number, reason: string, code: number | null, now: number): void {
       q.deadPut.run(reason, code, now, seq);

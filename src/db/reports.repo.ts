@@ -1,6 +1,6 @@
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
-import type { items, reports } from "./schema.js";
+import type { items, reports } from "./tables.js";
 
 export type ReportRow = SqlRow<typeof reports>;
 

@@ -1,6 +1,6 @@
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
-import type { actuals, pickLines, reservations, serviceRequests } from "./schema.js";
+import type { actuals, pickLines, reservations, serviceRequests } from "./tables.js";
 
 /** Rows of service requests, their pick lines, reservations and actuals (prepared statements: hot path). */
 export type RequestRow = SqlRow<typeof serviceRequests>;

@@ -3,7 +3,7 @@ import type { ItemRow } from "./items.repo.js";
 import type { Sqlite } from "./open.js";
 import type { LineRow, RequestRow, ReservationRow } from "./requests.repo.js";
 import type { SqlRow } from "./row.types.js";
-import type { locations } from "./schema.js";
+import type { locations } from "./tables.js";
 
 /**
  * Reads behind the station engine's lookups (hot path: a scan must light its bin within a few

@@ -19,7 +19,7 @@ export type ScreenSessionFound = ScreenSessionRow & {
 };
 
 /**
- * Operator screen sessions (schema/screen.schema.ts). A user's session is read together with the
+ * Operator screen sessions (tables/screen.table.ts). A user's session is read together with the
  * user's last change, so a password reset, a new role (or removal) ends the sessions opened before it.
  */
 export function createScreenSessionsRepo(sqlite: Sqlite) {

@@ -6,7 +6,7 @@ import type {
 } from "../domain/security-event.js";
 import type { Sqlite } from "./open.js";
 
-/** One row as written (schema/auth.schema.ts, `security_events`); `detail` is JSON text. */
+/** One row as written (tables/auth.table.ts, `security_events`); `detail` is JSON text. */
 export interface SecurityEventRow {
   at: number;
   kind: SecurityEventKind;

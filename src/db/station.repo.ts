@@ -1,6 +1,6 @@
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
-import type { bins, seats, stationState } from "./schema.js";
+import type { bins, seats, stationState } from "./tables.js";
 
 type StationStateRow = SqlRow<typeof stationState>;
 export type StationMode = StationStateRow["mode"];

@@ -1,6 +1,6 @@
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
-import type { locations, racks, stock } from "./schema.js";
+import type { locations, racks, stock } from "./tables.js";
 
 export type StockRowView = SqlRow<typeof stock>;
 

@@ -9,6 +9,8 @@
  * (hub-simulator.ts); this file puts them together.
  */
 import type { Logger } from "pino";
+import type { LoadedStation } from "../config/station-file.js";
+import type { StationFile } from "../config/station-file.schema.js";
 import type { Metrics } from "../metrics.js";
 import { DeviceHealthBook, deviceCounters } from "./device-health.js";
 import { adapterFactory, type DeviceBackends } from "./drivers/create-adapter.js";
@@ -17,8 +19,6 @@ import { adapterLifecycle, buildAdapters } from "./hub-adapters.js";
 import { createEventRouter } from "./hub-events.js";
 import { routeLight } from "./hub-lights.js";
 import { type DeviceSimulator, simulatorOf } from "./hub-simulator.js";
-import type { LoadedStation } from "./station-file.js";
-import type { StationFile } from "./station-file.schema.js";
 
 export type { DeviceSimulator } from "./hub-simulator.js";
 

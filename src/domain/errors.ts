@@ -2,7 +2,7 @@
  * One error type for the whole agent. `code` is a stable identifier that clients and tests rely on;
  * `kind` is what the code means to a caller (bad input, unknown resource, conflict with the current
  * state, unavailable for now), derived from the code in one table below. The shells turn kinds into
- * their own statuses (src/shell/error-body.ts). Never match on `message`.
+ * their own statuses (src/domain/error-body.ts). Never match on `message`.
  */
 export type ErrorCode =
   // request shape (400 unless noted)

@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { Hono, type MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
+import { internalErrorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import type { Metrics } from "../metrics.js";
 import { isStorage, sqliteCode, storageAppError } from "../services/unit-of-work/storage-failure.js";
 import type { StorageHealth } from "../services/unit-of-work/storage-health.js";
-import { internalErrorBody } from "../shell/error-body.js";
 import { closeIfBodyUnread, limitBody } from "./body.js";
 import type { AppEnv } from "./context.js";
 import { sendError } from "./errors.js";
 import { RouteRegistry } from "./openapi.js";
 import type { OnForbidden } from "./route-spec.js";
-import { perTurn } from "./turns.js";
+import { perTurn } from "./turn-budget.js";
 
 export interface HttpDeps {
   log: Logger;
@@ -80,7 +80,7 @@ export function createHttpApp(
     else if (log.isLevelEnabled("debug")) log.debug({ requestId, route, method, status }, "request");
   });
 
-  // a burst of requests is spread over event-loop turns so device I/O is not held up (turns.ts)
+  // a burst of requests is spread over event-loop turns so device I/O is not held up (turn-budget.ts)
   app.use("*", perTurn(4));
 
   app.use("*", limitBody(deps.bodyLimitBytes));

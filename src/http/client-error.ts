@@ -7,8 +7,8 @@
  */
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { errorBody, internalErrorBody } from "../domain/error-body.js";
 import { AppError } from "../domain/errors.js";
-import { errorBody, internalErrorBody } from "../shell/error-body.js";
 
 /** The refusal for a parser error code (`HPE_…` of llhttp), naming the part of the request at fault. */
 export function parserRefusal(code: string | undefined): AppError {

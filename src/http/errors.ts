@@ -1,9 +1,9 @@
 import type { Context } from "hono";
+import { errorBody, statusOf } from "../domain/error-body.js";
 import type { AppError } from "../domain/errors.js";
-import { errorBody, statusOf } from "../shell/error-body.js";
 
+export { type ErrorBody, errorBody, statusFor } from "../domain/error-body.js";
 export { ERROR_CODES } from "../domain/errors.js";
-export { type ErrorBody, errorBody, statusFor } from "../shell/error-body.js";
 
 export function sendError(c: Context, err: AppError): Response {
   if (err.kind === "unauthenticated") c.header("WWW-Authenticate", 'Bearer realm="pps-edge"');

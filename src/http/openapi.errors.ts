@@ -5,7 +5,7 @@ import type { RouteSpec } from "./route-spec.js";
  * The error answers of each operation in the OpenAPI document: the statuses and stable codes its
  * handler declares, plus those the app answers for every route of its kind whatever the handler does
  * (route.ts: 406 and 403 for a role; the bearer guard: 401; body.ts: 400, 413, 415; the unit of work: 503). The codes
- * and their statuses are those of domain/errors.ts and shell/error-body.ts (README "Errors").
+ * and their statuses are those of domain/errors.ts and domain/error-body.ts (README "Errors").
  */
 
 export const ERROR_SCHEMA = {

@@ -7,8 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
+import { readCertificate } from "../config/certificate-files.js";
 import type { MqttRepo } from "../db/mqtt.repo.js";
-import { readCertificate } from "../shell/certificate-files.js";
 import type { BrokerAccess, BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
 import type { ConnectionOptions } from "./connection-options.js";
 import type { EmbeddedBroker, EmbeddedBrokerOptions } from "./embedded-broker.js";

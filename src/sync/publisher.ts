@@ -9,7 +9,7 @@
 import type { Logger } from "pino";
 import type { OutboxRepo, PendingRow } from "../db/outbox.repo.js";
 import { isAppError } from "../domain/errors.js";
-import type { UnitOfWork } from "../services/unit-of-work.js";
+import type { UnitOfWork } from "../services/unit-of-work/unit-of-work.js";
 import { createDeliveryWindow, type DeliveryWindow, type Slot } from "./delivery-window.js";
 import type { Link, PublishError } from "./link.js";
 import { createReadAhead, type ReadAhead } from "./outbox-read-ahead.js";

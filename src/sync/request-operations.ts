@@ -7,8 +7,8 @@ import { itemInputSchema } from "../domain/item.schema.js";
 import { replayRequestSchema } from "../domain/notification-replay.schema.js";
 import { requestIdSchema, stagePutSchema } from "../domain/service-request.schema.js";
 import { rackPresentedSchema } from "../domain/station.schema.js";
-import type { Services } from "../services/container.js";
-import type { StationStatus } from "../services/station/station-status.js";
+import type { Services } from "../services/services.js";
+import type { StationStatus } from "../services/status/station-status.js";
 import { operation, query, type RequestOperations, slowOperation } from "./requests.js";
 
 /** What the station's own requests need besides the use cases. */
@@ -16,7 +16,7 @@ export interface StationRequestDeps {
   /** The data folder: `request/backup` writes into its `backups/`. */
   dataDir: string;
   now(): number;
-  /** The agent's own status, as `pps-edge status` shows it (parts/agent-status.ts). */
+  /** The agent's own status, as `pps-edge status` shows it (app/agent-status.ts). */
   status(): StationStatus;
 }
 

@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { MqttRepo } from "../db/mqtt.repo.js";
+import { type ErrorBody, errorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { parseJsonBody } from "../domain/json-body.js";
 import { validate } from "../domain/validate.js";
-import type { UnitOfWork } from "../services/unit-of-work.js";
-import { type ErrorBody, errorBody } from "../shell/error-body.js";
+import type { UnitOfWork } from "../services/unit-of-work/unit-of-work.js";
 import { isRequestName, type RequestName } from "./topics.js";
 
 /** What an answer may take: the bytes its `data` may have as JSON text. */

@@ -1,7 +1,7 @@
 import { createMqttRepo } from "../db/mqtt.repo.js";
 import type { Sqlite } from "../db/open.js";
 import { isAppError } from "../domain/errors.js";
-import type { Services } from "../services/container.js";
+import type { Services } from "../services/services.js";
 import { VERSION } from "../version.js";
 import type { RequestSnapshots } from "./retained-messages.js";
 

@@ -8,7 +8,7 @@ import type { Sqlite } from "../db/open.js";
 import type { OutboxRepo } from "../db/outbox.repo.js";
 import type { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
-import type { UnitOfWork } from "../services/unit-of-work.js";
+import type { UnitOfWork } from "../services/unit-of-work/unit-of-work.js";
 import type { BrokerAccess, BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
 import { registerMetrics } from "./health.js";
 import { createOutboxMonitor } from "./outbox-monitor.js";

@@ -9,9 +9,9 @@ import { createOutboxRepo } from "../../src/db/outbox.repo.js";
 import { createReportsRepo } from "../../src/db/reports.repo.js";
 import { type ActualRow, createRequestsRepo, type RequestRow } from "../../src/db/requests.repo.js";
 import type { SqlRow } from "../../src/db/row.types.js";
-import * as schema from "../../src/db/schema.js";
 import { createStationRepo, type StationMode } from "../../src/db/station.repo.js";
 import { createStockRepo } from "../../src/db/stock.repo.js";
+import * as schema from "../../src/db/tables.js";
 
 /** Property names of a table's columns, sorted: what a whole-row raw statement must alias to. */
 function columnsOf(table: Table): string[] {

@@ -7,9 +7,9 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { profilesCommand } from "../../src/app/cli/profiles.cli.js";
+import { main } from "../../src/app/main.js";
 import { drivers } from "../../src/devices/drivers/registry.js";
-import { profilesCommand } from "../../src/devices/profiles.cli.js";
-import { main } from "../../src/main.js";
 import { tempDir } from "../helpers/agent.js";
 import { profilesDir, readProfileJson } from "./support/profiles.js";
 

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { createAgent } from "../../src/agent.js";
+import { createAgent } from "../../src/app/agent.js";
 import { parseConfig } from "../../src/config/config.load.js";
 import { requestStaging } from "../../src/services/put/put.service.js";
 import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, tempDir } from "../helpers/agent.js";

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino, { type DestinationStream } from "pino";
-import { type Agent, createAgent } from "../../src/agent.js";
+import { type Agent, createAgent } from "../../src/app/agent.js";
 import { parseConfig } from "../../src/config/config.load.js";
 import { createLogger } from "../../src/log.js";
 

@@ -15,7 +15,7 @@ export interface ChildAgent {
 }
 
 /**
- * The real agent in its own process (`src/main.ts run`), on a data folder, HTTP on a free port; a start
+ * The real agent in its own process (`src/app/main.ts run`), on a data folder, HTTP on a free port; a start
  * that takes longer than `startTimeoutMs` fails.
  */
 export async function startChildAgent(
@@ -23,7 +23,7 @@ export async function startChildAgent(
   env: Record<string, string> = {},
   startTimeoutMs = 20_000,
 ): Promise<ChildAgent> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "run"], {
+  const proc = spawn(process.execPath, ["--import", "tsx", "src/app/main.ts", "run"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { main } from "../../src/main.js";
+import { main } from "../../src/app/main.js";
 
 /** `pps-edge ARGS` in-process, with piped standard input: the exit code and what it printed. */
 export async function runCli(args: string[], env: Record<string, string>, stdin = "") {

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/agent.js";
+import { createAgent } from "../../src/app/agent.js";
 import { CREDENTIALS_FILE } from "../../src/services/auth/auth.service.js";
 import {
   METRICS_TOKEN,

@@ -5,9 +5,9 @@
  */
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { statusFor } from "../../src/domain/error-body.js";
 import { ERROR_CODES, type ErrorCode } from "../../src/domain/errors.js";
 import { RouteRegistry, type RouteSpec } from "../../src/http/openapi.js";
-import { statusFor } from "../../src/shell/error-body.js";
 import { BASIC, startTestAgent, type TestAgent } from "../helpers/agent.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as the JSON it is

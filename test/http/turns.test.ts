@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/http/context.js";
-import { perTurn } from "../../src/http/turns.js";
+import { perTurn } from "../../src/http/turn-budget.js";
 
 describe("perTurn: request handlers spread over event-loop turns", () => {
   it("starts at most `limit` handlers per turn; every request is answered, in order", async () => {

@@ -61,8 +61,8 @@ export function contentsSuite(built: () => Debs): void {
       const paths = lines.map((l) => (l.split(/\s+/).slice(5).join(" ") as string).replace(/ -> .*/, ""));
       const mode = (p: string) => lines.find((l) => l.endsWith(` ./${p}`))?.split(" ")[0];
       for (const p of [
-        "opt/pps-edge/dist/main.js",
-        "opt/pps-edge/dist/agent.js",
+        "opt/pps-edge/dist/app/main.js",
+        "opt/pps-edge/dist/app/agent.js",
         "opt/pps-edge/package.json",
         "opt/pps-edge/README.md",
         "opt/pps-edge/docs/architecture.md",
@@ -103,7 +103,7 @@ export function contentsSuite(built: () => Debs): void {
       expect(launcher).toBe(repo("systemd/pps-edge.launcher.sh"));
       execFileSync("sh", ["-n", join(tree, "usr/bin/pps-edge")]);
       expect(launcher).toContain(
-        `exec /usr/bin/node ${(AGENT_NODE_FLAGS as string[]).join(" ")} /opt/pps-edge/dist/main.js "$@"`,
+        `exec /usr/bin/node ${(AGENT_NODE_FLAGS as string[]).join(" ")} /opt/pps-edge/dist/app/main.js "$@"`,
       );
       // the defaults, kept when the variable is set (sh's `${VAR:=default}`)
       expect(launcher).toMatch(/^: "\$\{PPS_EDGE_CONFIG:=\/etc\/pps-edge\/pps-edge\.yaml\}"$/m);

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { EXIT } from "../../src/cli/context.js";
-import { createProgram } from "../../src/cli/program.js";
+import { EXIT } from "../../src/app/cli/context.js";
+import { createProgram } from "../../src/app/cli/program.js";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../src/domain/password-policy.js";
 import { runCli } from "../helpers/cli.js";
 import { codes, README, section, shellBlocks, shellLines, tableRows } from "./readme.js";
@@ -50,7 +50,7 @@ function unparsed(words: string[]): string[] {
   return args.some((a) => a.variadic) ? [] : rest.slice(args.length);
 }
 
-/** The pps-edge invocations in the README's shell blocks (`npx pps-edge`, `node dist/main.js`, `sim`). */
+/** The pps-edge invocations in the README's shell blocks (`npx pps-edge`, `node dist/app/main.js`, `sim`). */
 function invocations(): Array<{ line: string; words: string[] }> {
   const out: Array<{ line: string; words: string[] }> = [];
   for (const block of shellBlocks()) {

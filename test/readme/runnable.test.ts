@@ -72,7 +72,7 @@ beforeAll(async () => {
     PPS_EDGE_MQTT_URL: "off",
     PPS_EDGE_LOG_LEVEL: "warn",
   };
-  agent = spawn(process.execPath, ["dist/main.js", "run"], { cwd: scratch, env, stdio: "ignore" });
+  agent = spawn(process.execPath, ["dist/app/main.js", "run"], { cwd: scratch, env, stdio: "ignore" });
   await untilHealthy(`http://127.0.0.1:${port}/healthz`, agent);
 }, 240_000);
 

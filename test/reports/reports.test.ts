@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/agent.js";
+import { createAgent } from "../../src/app/agent.js";
 import { parseConfig } from "../../src/config/config.load.js";
 import { seedItem, seedStock } from "../audits/support.js";
 import {

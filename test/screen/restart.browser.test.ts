@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Agent, createAgent } from "../../src/agent.js";
+import { type Agent, createAgent } from "../../src/app/agent.js";
 import { parseConfig } from "../../src/config/config.load.js";
 import { SCREEN_KEYS_FILE } from "../../src/services/auth/screen-sessions.js";
 import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, tempDir } from "../helpers/agent.js";

@@ -9,7 +9,7 @@ import { openDatabase } from "../../src/db/open.js";
 import { createOutboxRepo } from "../../src/db/outbox.repo.js";
 import { EventBus } from "../../src/events.js";
 import { replayPage } from "../../src/services/notifications/notification-replay.js";
-import { createUnitOfWork } from "../../src/services/unit-of-work.js";
+import { createUnitOfWork } from "../../src/services/unit-of-work/unit-of-work.js";
 import { tempDir } from "../helpers/agent.js";
 
 function setup() {

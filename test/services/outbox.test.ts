@@ -5,7 +5,7 @@ import { openDatabase } from "../../src/db/open.js";
 import { createOutboxRepo } from "../../src/db/outbox.repo.js";
 import { isAppError } from "../../src/domain/errors.js";
 import { EventBus } from "../../src/events.js";
-import { createUnitOfWork } from "../../src/services/unit-of-work.js";
+import { createUnitOfWork } from "../../src/services/unit-of-work/unit-of-work.js";
 import { tempDir } from "../helpers/agent.js";
 
 function setup(limit = 1000) {

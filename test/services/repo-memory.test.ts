@@ -8,7 +8,7 @@ import { createOutboxRepo } from "../../src/db/outbox.repo.js";
 import { createRequestsRepo } from "../../src/db/requests.repo.js";
 import { createStationRepo } from "../../src/db/station.repo.js";
 import { EventBus } from "../../src/events.js";
-import { createUnitOfWork } from "../../src/services/unit-of-work.js";
+import { createUnitOfWork } from "../../src/services/unit-of-work/unit-of-work.js";
 import { tempDir } from "../helpers/agent.js";
 
 /**

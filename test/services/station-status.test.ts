@@ -1,6 +1,6 @@
 /**
  * The status builder that `pps-edge status` and `request/health_check` share
- * (services/station/station-status.ts): readiness, the outbox's depth and age, and the bins with work.
+ * (services/status/station-status.ts): readiness, the outbox's depth and age, and the bins with work.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -8,7 +8,7 @@ import {
   stationStatus,
   statusLine,
   statusText,
-} from "../../src/services/station/station-status.js";
+} from "../../src/services/status/station-status.js";
 
 const outbox = (undelivered: number, oldestAt?: number) => ({
   undeliveredCount: () => undelivered,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAppError } from "../../src/domain/errors.js";
-import type { Services } from "../../src/services/container.js";
+import type { Services } from "../../src/services/services.js";
 import { startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { ITEM, ok, pickBody, pickLine, putBody } from "../helpers/station.js";

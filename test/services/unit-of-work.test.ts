@@ -6,7 +6,7 @@ import { openDatabase } from "../../src/db/open.js";
 import { createOutboxRepo } from "../../src/db/outbox.repo.js";
 import { type AppError, isAppError } from "../../src/domain/errors.js";
 import { EventBus } from "../../src/events.js";
-import { type CommitTiming, createUnitOfWork } from "../../src/services/unit-of-work.js";
+import { type CommitTiming, createUnitOfWork } from "../../src/services/unit-of-work/unit-of-work.js";
 import { tempDir } from "../helpers/agent.js";
 
 function setup() {

@@ -5,7 +5,7 @@
 import { rmSync } from "node:fs";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent } from "../../src/agent.js";
+import { createAgent } from "../../src/app/agent.js";
 import { passwordGrant, type TestAgent, TOKEN_PATH, testConfig } from "../helpers/agent.js";
 import { itemBody } from "../helpers/fixtures.js";
 import { type Envelope, ITEM, type Json, ok, seedItem, setStock } from "../helpers/station.js";

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BINS, DEFAULT_SEATS } from "../../src/config/config.schema.js";
-import { loadStation, validateStation } from "../../src/devices/station-file.js";
+import { loadStation, validateStation } from "../../src/config/station-file.js";
 import { createTopology, stationSeatsAndBins } from "../../src/station/topology.js";
 import { type Profiles, testProfiles } from "../devices/support/harness.js";
 import { good } from "../devices/support/station-fixture.js";

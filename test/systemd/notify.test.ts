@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { statusLine } from "../../src/parts/systemd.part.js";
+import { statusLine } from "../../src/app/systemd.part.js";
+import { systemdNotifier, watchdogIntervalMs } from "../../src/app/systemd-notify.js";
 import { REPORT_PREFIX } from "../../src/services/report/report.service.js";
-import { systemdNotifier, watchdogIntervalMs } from "../../src/shell/systemd-notify.js";
 import { tempDir } from "../helpers/agent.js";
 import { startChildAgent } from "../helpers/child-agent.js";
 import { type NotifySocket, openNotifySocket } from "../helpers/notify-socket.js";
@@ -117,7 +117,7 @@ describe.skipIf(!haveSystemdNotify)("an agent run with a notify socket", () => {
   it("says why the start failed, in the status", async () => {
     const socket = await socketAt(join(scratch(), "notify.sock"));
     const missing = join(scratch(), "no-such-station.yaml");
-    const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts", "run"], {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "src/app/main.ts", "run"], {
       cwd: fileURLToPath(new URL("../..", import.meta.url)),
       env: {
         ...process.env,

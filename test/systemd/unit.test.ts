@@ -37,7 +37,7 @@ function analyze(...args: string[]) {
 describe("the unit", () => {
   it("is Type=notify with a watchdog, started by the launcher", () => {
     expect(values("Type")).toEqual(["notify"]);
-    // the messages come from systemd-notify, a child of the agent (src/shell/systemd-notify.ts)
+    // the messages come from systemd-notify, a child of the agent (src/app/systemd-notify.ts)
     expect(values("NotifyAccess")).toEqual(["all"]);
     expect(Number(values("WatchdogSec")[0])).toBeGreaterThan(0);
     expect(values("ExecStart")).toEqual(["/usr/bin/pps-edge run"]);

@@ -5,13 +5,13 @@
  * the adapter. Only drivers and links know the transports; the hub sees DeviceAdapter.
  */
 import type { Logger } from "pino";
+import type { DeviceDefinition } from "../../config/station-file.schema.js";
 import { type ByteLink, DEFAULT_BACKOFF_MS, type LinkEvents } from "../link/byte-link.js";
 import { type HidBackend, nodeHidBackend } from "../link/hid-backend.js";
 import { describeHid, HidLink, type HidLinkEvents } from "../link/hid-link.js";
 import { SerialLink, type SerialPortFactory, type SerialSettings } from "../link/serial-link.js";
 import { TcpLink } from "../link/tcp-link.js";
 import type { FirmwareProfile } from "../profiles/firmware-profile.schema.js";
-import type { DeviceDefinition } from "../station-file.schema.js";
 import type { AdapterContext, DeviceAdapter } from "./adapter.types.js";
 import type { AdapterIo } from "./driver.js";
 import { driverOfDevice } from "./registry.js";

@@ -7,13 +7,13 @@
  */
 import type { Logger } from "pino";
 import type { z } from "zod";
+import type { DeviceDefinition, DeviceTransport } from "../../config/station-file.schema.js";
 import type { DeviceKind } from "../hub.types.js";
 import type { ByteLink, LinkEvents } from "../link/byte-link.js";
 import type { HidLink, HidLinkEvents } from "../link/hid-link.js";
 import type { SerialPortFactory, SerialSettings } from "../link/serial-link.js";
 import type { AddIssue } from "../profiles/profile-checks.js";
 import type { AnyKindProfile, KindProfile } from "../profiles/profile-kinds.js";
-import type { DeviceDefinition, DeviceTransport } from "../station-file.schema.js";
 import type { AdapterContext, DeviceAdapter } from "./adapter.types.js";
 
 /** How a device is reached, as the station file writes it. */

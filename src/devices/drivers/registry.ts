@@ -4,8 +4,9 @@
  * its entry here (import and list); the order is the order `pps-edge profiles` lists them (and, within
  * a kind, the order of the protocol names in error messages).
  */
+
+import type { DeviceDefinition } from "../../config/station-file.schema.js";
 import { type AnyKindProfile, protocolOf } from "../profiles/profile-kinds.js";
-import type { DeviceDefinition } from "../station-file.schema.js";
 import { atopCcbDriver } from "./atop-ccb/atop-ccb.driver.js";
 import type { DeviceDriver } from "./driver.js";
 import { hidKeyboardDriver } from "./hid-keyboard/hid-keyboard.driver.js";

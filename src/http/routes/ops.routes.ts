@@ -1,7 +1,7 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { Metrics } from "../../metrics.js";
-import { evaluateReadiness, type ReadinessCheck } from "../../services/station/station-status.js";
+import { evaluateReadiness, type ReadinessCheck } from "../../services/status/station-status.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
@@ -20,7 +20,7 @@ const readySchema = z.object({
  */
 export function opsRoutes(opts: {
   metrics: Metrics;
-  checks: ReadinessCheck[];
+  checks: readonly ReadinessCheck[];
   version: string;
   metricsAccess: MiddlewareHandler<AppEnv>;
 }) {

@@ -3,7 +3,7 @@ import { countMatches } from "../../domain/audit.view.js";
 import { type AuditLineStatus, stepAuditLine } from "../../domain/audit-line.machine.js";
 import { AppError } from "../../domain/errors.js";
 import { isRefusal } from "../../domain/machine.js";
-import type { Tx } from "../unit-of-work.js";
+import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { driveAudit } from "./audit.flow.js";
 import { type AuditDeps, auditView, mustGetAudit } from "./audit-record.js";
 

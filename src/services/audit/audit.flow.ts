@@ -23,7 +23,7 @@ import {
 } from "../../domain/audit-line.machine.js";
 import { AppError } from "../../domain/errors.js";
 import { isRefusal } from "../../domain/machine.js";
-import type { Tx } from "../unit-of-work.js";
+import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { type AuditDeps, auditData } from "./audit-record.js";
 
 /** Statuses whose arrival sets `complete_time` (README: decisions). */

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { createAudit as initialAudit } from "../../domain/audit.machine.js";
 import type { AuditCountInput, AuditCreateInput } from "../../domain/audit.schema.js";
 import { AppError } from "../../domain/errors.js";
-import type { Tx, UnitOfWork } from "../unit-of-work.js";
+import type { Tx, UnitOfWork } from "../unit-of-work/unit-of-work.js";
 import { driveAudit, hasConflict } from "./audit.flow.js";
 import { beginAudit, countAuditLine } from "./audit-counting.js";
 import { type AuditDeps, auditData, auditView, mustGetAudit } from "./audit-record.js";

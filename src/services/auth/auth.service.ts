@@ -85,7 +85,7 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
     access,
     /** Watches a screen stream or an MQTT client until its user is removed or changed. */
     track: (s: LiveSession) => deps.live.track(s),
-    /** Ends the watched sessions of removed or changed users (parts/revocation.part.ts). */
+    /** Ends the watched sessions of removed or changed users (app/revocation.part.ts). */
     sweepSessions: () => deps.live.sweep(),
     /** Changes when another process (the command line) committed to the database. */
     dataVersion: () => repo.dataVersion(),

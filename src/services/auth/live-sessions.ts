@@ -5,7 +5,7 @@ import type { AccessEvents, Revoked, RevokeReason } from "./access-events.js";
 /**
  * Connections that outlive the request that authenticated them: a screen's event stream, an MQTT client
  * on the embedded broker. Removing a user, giving them a new password or another role (also by the
- * command line, another process) ends theirs at the next `sweep` (parts/revocation.part.ts runs it when
+ * command line, another process) ends theirs at the next `sweep` (app/revocation.part.ts runs it when
  * the database changed; the auth service after its own changes).
  */
 export interface LiveSession {

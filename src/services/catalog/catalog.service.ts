@@ -7,7 +7,7 @@
 import type { CatalogInput, CatalogOutput } from "../../domain/catalog.schema.js";
 import type { ItemInput, SearchInput } from "../../domain/item.schema.js";
 import { itemView } from "../../domain/item.view.js";
-import type { Tx, UnitOfWork } from "../unit-of-work.js";
+import type { Tx, UnitOfWork } from "../unit-of-work/unit-of-work.js";
 import type { CatalogDeps } from "./catalog-deps.js";
 import { searchItems } from "./item-search.js";
 import { upsertItem } from "./item-upsert.js";

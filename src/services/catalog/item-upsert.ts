@@ -10,7 +10,7 @@ import {
 } from "../../domain/item.identity.js";
 import type { ItemInput, ItemSchema } from "../../domain/item.schema.js";
 import type { StoredItem } from "../../domain/item.view.js";
-import type { Tx } from "../unit-of-work.js";
+import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { type CatalogDeps, loadItem } from "./catalog-deps.js";
 
 /** The item's schema: its own, else its category's; a 400 when neither exists. */

@@ -9,8 +9,8 @@ import {
   type PickLineInput,
 } from "../../domain/service-request.schema.js";
 import { parseSpecTimestamp, SIMPLE_PRIORITIES } from "../../domain/work-order.js";
-import { type RequestContext, viewOf } from "../request-record.js";
-import type { Tx } from "../unit-of-work.js";
+import { type RequestContext, viewOf } from "../requests/request-record.js";
+import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { allocatePick } from "./pick-allocation.js";
 import type { PickDeps } from "./pick-deps.js";
 

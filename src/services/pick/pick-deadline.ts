@@ -3,7 +3,7 @@ import { isRefusal } from "../../domain/machine.js";
 import { type PickState, stepPick } from "../../domain/pick.machine.js";
 import { stepPickLine } from "../../domain/pick-line.machine.js";
 import { isOverdue } from "../../domain/work-order.js";
-import type { Tx } from "../unit-of-work.js";
+import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { workOf } from "../work-order/work-order.service.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { applyPickEffects } from "./pick-effects.js";

@@ -1,7 +1,7 @@
 import type { LineRow } from "../../db/requests.repo.js";
 import type { StockRepo } from "../../db/stock.repo.js";
 import type { PickLine, PickLineState } from "../../domain/pick-line.machine.js";
-import type { RequestContext } from "../request-record.js";
+import type { RequestContext } from "../requests/request-record.js";
 
 /** What the pick use cases read and write: the request record, stock, and the station's time zone. */
 export interface PickDeps extends RequestContext {

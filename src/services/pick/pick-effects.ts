@@ -9,8 +9,8 @@ import {
   type RequestContext,
   viewOf,
   type Written,
-} from "../request-record.js";
-import type { Tx } from "../unit-of-work.js";
+} from "../requests/request-record.js";
+import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { inWorkOrder } from "../work-order/work-order.service.js";
 import type { PickDeps } from "./pick-deps.js";
 

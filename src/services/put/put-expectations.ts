@@ -2,7 +2,7 @@ import type { RequestRow } from "../../db/requests.repo.js";
 import { AppError, type FieldError } from "../../domain/errors.js";
 import type { PutCreateInput } from "../../domain/service-request.schema.js";
 import type { PutExpectations } from "../../domain/service-request.view.js";
-import { parseJson, type RequestContext } from "../request-record.js";
+import { parseJson, type RequestContext } from "../requests/request-record.js";
 
 /** Expectations as stored: the view's shape plus the item each product resolved to. */
 export interface StoredExpectations extends PutExpectations {

@@ -1,8 +1,8 @@
 import type { RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
 import type { PutExceptionInput, PutTransactionInput } from "../../domain/station.schema.js";
-import { mustFind, operatorIn, parseJson, type RequestContext } from "../request-record.js";
-import type { Tx } from "../unit-of-work.js";
+import { mustFind, operatorIn, parseJson, type RequestContext } from "../requests/request-record.js";
+import type { Tx } from "../unit-of-work/unit-of-work.js";
 import type { PutDeps } from "./put-deps.js";
 import { applyPutEffects, recordPutActual, stepPutOrRefuse } from "./put-effects.js";
 import { EXCESS, itemFor, progress } from "./put-expectations.js";

@@ -13,7 +13,7 @@ import { AppError } from "../../domain/errors.js";
 import { INVENTORY_REPORT_TYPE, inventoryCsv } from "../../domain/inventory-report.js";
 import type { ItemSchema } from "../../domain/item.schema.js";
 import { formatTimestamp } from "../../domain/timestamp.js";
-import type { Tx, UnitOfWork } from "../unit-of-work.js";
+import type { Tx, UnitOfWork } from "../unit-of-work/unit-of-work.js";
 import { reportFileName, writeDurably } from "./report-file.js";
 
 export { publicBaseUrl, reportFileName } from "./report-file.js";

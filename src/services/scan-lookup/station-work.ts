@@ -60,7 +60,7 @@ const OWNER = "station-work";
  * racks presented, the pick work reserved at their slots in work order, the staged and complete puts,
  * and the audit being counted. Each part is read from the database when first asked for, and again
  * after a change made it stale. Every change is announced on the bus once its transaction committed
- * (services/unit-of-work.ts): a `request` makes the pick or put work stale, `station` (racks, bins,
+ * (services/unit-of-work/unit-of-work.ts): a `request` makes the pick or put work stale, `station` (racks, bins,
  * mode, seats) the racks and all the work at them, `audit` the audit. So a scan reads nothing of this
  * while nothing changes, and a burst of changes costs one read of each part it touched, at the next
  * scan. The mode, seats and bins are the station repository's own memory (db/station.repo.ts).

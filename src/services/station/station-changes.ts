@@ -3,7 +3,7 @@ import { AppError } from "../../domain/errors.js";
 import type { RackPresentedInput, StationMode } from "../../domain/station.schema.js";
 import { assignBins, lockAtPresentedRacks } from "../pick/pick.service.js";
 import { withdrawAllStaging } from "../put/put.service.js";
-import type { Tx } from "../unit-of-work.js";
+import type { Tx } from "../unit-of-work/unit-of-work.js";
 import type { StationDeps } from "./station-deps.js";
 
 /** Seats, mode, racks and stock adjustments (docs/architecture.md, station model and station API). */

@@ -33,7 +33,7 @@ interface Pending {
 type Outcome = { ok: true; value: unknown; fx: Effects } | { ok: false; error: unknown };
 
 /**
- * Group commit, part of the unit of work (../unit-of-work.ts): the changes queued during one turn of the
+ * Group commit, part of the unit of work (unit-of-work.ts): the changes queued during one turn of the
  * event loop run in one IMMEDIATE transaction, each inside its own savepoint, so a failing change rolls
  * back alone while the rest share one fsync. Every caller is answered only after the commit
  * (docs/architecture.md: no change is acknowledged before its transaction has committed). A batch the database
@@ -101,7 +101,7 @@ export function createGroupCommit(s: UnitState) {
 
   /**
    * Waits a turn of the event loop while changes keep arriving: the HTTP handlers started this turn
-   * (at most a few per turn, http/turns.ts) queue theirs before the next, so the commit carries the
+   * (at most a few per turn, http/turn-budget.ts) queue theirs before the next, so the commit carries the
    * whole burst rather than its first few. It flushes at the first turn that brought nothing new, once
    * the batch is full, or COLLECT_MS after the first change.
    */

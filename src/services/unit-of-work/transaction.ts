@@ -8,7 +8,7 @@ import { isBusy, isStorage, sqliteCode, storageAppError } from "./storage-failur
 import type { StorageHealth } from "./storage-health.js";
 
 /**
- * The transaction itself, for the unit of work (../unit-of-work.ts) and its group commit: the state
+ * The transaction itself, for the unit of work (unit-of-work.ts) and its group commit: the state
  * they share, the Tx a use case sees, savepoints, the IMMEDIATE transaction with its BUSY retry and
  * commit timing, and what a failed transaction is answered with.
  */

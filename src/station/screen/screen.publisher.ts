@@ -187,7 +187,7 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
     start(): void {
       schedule.start();
       deps.engine.watch((input, outcome) => record(outcome.seat, input, outcome));
-      for (const ev of ["request", "station", "audit"] as const) deps.bus.on(OWNER, ev, changed);
+      for (const ev of ["request", "station", "audit", "labelJob"] as const) deps.bus.on(OWNER, ev, changed);
       noteOperators();
     },
     stop(): void {

@@ -9,7 +9,7 @@ const ROOT = resolve(import.meta.dirname, "../../..");
 /**
  * Compiles src/ into a temp folder laid out like the package (dist/ beside drizzle/, firmware-profiles/
  * and node_modules/, all linked), so a test can run the agent as its own process and kill it, without touching the
- * working tree's dist/. It builds as `npm run build` does (scripts/build.mjs: dist/main.js executable).
+ * working tree's dist/. It builds as `npm run build` does (scripts/build.mjs: dist/app/main.js executable).
  */
 export async function buildAgent(): Promise<{ dist: string; remove(): void }> {
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-build-"));

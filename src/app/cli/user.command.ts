@@ -1,0 +1,103 @@
+/**
+ * `pps-edge user …`: the API users of the station (docs/architecture.md#auth), over the station
+ * database (user.database.ts). It works beside a running agent (WAL: the agent keeps serving while a
+ * user is added).
+ */
+import { Command } from "commander";
+import { MIN_PASSWORD_LENGTH } from "../../domain/password-policy.js";
+import { isRole, ROLES, type Role } from "../../domain/roles.js";
+import { type Cli, loadCliConfig, UsageError } from "./context.js";
+import { readNewPassword } from "./password.js";
+import type { Auth } from "./user.database.js";
+
+/** Runs `use` over the station database (user.database.ts, loaded only now). */
+async function withAuth(cmd: Command, cli: Cli, use: (auth: Auth) => Promise<void> | void): Promise<void> {
+  const loaded = loadCliConfig(cmd, cli.io);
+  const init = cmd.optsWithGlobals<{ init?: boolean }>().init === true;
+  const db = await import("./user.database.js");
+  await db.withAuth(loaded, init, use);
+}
+
+const ROLE_LIST = ROLES.join(", ");
+
+/** A role named on the command line; none or an unknown one is a usage error naming the roles. */
+function roleFrom(text: string | undefined, what: string): Role {
+  if (text === undefined) throw new UsageError(`${what} is required: one of ${ROLE_LIST}`);
+  if (!isRole(text)) throw new UsageError(`${what} '${text}' is not a role: one of ${ROLE_LIST}`);
+  return text;
+}
+
+const ROLE_HELP = `
+Roles (README "Roles"): integration (the central system: the interface's endpoints and its station
+calls), operator (a person at the station: the operator actions and the operator screen), admin
+(everything, and the station's management).`;
+
+const PASSWORD_HELP = `
+The password is asked twice on a terminal (not shown), or read from the first line of standard input
+when it is piped: echo 'a long password' | pps-edge user add alice. At least ${MIN_PASSWORD_LENGTH} characters.`;
+
+export function defineUser(cli: Cli): Command {
+  const { io } = cli;
+  const user = new Command("user")
+    .description("the API users: add, change a role, reset a password, remove, list")
+    .option("--init", "create the database if the data folder has none (a new station)");
+  user
+    .command("add")
+    .description("add an API user with a role")
+    .argument("<name>", "the user name")
+    .option("--role <role>", `what the user may do (required): ${ROLE_LIST}`)
+    .addHelpText("after", `${ROLE_HELP}${PASSWORD_HELP}`)
+    .action((name: string, opts: { role?: string }, cmd: Command) => {
+      const role = roleFrom(opts.role, "--role");
+      return withAuth(cmd, cli, async (auth) => {
+        if (auth.hasUser(name)) throw new Error(`user ${name} exists`);
+        await auth.addUser(name, await readNewPassword(io, name), role);
+        io.out(`added user ${name} (${role})`);
+      });
+    });
+  user
+    .command("role")
+    .description("give a user another role; their screen sessions and MQTT connections end")
+    .argument("<name>", "the user name")
+    .argument("<role>", ROLE_LIST)
+    .addHelpText("after", ROLE_HELP)
+    .action((name: string, text: string, _opts, cmd: Command) => {
+      const role = roleFrom(text, "role");
+      return withAuth(cmd, cli, (auth) => {
+        if (!auth.hasUser(name)) throw new Error(`no user ${name}`);
+        const changed = auth.setRole(name, role);
+        io.out(changed ? `${name} is now ${role}` : `${name} is ${role} already`);
+      });
+    });
+  user
+    .command("reset-password")
+    .description("give a user a new password; the user's tokens are revoked")
+    .argument("<name>", "the user name")
+    .addHelpText("after", PASSWORD_HELP)
+    .action((name: string, _opts, cmd: Command) =>
+      withAuth(cmd, cli, async (auth) => {
+        if (!auth.hasUser(name)) throw new Error(`no user ${name}`);
+        await auth.resetPassword(name, await readNewPassword(io, name));
+        io.out(`password of ${name} reset; its tokens are revoked`);
+      }),
+    );
+  user
+    .command("remove")
+    .description("remove an API user and the user's tokens")
+    .argument("<name>", "the user name")
+    .action((name: string, _opts, cmd: Command) =>
+      withAuth(cmd, cli, (auth) => {
+        auth.removeUser(name);
+        io.out(`removed user ${name}`);
+      }),
+    );
+  user
+    .command("list")
+    .description("list the API users (id, name and role)")
+    .action((_opts, cmd: Command) =>
+      withAuth(cmd, cli, (auth) => {
+        for (const u of auth.listUsers()) io.out(`${u.id}\t${u.username}\t${u.role}`);
+      }),
+    );
+  return user;
+}

@@ -1,0 +1,116 @@
+/**
+ * The station API's server (docs/architecture.md#http): it listens on the configured address with
+ * Node's timeouts and connection limit, over HTTPS when `http.tls` names a certificate (tls.ts), answers
+ * requests the adaptor cannot parse with the station's error body (client-error.ts), and names the
+ * config key at fault when it cannot listen. A critical part: a station nobody can reach does not start.
+ */
+import { createServer as createHttpServer, type Server, type ServerOptions } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import type { Hono } from "hono";
+import type { Logger } from "pino";
+import type { HttpConfig } from "../config/http.schema.js";
+import { StartError } from "../start-error.js";
+import { answerClientErrors, requestRefusal } from "./client-error.js";
+import type { AppEnv } from "./context.js";
+import { httpsFiles, httpsOptions, reloadOnHangup } from "./tls.js";
+
+/** Why the server cannot listen, when a maintainer can fix it: the key at fault and what to do. */
+export function listenFailure(err: unknown, host: string, port: number): unknown {
+  const code = (err as { code?: string }).code;
+  const at = `${host}:${port}`;
+  if (code === "EADDRINUSE") {
+    return new StartError(
+      `${at} is already in use (EADDRINUSE)`,
+      "http.port",
+      "stop the program listening there, or set http.port (PPS_EDGE_HTTP_PORT) to a free port",
+      { cause: err },
+    );
+  }
+  if (code === "EACCES") {
+    return new StartError(
+      `not allowed to listen on ${at} (EACCES)`,
+      "http.port",
+      "choose a port above 1023, or give the agent's user the right to bind low ports",
+      { cause: err },
+    );
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new StartError(
+      `${host} is not an address of this machine (${code})`,
+      "http.host",
+      "set http.host (PPS_EDGE_HTTP_HOST) to 127.0.0.1, 0.0.0.0 or an address of this machine",
+      { cause: err },
+    );
+  }
+  return err;
+}
+
+/**
+ * Node's timeouts for slow and idle clients (config `http.*TimeoutMs`). Node checks them every
+ * `connectionsCheckingInterval` (30 s by default): checked at least twice per headers timeout, so a
+ * socket that sent nothing is closed within 1.5 × `headersTimeoutMs`.
+ */
+function timeouts(http: HttpConfig): ServerOptions {
+  return {
+    headersTimeout: http.headersTimeoutMs,
+    requestTimeout: http.requestTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(http.headersTimeoutMs / 2)),
+  };
+}
+
+/** Connections over `http.maxConnections` are closed as they arrive, so sockets cannot exhaust the fds. */
+function limitConnections(s: Server, http: HttpConfig): void {
+  s.maxConnections = http.maxConnections;
+  // set again: not every Node version takes it from the options
+  s.keepAliveTimeout = http.keepAliveTimeoutMs;
+}
+
+/** Listens on the configured address; stop closes the server and every open connection. */
+export function httpServer(
+  http: HttpConfig,
+  log: Logger,
+  app: Hono<AppEnv>,
+  listening: (a: AddressInfo) => void,
+) {
+  let server: Server | undefined;
+  let stopReloading = () => {};
+  return {
+    name: "http server",
+    critical: true,
+    start: () =>
+      new Promise<void>((ok, fail) => {
+        const { host, port } = http;
+        const tls = httpsFiles(http);
+        const serverOptions = timeouts(http);
+        // A request the adaptor cannot turn into a Request (a backslash in the path, no Host) gets the
+        // station's error body instead of a bare 400 (http/client-error.ts).
+        const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: requestRefusal });
+        // the same timeouts and limits on HTTPS: https.Server is an http.Server behind the handshake
+        server = tls
+          ? createHttpsServer({ ...serverOptions, ...httpsOptions(tls, http, log) }, listener)
+          : createHttpServer(serverOptions, listener);
+        const s = server;
+        s.listen(port, host, () => {
+          listening(s.address() as AddressInfo);
+          ok();
+        });
+        if (tls) stopReloading = reloadOnHangup(server as HttpsServer, tls, log);
+        limitConnections(server, http);
+        answerClientErrors(server);
+        server.once("error", (err) => fail(listenFailure(err, host, port)));
+      }),
+    async stop() {
+      stopReloading();
+      const s = server;
+      server = undefined;
+      if (!s?.listening) return;
+      await new Promise<void>((ok) => {
+        s.close(() => ok());
+        if ("closeAllConnections" in s) (s as { closeAllConnections(): void }).closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,245 @@
+import { hostname } from "node:os";
+import { resolve } from "node:path";
+import type { Logger } from "pino";
+import { createAuditsRepo } from "../db/audits.repo.js";
+import { createAuthRepo } from "../db/auth.repo.js";
+import { createCatalogRepo } from "../db/catalog.repo.js";
+import { createItemsRepo } from "../db/items.repo.js";
+import type { DatabaseHandle } from "../db/open.js";
+import { createOutboxRepo } from "../db/outbox.repo.js";
+import { createReportsRepo } from "../db/reports.repo.js";
+import { createRequestsRepo } from "../db/requests.repo.js";
+import { createScanRepo } from "../db/scan.repo.js";
+import { createScreenRepo } from "../db/screen.repo.js";
+import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
+import { createSecurityEventsRepo } from "../db/security-events.repo.js";
+import { createStationRepo } from "../db/station.repo.js";
+import { createStockRepo } from "../db/stock.repo.js";
+import { ppsIdNumber } from "../domain/audit.view.js";
+import type { StationMode } from "../domain/station.schema.js";
+import { EventBus } from "../events.js";
+import type { Metrics } from "../metrics.js";
+import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
+import { createAuthService } from "./auth/auth.service.js";
+import { createScreenSessions } from "./auth/screen-sessions.js";
+import { createSecurityLog } from "./auth/security-log.js";
+import { createCatalogService, createItemsService } from "./catalog/catalog.service.js";
+import { createDeadLetters } from "./notifications/dead-letters.service.js";
+import { createNotificationsService } from "./notifications/notifications.service.js";
+import { createOperations } from "./operations/operations.service.js";
+import { labelData } from "./pick/pick.service.js";
+import { createReportsService, publicBaseUrl } from "./report/report.service.js";
+import { createRequestsService } from "./requests/requests.service.js";
+import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
+import { createStationWork } from "./scan-lookup/station-work.js";
+import { createScreenReadsService } from "./screen/screen-reads.service.js";
+import { stationState } from "./station/station.service.js";
+import { createStorageHealth } from "./unit-of-work/storage-health.js";
+import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work/unit-of-work.js";
+import { nextHeldRelease } from "./work-order/work-order.service.js";
+
+/**
+ * The settings the use cases need, named as in the agent's configuration (config.schema.ts), which the
+ * composition root passes; services do not read the configuration themselves.
+ */
+export interface ServiceSettings {
+  site: string;
+  ppsId: string;
+  timeZone: string;
+  dataDir: string;
+  clientId: string;
+  tokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  http: {
+    host: string;
+    port: number;
+    publicUrl?: string | undefined;
+    tls?: { certFile?: string | undefined };
+  };
+  outbox: { maxUndelivered: number };
+  station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
+  /** The security event log's retention (README "Security event log"); defaults when absent. */
+  security?: { eventRetentionDays: number; eventMaxRows: number };
+}
+
+export interface ServiceDeps {
+  handle: DatabaseHandle;
+  config: ServiceSettings;
+  log: Logger;
+  now: () => number;
+  /** Health of the station's devices, from the device hub (none when the agent runs without one). */
+  devices?: () => readonly unknown[];
+  /** Each commit's timing (metrics). */
+  onCommit?: (timing: CommitTiming) => void;
+  /** Where storage failure episodes are counted (/metrics); none in tests that need no registry. */
+  metrics?: Metrics;
+  /** Waits before a delayed failed login is answered; a timer unless a test passes its own. */
+  sleep?: (ms: number) => Promise<void>;
+  /** The agent's event bus, when the caller made it first (the device hub announces on it too). */
+  bus?: EventBus;
+}
+
+function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
+  return {
+    auth: createAuthRepo(db),
+    catalog: createCatalogRepo(db),
+    items: createItemsRepo(sqlite),
+    outbox: createOutboxRepo(sqlite, { site: config.site, ppsId: config.ppsId }),
+    stock: createStockRepo(sqlite),
+    station: createStationRepo(sqlite),
+    audits: createAuditsRepo(sqlite),
+    reports: createReportsRepo(sqlite),
+    requests: createRequestsRepo(sqlite),
+    scan: createScanRepo(sqlite),
+    screen: createScreenRepo(sqlite),
+    screenSessions: createScreenSessionsRepo(sqlite),
+    securityEvents: createSecurityEventsRepo(sqlite),
+  };
+}
+
+type Repos = ReturnType<typeof createRepos>;
+
+/** The doors whose dependencies are their own repositories and settings. */
+function createDoors(
+  repos: Repos,
+  unitOfWork: UnitOfWork,
+  bus: EventBus,
+  { config, log, now, metrics, sleep }: ServiceDeps,
+) {
+  const retention = config.security;
+  const securityLog = createSecurityLog({
+    repo: repos.securityEvents,
+    now,
+    log,
+    retention: retention && { days: retention.eventRetentionDays, maxRows: retention.eventMaxRows },
+  });
+  const auth = createAuthService(repos.auth, {
+    clientId: config.clientId,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    now,
+    log,
+    ...(metrics ? { metrics } : {}),
+    security: securityLog.record,
+    securityRefused: securityLog.refused,
+    ...(sleep ? { sleep } : {}),
+  });
+  const catalogDeps = { catalog: repos.catalog, items: repos.items };
+  const audits = createAuditsService(
+    {
+      repo: repos.audits,
+      station: repos.station,
+      log,
+      ppsId: ppsIdNumber(config.ppsId),
+      seats: config.station.seats,
+    },
+    unitOfWork,
+  );
+  return {
+    auth,
+    /** The security event log (recorded by auth, read by admins, pruned in the background). */
+    securityLog,
+    catalog: createCatalogService(catalogDeps, unitOfWork),
+    items: createItemsService(catalogDeps, unitOfWork),
+    audits,
+    reports: createReportsService(
+      {
+        repo: repos.reports,
+        log,
+        dir: resolve(config.dataDir, "reports"),
+        baseUrl: (caller, port) =>
+          config.http.publicUrl ??
+          caller ??
+          publicBaseUrl({ ...config.http, port: port ?? config.http.port }, hostname()),
+      },
+      unitOfWork,
+    ),
+    notifications: createNotificationsService(repos.outbox),
+    /** Notifications the broker refused for good: listed, and sent again (docs/mqtt.md#dead-letters). */
+    deadLetters: createDeadLetters({
+      outbox: repos.outbox,
+      transaction: (fn) => unitOfWork.run(() => fn()),
+      now,
+      log,
+    }),
+    scanLookup: createScanLookup({
+      scan: repos.scan,
+      station: repos.station,
+      work: createStationWork({ scan: repos.scan, bus }),
+    }),
+    screenReads: createScreenReadsService(repos.screen),
+    screenSessions: createScreenSessions({
+      repo: repos.screenSessions,
+      login: auth.screenLogin,
+      seats: config.station.seats,
+      now,
+      security: securityLog.record,
+      onForbidden: auth.access.onForbidden,
+    }),
+  };
+}
+
+/** The station's doors: requests, operations and the station read the same request, stock and bins. */
+function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDeps) {
+  const deps = {
+    requests: repos.requests,
+    items: repos.items,
+    station: repos.station,
+    stock: repos.stock,
+    ppsId: sd.config.ppsId,
+    timeZone: sd.config.timeZone,
+    stagingWithLogout: sd.config.station.stagingWithLogout,
+    auditRunning: () => repos.audits.withStatus("started").length > 0,
+    lockedLocations: () => repos.audits.lockedLocations(),
+    devices: sd.devices ?? (() => []),
+  };
+  return {
+    requests: createRequestsService(deps, unitOfWork),
+    operations: createOperations({ deps, unitOfWork, log: sd.log }),
+    station: { state: (at: number, site: string) => stationState(deps, at, site) },
+    picks: { labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt) },
+    workOrder: { nextHeldRelease: (at: number) => nextHeldRelease(deps, at) },
+  };
+}
+
+/**
+ * Builds every repository and use case over one open database. Pure construction: nothing is read or
+ * written here except the station's configured seats and bins, which `init` ensures.
+ */
+export function createServices(sd: ServiceDeps) {
+  const { handle, config, log, now } = sd;
+  const bus = sd.bus ?? new EventBus();
+  const repos = createRepos(handle, config);
+  const storage = createStorageHealth({ log, now, metrics: sd.metrics });
+  const unitOfWork = createUnitOfWork({
+    sqlite: handle.sqlite,
+    outbox: repos.outbox,
+    bus,
+    now,
+    log,
+    outboxLimit: config.outbox.maxUndelivered,
+    onCommit: sd.onCommit,
+    storage,
+    memory: [repos.requests, repos.station, repos.audits],
+  });
+  const doors = createDoors(repos, unitOfWork, bus, sd);
+  return {
+    bus,
+    repos,
+    unitOfWork,
+    /** Whether writes commit (a full disk, an I/O error): the /readyz `storage` check. */
+    storage,
+    ...doors,
+    ...createStationDoors(repos, unitOfWork, sd),
+    /** Lifecycle part: the agent starts it after the HTTP app is built and stops it first. */
+    auditConflicts: createAuditConflictWatcher({ bus, resolveConflicts: doors.audits.resolveConflicts, log }),
+    /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
+    init(): void {
+      unitOfWork.run((t) =>
+        repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, t.now),
+      );
+    },
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,70 @@
+import { createGroupCommit } from "./group-commit.js";
+import {
+  effects,
+  failureOf,
+  inSavepoint,
+  makeTx,
+  publish,
+  type Tx,
+  transaction,
+  type UnitOfWorkDeps,
+  type UnitState,
+  unitState,
+} from "./transaction.js";
+
+export type { CommitTiming, Tx, TxMemory, UnitOfWorkDeps } from "./transaction.js";
+
+/** One change, one transaction, now (or a savepoint of the transaction already open). */
+function run<T>(s: UnitState, fn: (tx: Tx) => T): T {
+  const fx = effects();
+  const outer = s.active;
+  if (outer) {
+    const result = inSavepoint(s, fn, fx);
+    outer.events.push(...fx.events);
+    outer.lastSeq = fx.lastSeq || outer.lastSeq;
+    outer.appended += fx.appended;
+    return result;
+  }
+  let result: T;
+  try {
+    const body = () => {
+      s.active = fx;
+      try {
+        return fn(makeTx(s, fx));
+      } finally {
+        s.active = undefined;
+      }
+    };
+    result = transaction(s, body, 1, (attempt) => attempt < s.retries);
+  } catch (e) {
+    s.undeliveredEstimate -= fx.appended;
+    throw failureOf(s, e);
+  }
+  publish(s, fx);
+  return result;
+}
+
+/**
+ * The unit of work: every transaction of the agent opens here (docs/architecture.md, shape). A use case runs as one
+ * IMMEDIATE transaction: its state changes and its notifications commit together. Events are announced
+ * only after the commit, so no reader ever sees a change that could still roll back. A unit of work
+ * opened inside another (an MQTT request's inbox row around the operation it runs) joins it as a
+ * savepoint, and its events wait for the outer commit. This is also the one place that retries a
+ * transaction the database refused to begin (SQLITE_BUSY), turns storage failures into stable error
+ * codes (`storage_full`, `storage_error`: 503, nothing changed), and times commits.
+ */
+export function createUnitOfWork(deps: UnitOfWorkDeps) {
+  const s = unitState(deps);
+  const group = createGroupCommit(s);
+  return {
+    run: <T>(fn: (tx: Tx) => T): T => run(s, fn),
+    /** One change, committed together with the others queued meanwhile (group-commit.ts). */
+    runAsync: group.runAsync,
+    /** The sync tells how many are still undelivered (outbox.undeliveredCount) after a delivery. */
+    setUndelivered(n: number): void {
+      s.undeliveredEstimate = n;
+    },
+  };
+}
+
+export type UnitOfWork = ReturnType<typeof createUnitOfWork>;
