@@ -5,9 +5,11 @@
  * replay out (within a second), since only it can move its publisher back; with the agent stopped, the
  * command does it under the data folder's lock, and the agent sends them when it next connects.
  */
+import { resolve } from "node:path";
 import { Command } from "commander";
-import type { DeadLetter } from "../../services/notifications/dead-letters.service.js";
-import { type Cli, loadCliConfig, UsageError } from "./context.js";
+import type { DatabaseHandle } from "../../db/open.js";
+import type { DeadLetter, DeadLetters } from "../../services/notifications/dead-letters.service.js";
+import { type Cli, type LoadedConfig, loadCliConfig, UsageError } from "./context.js";
 
 /** One dead letter on one line: seq, type, notification_id, reason (and PUBACK code), when. */
 function line(d: DeadLetter): string {
@@ -36,7 +38,6 @@ export function defineOutbox(cli: Cli): Command {
     .description("the dead letters: notifications the broker refused for good (seq, type, id, reason, when)")
     .option("--json", "one JSON object per line instead of text")
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      const { withDeadLetters } = await import("./outbox.database.js");
       await withDeadLetters(loadCliConfig(cmd, io), ({ dead }) => {
         const list = dead.list();
         if (list.length === 0 && !opts.json) io.out("no dead letters");
@@ -52,7 +53,6 @@ export function defineOutbox(cli: Cli): Command {
     .addHelpText("after", REPLAY_HELP)
     .action(async (args: string[], _opts: unknown, cmd: Command) => {
       const seqs = seqsOf(args);
-      const { replayDeadLetters } = await import("./outbox.database.js");
       const done = await replayDeadLetters(loadCliConfig(cmd, io), seqs);
       if (done.replayed.length === 0) {
         io.out("no dead letters: nothing to replay");
@@ -61,4 +61,80 @@ export function defineOutbox(cli: Cli): Command {
       io.out(`replayed ${done.replayed.length} dead letters (seq ${done.replayed.join(", ")}): ${done.by}`);
     });
   return outbox;
+}
+
+/** How long `outbox replay` waits for a running agent to take the replay. */
+export const TAKE_TIMEOUT_MS = 10_000;
+const TAKE_POLL_MS = 100;
+
+/** The dead letters over an open database; the database code loads only when a command runs. */
+async function deadLettersOf(handle: DatabaseHandle, { config }: LoadedConfig): Promise<DeadLetters> {
+  const [{ default: pino }, { createOutboxRepo }, { createDeadLetters }] = await Promise.all([
+    import("pino"),
+    import("../../db/outbox.repo.js"),
+    import("../../services/notifications/dead-letters.service.js"),
+  ]);
+  const { sqlite } = handle;
+  return createDeadLetters({
+    outbox: createOutboxRepo(sqlite, { site: config.site, ppsId: config.ppsId }),
+    transaction: (fn) => sqlite.transaction(fn).immediate(),
+    now: Date.now,
+    log: pino({ level: "silent" }),
+  });
+}
+
+export async function withDeadLetters(
+  loaded: LoadedConfig,
+  use: (d: { dead: DeadLetters; handle: DatabaseHandle }) => Promise<void> | void,
+): Promise<void> {
+  const { withDatabase } = await import("./database.js");
+  await withDatabase(loaded, false, async (handle) =>
+    use({ dead: await deadLettersOf(handle, loaded), handle }),
+  );
+}
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+
+/** Waits for the running agent to take the request; withdraws it after the timeout. */
+async function taken(dead: DeadLetters, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (!dead.requested()) return true;
+    await sleep(TAKE_POLL_MS);
+  }
+  return !dead.withdraw();
+}
+
+/**
+ * Replays the dead letters `seqs` (none: all). With the agent stopped, here and now under the data
+ * folder's lock (so no agent starts meanwhile); beside a running agent, by asking it.
+ */
+export async function replayDeadLetters(
+  loaded: LoadedConfig,
+  seqs: number[],
+  timeoutMs = TAKE_TIMEOUT_MS,
+): Promise<{ replayed: number[]; by: string }> {
+  let result: { replayed: number[]; by: string } = { replayed: [], by: "" };
+  const { lockDataFolder } = await import("../../db/agent-lock.js");
+  await withDeadLetters(loaded, async ({ dead }) => {
+    const held = lockDataFolder(resolve(loaded.config.dataDir), new Date().toISOString());
+    if ("lock" in held) {
+      try {
+        const { replayed } = dead.replay(seqs);
+        result = { replayed, by: "the agent is not running; it sends them when it next connects" };
+      } finally {
+        held.lock.release();
+      }
+      return;
+    }
+    const pid = held.heldBy ? `pid ${held.heldBy.pid}` : "pid unknown";
+    const replayed = dead.request(seqs);
+    if (replayed.length === 0) return;
+    if (!(await taken(dead, timeoutMs)))
+      throw new Error(
+        `the running agent (${pid}) did not take the replay within ${timeoutMs / 1000} s; nothing was replayed`,
+      );
+    result = { replayed, by: `the running agent (${pid}) sends them now, ahead of anything waiting` };
+  });
+  return result;
 }

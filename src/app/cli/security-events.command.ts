@@ -63,7 +63,7 @@ export function defineSecurityEvents(cli: Cli): Command {
     .action(async (opts: Options, cmd: Command) => {
       const q = query(opts);
       const loaded = loadCliConfig(cmd, cli.io);
-      const { withDatabase } = await import("./user.database.js");
+      const { withDatabase } = await import("./database.js");
       const { createSecurityEventsRepo } = await import("../../db/security-events.repo.js");
       await withDatabase(loaded, false, (handle) => {
         for (const e of createSecurityEventsRepo(handle.sqlite).list(q)) {

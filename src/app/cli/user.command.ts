@@ -1,21 +1,48 @@
 /**
  * `pps-edge user …`: the API users of the station (docs/architecture.md#auth), over the station
- * database (user.database.ts). It works beside a running agent (WAL: the agent keeps serving while a
+ * database (database.ts). It works beside a running agent (WAL: the agent keeps serving while a
  * user is added).
  */
 import { Command } from "commander";
 import { MIN_PASSWORD_LENGTH } from "../../domain/password-policy.js";
 import { isRole, ROLES, type Role } from "../../domain/roles.js";
+import type { createAuthService } from "../../services/auth/auth.service.js";
 import { type Cli, loadCliConfig, UsageError } from "./context.js";
 import { readNewPassword } from "./password.js";
-import type { Auth } from "./user.database.js";
 
-/** Runs `use` over the station database (user.database.ts, loaded only now). */
+type Auth = ReturnType<typeof createAuthService>;
+
+/** Runs `use` over the station database; the database code loads only now. */
 async function withAuth(cmd: Command, cli: Cli, use: (auth: Auth) => Promise<void> | void): Promise<void> {
   const loaded = loadCliConfig(cmd, cli.io);
+  const { config } = loaded;
   const init = cmd.optsWithGlobals<{ init?: boolean }>().init === true;
-  const db = await import("./user.database.js");
-  await db.withAuth(loaded, init, use);
+  const [
+    { withDatabase },
+    { createAuthRepo },
+    { createSecurityEventsRepo },
+    { createAuthService },
+    { createSecurityLog },
+  ] = await Promise.all([
+    import("./database.js"),
+    import("../../db/auth.repo.js"),
+    import("../../db/security-events.repo.js"),
+    import("../../services/auth/auth.service.js"),
+    import("../../services/auth/security-log.js"),
+  ]);
+  await withDatabase(loaded, init, async (handle) => {
+    // user changes are recorded in the station's security event log (docs/security.md#security-event-log)
+    const security = createSecurityLog({ repo: createSecurityEventsRepo(handle.sqlite), now: Date.now });
+    await use(
+      createAuthService(createAuthRepo(handle.db), {
+        clientId: config.clientId,
+        tokenTtlSeconds: config.tokenTtlSeconds,
+        refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+        now: Date.now,
+        security: security.record,
+      }),
+    );
+  });
 }
 
 const ROLE_LIST = ROLES.join(", ");

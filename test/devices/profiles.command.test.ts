@@ -7,7 +7,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { profilesCommand } from "../../src/app/cli/profiles.cli.js";
+import { profilesCommand } from "../../src/app/cli/profiles.command.js";
 import { main } from "../../src/app/main.js";
 import { drivers } from "../../src/devices/drivers/registry.js";
 import { tempDir } from "../helpers/agent.js";
