@@ -1,13 +1,13 @@
 /**
- * The station engine as a part of the agent (composition root, beside agent.ts: it joins the engine
- * to the device hub, the services and the station API's scan, key-in and simulator routes). agent.ts
- * builds it after the hub, starts it with the other parts and stops it before the hub.
+ * The station engine as a part of the agent: it joins the engine to the device hub, the services and
+ * the station API's scan, key-in and simulator routes. agent.ts builds it after the hub, starts it with
+ * the other parts and stops it before the hub.
  */
 import type { Logger } from "pino";
 import type { Config } from "../config/config.schema.js";
 import type { StationDeviceHub } from "../devices/device-hub.js";
-import { AppError } from "../domain/errors.js";
-import { type SimPort, scanRoutes } from "../http/routes/scan.routes.js";
+import { binSimulator } from "../devices/drivers/sim/simulator.js";
+import { scanRoutes } from "../http/routes/scan.routes.js";
 import type { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
 import { createStationEngine } from "../station/engine.js";
@@ -45,42 +45,8 @@ export function createStationPart(deps: {
     onScanLit: (seconds) => scanToLight.observe(seconds),
   });
 
-  const binOf = (ppsBinId: string) => {
-    const bin = topology.bin(ppsBinId);
-    if (!bin)
-      throw new AppError("not_found", `no bin '${ppsBinId}'`, [{ path: "ppsBinId", message: "unknown bin" }]);
-    return bin;
-  };
-  const none = (what: string) =>
-    new AppError("not_found", `the bin has no ${what}`, [
-      { path: "ppsBinId", message: `no ${what} declared` },
-    ]);
-
-  const sim: SimPort = {
-    scan: (seat, barcode) => hub.simulator().scan(seat, barcode),
-    press(target, button) {
-      const s = hub.simulator();
-      if (target.device !== undefined) return s.press(target.device, target.address ?? "", button);
-      const bin = binOf(target.ppsBinId ?? "");
-      if (bin.light) return s.press(bin.light.device, bin.light.address, button);
-      if (!bin.button) throw none("button");
-      // a DI input: pressed, then let go, as a finger does
-      s.sensor(bin.button.device, bin.button.channel, true);
-      s.sensor(bin.button.device, bin.button.channel, false);
-    },
-    sensor(target, active) {
-      const s = hub.simulator();
-      if (target.device !== undefined) return s.sensor(target.device, target.channel ?? "", active);
-      const bin = binOf(target.ppsBinId ?? "");
-      if (!bin.sensor) throw none("sensor");
-      s.sensor(bin.sensor.device, bin.sensor.channel, active);
-    },
-    lights: () =>
-      hub
-        .simulator()
-        .lights()
-        .map((l) => ({ ppsBinId: topology.binOfLight(l.deviceId, l.address), ...l })),
-  };
+  // the simulated devices, by bin as the station file wires them (devices/drivers/sim/simulator.ts)
+  const sim = binSimulator(() => hub.simulator(), topology);
 
   return {
     engine,

@@ -14,13 +14,13 @@ import type { StationFile } from "../config/station-file.schema.js";
 import type { Metrics } from "../metrics.js";
 import { DeviceHealthBook, deviceCounters } from "./device-health.js";
 import { adapterFactory, type DeviceBackends } from "./drivers/create-adapter.js";
+import { type DeviceSimulator, simulatorOf } from "./drivers/sim/simulator.js";
 import type { DeviceHealth, DeviceHub } from "./hub.types.js";
 import { adapterLifecycle, buildAdapters } from "./hub-adapters.js";
 import { createEventRouter } from "./hub-events.js";
 import { routeLight } from "./hub-lights.js";
-import { type DeviceSimulator, simulatorOf } from "./hub-simulator.js";
 
-export type { DeviceSimulator } from "./hub-simulator.js";
+export type { DeviceSimulator } from "./drivers/sim/simulator.js";
 
 export interface StationDeviceHub extends DeviceHub {
   /** The station as declared (file or embedded default), light addresses canonical. */
