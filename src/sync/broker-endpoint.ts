@@ -8,11 +8,15 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import { readCertificate } from "../config/certificate-files.js";
+import type { Config } from "../config/config.schema.js";
 import type { MqttRepo } from "../db/mqtt.repo.js";
 import type { BrokerAccess, BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
 import type { ConnectionOptions } from "./connection-options.js";
 import type { EmbeddedBroker, EmbeddedBrokerOptions } from "./embedded-broker.js";
-import type { MqttSettings, SyncConfig } from "./sync-config.js";
+
+type SyncConfig = Pick<Config, "site" | "ppsId" | "mqtt" | "outbox" | "http">;
+type MqttSettings = Config["mqtt"];
+
 import type { Topics } from "./topics.js";
 
 /**
