@@ -7,7 +7,7 @@
  * disconnected and polled on; its answer brings it back.
  */
 
-import { Debouncer } from "../../codecs/debouncer.js";
+import { Debouncer } from "./debouncer.js";
 import { errorText } from "../../link/byte-link.js";
 import { type AdapterContext, type DeviceAdapter, FALLBACK_TIMING } from "../adapter.types.js";
 import { ModbusTimeoutError } from "../modbus-rtu/modbus-bus.js";
