@@ -17,7 +17,8 @@ export const STATUS_EVERY_MS = 5000;
 /** How long the stop waits for `STOPPING=1` to be handed over. */
 const STOPPING_WAIT_MS = 2000;
 
-export interface StationStatus {
+/** What the STATUS= line says; systemd shows it beside the unit, so it is short and says what is down. */
+export interface SystemdStatus {
   /** Notifications committed and not yet acknowledged by the broker. */
   undelivered: number;
   /** Notifications moved aside to the dead letters. */
@@ -27,7 +28,7 @@ export interface StationStatus {
 }
 
 /** The `STATUS=` text: what a maintainer reads first in `systemctl status pps-edge`. */
-export function statusLine(s: StationStatus): string {
+export function statusLine(s: SystemdStatus): string {
   const down = s.devices.filter((d) => !d.connected).map((d) => d.id);
   const devices = `devices ${s.devices.length - down.length} of ${s.devices.length} up`;
   return [
@@ -37,7 +38,7 @@ export function statusLine(s: StationStatus): string {
   ].join("; ");
 }
 
-function stationStatus(f: Foundation, sync: Sync): StationStatus {
+function systemdStatus(f: Foundation, sync: Sync): SystemdStatus {
   const { outbox } = f.svc.repos;
   return {
     undelivered: outbox.undeliveredCount(),
@@ -53,7 +54,7 @@ export function systemdPart(f: Foundation, sync: Sync, env: NotifyEnv = process.
   let last = "";
   const status = () => {
     try {
-      return statusLine(stationStatus(f, sync));
+      return statusLine(systemdStatus(f, sync));
     } catch (err) {
       // a database that cannot be read right now: /readyz and the log say why; keep the pings going
       f.log.debug({ err }, "systemd status unavailable");
