@@ -25,7 +25,7 @@ export interface AgentOptions {
   log?: Logger;
   /** Injected clock (epoch ms); tests move time forward to expire tokens. */
   now?: () => number;
-  /** Waits before a delayed failed login is answered (README: Login policy); tests record instead. */
+  /** Waits before a delayed failed login is answered (docs/security.md#login-policy); tests record instead. */
   sleep?: (ms: number) => Promise<void>;
 }
 

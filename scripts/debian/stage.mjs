@@ -1,4 +1,4 @@
-// The file tree of the Debian package (README "Install on a station"; the layout: /opt/pps-edge with
+// The file tree of the Debian package (docs/operations.md#install-on-a-station; the layout: /opt/pps-edge with
 // dist/, production node_modules/, drizzle/, firmware-profiles/, docs/; /usr/bin/pps-edge; the unit;
 // /etc/pps-edge/pps-edge.yaml; udev, sysusers and tmpfiles entries). scripts/package.mjs wraps it.
 import { execFileSync } from "node:child_process";

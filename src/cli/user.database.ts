@@ -49,7 +49,7 @@ export async function withAuth(
 ): Promise<void> {
   const { config } = loaded;
   await withDatabase(loaded, init, async (handle) => {
-    // user changes are recorded in the station's security event log (README "Security event log")
+    // user changes are recorded in the station's security event log (docs/security.md#security-event-log)
     const security = createSecurityLog({ repo: createSecurityEventsRepo(handle.sqlite), now: Date.now });
     await use(
       createAuthService(createAuthRepo(handle.db), {

@@ -3,12 +3,12 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-pol
 
 /**
  * The config of what guards the agent's doors on the LAN: server certificates (HTTPS for the station
- * API, the embedded broker's TLS listener) and the `/metrics` scrape credential (README "Security").
+ * API, the embedded broker's TLS listener) and the `/metrics` scrape credential (docs/security.md).
  */
 
 /**
  * A certificate and its key, PEM files, both or neither: the one shape of the agent's server
- * certificates (`http.tls`, `mqtt.embeddedTls`), so they read alike in the config and the README.
+ * certificates (`http.tls`, `mqtt.embeddedTls`), so they read alike in the config and the docs.
  */
 export const certificateFiles = {
   certFile: z.string().min(1).optional(),

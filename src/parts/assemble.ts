@@ -47,7 +47,7 @@ function buildSync(f: Foundation, status: () => StationStatus): Sync {
       now,
     }),
     metrics: f.metrics,
-    // throttled like the token endpoint (README: Login policy), keyed by the client's address; the
+    // throttled like the token endpoint (docs/security.md#login-policy), keyed by the client's address; the
     // user's role decides what it may do (sync/broker-acl.ts)
     verifyBrokerUser: (username, password, address) => svc.auth.brokerLogin(username, password, address),
     brokerRefused: ({ username, address, reason }) =>

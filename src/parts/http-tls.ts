@@ -1,5 +1,5 @@
 /**
- * HTTPS for the station API (`http.tls`, README "Security"): bearer tokens and passwords cross the
+ * HTTPS for the station API (`http.tls`, docs/security.md): bearer tokens and passwords cross the
  * station LAN. The certificate is read and checked before the server is made (a bad file stops the
  * start with the key at fault), and read again on SIGHUP, so a renewed certificate is taken without a
  * restart; a renewal that does not read keeps the certificate in use and says why in the log.

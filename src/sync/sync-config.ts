@@ -13,7 +13,7 @@ export interface SyncConfig {
   http: { bodyLimitBytes: number };
 }
 
-/** The `mqtt` section; the keys are documented in the README. */
+/** The `mqtt` section; the keys are documented in docs/configuration.md. */
 export type MqttSettings = Pick<
   ConnectionOptions,
   | "protocolVersion"

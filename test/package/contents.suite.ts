@@ -1,5 +1,5 @@
 /**
- * The Debian package of `npm run package` as dpkg-deb shows it (README "Install on a station"): its
+ * The Debian package of `npm run package` as dpkg-deb shows it (docs/operations.md#install-on-a-station): its
  * fields and dependencies, the installed layout, the conffile, the maintainer scripts, and the default
  * config file (packaging/pps-edge.yaml, generated from the config schema).
  */
