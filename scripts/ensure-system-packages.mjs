@@ -2,7 +2,7 @@
 // Installs the system packages the tests use when they are missing: socat (pseudo-terminals for
 // serial devices), mosquitto (a second real MQTT broker), libusb and libudev (node-hid's native
 // binding links them), chromium and a font (the operator screen's browser tests drive Debian's
-// chromium; no browser is ever downloaded), curl (the README's commands are run as written), openssl
+// chromium; no browser is ever downloaded), curl (the docs' commands are run as written), openssl
 // (throwaway certificates for the HTTPS and MQTT TLS tests), systemd (systemd-analyze checks the unit,
 // systemd-notify carries the agent's readiness and watchdog messages). Runs as `pretest`, so `npm test`
 // works on a fresh Debian machine.

@@ -1,11 +1,10 @@
 #!/usr/bin/env node
-// `npm run package`: builds pps-edge_<version>_<arch>.deb with dpkg-deb alone (README "Install on a
-// station"). Options (after `npm run package --`):
+// `npm run package`: builds pps-edge_<version>_<arch>.deb with dpkg-deb alone (docs/operations.md#install-on-a-station). Options (after `npm run package --`):
 //   --version V     package version (default: package.json's; an upgrade test builds a newer one)
 //   --out DIR       where the .deb is written (default: the repository root)
 //   --dist DIR      an already compiled agent to package (default: `npm run build` into dist/)
 //   --compress C    xz (default, as Debian's own packages), zstd, gzip or none (fastest, for tests)
-// The agent runs on the system's Node (Depends: nodejs of the major it was built with; the README says
+// The agent runs on the system's Node (Depends: nodejs of the major it was built with; docs/operations.md#node says
 // why), with the production node_modules of this machine: their native modules are built for this Node.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";

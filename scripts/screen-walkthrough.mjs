@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The README's "Try it without hardware" walkthrough, done from the operator screen in Debian's chromium,
+// The docs/station.md#try-it-without-hardware walkthrough, done from the operator screen in Debian's chromium,
 // with a screenshot of each step into docs/screen/ (`npm run docs:screen` after `npm run build`). The
 // agent runs on its embedded simulated station in a temporary data folder; the data central would
-// send (item, stock, orders) goes over the API as in the README, everything else from the screen.
+// send (item, stock, orders) goes over the API as in docs/station.md#try-it-without-hardware, everything else from the screen.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// The file tree of the Debian package (README "Install on a station"; the layout: /opt/pps-edge with
+// The file tree of the Debian package (docs/operations.md#install-on-a-station; the layout: /opt/pps-edge with
 // dist/, production node_modules/, drizzle/, firmware-profiles/, docs/; /usr/bin/pps-edge; the unit;
 // /etc/pps-edge/pps-edge.yaml; udev, sysusers and tmpfiles entries). scripts/package.mjs wraps it.
 import { execFileSync } from "node:child_process";
@@ -13,8 +13,6 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
-import { defaultConfigYaml } from "./default-config.mjs";
 
 export const OPT = "opt/pps-edge";
 
@@ -31,13 +29,6 @@ function put(stage, path, text, mode = 0o644) {
   mkdirSync(dirname(dest), { recursive: true });
   writeFileSync(dest, text);
   chmodSync(dest, mode);
-}
-
-/** The udev rules of the README's "Scanners" block (the README is where they are explained). */
-export function udevRules(readme) {
-  const block = readme.match(/```\n# [^\n]*99-pps-edge\.rules[^\n]*\n([\s\S]*?)```/);
-  if (!block) throw new Error("README has no 99-pps-edge.rules block");
-  return `# pps-edge: serial and HID devices for the service user's groups (README "Station devices").\n# To change them, copy this file to /etc/udev/rules.d/99-pps-edge.rules (it then replaces this one).\n${block[1]}`;
 }
 
 /**
@@ -108,14 +99,14 @@ export async function stageTree(root, stage, dist) {
     cpSync(join(root, "src", f), join(opt, "src", f));
   }
   stageNodeModules(root, opt);
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const { parseConfig } = await import(pathToFileURL(join(dist, "config", "config.load.js")).href);
-  put(stage, "etc/pps-edge/pps-edge.yaml", defaultConfigYaml(readme, parseConfig({}, {})));
+  // the files of packaging/: the default config (generated from the config schema by
+  // `npm run docs:generate`), the udev rules, the system user and the data folder
+  const packaging = (f) => readFileSync(join(root, "packaging", f));
+  put(stage, "etc/pps-edge/pps-edge.yaml", packaging("pps-edge.yaml"));
   put(stage, "usr/bin/pps-edge", readFileSync(join(root, "systemd", "pps-edge.launcher.sh")), 0o755);
   put(stage, "lib/systemd/system/pps-edge.service", readFileSync(join(root, "systemd", "pps-edge.service")));
-  put(stage, "usr/lib/udev/rules.d/99-pps-edge.rules", udevRules(readme));
-  const debian = join(root, "scripts", "debian");
-  put(stage, "usr/lib/sysusers.d/pps-edge.conf", readFileSync(join(debian, "pps-edge.sysusers")));
-  put(stage, "usr/lib/tmpfiles.d/pps-edge.conf", readFileSync(join(debian, "pps-edge.tmpfiles")));
+  put(stage, "usr/lib/udev/rules.d/99-pps-edge.rules", packaging("99-pps-edge.rules"));
+  put(stage, "usr/lib/sysusers.d/pps-edge.conf", packaging("pps-edge.sysusers"));
+  put(stage, "usr/lib/tmpfiles.d/pps-edge.conf", packaging("pps-edge.tmpfiles"));
   return { opt, native: checkNativeModules(opt) };
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `pps-edge` command (package.json `bin`): the command line of cli/, run with the process's own
- * streams when this file is the entry. `main` returns the exit code (README: the command line), or -1
+ * streams when this file is the entry. `main` returns the exit code (docs/cli.md), or -1
  * while `run` keeps the agent running; it never exits the process itself.
  */
 import { realpathSync } from "node:fs";

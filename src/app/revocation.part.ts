@@ -1,5 +1,5 @@
 /**
- * Revocation at once (README "Roles"): a user removed, given a new password or another role with the
+ * Revocation at once (docs/security.md#roles): a user removed, given a new password or another role with the
  * command line (another process writing the database) loses their open screen event streams and MQTT
  * connections within a second, without waiting for a request. SQLite's `PRAGMA data_version` tells
  * this connection that another one committed; only then are the watched sessions re-checked

@@ -21,13 +21,27 @@ const SERVER_LIMITS = {
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 const serverLimits = {
   /** Time a client has to send the request headers (Node `server.headersTimeout`; on HTTPS also the handshake). */
-  headersTimeoutMs: milliseconds(SERVER_LIMITS.headersTimeoutMs),
+  headersTimeoutMs: milliseconds(SERVER_LIMITS.headersTimeoutMs).describe(
+    "time a client has to send its request headers; then the connection is closed (at most `http.requestTimeoutMs`)",
+  ),
   /** Time a client has to send the whole request, body included (`server.requestTimeout`). */
-  requestTimeoutMs: milliseconds(SERVER_LIMITS.requestTimeoutMs),
+  requestTimeoutMs: milliseconds(SERVER_LIMITS.requestTimeoutMs).describe(
+    "time a client has to send its whole request, body included; then `408` and the connection is closed",
+  ),
   /** How long an idle keep-alive connection stays open (`server.keepAliveTimeout`). */
-  keepAliveTimeoutMs: milliseconds(SERVER_LIMITS.keepAliveTimeoutMs),
+  keepAliveTimeoutMs: milliseconds(SERVER_LIMITS.keepAliveTimeoutMs).describe(
+    "how long an idle keep-alive connection stays open",
+  ),
   /** Connections open at once; more are refused (`server.maxConnections`). */
-  maxConnections: z.coerce.number().int().min(1).max(10_000).default(SERVER_LIMITS.maxConnections),
+  maxConnections: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(SERVER_LIMITS.maxConnections)
+    .describe(
+      "connections open at once; further ones are closed as they arrive (a station has a handful of clients)",
+    ),
 };
 
 /**
@@ -35,22 +49,34 @@ const serverLimits = {
  * tokens and passwords cross the LAN); without, plain HTTP.
  */
 const httpTls = z
-  .object(certificateFiles)
+  .object({
+    certFile: certificateFiles.certFile.describe(
+      "PEM certificate (with its chain): the station API is served over HTTPS on `http.port` (see docs/security.md#https)",
+    ),
+    keyFile: certificateFiles.keyFile.describe(
+      "PEM key of that certificate; set both or neither. `SIGHUP` reloads both files",
+    ),
+  })
   .strict()
   .refine(bothOrNeither, bothOrNeitherMessage("http.tls"))
   .default({});
 
 export const httpSchema = z
   .object({
-    host: z.string().min(1).default("127.0.0.1"),
-    port: z.coerce.number().int().min(0).max(65535).default(8080),
+    host: z
+      .string()
+      .min(1)
+      .default("127.0.0.1")
+      .describe("listen address (the station LAN address in production)"),
+    port: z.coerce.number().int().min(0).max(65535).default(8080).describe("listen port"),
     /** Largest request body accepted, in bytes (413 above it). */
     bodyLimitBytes: z.coerce
       .number()
       .int()
       .min(1024)
       .max(64 * 1024 * 1024)
-      .default(1024 * 1024),
+      .default(1024 * 1024)
+      .describe("largest request body; larger is a 413"),
     /**
      * Absolute base URL clients reach this agent at (e.g. behind a proxy), used for links such as a
      * report's `report_url`; when absent, the scheme and `Host` the caller used, else `http(s)://host:port`.
@@ -58,7 +84,12 @@ export const httpSchema = z
     publicUrl: z
       .url({ protocol: /^https?$/ })
       .transform((u) => u.replace(/\/+$/, ""))
-      .optional(),
+      .optional()
+      .meta({
+        description:
+          "base URL clients reach the agent at (behind a proxy); used in `report_url`; unset: the scheme and `Host` of the generate call, else `http://host:port`",
+        shownDefault: "the generate call's `Host`",
+      }),
     ...serverLimits,
     tls: httpTls,
   })

@@ -3,12 +3,12 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-pol
 
 /**
  * The config of what guards the agent's doors on the LAN: server certificates (HTTPS for the station
- * API, the embedded broker's TLS listener) and the `/metrics` scrape credential (README "Security").
+ * API, the embedded broker's TLS listener) and the `/metrics` scrape credential (docs/security.md).
  */
 
 /**
  * A certificate and its key, PEM files, both or neither: the one shape of the agent's server
- * certificates (`http.tls`, `mqtt.embeddedTls`), so they read alike in the config and the README.
+ * certificates (`http.tls`, `mqtt.embeddedTls`), so they read alike in the config and the docs.
  */
 export const certificateFiles = {
   certFile: z.string().min(1).optional(),
@@ -38,11 +38,19 @@ const flag = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : 
  */
 export const embeddedTlsSchema = z
   .object({
-    /** Listen address; absent: `mqtt.embeddedHost`. */
-    host: z.string().min(1).optional(),
+    host: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "listen address of the TLS listener; absent: `mqtt.embeddedHost`. Keep `mqtt.embeddedHost` on `127.0.0.1` and set this to the LAN address to offer the LAN TLS only",
+      ),
     /** 0 picks a free port (tests). */
-    port: z.coerce.number().int().min(0).max(65535).default(8883),
-    ...certificateFiles,
+    port: z.coerce.number().int().min(0).max(65535).default(8883).describe("its port (`0`: any free port)"),
+    certFile: certificateFiles.certFile.describe(
+      "PEM certificate: the embedded broker also listens for `mqtts://`, with the same credentials and ACL (see docs/security.md#mqtt-over-tls)",
+    ),
+    keyFile: certificateFiles.keyFile.describe("PEM key of that certificate; set both or neither"),
   })
   .strict()
   .refine(bothOrNeither, bothOrNeitherMessage("mqtt.embeddedTls"))
@@ -59,8 +67,17 @@ export const metricsSchema = z
       .string()
       .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
       .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`)
-      .optional(),
-    open: flag.default(false),
+      .optional()
+      .meta({
+        description:
+          "the scrape credential of `/metrics`, sent as `Authorization: Bearer <token>`; generated on the first start into `data/initial-credentials.json` (`metricsToken`) when not set (see docs/security.md#metrics-credential)",
+        shownDefault: "generated",
+      }),
+    open: flag
+      .default(false)
+      .describe(
+        "`true` serves `/metrics` without a credential to anyone who reaches the HTTP port (warned at every start)",
+      ),
   })
   .strict()
   .default({ open: false });

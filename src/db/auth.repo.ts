@@ -106,7 +106,7 @@ export function createAuthRepo(db: Db) {
     revokeUserTokens(userId: number): void {
       db.update(tokens).set({ revoked: true }).where(eq(tokens.userId, userId)).run();
     },
-    /** Every token descending from one login (a refresh token's reuse, README "Decisions"). */
+    /** Every token descending from one login (a refresh token's reuse, docs/decisions.md). */
     revokeFamily(family: string): void {
       db.update(tokens).set({ revoked: true }).where(eq(tokens.family, family)).run();
     },

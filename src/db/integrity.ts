@@ -6,7 +6,7 @@ import type { Sqlite } from "./open.js";
 /**
  * Whether the station database is whole (sqlite.org/pragma.html#pragma_quick_check). `quick` runs
  * `PRAGMA quick_check` at every start: it reads every page and checks the b-trees, but not that each
- * index matches its table, so it costs about one read of the file (README: Durability gives the
+ * index matches its table, so it costs about one read of the file (docs/architecture.md: Durability gives the
  * figures). `full` runs `PRAGMA integrity_check` as well, for `pps-edge check`, and takes longer on a
  * large database. Answers the problems SQLite names, none when the database is whole; a database so
  * damaged that SQLite refuses to check it answers that refusal.

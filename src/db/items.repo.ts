@@ -116,7 +116,7 @@ export function createItemsRepo(sqlite: Sqlite) {
       for (const gone of current.values()) q.deleteBarcode.run(gone.id);
     },
     categorySchema: (id: string): string | undefined => q.categorySchema.get(id)?.schemaJson,
-    /** Only the first schema seen for a category is kept (README: decisions). */
+    /** Only the first schema seen for a category is kept (docs/decisions.md). */
     rememberCategory(id: string, schemaJson: string, now: number): void {
       q.insertCategory.run(id, schemaJson, now);
     },

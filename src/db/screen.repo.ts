@@ -1,7 +1,7 @@
 import type { Sqlite } from "./open.js";
 
 /**
- * Reads of the operator screen (README "Operator screen"): the reserved pick lines on the presented
+ * Reads of the operator screen (docs/station.md#operator-screen): the reserved pick lines on the presented
  * racks with what the operator needs to find the item (SKU, description, image), the staged totes
  * and what they still expect, the audit's lines with their SKUs, the orders in each bin, and the
  * operators seen at the station. One prepared statement each, grouped by what they read; read after

@@ -23,7 +23,7 @@ function parsed(row: StoredRow): SecurityEvent {
 }
 
 /**
- * The security event log (README "Security event log"): one small insert per event, read newest
+ * The security event log (docs/security.md#security-event-log): one small insert per event, read newest
  * first in pages below an id, pruned by age and by count.
  */
 export function createSecurityEventsRepo(sqlite: Sqlite) {

@@ -24,7 +24,7 @@ const attributeSetSchema = z
 
 /**
  * Spec: for `sku`, `attributes_list`, objects each with `sku` and `attributes_sets`. An absent or empty
- * `attributes_sets` audits every product with that SKU (README: decisions).
+ * `attributes_sets` audits every product with that SKU (docs/decisions.md).
  */
 export const skuParamSchema = z
   .object({

@@ -80,7 +80,7 @@ export const UNCOUNTED: Readonly<QuantityDetails> = {
 /**
  * One line as the notification carries it. Until the line is counted, `actual_qty` and `extra_qty` are
  * 0 (the spec types them as integers) and `quantity_details` is the object with every member 0: the spec
- * types it as an object, and a consumer reading `good_qty` must not meet null (README "Decisions").
+ * types it as an object, and a consumer reading `good_qty` must not meet null (docs/decisions.md).
  */
 export function auditLineView(line: AuditLineRecord): Record<string, unknown> {
   const details = line.count ? quantityDetails(line.expectedQty, line.count) : null;

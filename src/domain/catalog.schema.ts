@@ -10,7 +10,7 @@ export type PdeaDataType = (typeof PDEA_DATA_TYPES)[number];
  * well-formed BCP 47 tag as `Intl.getCanonicalLocales` reads it (so `fil`, `en-US`, `zh-Hant-TW`), whose
  * language is an ISO 639 code of two or three letters: the five-to-eight-letter language subtags BCP 47
  * keeps for registration have none registered, and a word such as `english` is a mistake, not a code.
- * Kept as sent (README "Decisions").
+ * Kept as sent (docs/decisions.md).
  */
 export function isLocale(tag: string): boolean {
   try {

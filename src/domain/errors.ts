@@ -102,7 +102,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   storage_error: "unavailable",
 };
 
-/** Every stable error code (README: Errors lists each with its status). */
+/** Every stable error code (docs/errors.md lists each with its status). */
 export const ERROR_CODES = Object.keys(KIND) as ErrorCode[];
 
 export function kindOf(code: ErrorCode): ErrorKind {

@@ -23,7 +23,7 @@ function isScalar(v: unknown): boolean {
 const SKU_GROUP = ["product_sku"];
 
 /**
- * The item's identities (README "Decisions", Items). Only `product_sku` is required (spec: Item table);
+ * The item's identities (docs/decisions.md#items). Only `product_sku` is required (spec: Item table);
  * a uniqueness group constrains the items that carry every one of its members, as a SQL UNIQUE ignores
  * rows with a NULL: a group the item carries only in part says nothing about it. An item that carries no
  * whole group is identified by its `product_sku` alone, so posting it again updates it. A member that is

@@ -1,5 +1,5 @@
 /**
- * Login throttling (README "Users and credentials", Login policy): failed logins are counted per
+ * Login throttling (docs/security.md#login-policy): failed logins are counted per
  * (user name, client address) pair and per client address across user names, each in a fixed window.
  * Failures are first answered at once, then with a growing delay (the caller waits `delayMs` before it
  * answers, without holding anyone else up), and reaching a limit locks that pair or that address for a
@@ -47,7 +47,7 @@ export interface FailureOutcome {
   delayMs: number;
 }
 
-/** The delay of the `failures`-th failure against a threshold `from` (pure; README: Login policy). */
+/** The delay of the `failures`-th failure against a threshold `from` (pure; docs/security.md#login-policy). */
 export function failureDelayMs(policy: LoginThrottlePolicy, failures: number, from: number): number {
   if (failures < from) return 0;
   return Math.min(policy.maxDelayMs, policy.delayMs * 2 ** (failures - from));

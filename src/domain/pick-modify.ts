@@ -1,6 +1,6 @@
 /**
  * A pick modify as a partial update (docs/interface.md "Endpoints" → Modify pick: optional
- * `expectations`, `serviceRequests`, `attributes`; README "Decisions"). Pure: the caller passes what is
+ * `expectations`, `serviceRequests`, `attributes`; docs/decisions.md). Pure: the caller passes what is
  * stored and what the call gives, and writes what comes back.
  * - Attributes: a member given replaces that member, `null` removes it, members not named are kept;
  *   `attributes: null` removes them all.

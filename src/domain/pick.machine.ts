@@ -10,7 +10,7 @@
  *   When exceptions leave lines short, the caller follows with `lines_short` (→ abandoned).
  * - Cancel and modify: "allowed only before cancellation_locked" is read as created, fulfillable and
  *   not_fulfillable (it never reached a rack). A modify of a not_fulfillable request allocates again
- *   against the stock of now; stock arriving alone does not revive it (README "Decisions"). A refused
+ *   against the stock of now; stock arriving alone does not revive it (docs/decisions.md). A refused
  *   cancel or modify is the caller's cue to emit order_modification with state `failure`
  *   (docs/interface.md "Errors" → asynchronous failure).
  * - pick_before_time (docs/interface.md "Pick request" root attributes): a request not yet started

@@ -1,7 +1,7 @@
 import { AppError } from "./errors.js";
 
 /**
- * Roles of API users (README "Security"). `integration` is the central system: the interface's
+ * Roles of API users (docs/security.md). `integration` is the central system: the interface's
  * endpoints and the station calls central makes. `operator` is a person at the station: the operator
  * actions and the operator screen. `admin` may do everything both may, and manages the station.
  */
@@ -27,7 +27,7 @@ export function rolesText(allowed: readonly Role[]): string {
   return rolesWithAdmin(allowed).join(", ");
 }
 
-/** The 403 of a caller whose role may not do something (README "Roles"). */
+/** The 403 of a caller whose role may not do something (docs/security.md#roles). */
 export function forbiddenError(role: Role, allowed: readonly Role[]): AppError {
   return new AppError("forbidden", `the role ${role} may not do this (roles: ${rolesText(allowed)})`, [
     { path: "Authorization", message: `needs one of: ${rolesText(allowed)}` },

@@ -1,5 +1,5 @@
 /**
- * The security event log's vocabulary (README "Security event log"): what happened, over which channel,
+ * The security event log's vocabulary (docs/security.md#security-event-log): what happened, over which channel,
  * to which user name, from which address, and a few facts as JSON. Pure: no clock, no IO. Nothing
  * secret is ever part of an event: `safeDetail` drops any fact whose name speaks of a password, a token
  * or a secret, whoever passes it.

@@ -141,7 +141,7 @@ export const cancelSchema = z.object({
 });
 
 /**
- * Modify is a partial update (README "Decisions", modify): an attribute member given replaces that member
+ * Modify is a partial update (docs/decisions.md#service-requests-pick-pickpack-put, modify): an attribute member given replaces that member
  * and `null` removes it; a line is named by its externalServiceRequestId and changed (the members it
  * gives) or added; `productQuantity: 0` removes it. The root `expectations` (spec: "optional
  * `expectations`") is accepted and ignored: a pick's expectations are its lines'.

@@ -148,7 +148,7 @@ function lineView(line: LineData, actuals: ActualData[], received: string) {
 
 /**
  * Root actuals: a put's transactions; for a pick every container of every line, in the order they were
- * recorded (README "Decisions": the root aggregates its lines, so a subscriber reading only the root
+ * recorded (docs/decisions.md: the root aggregates its lines, so a subscriber reading only the root
  * sees all that happened), null before the first.
  */
 function rootActuals(r: RequestData) {

@@ -31,7 +31,7 @@ export type PickTransactionInput = z.output<typeof pickTransactionSchema>;
 /**
  * A pick exception. `location`: the slot it happened at (its actual container carries it); without one,
  * the line's reservation on a presented rack. `missing` (the slot is empty when the operator arrives,
- * README "Decisions") needs the slot.
+ * docs/decisions.md) needs the slot.
  */
 export const pickExceptionSchema = z
   .object({

@@ -49,7 +49,7 @@ export function isReleased(work: PickWork, nowMs: number): boolean {
 
 /**
  * Whether pick_before_time has passed at `nowMs` for work not critical: such work, not yet started, is
- * not started any more (README "Decisions": it ends not_fulfillable). Critical work may cross it.
+ * not started any more (docs/decisions.md: it ends not_fulfillable). Critical work may cross it.
  */
 export function isOverdue(work: PickWork, nowMs: number): boolean {
   return work.priority !== "critical" && work.pickBeforeMs !== null && work.pickBeforeMs <= nowMs;

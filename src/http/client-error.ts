@@ -1,7 +1,7 @@
 /**
  * Requests Node's HTTP parser refuses before the app sees them: a malformed request line, a backslash
  * or control character in the path, headers over Node's 16 KiB limit. Node would answer a bare
- * `400 Bad Request` without a body; the station answers with its error body (README "Errors"), so a
+ * `400 Bad Request` without a body; the station answers with its error body (docs/errors.md), so a
  * client reads the same `code` and field as for every other refusal, and the connection closes (the
  * parser cannot tell where the next request would begin).
  */

@@ -11,7 +11,7 @@ export interface MetricsAccess {
 }
 
 /**
- * Who may read `/metrics` (README "Security"): the station's operational data (login failures, device
+ * Who may read `/metrics` (docs/security.md): the station's operational data (login failures, device
  * health, the outbox) is not for the whole LAN. The one place that decides it: the scrape token, or
  * nobody asked when `metrics.open` says so. An API user's token is not taken: were admins to scrape
  * with theirs, this is where that check would go.

@@ -5,7 +5,7 @@ import type { RouteSpec } from "./route-spec.js";
  * The error answers of each operation in the OpenAPI document: the statuses and stable codes its
  * handler declares, plus those the app answers for every route of its kind whatever the handler does
  * (route.ts: 406 and 403 for a role; the bearer guard: 401; body.ts: 400, 413, 415; the unit of work: 503). The codes
- * and their statuses are those of domain/errors.ts and domain/error-body.ts (README "Errors").
+ * and their statuses are those of domain/errors.ts and domain/error-body.ts (docs/errors.md).
  */
 
 export const ERROR_SCHEMA = {
@@ -41,7 +41,7 @@ export const ERROR_SCHEMA = {
 const MEANING: Record<number, string> = {
   400: "the request is malformed or breaks a rule; `errors` names each field at fault",
   401: "no valid credential: the bearer token is missing, malformed, unknown, revoked or expired",
-  403: 'authenticated, but not for this: the user\'s role may not call it (README "Roles"), or a screen session of another seat',
+  403: "authenticated, but not for this: the user's role may not call it (docs/security.md#roles), or a screen session of another seat",
   404: "not found",
   406: "the Accept header does not admit the media type this operation answers",
   409: "the move conflicts with the current state; it may pass once the state has changed",

@@ -47,7 +47,7 @@ function pathRegex(path: string): RegExp {
   return re;
 }
 
-/** A token's scope is its user's role (README "Roles"); each operation lists the roles that may call it. */
+/** A token's scope is its user's role (docs/security.md#roles); each operation lists the roles that may call it. */
 const ROLE_SCOPES: Record<Role, string> = {
   integration: "the central system: the interface's endpoints and the station calls central makes",
   operator: "a person at the station: the operator actions and the operator screen",

@@ -6,7 +6,7 @@ import type { ForbiddenEvent } from "../services/auth/access-events.js";
 /** Told of every caller refused for their role (services/auth/access-events.ts `onForbidden`). */
 export type OnForbidden = (e: ForbiddenEvent) => void;
 
-/** One answer of a route: an error status lists the stable codes it answers with (README "Errors"). */
+/** One answer of a route: an error status lists the stable codes it answers with (docs/errors.md). */
 export interface RouteResponse {
   description: string;
   schema?: z.ZodType;
@@ -44,7 +44,7 @@ interface RouteSpecBase {
 }
 
 /**
- * A route that authenticates declares the roles that may call it (README "Roles"): a bearer route by
+ * A route that authenticates declares the roles that may call it (docs/security.md#roles): a bearer route by
  * type, a screen route (`auth: false, screenSession: true`) is checked by `route()` at registration.
  * `admin` may call every route, listed or not.
  */

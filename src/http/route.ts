@@ -18,7 +18,7 @@ export function accepts(header: string | undefined, type: string): boolean {
   });
 }
 
-/** After authentication: the caller's role must be one the route lists (README "Roles"). */
+/** After authentication: the caller's role must be one the route lists (docs/security.md#roles). */
 function requireRole(spec: RouteSpec, roles: Role[], registry: RouteRegistry): MiddlewareHandler<AppEnv> {
   const what = `${spec.method.toUpperCase()} ${spec.path}`;
   return async function checkRole(c, next) {

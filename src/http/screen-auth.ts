@@ -7,7 +7,7 @@ import { clientAddress } from "./client-address.js";
 import type { AppEnv } from "./context.js";
 
 /**
- * Who may use the operator screen (README "Roles"): its routes declare these, and a sign-in on the screen
+ * Who may use the operator screen (docs/security.md#roles): its routes declare these, and a sign-in on the screen
  * is refused to other roles. Admins may too, as everywhere.
  */
 export const SCREEN_ROLES: Role[] = ["operator"];

@@ -58,7 +58,7 @@ export interface ServiceSettings {
   };
   outbox: { maxUndelivered: number };
   station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
-  /** The security event log's retention (README "Security event log"); defaults when absent. */
+  /** The security event log's retention (docs/security.md#security-event-log); defaults when absent. */
   security?: { eventRetentionDays: number; eventMaxRows: number };
 }
 

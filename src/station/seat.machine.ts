@@ -50,7 +50,7 @@ export function heldLights(state: SeatState): SeatAction[] {
 }
 
 /**
- * A barcode that is only a packing level's (README "Station engine"): counting it as one unit would
+ * A barcode that is only a packing level's (docs/station.md#station-engine-scans-lights-and-buttons): counting it as one unit would
  * book a case of twelve as one, so it is refused and the unit's own barcode asked for.
  */
 function levelOnly(meanings: DataMeaning[]): Extract<DataMeaning, { kind: "level" }> | undefined {

@@ -2,7 +2,7 @@
  * Pick steps of the seat machine (pure; see seat.machine.ts): the scanned item or slot lights its
  * order's bin, then the bin's button, its beam, EXC-CONFIRM or a key-in quantity confirms.
  *
- * Scan-required items (product attribute `scan_required`, README "Operator screen: decisions"): every
+ * Scan-required items (product attribute `scan_required`, docs/station.md#operator-screen): every
  * unit is scanned. The first scan lights the bin, each further scan of the item counts one more, and
  * the scan that reaches the quantity confirms the pick. A confirm before that, and any key-in, is
  * refused with `scan_each_unit`; an exception picks what was scanned and raises the rest.

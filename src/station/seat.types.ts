@@ -136,7 +136,7 @@ export type SeatAction =
   | { kind: "show"; target: LightTarget; quantity: number }
   | { kind: "clear"; target: LightTarget };
 
-/** Stable reasons a scan or press is refused (README: scan rules); the screen has a message for each. */
+/** Stable reasons a scan or press is refused (docs/station.md#station-engine-scans-lights-and-buttons); the screen has a message for each. */
 export const REFUSAL_REASONS = [
   "unknown_barcode",
   "bad_code",

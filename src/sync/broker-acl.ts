@@ -10,7 +10,7 @@ import { ADMIN_REQUESTS } from "./topics.js";
 /** Who a connection authenticated as. */
 export type BrokerPrincipal =
   | { kind: "agent" }
-  /** An API user: its role decides (README "Roles"). */
+  /** An API user: its role decides (docs/security.md#roles). */
   | { kind: "user"; username: string; role: Role }
   /** No credentials, only when `mqtt.embeddedAnonymous` allows it (loopback only). */
   | { kind: "anonymous" };

@@ -22,7 +22,7 @@ export const REQUEST_NAMES = [
   "print_ready",
   "rack_presented",
   "replay_notifications",
-  // the station's own: a backup of its database into its data folder (README "Backup and restore")
+  // the station's own: a backup of its database into its data folder (docs/cli.md#backup-and-restore)
   "backup",
   "replay_dead_letters",
   "health_check",

@@ -63,7 +63,7 @@ afterAll(async () => t.close());
 const statuses = (notes: AuditData[]) => notes.map((n) => n.audit_status);
 const lineStatuses = (n: AuditData) => (n.audit_data ?? []).map((l) => l.status);
 
-/** quantity_details before a line is counted (README "Decisions": always an object). */
+/** quantity_details before a line is counted (docs/decisions.md: always an object). */
 const ZERO_DETAILS = {
   good_qty: 0,
   missing_qty: 0,

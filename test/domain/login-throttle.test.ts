@@ -10,7 +10,7 @@ function failTimes(t: LoginThrottle, n: number, user: string, address: string, n
   return locked;
 }
 
-describe("login throttle (README: Login policy)", () => {
+describe("login throttle (docs/security.md#login-policy)", () => {
   it("has the documented numbers", () => {
     expect(LOGIN_POLICY).toMatchObject({
       pairLimit: 5,
@@ -94,7 +94,7 @@ describe("login throttle (README: Login policy)", () => {
   });
 });
 
-describe("login delay before the lockout (README: Login policy)", () => {
+describe("login delay before the lockout (docs/security.md#login-policy)", () => {
   it("has the documented numbers", () => {
     expect(LOGIN_POLICY).toMatchObject({
       pairDelayFrom: 3,

@@ -81,7 +81,7 @@ const rows: { start: PickState; input: PickInput; target: PickState; notices: st
   { start: "fulfillable", input: one("cancel"), target: "cancelled", notices: [om, oi("cancelled")] },
   { start: "created", input: one("modify"), target: "created", notices: [om] },
   { start: "fulfillable", input: one("modify"), target: "created", notices: [om] },
-  // not_fulfillable is before cancellation_locked: cancel and modify are allowed (README "Decisions")
+  // not_fulfillable is before cancellation_locked: cancel and modify are allowed (docs/decisions.md)
   { start: "not_fulfillable", input: one("cancel"), target: "cancelled", notices: [om, oi("cancelled")] },
   { start: "not_fulfillable", input: one("modify"), target: "created", notices: [om] },
   // pick_before_time passed before the first pick transaction

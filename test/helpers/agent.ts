@@ -19,7 +19,7 @@ export interface TestAgent {
   agent: Agent;
   dir: string;
   clock: { now: number };
-  /** The delays a failed login asked for, in order (README: Login policy); nobody waits in tests. */
+  /** The delays a failed login asked for, in order (docs/security.md#login-policy); nobody waits in tests. */
   sleeps: number[];
   /** In-process request (no port), as Hono's app.request. */
   request(path: string, init?: RequestInit): Promise<Response>;

@@ -1,5 +1,5 @@
 /**
- * Login throttling at the token endpoint (README: Login policy): the 6th failure of one user name from
+ * Login throttling at the token endpoint (docs/security.md#login-policy): the 6th failure of one user name from
  * one address is 429 with Retry-After; the failures are logged and counted; the same user logs in from
  * another address meanwhile; the pair is free again after the lock time, and a success resets it.
  * The client's address is the socket's: in-process requests pass a stand-in `incoming` socket.

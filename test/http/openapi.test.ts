@@ -170,7 +170,7 @@ describe("/openapi.json", () => {
     });
     expect(schemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
     expect(doc.paths[TOKEN].post.security).toEqual([{ clientBasic: [] }]);
-    // the oauth2 requirement lists the roles that may call it as scopes, admin always (README "Roles")
+    // the oauth2 requirement lists the roles that may call it as scopes, admin always (docs/security.md#roles)
     for (const r of specs.filter((s) => s.auth)) {
       const roles = [...(r.roles ?? []).filter((x) => x !== "admin"), "admin"];
       expect(opOf(r).security, `${r.method} ${r.path}`).toEqual([{ oauth2: roles }, { bearer: [] }]);

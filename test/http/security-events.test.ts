@@ -1,5 +1,5 @@
 /**
- * The security event log over HTTP (README "Security event log"): a failed login at the token endpoint
+ * The security event log over HTTP (docs/security.md#security-event-log): a failed login at the token endpoint
  * or on the operator screen leaves a row with the client's address and the reason, never the password;
  * answers to repeated failures are delayed (the test agent records the delays instead of waiting); the
  * lockout is recorded once; admins read the log with filters and paging; bad query values are 400s.

@@ -1,7 +1,7 @@
 /**
- * The Debian package of `npm run package` as dpkg-deb shows it (README "Install on a station"): its
+ * The Debian package of `npm run package` as dpkg-deb shows it (docs/operations.md#install-on-a-station): its
  * fields and dependencies, the installed layout, the conffile, the maintainer scripts, and the default
- * config file written from the README's table.
+ * config file (packaging/pps-edge.yaml, generated from the config schema).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 // @ts-expect-error: plain ESM module without types
 import { AGENT_NODE_FLAGS } from "../../bench/lib.mjs";
+import { leafPaths } from "../../src/config/config.env.js";
 import { parseConfig } from "../../src/config/config.load.js";
+import { configSchema } from "../../src/config/config.schema.js";
 import { type Debs, dpkgArch, dpkgDeb, ROOT } from "./support/debs.js";
 import { configKeysOf, uncommentKeys } from "./support/default-config.js";
 
@@ -123,7 +125,7 @@ export function contentsSuite(built: () => Debs): void {
       expect(postinst).toContain("[ -d /run/systemd/system ]");
     });
 
-    it("creates the user pps-edge in dialout and plugdev, and its data folder; installs the README's udev rules", () => {
+    it("creates the user pps-edge in dialout and plugdev, and its data folder; installs the udev rules of packaging/", () => {
       const sysusers = file("usr/lib/sysusers.d/pps-edge.conf");
       expect(sysusers).toMatch(/^u pps-edge - .* \/var\/lib\/pps-edge$/m);
       expect(sysusers).toMatch(/^m pps-edge dialout$/m);
@@ -131,16 +133,17 @@ export function contentsSuite(built: () => Debs): void {
       expect(file("usr/lib/tmpfiles.d/pps-edge.conf")).toMatch(
         /^d \/var\/lib\/pps-edge 0750 pps-edge pps-edge -$/m,
       );
-      const readmeRules =
-        repo("README.md").match(/# [^\n]*99-pps-edge\.rules[^\n]*\n([\s\S]*?)```/)?.[1] ?? "";
-      expect(readmeRules).toContain("KERNEL==");
-      expect(file("usr/lib/udev/rules.d/99-pps-edge.rules")).toContain(readmeRules);
+      const rules = repo("packaging/99-pps-edge.rules");
+      expect(rules).toContain("KERNEL==");
+      expect(file("usr/lib/udev/rules.d/99-pps-edge.rules")).toBe(rules);
+      expect(file("usr/lib/sysusers.d/pps-edge.conf")).toBe(repo("packaging/pps-edge.sysusers"));
     });
 
-    it("has a default config that is all comments, names every key of the README, and uncommented is the defaults", () => {
+    it("has a default config that is all comments, names every key of the schema, is packaging/pps-edge.yaml, and uncommented is the defaults", () => {
       const yaml = file("etc/pps-edge/pps-edge.yaml");
       expect(parse(yaml)).toBeNull();
-      expect(configKeysOf(yaml)).toEqual(configKeysOf(null));
+      expect(configKeysOf(yaml)).toEqual(leafPaths(configSchema).map((p) => p.join(".")));
+      expect(yaml).toBe(repo("packaging/pps-edge.yaml"));
       const uncommented = parseConfig(uncommentKeys(yaml), {});
       expect(uncommented).toEqual({ ...parseConfig({}, {}), dataDir: "/var/lib/pps-edge" });
     });

@@ -1,5 +1,5 @@
 /**
- * The Debian package (README "Install on a station"), built once for both suites: its contents
+ * The Debian package (docs/operations.md#install-on-a-station), built once for both suites: its contents
  * (contents.suite.ts) and an install, upgrade and rollback in a scratch root (install.suite.ts).
  * Skipped, saying why, only where dpkg-deb or dpkg is absent.
  */

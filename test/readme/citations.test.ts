@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { README } from "./readme.js";
+import { anchorsOf, DOCUMENTS } from "./readme.js";
 
 const root = new URL("../../", import.meta.url);
 const TOP_LEVEL = [
@@ -15,12 +15,7 @@ const TOP_LEVEL = [
   "examples/",
 ];
 
-const documents: Array<[string, string]> = [
-  ["README.md", README],
-  ...readdirSync(new URL("docs/", root))
-    .filter((f) => f.endsWith(".md"))
-    .map((f): [string, string] => [`docs/${f}`, readFileSync(new URL(`docs/${f}`, root), "utf8")]),
-];
+const documents = DOCUMENTS;
 
 /** Relative link targets, resolved against the document's folder, without their #anchor. */
 function linkTargets(name: string, text: string): string[] {
@@ -46,6 +41,28 @@ describe("what the README and docs/ cite", () => {
         .map((p) => `${name} → ${p}`),
     );
     expect(missing).toEqual([]);
+  });
+
+  it("links only to headings that exist: #anchors within a document and file.md#anchor between them", () => {
+    const anchors = new Map<string, Set<string>>();
+    const anchorsIn = (path: string) => {
+      if (!anchors.has(path)) anchors.set(path, anchorsOf(readFileSync(path, "utf8")));
+      return anchors.get(path) as Set<string>;
+    };
+    const broken = documents.flatMap(([name, text]) => {
+      const base = name.includes("/") ? name.slice(0, name.lastIndexOf("/") + 1) : "";
+      const prose = text.replace(/```[\s\S]*?```/g, "");
+      return [...prose.matchAll(/\]\(([^)\s]*#[^)\s]+)\)/g)]
+        .map((m) => m[1] as string)
+        .filter((t) => !/^(https?:|mailto:)/.test(t))
+        .filter((t) => {
+          const [file = "", anchor = ""] = t.split("#");
+          const path = file === "" ? new URL(name, root).pathname : new URL(base + file, root).pathname;
+          return !path.endsWith(".md") || !existsSync(path) || !anchorsIn(path).has(anchor);
+        })
+        .map((t) => `${name} → ${t}`);
+    });
+    expect(broken).toEqual([]);
   });
 
   it("names only repository paths that exist", () => {

@@ -5,7 +5,9 @@ import { EXIT } from "../../src/app/cli/context.js";
 import { createProgram } from "../../src/app/cli/program.js";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../src/domain/password-policy.js";
 import { runCli } from "../helpers/cli.js";
-import { codes, README, section, shellBlocks, shellLines, tableRows } from "./readme.js";
+import { codes, DOCUMENTS, doc, section, shellBlocks, shellLines, tableRows } from "./readme.js";
+
+const CLI = doc("docs/cli.md");
 
 const PACKAGE = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   scripts: Record<string, string>;
@@ -50,7 +52,7 @@ function unparsed(words: string[]): string[] {
   return args.some((a) => a.variadic) ? [] : rest.slice(args.length);
 }
 
-/** The pps-edge invocations in the README's shell blocks (`npx pps-edge`, `node dist/app/main.js`, `sim`). */
+/** The pps-edge invocations in the shell blocks of the README and docs/ (`npx pps-edge`, `node dist/app/main.js`, `sim`). */
 function invocations(): Array<{ line: string; words: string[] }> {
   const out: Array<{ line: string; words: string[] }> = [];
   for (const block of shellBlocks()) {
@@ -64,8 +66,8 @@ function invocations(): Array<{ line: string; words: string[] }> {
   return out;
 }
 
-describe("README: the command line", () => {
-  const rows = tableRows(section("Command line").split("| exit code |")[0] as string).map(([cmd = ""]) =>
+describe("docs/cli.md and the shell blocks: the command line", () => {
+  const rows = tableRows(CLI.split("| exit code |")[0] as string).map(([cmd = ""]) =>
     (codes(cmd)[0] ?? "").split(" ").slice(1),
   );
 
@@ -86,7 +88,7 @@ describe("README: the command line", () => {
   });
 
   it("states the exit codes the code uses", () => {
-    const table = section("Command line").split("| exit code |")[1] as string;
+    const table = CLI.split("| exit code |")[1] as string;
     const stated = tableRows(table).map(([code = ""]) => Number(codes(code)[0]));
     expect(stated).toEqual([EXIT.ok, EXIT.failure, EXIT.usage, EXIT.refused]);
   });
@@ -106,13 +108,18 @@ describe("README: the command line", () => {
     const used = shellBlocks().flatMap((b) =>
       [...b.text.matchAll(/npm (?:run (\S+)|(start|test))/g)].map((m) => (m[1] ?? m[2]) as string),
     );
-    const inTables = [...README.matchAll(/`npm run ([a-z:-]+)/g)].map((m) => m[1] as string);
+    const inTables = DOCUMENTS.flatMap(([, text]) =>
+      [...text.matchAll(/`npm run ([a-z:-]+)/g)].map((m) => m[1] as string),
+    );
     expect([...used, ...inTables].filter((s) => !(s in PACKAGE.scripts))).toEqual([]);
   });
 
   it("states the password rule the code applies", () => {
-    const rule = section("Users and credentials").split("### Password rule")[1] as string;
+    const rule = section("Password rule", doc("docs/security.md"));
     expect(rule).toContain(`at least ${MIN_PASSWORD_LENGTH} and at most ${MAX_PASSWORD_LENGTH} characters`);
-    expect(README.match(/\d+\+ characters|at least \d+ characters/g) ?? []).toEqual([]);
+    const stale = DOCUMENTS.flatMap(
+      ([, text]) => text.match(/\d+\+ characters|at least \d+ characters/g) ?? [],
+    );
+    expect(stale).toEqual([]);
   });
 });

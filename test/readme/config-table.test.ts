@@ -2,18 +2,12 @@ import { describe, expect, it } from "vitest";
 import { ENV_PREFIX, envSegment, leafPaths } from "../../src/config/config.env.js";
 import { parseConfig } from "../../src/config/config.load.js";
 import { configSchema } from "../../src/config/config.schema.js";
-import { codes, section, tableRows } from "./readme.js";
+import { codes, doc, tableRows } from "./readme.js";
 
-/** Keys whose default the README describes in words, because it is derived at start. */
-const DERIVED = new Set([
-  "http.publicUrl",
-  "station.bins",
-  "devices.profilesDir",
-  "mqtt.clientId",
-  "printing.dir",
-]);
+/** Keys whose default docs/configuration.md describes in words, because it is derived at start. */
+const DERIVED = new Set(["http.publicUrl", "devices.profilesDir", "mqtt.clientId", "printing.dir"]);
 
-const rows = tableRows(section("Configuration").split("Example `pps-edge.yaml`")[0] as string).map(
+const rows = tableRows(doc("docs/configuration.md").split("Example `pps-edge.yaml`")[0] as string).map(
   ([key = "", variable = "", fallback = ""]) => ({ key: codes(key)[0] ?? key, variable, fallback }),
 );
 
@@ -25,7 +19,7 @@ function shown(value: unknown): string {
   return Array.isArray(value) ? value.join(",") : String(value);
 }
 
-describe("README configuration table", () => {
+describe("docs/configuration.md: the configuration table", () => {
   it("lists every configuration key, and only those", () => {
     const keys = leafPaths(configSchema).map((p) => p.join("."));
     expect(rows.map((r) => r.key).sort()).toEqual(keys.sort());

@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REQUEST_NAMES } from "../../src/sync/topics.js";
 import { startTestAgent, type TestAgent } from "../helpers/agent.js";
-import { codes, section, tableRows } from "./readme.js";
+import { codes, doc, section, tableRows } from "./readme.js";
 
 /** The station's own requests: no HTTP call stands behind them (their row says "none"). */
 const STATION_ONLY = ["backup"];
 
-const rows = tableRows(section("MQTT").split("What the agent guarantees")[0] as string)
+const rows = tableRows(section("Requests and responses", doc("docs/mqtt.md")))
   .filter((cells) => /^(`POST|`DELETE|`GET|none)/.test(cells[1] ?? ""))
   .map(([request = "", http = ""]) => ({
     request: codes(request)[0] ?? "",
     call: http.startsWith("none") ? "" : (codes(http)[0] ?? ""),
   }));
 
-describe("README MQTT request table", () => {
+describe("docs/mqtt.md: the MQTT request table", () => {
   let t: TestAgent;
   let operations: string[];
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The README's blocks marked `<!-- runnable: with the agent -->` run as written, in order, in one bash
+ * The blocks marked `<!-- runnable: with the agent -->` run as written, in order, in one bash
  * session, in a scratch folder where the built agent runs on its embedded defaults (as after `npm start`
  * in a checkout: `dist/` and `npx pps-edge` there). Two things differ from a reader's machine, both
  * outside the blocks: the agent listens on a free port instead of 8080 (the blocks' `127.0.0.1:8080` is
@@ -81,13 +81,13 @@ afterAll(() => {
   build?.remove();
 });
 
-describe("README: the blocks marked runnable", () => {
+describe("README and docs/: the blocks marked runnable", () => {
   it("run as written against the agent, and each sim line prints what its comment says", async () => {
     const blocks = shellBlocks().filter((b) => b.runnable);
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     const expectations: string[] = [];
     const script = markSimLines(
-      ["set -euo pipefail", ...blocks.map((b) => `# README.md line ${b.line}\n${b.text}`)]
+      ["set -euo pipefail", ...blocks.map((b) => `# ${b.file} line ${b.line}\n${b.text}`)]
         .join("\n")
         .replaceAll("127.0.0.1:8080", `127.0.0.1:${port}`),
       expectations,

@@ -1,5 +1,5 @@
 /**
- * Revocation at once (README "Roles"): a user removed, given a new password or another role with the
+ * Revocation at once (docs/security.md#roles): a user removed, given a new password or another role with the
  * command line (another connection to the database file) loses, within a few seconds and without making
  * a request, their open screen event stream and their MQTT connection to the embedded broker; their
  * token is refused. Real HTTP server, real SQLite file, real broker over sockets.

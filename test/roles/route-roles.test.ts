@@ -1,5 +1,5 @@
 /**
- * Every route × every role (README "Roles"): the table below is the expected one; the test builds the
+ * Every route × every role (docs/security.md#roles): the table below is the expected one; the test builds the
  * route list from the registry and fails when a route has no row (a new route must say who may call it)
  * or a row names no route. Each cell is called: anonymous is 401, a role the route does not list is 403
  * `forbidden`, a listed role (and admin, always) gets past authentication and the role check.

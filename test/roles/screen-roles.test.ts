@@ -1,5 +1,5 @@
 /**
- * The operator screen by role (README "Roles"): operators and admins may use it, by bearer token or by
+ * The operator screen by role (docs/security.md#roles): operators and admins may use it, by bearer token or by
  * signing in on the screen; an integration user is refused with 403 `forbidden`, told only once the
  * password is right. A new role ends the sessions signed in before it. The station box's own display
  * (the seat's key) has no user and keeps working.

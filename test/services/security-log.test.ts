@@ -1,5 +1,5 @@
 /**
- * The security event log's recorder and retention (README "Security event log"), on a real SQLite
+ * The security event log's recorder and retention (docs/security.md#security-event-log), on a real SQLite
  * file: every kind is stored with its channel, user name, address and detail; secrets never are; a
  * failing write loses the event, not the action, and is logged once; retention prunes by age and count.
  */

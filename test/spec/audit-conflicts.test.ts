@@ -1,7 +1,7 @@
 /**
  * Conformance: "States and transitions" → "Audit", the conflict rows ("auditlines_created | ongoing
  * operations on the selected inventory or slot → waiting_on_conflict | notification", "waiting_on_conflict
- * | conflict resolved → queued | notification"), with README "Conflicts": a pick holding a reservation at
+ * | conflict resolved → queued | notification"), with docs/decisions.md#audits: a pick holding a reservation at
  * the location, or a staged put with put stock there. Notifications are read off the embedded broker.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

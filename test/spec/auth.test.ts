@@ -2,7 +2,7 @@
  * Conformance: "Authentication" (token request and response, the refresh token's use, which the spec
  * leaves not shown) and "Errors" (token 200/401, any authenticated call 401). Over HTTP on a listening
  * agent, as a client on the network calls it. There is no token over MQTT: MQTT requests are
- * authorised by the broker's own credentials and ACL (README "MQTT"), so these rows are HTTP only.
+ * authorised by the broker's own credentials and ACL (docs/mqtt.md), so these rows are HTTP only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, ADMIN_PASSWORD, BASIC, TOKEN_PATH } from "../helpers/agent.js";
@@ -168,7 +168,7 @@ describe("token endpoint", () => {
   });
 });
 
-describe("refresh token (use not shown: README decisions)", () => {
+describe("refresh token (use not shown: docs/decisions.md)", () => {
   it("Refresh: a refresh token works once and is replaced (rotation); the new access token works", async () => {
     const first = await login();
     const res = await refresh(first);

@@ -111,7 +111,7 @@ describe("Catalog object", () => {
   });
 });
 
-describe("Catalog decisions (README Catalog)", () => {
+describe("Catalog decisions (docs/decisions.md#catalog)", () => {
   it("Catalog: exhaustive_pdea_list | an update replaces the list; a PDEA keeps its id while its field_name stays (decision)", async () => {
     const first = await ok(post(catalogBody("replace", { exhaustive_pdea_list: [pdea("a"), pdea("b")] })));
     const next = await ok(

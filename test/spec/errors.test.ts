@@ -1,7 +1,7 @@
 /**
  * Conformance: "Errors" (status codes by endpoint, one test per row, over HTTP; the same condition over
  * MQTT answers the same code where a request exists) and the error body, which the spec leaves not
- * shown (README "Errors": `{status, code, message, errors: [{path, message}], requestId}`). Each refusal
+ * shown (docs/errors.md: `{status, code, message, errors: [{path, message}], requestId}`). Each refusal
  * is checked to change nothing: the request reads back as before and no notification follows.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => c?.close());
 
-/** The error body of README "Errors", with the code and (when given) the field at fault. */
+/** The error body of docs/errors.md, with the code and (when given) the field at fault. */
 async function refused(res: Response | Promise<Response>, status: number, code: string, path?: string) {
   const r = await res;
   const body = (await r.json()) as Json;
@@ -250,7 +250,7 @@ describe("accepted", () => {
   });
 });
 
-describe("error body (not shown: README Errors)", () => {
+describe("error body (not shown: docs/errors.md)", () => {
   it("Errors: Error response body format (decision: {status, code, message, errors[{path, message}], requestId}) on a sample of each kind", async () => {
     const samples: Array<[Promise<Response>, number, string]> = [
       [c.t.request(CATALOG), 401, "unauthorized"],

@@ -59,7 +59,7 @@ describe("Item object", () => {
       jsonSchema: GROUP,
       displayKeyList: ["product_sku", "client_id"],
     });
-    // a product-level schema overrides the category's for that item only (README "Category schemas")
+    // a product-level schema overrides the category's for that item only (docs/decisions.md#items)
     const own = { unique: [["product_sku"]], type: "object" };
     expect((await ok(post(itemBody("BOOT-3", { schema: own, clientCategoryId: "boots" })))).schema).toEqual(
       own,
@@ -98,7 +98,7 @@ describe("Item object", () => {
     for (const value of ["250", null, undefined]) await bad(attrs({ value }, {}), "attributes.weight.value");
   });
 
-  it("Item attributes: weight.value, dimension.length, width, height | numbers ≥ 0 (decision: README Numbers)", async () => {
+  it("Item attributes: weight.value, dimension.length, width, height | numbers ≥ 0 (decision: docs/decisions.md#items)", async () => {
     const zero = await ok(post(itemBody("ZERO", attrs({ value: 0 }, { length: 0, width: 0, height: 0 }))));
     expect(zero.attributes).toMatchObject({
       weight: { value: 0 },
@@ -245,7 +245,7 @@ describe("Item object", () => {
     expect((await ok(post(itemBody("IMGDATA-NONE")))).imageData).toBeNull();
   });
 
-  it("Item object: a member the spec does not list is a 400 (decision: README Items)", async () => {
+  it("Item object: a member the spec does not list is a 400 (decision: docs/decisions.md#items)", async () => {
     await bad({ colour: "blue" }, "(body)");
     await bad({ itemConfig: { level: [{ ...level("case"), colour: "blue" }] } }, "itemConfig.level.0");
   });

@@ -1,7 +1,7 @@
 /**
  * Conformance: "Resources" → "Item object" → "Item as returned by search adds or changes"; "Endpoints" →
- * "Items" → "Search items" and the search filter rules (README "Search paging" for the filter count).
- * Over HTTP: search has no MQTT request (README, MQTT table).
+ * "Items" → "Search items" and the search filter rules (docs/decisions.md#items for the filter count).
+ * Over HTTP: search has no MQTT request (docs/mqtt.md#requests-and-responses).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { itemBody, level } from "../helpers/fixtures.js";
@@ -140,7 +140,7 @@ describe("Search items", () => {
     }
   });
 
-  it('Items: search filter rules | value is matched as text: "12" finds 12 (decision: README Items)', async () => {
+  it('Items: search filter rules | value is matched as text: "12" finds 12 (decision: docs/decisions.md#items)', async () => {
     const schema = { unique: [["product_sku"], ["ean"]], type: "object" };
     const item = await ok(
       c.t.call(
@@ -160,12 +160,12 @@ describe("Search items", () => {
     expect(await search([eq("product_sku", "EAN-OBJ")])).toEqual([]);
   });
 
-  it("Items: search filter rules | several filters must all match (decision: README Search paging)", async () => {
+  it("Items: search filter rules | several filters must all match (decision: docs/decisions.md#items)", async () => {
     expect(await search([eq("product_sku", "FULL"), eq("client_id", "B")])).toHaveLength(1);
     expect(await search([eq("product_sku", "PLAIN"), eq("client_id", "A")])).toEqual([]);
   });
 
-  it("Items: search filter rules | at least one and at most 20 filters (decision: README Search paging)", async () => {
+  it("Items: search filter rules | at least one and at most 20 filters (decision: docs/decisions.md#items)", async () => {
     await refused(post({ filter_params: [] }), 400, "validation_failed", "filter_params");
     await refused(post({}), 400, "validation_failed", "filter_params");
     const twenty = Array.from({ length: 20 }, () => eq("product_sku", "FULL"));
@@ -178,7 +178,7 @@ describe("Search items", () => {
     );
   });
 
-  it("Items: Search items | 401 without a valid token (decision: README Error codes of item create and search)", async () => {
+  it("Items: Search items | 401 without a valid token (decision: docs/decisions.md#items)", async () => {
     const body = JSON.stringify({ filter_params: [eq("product_sku", "FULL")] });
     const headers = { "Content-Type": "application/json" };
     const none = await c.t.request(SEARCH, { method: "POST", headers, body });

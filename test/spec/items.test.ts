@@ -39,7 +39,7 @@ describe("Item object: identity", () => {
     );
   });
 
-  it("Item object: productAttributes | a partial uniqueness group → identified by its product_sku alone: posting it again updates it (decision: README Partial uniqueness groups)", async () => {
+  it("Item object: productAttributes | a partial uniqueness group → identified by its product_sku alone: posting it again updates it (decision: docs/decisions.md#items)", async () => {
     const first = await ok(
       post(ITEM, itemBody("LOOSE", { schema: GROUP, barcodeList: [{ barcode: "BC-L1" }] })),
     );

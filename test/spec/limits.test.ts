@@ -1,6 +1,6 @@
 /**
  * Conformance: "Limits", one test per row, and "Rate limits, page sizes and payload size limits: not
- * shown" as README decides it ("Search paging", "Rate limits and payload sizes"). Over HTTP; the item
+ * shown" as docs/decisions.md decides it ("Search paging", "Rate limits and payload sizes"). Over HTTP; the item
  * limits also over MQTT (upsert_item).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -158,7 +158,7 @@ describe("Limits", () => {
 describe("Limits: Rate limits, page sizes and payload size limits | not shown", () => {
   const nested = (depth: number): unknown => (depth === 0 ? "leaf" : { n: nested(depth - 1) });
 
-  it("Limits: page sizes | not shown → a search returns at most 1,000 items (decision: README Search paging)", async () => {
+  it("Limits: page sizes | not shown → a search returns at most 1,000 items (decision: docs/decisions.md#items)", async () => {
     const schema = { unique: [["product_sku", "client_id"]], type: "object" };
     for (let from = 0; from < 1001; from += 100) {
       const batch = Array.from({ length: Math.min(100, 1001 - from) }, (_, i) =>
@@ -209,7 +209,7 @@ describe("Limits: Rate limits, page sizes and payload size limits | not shown", 
     expect(await search("DEEP")).toEqual([]);
   });
 
-  it("Limits: list lengths | not shown → at most 1,000 barcodes, 100 levels per list (decision: README Items)", async () => {
+  it("Limits: list lengths | not shown → at most 1,000 barcodes, 100 levels per list (decision: docs/decisions.md#items)", async () => {
     const barcodes = (k: number, p: string) =>
       Array.from({ length: k }, (_, i) => ({ barcode: `${p}-${i}` }));
     expect(

@@ -8,7 +8,7 @@ import type { Central } from "./support/central.js";
  * Conformance: "Errors" rows "pick create | 400 | bad data" and "any authenticated call | 401 | token
  * missing, invalid or expired", with the pick request's required members (Service Request object, Pick
  * request: "at least one required", `PICK_LINE`, productQuantity integer, filter grammar, root
- * attributes) and README "Errors": each refusal names its code and the field, and changes nothing.
+ * attributes) and docs/errors.md: each refusal names its code and the field, and changes nothing.
  */
 let central: Central;
 let c: Awaited<ReturnType<typeof pickStation>>["c"];

@@ -6,7 +6,7 @@ import type { Central } from "./support/central.js";
 
 /**
  * Conformance: the pick rows of "Endpoints" → "Service requests" and "Process flow trigger", over
- * HTTP, with modify as a partial update (README "Decisions") and not_fulfillable left by cancel or modify.
+ * HTTP, with modify as a partial update (docs/decisions.md) and not_fulfillable left by cancel or modify.
  */
 let t: TestAgent;
 let central: Central;

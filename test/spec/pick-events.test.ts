@@ -8,7 +8,7 @@ import { type Central, startCentral } from "./support/central.js";
 /**
  * Conformance: "Events" → order_information at each state it names (the full current Service Request
  * object), bin_complete, emission rule 2 (item picked, every pick actual container state), and
- * "How a client subscribes and where notifications are delivered: not shown" (README "MQTT": the
+ * "How a client subscribes and where notifications are delivered: not shown" (docs/mqtt.md: the
  * `notification` topic, QoS 1, not retained). Read off the embedded broker as central receives them.
  */
 let central: Central;
@@ -165,7 +165,7 @@ describe("item picked notifications (emission rule 2)", () => {
   });
 });
 
-describe("delivery (Events: not shown → README MQTT)", () => {
+describe("delivery (Events: not shown → docs/mqtt.md)", () => {
   it("Events: How a client subscribes and where notifications are delivered: not shown (decision: topic ppsedge/v1/<site>/<ppsId>/notification, QoS 1, not retained)", async () => {
     await c.stock("S5", "M5", "E", 1);
     await central.mark();

@@ -59,7 +59,7 @@ describe("Pick request: filter string grammar", () => {
     expect((await c.cancel("FG2")).status).toBe(202);
   });
 
-  it("Pick request: filter | a list for `in` also as ['a','b'] (decision: README \"Filters\"); a quote inside a value is doubled", async () => {
+  it("Pick request: filter | a list for `in` also as ['a','b'] (decision: docs/decisions.md#service-requests-pick-pickpack-put); a quote inside a value is doubled", async () => {
     await seedStyled("F'3", "E3", "green");
     await c.stock("SF3", "MF", "F'3", 2);
     await c.create(pickBody("FG5", [filterLine("FG5-1", ["product_sku in ['F''3', 'F9']"], 2)]));

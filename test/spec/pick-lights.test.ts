@@ -5,7 +5,7 @@ import type { Central } from "./support/central.js";
 
 /**
  * Conformance: "Pick request" root attribute pick_after_time ("time after which the order may be
- * picked") at the level of the station's lights (README "Work order": held back, "nothing lit"), on
+ * picked") at the level of the station's lights (docs/decisions.md#service-requests-pick-pickpack-put: held back, "nothing lit"), on
  * the simulated station (`/station/scans`, `/station/sim/lights`). Time is the test agent's clock.
  */
 let central: Central;

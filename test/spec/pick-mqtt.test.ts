@@ -6,9 +6,8 @@ import type { Central } from "./support/central.js";
 
 /**
  * Conformance: "Endpoints" → "Service requests" pick rows and "Process flow trigger" (print ready) over
- * MQTT (request/<name> → response/<name>, README "MQTT"), each with the outcome and the notifications
- * of its HTTP twin read off the broker; the Create row's `CREATED` (decision: README "Create
- * response") and the pick line state `undefined` (decision: README "Line state undefined").
+ * MQTT (request/<name> → response/<name>, docs/mqtt.md), each with the outcome and the notifications
+ * of its HTTP twin read off the broker; the Create row's `CREATED` (decision: docs/decisions.md#service-requests-pick-pickpack-put) and the pick line state `undefined` (decision: docs/decisions.md#service-requests-pick-pickpack-put).
  */
 let central: Central;
 let c: Awaited<ReturnType<typeof pickStation>>["c"];

@@ -169,7 +169,7 @@ describe("order_modification failure (Errors: Asynchronous failure)", () => {
       type: "PICK",
       action,
     });
-    // README "Cancel and modify (pick)": a failure says why
+    // docs/decisions.md#service-requests-pick-pickpack-put: a failure says why
     expect(typeof got[0]?.notification_data.reason).toBe("string");
   };
 

@@ -2,7 +2,7 @@
  * Conformance: "States and transitions" → "Put request", "Events" rules 3, 4, 5 and 8, and the put rows
  * of "Endpoints" → "Service requests". Each test names the row it checks; the requests go over HTTP (a few
  * over MQTT) and every notification is read off the embedded broker as the central system receives it.
- * README "Decisions where the spec says \"not shown\"" records the choices these tests hold the agent to.
+ * docs/decisions.md records the choices these tests hold the agent to.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CORE, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
@@ -211,7 +211,7 @@ describe("put staging withdrawn before the first put transaction → stage_cance
   });
 });
 
-describe("service request endpoints: statuses the spec leaves not shown (README table)", () => {
+describe("service request endpoints: statuses the spec leaves not shown (docs/decisions.md#status-codes-the-spec-does-not-show)", () => {
   const code = async (res: Promise<Response>) => {
     const r = await res;
     return [r.status, ((await r.json()) as Json).code];

@@ -86,7 +86,7 @@ function expectException(note: Envelope | undefined, id: string, state: string):
 }
 
 describe("put back staging", () => {
-  it("Put request: created | put back stage operation → staged (README: POST /station/puts/{id}/put-back-stage, notifies nothing)", async () => {
+  it("Put request: created | put back stage operation → staged (docs/decisions.md#service-requests-pick-pickpack-put: POST /station/puts/{id}/put-back-stage, notifies nothing)", async () => {
     await ok(call("POST", SR, putBody("B-STAGE", [["C", 1]])));
     await c.mark();
     const staged = await ok(call("POST", "/station/puts/B-STAGE/put-back-stage", { ppsBinId: "2" }));

@@ -103,7 +103,7 @@ describe("inventory report", () => {
 });
 
 describe("inventory report over MQTT", () => {
-  it("Reports: generate-inventory-report over MQTT (generate_inventory_report) → {id}; report_generation off the broker, report_url at the listener (no Host over MQTT: README decision)", async () => {
+  it("Reports: generate-inventory-report over MQTT (generate_inventory_report) → {id}; report_generation off the broker, report_url at the listener (no Host over MQTT: docs/decisions.md)", async () => {
     await c.mark();
     const answer = JSON.parse(
       await ask(c.broker, "generate_inventory_report", { transaction: "g-1" }),

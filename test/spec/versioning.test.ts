@@ -1,6 +1,6 @@
 /**
  * Conformance: "Events" → the notification envelope, and "Versioning" rules 1, 2 and 4 with the
- * client's choice of a version, which the spec leaves not shown (README "Decisions": General). Every
+ * client's choice of a version, which the spec leaves not shown (docs/decisions.md#general). Every
  * notification type the agent emits is driven once and read off the embedded broker as central
  * receives it.
  */
@@ -54,7 +54,7 @@ async function drive(action: () => Promise<unknown>): Promise<Envelope[]> {
   return got;
 }
 
-/** The staging conditions are checked right after the stage call (README "Staging"): waits for that. */
+/** The staging conditions are checked right after the stage call (docs/decisions.md#service-requests-pick-pickpack-put): waits for that. */
 async function stagingEvaluated(id: string): Promise<void> {
   const end = Date.now() + 5000;
   while ((await ok(c.t.call("GET", `${SR}/${id}?type=PUT`))).state === "stage_requested" && Date.now() < end)

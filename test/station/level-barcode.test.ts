@@ -1,6 +1,6 @@
 /**
  * A packing level's barcode (an itemConfig case or inner pack) scanned at the station: it is the
- * barcode of many units, so it is refused (`level_barcode`, README "Station engine") instead of being
+ * barcode of many units, so it is refused (`level_barcode`, docs/station.md#station-engine-scans-lights-and-buttons) instead of being
  * counted as one unit; the unit's own barcode still works.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { type BackoffOptions, backoffDelay } from "../../src/sync/backoff.js";
 
-/** The defaults (README configuration table). */
+/** The defaults (docs/configuration.md). */
 const opts: BackoffOptions = { minMs: 1000, maxMs: 4000, flappingMaxMs: 60_000 };
 
 /** A seeded source in [0, 1) (mulberry32): the same draws on every run. */

@@ -1,5 +1,5 @@
 /**
- * The embedded broker's logins in the security event log (README "Security event log"), over real
+ * The embedded broker's logins in the security event log (docs/security.md#security-event-log), over real
  * sockets: a wrong password leaves a row with channel `mqtt`, the client's address and the reason, never
  * the password; a good login is recorded too; repeated failures are delayed like the token endpoint's.
  */

@@ -146,7 +146,7 @@ describe("the embedded broker's credentials and ACL", () => {
 });
 
 /**
- * The README's mosquitto_sub / mosquitto_pub lines with `-u admin -P …`: the retained `connection`
+ * The mosquitto lines of docs/mqtt.md#watching-the-station (`-u admin -P …`): the retained `connection`
  * arrives first (the subscription is in place), then the request is sent and its response read.
  */
 async function mosquittoRoundTrip(port: number): Promise<string[]> {
@@ -178,7 +178,7 @@ async function mosquittoRoundTrip(port: number): Promise<string[]> {
   return lines;
 }
 
-describe.skipIf(!MOSQUITTO_CLIENTS)("the README's mosquitto commands on the embedded broker", () => {
+describe.skipIf(!MOSQUITTO_CLIENTS)("the docs/mqtt.md#watching-the-station commands on the broker", () => {
   it("subscribe and publish a request with the admin user's credentials", async () => {
     const t = await agentOn("embedded");
     try {

@@ -11,7 +11,7 @@ import { agentOn, notify, ROOT, SITE } from "./support/agent.js";
 import { hasMosquitto, startAedes, startMosquitto, type TestBroker } from "./support/brokers.js";
 import { type Subscriber, subscribe } from "./support/subscriber.js";
 
-/** The defaults (README configuration table), not the tests' fast ones. */
+/** The defaults (docs/configuration.md), not the tests' fast ones. */
 const DEFAULTS = { reconnectMinMs: 1000, reconnectMaxMs: 4000, reconnectFlappingMaxMs: 60_000 };
 const STATIONS = ["7", "8", "9"];
 const BACKLOG = 100;

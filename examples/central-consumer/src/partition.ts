@@ -2,8 +2,7 @@
  * Which consumer instance owns a station: a stable hash of the station's topic levels
  * (`<site>/<ppsId>`) modulo the number of instances. Every instance computes the same answer without
  * talking to the others, so each station's notifications reach exactly one instance and keep their
- * order there; a broker's `$share` round robin would spread one station over all of them (README,
- * "Central consumers").
+ * order there; a broker's `$share` round robin would spread one station over all of them (docs/mqtt.md#central-consumers).
  */
 
 /** FNV-1a, 32 bits, over the UTF-8 bytes: stable across processes, versions and platforms. */

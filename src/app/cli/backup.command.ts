@@ -1,5 +1,5 @@
 /**
- * `pps-edge backup [FILE]` and `pps-edge restore FILE` (README "Backup and restore"): the station
+ * `pps-edge backup [FILE]` and `pps-edge restore FILE` (docs/cli.md#backup-and-restore): the station
  * database copied out while the agent runs or not (db/backup.ts), and put back with no agent running
  * (db/restore.ts). The backup never migrates: the package's upgrade step runs `pps-edge backup --keep 5`
  * with the old version's schema still in place, so the backup is what the old version can restore.

@@ -16,7 +16,7 @@ export interface Io {
   prompt?: NodeJS.WritableStream;
 }
 
-/** Exit codes (README: the command line): 0 done, 1 failed, 2 usage (bad arguments or input), 3 refused by the station engine (`sim`). */
+/** Exit codes (docs/cli.md): 0 done, 1 failed, 2 usage (bad arguments or input), 3 refused by the station engine (`sim`). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, refused: 3, keepRunning: -1 } as const;
 
 /** A command's state while it runs: the streams and the exit code it leaves. */

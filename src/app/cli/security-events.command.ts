@@ -1,5 +1,5 @@
 /**
- * `pps-edge security-events`: the station's security event log (README "Security event log") on the
+ * `pps-edge security-events`: the station's security event log (docs/security.md#security-event-log) on the
  * box, newest first: logins, failures, lockouts, user changes, token revocations, role refusals. It
  * reads the station database like the `user` commands (user.database.ts), beside a running agent too.
  */

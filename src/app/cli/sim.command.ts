@@ -79,7 +79,7 @@ type Json = Record<string, unknown>;
 function baseUrl(config: Config): string {
   if (config.http.publicUrl) return config.http.publicUrl;
   const host = ["0.0.0.0", "::"].includes(config.http.host) ? "127.0.0.1" : config.http.host;
-  // with http.tls, Node must trust the certificate's CA: NODE_EXTRA_CA_CERTS (README "Security")
+  // with http.tls, Node must trust the certificate's CA: NODE_EXTRA_CA_CERTS (docs/security.md)
   const scheme = config.http.tls.certFile ? "https" : "http";
   return `${scheme}://${host.includes(":") ? `[${host}]` : host}:${config.http.port}`;
 }

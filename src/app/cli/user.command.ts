@@ -55,7 +55,7 @@ function roleFrom(text: string | undefined, what: string): Role {
 }
 
 const ROLE_HELP = `
-Roles (README "Roles"): integration (the central system: the interface's endpoints and its station
+Roles (docs/security.md#roles): integration (the central system: the interface's endpoints and its station
 calls), operator (a person at the station: the operator actions and the operator screen), admin
 (everything, and the station's management).`;
 

@@ -52,7 +52,7 @@ export const reports = sqliteTable("reports", {
   generatedOn: integer("generated_on"),
   /**
    * The base of `report_url`, as the caller reached the agent (the `Host` of the generate call); null
-   * when it came without one (MQTT): then `http.publicUrl` or the listen address (README "Decisions").
+   * when it came without one (MQTT): then `http.publicUrl` or the listen address (docs/decisions.md).
    */
   baseUrl: text("base_url"),
 });

@@ -35,7 +35,7 @@ export const tokens = sqliteTable(
     jti: text("jti").notNull(),
     /**
      * The login the token descends from: the `jti` of its password grant, kept by every refresh. A refresh
-     * token used twice revokes its family only (README "Decisions": one user may run several clients).
+     * token used twice revokes its family only (docs/decisions.md: one user may run several clients).
      */
     family: text("family").notNull().default(""),
     expiresAt: integer("expires_at").notNull(),
@@ -51,7 +51,7 @@ export const tokens = sqliteTable(
 
 /**
  * The security event log: logins, failures, lockouts, user changes, token revocations and role
- * refusals, kept on the station so an admin can see who tried what (README "Security").
+ * refusals, kept on the station so an admin can see who tried what (docs/security.md).
  */
 export const securityEvents = sqliteTable(
   "security_events",

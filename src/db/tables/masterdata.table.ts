@@ -29,7 +29,7 @@ export const pdeas = sqliteTable(
   ],
 );
 
-/** Category schemas, learnt from items that carry a schema and a clientCategoryId (README: decisions). */
+/** Category schemas, learnt from items that carry a schema and a clientCategoryId (docs/decisions.md). */
 export const categories = sqliteTable("categories", {
   clientCategoryId: text("client_category_id").primaryKey(),
   schemaJson: text("schema_json").notNull(),

@@ -4,7 +4,7 @@ import { users } from "./auth.table.js";
 /** The operator screen: its sessions and the operators who logged in at the station. */
 
 /**
- * A screen session (README "Operator screen: authentication"): bound to one seat, obtained with the
+ * A screen session (docs/station.md#operator-screen): bound to one seat, obtained with the
  * seat's screen key (`kind` key) or an API user's password (`kind` user). Stored as the sha256 of the
  * cookie's value, like tokens.
  */

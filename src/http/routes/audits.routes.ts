@@ -119,7 +119,7 @@ function stationRoutes(
         summary: ACTION_SUMMARY[action],
         auth: true,
         // the manager dashboard's actions (an approval corrects stock): for admins; the operator at the
-        // station may pause the audit being counted (called away) and resume it (README "Decisions")
+        // station may pause the audit being counted (called away) and resume it (docs/decisions.md)
         roles: action === "pause" || action === "resume" ? ["operator"] : ["admin"],
         responses: {
           200: { description: "the audit after the move", schema: auditViewSchema },

@@ -95,7 +95,7 @@ export function authRoutes(auth: AuthService) {
           415: { description: "body is not form-urlencoded" },
           429: {
             description:
-              "too many failed logins for this user name from this address, or from this address (README: Login policy); `Retry-After` gives the seconds to wait",
+              "too many failed logins for this user name from this address, or from this address (docs/security.md#login-policy); `Retry-After` gives the seconds to wait",
             codes: ["too_many_attempts"],
           },
         },

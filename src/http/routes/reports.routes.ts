@@ -29,7 +29,7 @@ const HOST =
 /**
  * The base URL the caller reached the agent at: the scheme it used and its `Host` header (spec: the
  * report_url must be reachable by the caller; a LAN caller cannot reach 127.0.0.1). Null without a
- * well-formed Host, then the configured base serves (README "Decisions", Reports).
+ * well-formed Host, then the configured base serves (docs/decisions.md#reports).
  */
 function callerBase(host: string | undefined, url: string): string | null {
   if (!host || !HOST.test(host)) return null;

@@ -159,7 +159,7 @@ function getRoute(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requests
       method: "get",
       path: `${SR_PREFIX}/service-request/:externalServiceRequestId`,
       tag: "service requests",
-      summary: "The current state of a request (not in the spec; README)",
+      summary: "The current state of a request (not in the spec; docs/decisions.md)",
       auth: true,
       roles: ["integration"],
       query: getQuery,

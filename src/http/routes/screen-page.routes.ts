@@ -19,7 +19,7 @@ import {
 import { seatOf } from "./screen.routes.js";
 
 /**
- * The operator screen page (README "Operator screen"): static HTML, CSS and JavaScript served by the
+ * The operator screen page (docs/station.md#operator-screen): static HTML, CSS and JavaScript served by the
  * agent itself (the station LAN has no internet: no CDN, no external fonts), the message catalogues,
  * the screen-key exchange and the sign-in. The files live in src/http/screen-page/ and are served
  * from there by both the built and the source agent (no build step).
@@ -145,11 +145,11 @@ function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOpt
       responses: {
         200: { description: "signed in", schema: seatView },
         401: { description: "wrong user name or password", codes: ["invalid_credentials"] },
-        403: { description: 'the user\'s role may not use the operator screen (README "Roles")' },
+        403: { description: "the user's role may not use the operator screen (docs/security.md#roles)" },
         404: { description: "no such seat" },
         429: {
           description:
-            "too many failed logins for this user name from this address, or from this address (README: Login policy); `Retry-After` gives the seconds to wait",
+            "too many failed logins for this user name from this address, or from this address (docs/security.md#login-policy); `Retry-After` gives the seconds to wait",
           codes: ["too_many_attempts"],
         },
       },

@@ -12,7 +12,7 @@ import { SCREEN_ACTION_EXAMPLES } from "./request-examples.js";
 import { scanOutcomeSchema } from "./scan.routes.js";
 
 /**
- * The operator screen's data (README "Operator screen"): a seat's screen state as JSON, the same object
+ * The operator screen's data (docs/station.md#operator-screen): a seat's screen state as JSON, the same object
  * pushed live as Server-Sent Events, and the screen's actions. Authenticated by a bearer token or the
  * seat's screen session (screen-auth.ts).
  */

@@ -40,7 +40,7 @@ export function eventJson(e: SecurityEvent): z.infer<typeof eventView> {
 }
 
 /**
- * The security event log for admins (README "Security event log"): logins, failures, lockouts, user
+ * The security event log for admins (docs/security.md#security-event-log): logins, failures, lockouts, user
  * changes, token revocations and role refusals, newest first, in pages.
  */
 export function securityEventsRoutes(securityLog: Pick<SecurityLog, "list">) {

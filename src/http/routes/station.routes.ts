@@ -43,7 +43,7 @@ const stationView = z.looseObject({
 const requestAfter = { description: "the request after the move", schema: srView };
 
 type Common = Omit<RouteSpec, "method" | "path" | "summary" | "responses" | "tag" | "auth" | "roles"> & {
-  /** Who may call it besides admins (README "Roles"). */
+  /** Who may call it besides admins (docs/security.md#roles). */
   roles: Role[];
   /** The success answer; `{ok: true}` unless said. */
   answer?: { description: string; schema: z.ZodType };

@@ -1,4 +1,4 @@
-// The operator screen page (README "Operator screen"): connects to the seat's live screen state
+// The operator screen page (docs/station.md#operator-screen): connects to the seat's live screen state
 // (Server-Sent Events), renders every state it receives, sends taps, and shows a banner when the agent
 // is lost: at once when the connection breaks, or when no heartbeat came for STALE_MS. It reconnects by
 // itself and recovers without a reload.

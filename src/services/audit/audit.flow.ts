@@ -26,7 +26,7 @@ import { isRefusal } from "../../domain/machine.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { type AuditDeps, auditData } from "./audit-record.js";
 
-/** Statuses whose arrival sets `complete_time` (README: decisions). */
+/** Statuses whose arrival sets `complete_time` (docs/decisions.md). */
 const COMPLETING: readonly string[] = ["completed", "approved"];
 
 export interface DriveOptions {

@@ -32,7 +32,7 @@ export function createAudit(deps: AuditDeps, input: AuditCreateInput, tx: Tx) {
       paramValueJson: JSON.stringify(input.audit_param_value),
       kq: input.kq,
       creatorName: input.audit_creator_name ?? null,
-      // README: before an operator begins the audit, user_name is its creator
+      // docs/decisions.md#audits: before an operator begins the audit, user_name is its creator
       userName: input.audit_creator_name ?? null,
     },
     tx.now,
@@ -45,7 +45,7 @@ export function createAudit(deps: AuditDeps, input: AuditCreateInput, tx: Tx) {
 
 /**
  * Spec: allowed only before the audit is started; 404 unknown, 409 afterwards. An audit already
- * deleted answers 404 like an unknown id (README "Decisions"): the spec names only 404 for this call, and
+ * deleted answers 404 like an unknown id (docs/decisions.md): the spec names only 404 for this call, and
  * a client repeating a delete whose answer it lost learns that the audit is gone, not that it is busy.
  */
 export function deleteAudit(deps: AuditDeps, auditId: string, tx: Tx) {

@@ -5,7 +5,7 @@ import type { Metrics } from "../../metrics.js";
 import type { SecurityRecorder } from "./security-log.js";
 
 /**
- * The two places where access is refused or taken back (README "Roles"): every role refusal, over HTTP,
+ * The two places where access is refused or taken back (docs/security.md#roles): every role refusal, over HTTP,
  * on the operator screen and on the embedded MQTT broker, goes through `onForbidden`; every revocation
  * (tokens of a removed user or a new password, an open screen stream or an MQTT connection ended because
  * its user was removed or changed) through `onRevoked`. Each is logged as a warning, counted on

@@ -11,7 +11,7 @@ import type { SecurityRecorder } from "./security-log.js";
 export interface AuthUser {
   id: number;
   username: string;
-  /** Read with the token: a new role counts from the next request (README "Roles"). */
+  /** Read with the token: a new role counts from the next request (docs/security.md#roles). */
   role: Role;
 }
 

@@ -56,7 +56,7 @@ function checkClient(deps: AuthDeps, header: string | undefined): boolean {
 }
 
 /**
- * The token's `scope` is the user's role (README "Roles"): what the token may be used for. `family` is
+ * The token's `scope` is the user's role (docs/security.md#roles): what the token may be used for. `family` is
  * the login the tokens descend from: a password grant starts one (its jti), a refresh keeps it.
  */
 function issue(deps: AuthDeps, userId: number, role: Role, family?: string): TokenResponse {

@@ -36,7 +36,7 @@ export async function addUser(
 }
 
 /**
- * Revocation at once (README "Roles"): no cached token outlives the change, and the user's open
+ * Revocation at once (docs/security.md#roles): no cached token outlives the change, and the user's open
  * screen streams and MQTT connections end now (live-sessions.ts). The tokens' revocation is recorded
  * in the security event log by `onRevoked` (access-events.ts).
  */

@@ -74,7 +74,7 @@ export async function ensureCredentials(
   ensureClientSecret(auth, settings, generated);
   if (!auth.hasUser(settings.adminUser)) {
     const password = settings.adminPassword ?? randomSecret(18);
-    // the first user is an admin: existing set-ups keep every right (README "Roles")
+    // the first user is an admin: existing set-ups keep every right (docs/security.md#roles)
     await auth.addUser(settings.adminUser, password, "admin");
     if (!settings.adminPassword) {
       generated.adminUser = settings.adminUser;

@@ -1,5 +1,5 @@
 /**
- * The `/metrics` scrape credential (README "Security"): one static token a Prometheus server sends as
+ * The `/metrics` scrape credential (docs/security.md): one static token a Prometheus server sends as
  * `Authorization: Bearer <token>` (its `authorization.credentials` or `credentials_file`). It is not an
  * API user's token: a scraper needs no expiry, refresh or rights on the station's data, and an API
  * token would hand it those. Stored as its hash like the client secret; compared in constant time.

@@ -10,7 +10,7 @@ import { randomSecret } from "./password.js";
 import type { SecurityRecorder } from "./security-log.js";
 
 /**
- * Who may use the operator screen (README "Operator screen: authentication"). Each seat has a screen
+ * Who may use the operator screen (docs/station.md#operator-screen). Each seat has a screen
  * key, generated at first start into `screen-keys.json` in the data folder (owner-readable only, beside
  * the initial credentials). The station box's own display opens `/screen/<seat>?key=<key>` once; the
  * key is exchanged for a session bound to that seat. Elsewhere a person signs in on the screen with an

@@ -11,7 +11,7 @@ import {
 } from "../../domain/security-event.js";
 
 /**
- * The security event log's door (README "Security event log"): logins, failures, lockouts, user
+ * The security event log's door (docs/security.md#security-event-log): logins, failures, lockouts, user
  * changes, token revocations and role refusals are recorded here by the auth use cases, the embedded
  * broker's login and the CLI; admins read them over HTTP and with `pps-edge security-events`.
  *

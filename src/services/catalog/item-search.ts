@@ -4,7 +4,7 @@ import type { SearchInput } from "../../domain/item.schema.js";
 import { itemView, type StoredItem } from "../../domain/item.view.js";
 import { type CatalogDeps, loadItem } from "./catalog-deps.js";
 
-/** search_v2 answers at most this many items (pagination is not shown in the spec; README: decisions). */
+/** search_v2 answers at most this many items (pagination is not shown in the spec; docs/decisions.md). */
 export const SEARCH_LIMIT = 1000;
 
 function refuse(code: ErrorCode, errors: FieldError[]): void {

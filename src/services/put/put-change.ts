@@ -50,7 +50,7 @@ export function createPut(
 /**
  * Cancel (synchronous for PUT): a put in created. A put being staged, or staged with no put transaction
  * yet, has its staging withdrawn first (rule 5: put_information stage_cancelled, back to created), then
- * is cancelled: the caller asked for the request to end (README "Decisions").
+ * is cancelled: the caller asked for the request to end (docs/decisions.md).
  */
 export function cancelPut(ctx: RequestContext, externalId: string, tx: Tx): RequestRow {
   let row = mustFind(ctx, "PUT", externalId);

@@ -24,7 +24,7 @@ export interface ReportDeps {
   /** Folder the CSV files are written to. */
   dir: string;
   /**
-   * Absolute base URL of this agent, without a trailing slash (README "Decisions", Reports): the
+   * Absolute base URL of this agent, without a trailing slash (docs/decisions.md#reports): the
    * configured `http.publicUrl` when set, else the base the caller reached the agent at (`caller`, from
    * the generate call's `Host`), else the listen address: `listenerPort` is the port the server is bound
    * to once it listens (the configured one may be 0, "any free port").

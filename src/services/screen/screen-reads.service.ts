@@ -1,7 +1,7 @@
 import type { ScreenRepo } from "../../db/screen.repo.js";
 
 /**
- * What the operator screen reads about the work at the station (its door; README "Operator screen"):
+ * What the operator screen reads about the work at the station (its door; docs/station.md#operator-screen):
  * the orders in each bin, the pick lines on the presented racks and whether picks wait for a rack, the
  * racks, the staged puts' items, the audit being counted, and the operators seen at the station with
  * their languages. The screen derives its state from these after every change (station/screen/).

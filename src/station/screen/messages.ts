@@ -1,4 +1,4 @@
-/** The screen's message catalogues by language (README "Operator screen: languages"). */
+/** The screen's message catalogues by language (docs/station.md#operator-screen). */
 import { de } from "./messages.de.js";
 import { en, type MessageKey } from "./messages.en.js";
 import { LANGUAGES, type Lang } from "./screen.types.js";

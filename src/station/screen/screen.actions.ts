@@ -1,5 +1,5 @@
 /**
- * What a tap on the operator screen does (README "Operator screen: decisions"): every tap goes through
+ * What a tap on the operator screen does (docs/station.md#operator-screen): every tap goes through
  * the station engine exactly like a scan or a button, so a tap and a scan are interchangeable:
  * - confirm: the lit bin's confirm button (or EXC-CONFIRM when the seat's work lights no bin: an audit
  *   slot is closed with it); an exception or cancel: scanning its command barcode (scan-codes.ts);

@@ -1,5 +1,5 @@
 /**
- * Keeps each seat's screen state and pushes it on every change (README "Operator screen: server-driven"):
+ * Keeps each seat's screen state and pushes it on every change (docs/station.md#operator-screen):
  * after every input the engine took (its watchers), every committed change on the bus (requests, the
  * station, audits, device health) and every tapped station operation. Changes that arrive together
  * are derived once (a microtask later, after the engine has set the lights), and a state equal to the

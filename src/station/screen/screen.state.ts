@@ -1,5 +1,5 @@
 /**
- * The screen state of one seat as a pure function of the station (README "Operator screen"): the seat
+ * The screen state of one seat as a pure function of the station (docs/station.md#operator-screen): the seat
  * machine's state, the bins and their lights, the work at the station, the devices, the operator and
  * the last event. The bins grid uses the lights' own derivation (bin-lights.ts), so the screen and
  * the physical lights cannot disagree. What is allowed follows the seat machine's rules: a button is

@@ -1,5 +1,5 @@
 /**
- * The operator screen's state (README "Operator screen"): one object per seat that says everything the
+ * The operator screen's state (docs/station.md#operator-screen): one object per seat that says everything the
  * page at `/screen/<seat>` shows, pushed on every change; the page only renders it. Texts are message
  * keys with parameters, rendered by the page from the catalogue of `lang` (messages.en.ts, …), so
  * the object itself is the same in every language. Pure data.

@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 /**
  * Tables a refused request may legitimately write, left out of the digest:
  * - `security_events`: every failed login and every role refusal is recorded there by design
- *   (README "Security"), so the token endpoint's refusals add rows;
+ *   (docs/security.md), so the token endpoint's refusals add rows;
  * - `mqtt_inbox`: an MQTT request's answer, a refusal too, is stored under its transaction so that a
  *   repeat gets the same answer (src/sync/requests.ts); only the MQTT fuzz excludes it.
  * Every other table, tokens and users included, must stay exactly as it was.

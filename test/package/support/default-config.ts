@@ -1,5 +1,4 @@
 import { parse } from "yaml";
-import { codes, section, tableRows } from "../../readme/readme.js";
 
 /** `# <indent>key:` or `# <indent>key: value`: a key line of the commented default config. */
 const KEY_LINE = /^# ((?: {2})*)([A-Za-z]+):(?: (.+))?$/;
@@ -26,9 +25,8 @@ function keyLines(yaml: string): KeyLine[] {
   return keys;
 }
 
-/** The key paths a commented config names, in order; for null: the keys of the README's table. */
-export function configKeysOf(yaml: string | null): string[] {
-  if (yaml === null) return tableRows(section("Configuration")).map(([key = ""]) => codes(key)[0] as string);
+/** The key paths a commented config names, in order. */
+export function configKeysOf(yaml: string): string[] {
   const open: string[] = [];
   return keyLines(yaml).flatMap((k) => {
     open.length = k.depth;

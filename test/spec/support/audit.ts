@@ -26,7 +26,7 @@ export async function createAudit(c: Central, locations: string[], extra: Json =
   return (await ok(c.t.call("POST", AUDIT, body))).audit_id as string;
 }
 
-/** A dashboard or station action on an audit (README "Station API": /station/audits/{id}/{action}). */
+/** A dashboard or station action on an audit (docs/station.md#station-api: /station/audits/{id}/{action}). */
 export const auditAct = (c: Central, id: string, action: string, body?: unknown) =>
   c.t.call("POST", `/station/audits/${id}/${action}`, body);
 

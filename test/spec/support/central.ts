@@ -76,7 +76,7 @@ async function delivered(t: TestAgent, broker: Subscriber): Promise<Envelope[]> 
   );
   const got = broker.on(NOTIFICATION).map((m) => JSON.parse(m.payload) as Envelope);
   expect(got.map((n) => n.notification_id)).toEqual(expected);
-  // README "Notification ids": unique, never reused (and never the variant name notification_seq)
+  // docs/decisions.md#service-requests-pick-pickpack-put: unique, never reused (and never the variant name notification_seq)
   expect(new Set(expected).size).toBe(expected.length);
   for (const n of got) {
     expect(Object.keys(n).sort()).toEqual(ENVELOPE_KEYS);

@@ -20,7 +20,7 @@ export const catalogBody = (clientCatalogId: string, over: Json = {}): Json => (
   ...over,
 });
 
-/** A refusal as README "Errors" describes it: the status, the stable code and the field at fault. */
+/** A refusal as docs/errors.md describes it: the status, the stable code and the field at fault. */
 export async function refused(
   res: Response | Promise<Response>,
   status: number,

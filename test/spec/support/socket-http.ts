@@ -22,7 +22,7 @@ function bodyBytes(body: RequestInit["body"], headers: Headers): Buffer | undefi
  * A `fetch`-shaped request to the agent listening on `port`, over a real TCP connection as an
  * integrator's client makes it: the agent sees a socket, its address and the wire headers. node:http
  * rather than `fetch`, because `fetch` replaces a `Host` header with the address it dials, and a
- * caller on the LAN names the station by the host it reached (README: report_url).
+ * caller on the LAN names the station by the host it reached (docs/decisions.md#reports).
  */
 export function socketRequest(port: number): (path: string, init?: RequestInit) => Promise<Response> {
   return (path, init = {}) =>

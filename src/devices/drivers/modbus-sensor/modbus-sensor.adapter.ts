@@ -7,12 +7,12 @@
  * disconnected and polled on; its answer brings it back.
  */
 
-import { Debouncer } from "./debouncer.js";
 import { errorText } from "../../link/byte-link.js";
 import { type AdapterContext, type DeviceAdapter, FALLBACK_TIMING } from "../adapter.types.js";
 import { ModbusTimeoutError } from "../modbus-rtu/modbus-bus.js";
 import { modbusTransaction } from "../modbus-rtu/modbus-device.js";
 import type { LineMember, ModbusLine } from "../modbus-rtu/modbus-line.js";
+import { Debouncer } from "./debouncer.js";
 import { readChannelBit } from "./modbus-points.js";
 import {
   type ModbusSensorProfile,

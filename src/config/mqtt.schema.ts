@@ -1,0 +1,159 @@
+import { z } from "zod";
+import { embeddedTlsSchema } from "./security.schema.js";
+
+/**
+ * The `mqtt` section: the embedded broker or the central one, and how notifications reach it
+ * (docs/mqtt.md). Each key's `describe` text is what docs/configuration.md and the package's commented
+ * /etc/pps-edge/pps-edge.yaml say about it (`npm run docs:generate`).
+ */
+
+/** An integer key within bounds, with its default (from YAML, or a string from an environment variable). */
+export const count = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** `true`/`false` from YAML, or the same words from an environment variable. */
+export const flag = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
+
+/** 127.0.0.0/8, ::1 or localhost: only processes of the station's own computer can connect. */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Every listener of the embedded broker (plain, and TLS when it has a certificate) is on loopback. */
+function embeddedListenersOnLoopback(m: {
+  embeddedHost: string;
+  embeddedTls: { host?: string | undefined; certFile?: string | undefined };
+}): boolean {
+  const tlsHost =
+    m.embeddedTls.certFile === undefined ? m.embeddedHost : (m.embeddedTls.host ?? m.embeddedHost);
+  return isLoopback(m.embeddedHost) && isLoopback(tlsHost);
+}
+
+/**
+ * `url`: `embedded` (an in-process broker on embeddedHost:embeddedPort), `off`, or a broker URL.
+ * `clientId` defaults to `pps-edge-<site>-<ppsId>`: stable and unique per station, because two
+ * clients with one id kick each other off in a loop (docs/mqtt.md#backoff-and-reconnects).
+ */
+const mqttObject = z
+  .object({
+    url: z
+      .string()
+      .refine((v) => v === "embedded" || v === "off" || /^mqtts?:\/\/[^\s/]+/.test(v), {
+        message: "embedded, off, or an mqtt:// or mqtts:// URL",
+      })
+      .default("embedded")
+      .describe(
+        "`embedded` (a broker inside the agent), `off`, or the central broker: `mqtt://host:1883`, `mqtts://host:8883` (see docs/mqtt.md)",
+      ),
+    embeddedHost: z
+      .string()
+      .min(1)
+      .default("127.0.0.1")
+      .describe(
+        "listen address of the embedded broker (the station LAN address to let other machines subscribe)",
+      ),
+    /** 0 picks a free port (tests). */
+    embeddedPort: count(0, 65535, 1883).describe("its port (`0`: any free port)"),
+    /** The embedded broker's `mqtts://` listener, beside the plain one (security.schema.ts). */
+    embeddedTls: embeddedTlsSchema,
+    /**
+     * Clients without credentials on the embedded broker: for trying the station out on its own
+     * computer, so only with a loopback embeddedHost (refused below otherwise; warned at start).
+     */
+    embeddedAnonymous: flag
+      .default(false)
+      .describe(
+        "`true` lets clients without credentials into the embedded broker (with the central system's rights); refused at start unless `mqtt.embeddedHost` is loopback, warned at every start (see docs/mqtt.md#embedded-broker-credentials-and-acl)",
+      ),
+    /** 5 for brokers that speak MQTT 5 (PUBACK reason codes); 4 for 3.1.1. The embedded broker is 3.1.1. */
+    protocolVersion: z.coerce
+      .number()
+      .pipe(z.union([z.literal(4), z.literal(5)]))
+      .default(5)
+      .describe("`5` or `4` (3.1.1) for the central broker; the embedded broker speaks 3.1.1"),
+    username: z.string().min(1).max(256).optional().describe("broker user name"),
+    password: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe("its password (put it in `/etc/pps-edge/pps-edge.env`)"),
+    caFile: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "PEM file of the CA that signed the broker's certificate (`mqtts://`; the certificate is always verified)",
+      ),
+    certFile: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("PEM client certificate, for brokers that authenticate stations by certificate"),
+    keyFile: z.string().min(1).optional().describe("PEM key of that certificate"),
+    clientId: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,128}$/, "letters, digits, '_', '.', ':' or '-' (1-128)")
+      .optional()
+      .meta({
+        description:
+          "MQTT client id: stable and unique per station (two clients with one id kick each other off)",
+        shownDefault: "`pps-edge-<site>-<ppsId>`",
+      }),
+    keepaliveSeconds: count(5, 3600, 15).describe("keepalive; a dead link is noticed after 1.5× this"),
+    connectTimeoutMs: count(1000, 300_000, 30_000).describe(
+      "a connect attempt without CONNACK is given up after this",
+    ),
+    /**
+     * Reconnect steps (docs/mqtt.md#backoff-and-reconnects): the first retry after a stable connection
+     * comes within `reconnectMinMs`; while the broker is away the step doubles up to `reconnectMaxMs`
+     * (4 s: a fleet is back within seconds of the broker's return); connections lost soon after they
+     * were made grow it up to `reconnectFlappingMaxMs`.
+     */
+    reconnectMinMs: count(10, 600_000, 1000).describe(
+      "after a connection that lasted 10 s is lost, the first retry comes at a random moment within this; each failed attempt doubles the step …",
+    ),
+    reconnectMaxMs: count(10, 3_600_000, 4000).describe(
+      "… up to this, each delay random in [0, step]: a broker that returns is tried again by every station within this",
+    ),
+    reconnectFlappingMaxMs: count(10, 3_600_000, 60_000).describe(
+      "connections that the broker accepts but that break within 10 s (e.g. a duplicate client id) keep doubling the step up to this, each delay at least half of it",
+    ),
+    inflightWindow: count(1, 65_535, 64).describe(
+      "notifications published and not yet acknowledged at once (lowered to the broker's Receive Maximum)",
+    ),
+    maxMessageBytes: count(1024, 256 * 1024 * 1024, 1024 * 1024).describe(
+      "a notification larger than this (or than the broker's maximum packet size) is moved aside, not sent",
+    ),
+    maxDeliveryAttempts: count(1, 1_000_000, 10).describe(
+      "connections lost in a row while the same notification is unacknowledged before it is moved aside",
+    ),
+    pruneDeliveredAfterHours: count(1, 24 * 365, 168).describe(
+      "delivered notifications are deleted from the outbox after this (undelivered ones never)",
+    ),
+    /** The broker holds the active requests only (docs/mqtt.md#retained-state). */
+    retainTerminalSeconds: count(0, 365 * 24 * 3600, 3600).describe(
+      "a finished (`PROCESSED`, `FAILED`, `CANCELLED`) request's retained `state/<type>/<id>` is cleared this long after it finished; `0` clears it at once",
+    ),
+    /** Remembered so that a repeated `transaction` is not applied twice. */
+    inboxRetentionHours: count(1, 24 * 365, 168).describe(
+      "how long an answered MQTT request is remembered by its `transaction`",
+    ),
+    outboxWarnDepth: count(1, 100_000_000, 10_000).describe(
+      "`/readyz` reports the `outbox` check as failing, and the log warns, from this many undelivered …",
+    ),
+    outboxWarnAgeSeconds: count(1, 30 * 24 * 3600, 300).describe(
+      "… or when the oldest undelivered notification is this old",
+    ),
+  })
+  .strict()
+  .refine((m) => m.reconnectMinMs <= m.reconnectMaxMs, {
+    message: "reconnectMinMs must not exceed reconnectMaxMs",
+    path: ["reconnectMinMs"],
+  })
+  .refine((m) => !m.embeddedAnonymous || m.url !== "embedded" || embeddedListenersOnLoopback(m), {
+    message: "anonymous clients are allowed only when the embedded broker listens on loopback",
+    path: ["embeddedAnonymous"],
+  });
+
+export const mqttSchema = mqttObject.default(() => mqttObject.parse({}));
