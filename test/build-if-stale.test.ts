@@ -20,15 +20,15 @@ function checkout(at: number) {
     "tsconfig.build.json",
     "package.json",
   ];
-  mkdirSync(join(root, "src", "cli"), { recursive: true });
+  mkdirSync(join(root, "src", "app", "cli"), { recursive: true });
   for (const f of files) writeFileSync(join(root, f), "");
-  for (const p of [...files, "src/cli", "src"]) utimesSync(join(root, p), at, at);
+  for (const p of [...files, "src/app/cli", "src/app", "src"]) utimesSync(join(root, p), at, at);
   return root;
 }
 
 function built(root: string, at: number) {
-  mkdirSync(join(root, "dist"), { recursive: true });
-  for (const f of ["main.js", ".build-stamp"]) {
+  mkdirSync(join(root, "dist", "app"), { recursive: true });
+  for (const f of ["app/main.js", ".build-stamp"]) {
     writeFileSync(join(root, "dist", f), "");
     utimesSync(join(root, "dist", f), at, at);
   }
@@ -50,8 +50,8 @@ describe("build-if-stale", () => {
 
     // a file removed: only its folder's time tells
     rmSync(join(root, "src/app/main.ts"));
-    utimesSync(join(root, "src"), 5000, 5000);
-    expect(staleReason(root, dist)).toBe("/src changed since the last build");
+    utimesSync(join(root, "src/app"), 5000, 5000);
+    expect(staleReason(root, dist)).toBe("/src/app changed since the last build");
     built(root, 6000);
     utimesSync(join(root, "tsconfig.build.json"), 7000, 7000);
     expect(staleReason(root, dist)).toBe("/tsconfig.build.json changed since the last build");

@@ -39,7 +39,7 @@ const ENV = {
 /** `dist/app/main.js ARGS` as its own process, started through its shebang (not `node dist/app/main.js`). */
 function launch(args: string[], env: Record<string, string>) {
   const { PPS_EDGE_CONFIG: _ignored, ...inherited } = process.env;
-  const proc = spawn(join(build.dist, "main.js"), args, {
+  const proc = spawn(join(build.dist, "app", "main.js"), args, {
     // a data folder of its own, so a start that should have failed writes nothing into the checkout
     env: { ...inherited, ...ENV, PPS_EDGE_DATA_DIR: tempDir(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -94,7 +94,7 @@ function expectOneLine(res: { code: number | null; stdout: string; stderr: strin
 
 describe("the built command", () => {
   it("is an executable with a shebang: --version prints the version", async () => {
-    expect(statSync(join(build.dist, "main.js")).mode & 0o111).toBe(0o111);
+    expect(statSync(join(build.dist, "app", "main.js")).mode & 0o111).toBe(0o111);
     expect(await exec(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
   }, 60_000);
 });

@@ -63,7 +63,7 @@ beforeAll(async () => {
   scratch = tempDir("pps-edge-readme-");
   symlinkSync(build.dist, join(scratch, "dist"));
   mkdirSync(join(scratch, "node_modules", ".bin"), { recursive: true });
-  symlinkSync(join(build.dist, "main.js"), join(scratch, "node_modules", ".bin", "pps-edge"));
+  symlinkSync(join(build.dist, "app", "main.js"), join(scratch, "node_modules", ".bin", "pps-edge"));
   port = await freePort();
   const { PPS_EDGE_CONFIG: _none, ...inherited } = process.env;
   env = {

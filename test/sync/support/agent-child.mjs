@@ -7,7 +7,7 @@ import pino from "pino";
 
 const [dist] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(join(dist, file)).href);
-const { createAgent } = await load("agent.js");
+const { createAgent } = await load("app/agent.js");
 const { parseConfig } = await load("config/config.load.js");
 
 const agent = createAgent(parseConfig(JSON.parse(process.env.CHILD_CONFIG ?? "{}")), {

@@ -23,6 +23,7 @@ export async function buildAgent(): Promise<{ dist: string; remove(): void }> {
     [join(ROOT, "scripts", "build.mjs"), "--outDir", dist, "--sourceMap", "false"],
     { cwd: ROOT },
   ).catch((e: { stdout?: string }) => e);
-  if (!existsSync(join(dist, "agent.js"))) throw new Error(`the build wrote no ${join(dist, "agent.js")}`);
+  if (!existsSync(join(dist, "app", "agent.js")))
+    throw new Error(`the build wrote no ${join(dist, "app", "agent.js")}`);
   return { dist, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
