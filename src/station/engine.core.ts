@@ -159,7 +159,7 @@ export function apply(core: EngineCore, seat: string, before: SeatState, step: S
       ...(step.as ? { as: step.as } : {}),
     };
   }
-  const calls = step.actions.flatMap((a) => (a.kind === "call" ? [a.call] : []));
+  const { calls } = step;
   core.stepping = true;
   try {
     for (const c of calls) core.deps.run(seat, c);

@@ -1,9 +1,10 @@
 /**
- * The seat machine (pure): `(seat state, input) → { state, actions }` or a refusal. It decides what a
+ * The seat machine (pure): `(seat state, input) → { state, calls }` or a refusal. It decides what a
  * scan means by the step the seat is in (docs/architecture.md#flows flows made physical): the same text may be an
  * item, a slot, an MSU or a tote in the data, and only the step says which one counts. A refusal
- * changes nothing; the shell answers it with an error signal. Operation calls in `actions` are made
- * before any light: a light goes on only after its transaction committed (docs/architecture.md#layers).
+ * changes nothing; the shell answers it with an error signal. The shell makes the `calls` first and sets
+ * the lights from the new state only after they committed (bin-lights.ts `heldBySeats`): a light goes on
+ * only after its transaction committed (docs/architecture.md#layers).
  */
 import { type ExceptionCode, fixedMeaning } from "./scan-codes.js";
 import { lightPick, pickConfirm, pickException, pickScan, scanEach } from "./seat.pick.js";
@@ -25,29 +26,11 @@ import {
   type DataMeaning,
   READY,
   type Resolved,
-  type SeatAction,
   type SeatInput,
   type SeatState,
   type SeatStep,
   type World,
 } from "./seat.types.js";
-
-/** The lights the pending work of a seat holds on, to turn off when it ends. */
-export function heldLights(state: SeatState): SeatAction[] {
-  switch (state.step) {
-    case "pick_confirm":
-      return [{ kind: "clear", target: { bin: state.pick.binId } }];
-    case "put_slot":
-    case "put_confirm": {
-      const out: SeatAction[] = [];
-      if (state.put.binId) out.push({ kind: "clear", target: { bin: state.put.binId } });
-      if (state.step === "put_confirm") out.push({ kind: "clear", target: { slot: state.location } });
-      return out;
-    }
-    default:
-      return [];
-  }
-}
 
 /**
  * A barcode that is only a packing level's (README "Station engine"): counting it as one unit would
@@ -73,12 +56,7 @@ function choose(meanings: DataMeaning[], order: DataMeaning["kind"][]): DataMean
 
 function present(state: SeatState, m: Extract<DataMeaning, { kind: "msu" }>): SeatStep {
   if (m.presented) return moved(state, [], "msu", "rack_already_presented");
-  return moved(
-    state,
-    [{ kind: "call", call: { op: "rackPresented", msu: m.msu, locations: m.locations } }],
-    "msu",
-    "rack_presented",
-  );
+  return moved(state, [{ op: "rackPresented", msu: m.msu, locations: m.locations }], "msu", "rack_presented");
 }
 
 const ORDER: Record<World["mode"], DataMeaning["kind"][]> = {
@@ -119,9 +97,8 @@ function scanData(state: SeatState, meanings: DataMeaning[], w: World): SeatStep
 function badge(state: SeatState, user: string, w: World): SeatStep {
   if (state.step !== "ready")
     return refused("finish_first", "finish or cancel the pending work first", "badge");
-  if (w.user === null)
-    return moved(state, [{ kind: "call", call: { op: "login", user } }], "badge", "logged_in");
-  if (w.user === user) return moved(READY, [{ kind: "call", call: { op: "logout" } }], "badge", "logged_out");
+  if (w.user === null) return moved(state, [{ op: "login", user }], "badge", "logged_in");
+  if (w.user === user) return moved(READY, [{ op: "logout" }], "badge", "logged_out");
   return refused("seat_taken", `seat ${w.seat} is taken by ${w.user}`, "badge");
 }
 
@@ -149,7 +126,7 @@ function exception(state: SeatState, code: ExceptionCode, w: World): SeatStep {
     if (state.step === "ready" && state.tote === null)
       return refused("nothing_pending", "nothing to cancel", "exception");
     const keep = state.step === "put_slot" || state.step === "put_confirm" ? state.tote : null;
-    return moved({ step: "ready", tote: keep }, heldLights(state), "exception", "cancelled", code);
+    return moved({ step: "ready", tote: keep }, [], "exception", "cancelled", code);
   }
   if (code === "CONFIRM") {
     const step = confirm(state, w, "exception");
@@ -164,7 +141,7 @@ function exception(state: SeatState, code: ExceptionCode, w: World): SeatStep {
 export function stepSeat(state: SeatState, input: SeatInput): SeatStep {
   if (input.type === "changed") {
     if (input.stillValid || state.step === "ready") return moved(state, [], "none", "unchanged");
-    return moved({ step: "ready", tote: null }, heldLights(state), "none", "dropped");
+    return moved({ step: "ready", tote: null }, [], "none", "dropped");
   }
   const w = input.world;
   if (input.type === "scan") {

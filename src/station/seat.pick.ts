@@ -9,7 +9,7 @@
  */
 import { type ExceptionCode, pickReason } from "./scan-codes.js";
 import { moved, refused } from "./seat.result.js";
-import type { DataMeaning, PickTarget, Resolved, SeatAction, SeatState, SeatStep } from "./seat.types.js";
+import type { DataMeaning, OpCall, PickTarget, Resolved, SeatState, SeatStep } from "./seat.types.js";
 
 type Picking = Extract<SeatState, { step: "pick_confirm" }>;
 
@@ -20,10 +20,6 @@ export const scanEach = (target: { scanRequired?: boolean | undefined }): boolea
 export const eachUnit = (as?: Resolved["as"]): SeatStep =>
   refused("scan_each_unit", "every unit of this item must be scanned, one by one", as);
 
-function clearBin(state: Picking): SeatAction[] {
-  return [{ kind: "clear", target: { bin: state.pick.binId } }];
-}
-
 export function pickDone(state: Picking, quantity: number, as: Resolved["as"]): SeatStep {
   const p = state.pick;
   const call = {
@@ -33,7 +29,7 @@ export function pickDone(state: Picking, quantity: number, as: Resolved["as"]): 
     location: p.location,
     quantity,
   };
-  return moved({ step: "ready", tote: null }, [{ kind: "call", call }, ...clearBin(state)], as, "picked");
+  return moved({ step: "ready", tote: null }, [call], as, "picked");
 }
 
 export function lightPick(pick: PickTarget, as: "item" | "slot"): SeatStep {
@@ -43,12 +39,7 @@ export function lightPick(pick: PickTarget, as: "item" | "slot"): SeatStep {
     : { step: "pick_confirm", pick };
   // a scan-required pick of one unit: that scan was the last one
   if (scanEach(pick) && scanned >= pick.quantity) return pickDone(state, pick.quantity, as);
-  return moved(
-    state,
-    [{ kind: "show", target: { bin: pick.binId }, quantity: pick.quantity }],
-    as,
-    "bin_lit",
-  );
+  return moved(state, [], as, "bin_lit");
 }
 
 /** A data scan while a bin is lit: another unit of a scan-required pick, else finish first. */
@@ -74,7 +65,7 @@ export function pickException(state: Picking, code: ExceptionCode): SeatStep {
   if (!reason) return refused("exception_not_applicable", `${code} is not a pick exception`, "exception");
   const p = state.pick;
   const scanned = scanEach(p) ? (state.scanned ?? 0) : 0;
-  const calls: SeatAction[] = [];
+  const calls: OpCall[] = [];
   if (scanned > 0) {
     const call = {
       op: "pick" as const,
@@ -83,7 +74,7 @@ export function pickException(state: Picking, code: ExceptionCode): SeatStep {
       location: p.location,
       quantity: scanned,
     };
-    calls.push({ kind: "call", call });
+    calls.push(call);
   }
   const call = {
     op: "pickException" as const,
@@ -92,12 +83,6 @@ export function pickException(state: Picking, code: ExceptionCode): SeatStep {
     quantity: p.quantity - scanned,
     reason,
   };
-  calls.push({ kind: "call", call });
-  return moved(
-    { step: "ready", tote: null },
-    [...calls, ...clearBin(state)],
-    "exception",
-    "pick_exception",
-    code,
-  );
+  calls.push(call);
+  return moved({ step: "ready", tote: null }, calls, "exception", "pick_exception", code);
 }

@@ -13,32 +13,17 @@
 import { type ExceptionCode, putReason } from "./scan-codes.js";
 import { eachUnit, scanEach } from "./seat.pick.js";
 import { moved, refused } from "./seat.result.js";
-import type { DataMeaning, Resolved, SeatAction, SeatState, SeatStep, World } from "./seat.types.js";
+import type { DataMeaning, OpCall, Resolved, SeatState, SeatStep, World } from "./seat.types.js";
 
 type Ready = Extract<SeatState, { step: "ready" }>;
 type Putting = Extract<SeatState, { step: "put_slot" | "put_confirm" }>;
 type Counting = Extract<SeatState, { step: "audit_count" }>;
 type Slot = Extract<DataMeaning, { kind: "slot" }>;
 
-function putLights(s: Putting): SeatAction[] {
-  const out: SeatAction[] = [];
-  if (s.put.binId) out.push({ kind: "show", target: { bin: s.put.binId }, quantity: s.quantity });
-  if (s.step === "put_confirm")
-    out.push({ kind: "show", target: { slot: s.location }, quantity: s.quantity });
-  return out;
-}
-
-function clearPut(s: Putting): SeatAction[] {
-  const out: SeatAction[] = [];
-  if (s.put.binId) out.push({ kind: "clear", target: { bin: s.put.binId } });
-  if (s.step === "put_confirm") out.push({ kind: "clear", target: { slot: s.location } });
-  return out;
-}
-
 export function tote(m: Extract<DataMeaning, { kind: "tote" }>): SeatStep {
   if (m.state === "complete") {
     const call = { op: "release" as const, externalServiceRequestId: m.externalServiceRequestId };
-    return moved({ step: "ready", tote: null }, [{ kind: "call", call }], "tote", "released");
+    return moved({ step: "ready", tote: null }, [call], "tote", "released");
   }
   if (m.state !== "staged") return refused("not_expected", `the put of this tote is ${m.state}`, "tote");
   return moved({ step: "ready", tote: m.externalServiceRequestId }, [], "tote", "tote_selected");
@@ -51,7 +36,7 @@ export function putItem(state: Ready | Putting, m: DataMeaning, w: World): SeatS
     if (m.itemId !== state.put.itemId)
       return refused("finish_first", "put or cancel the pending item first", "item");
     const next = { ...state, quantity: state.quantity + 1 };
-    return moved(next, putLights(next), "item", "counted");
+    return moved(next, [], "item", "counted");
   }
   const mine = w.puts.filter(
     (p) => p.itemId === m.itemId && (state.tote === null || p.externalServiceRequestId === state.tote),
@@ -61,7 +46,7 @@ export function putItem(state: Ready | Putting, m: DataMeaning, w: World): SeatS
   if (!put) return refused("not_expected", "no staged put expects this item", "item");
   const each = m.scanRequired ? { scanRequired: true } : {};
   const next: Putting = { step: "put_slot", tote: state.tote, put: { ...put, ...each }, quantity: 1 };
-  return moved(next, putLights(next), "item", "put_item");
+  return moved(next, [], "item", "put_item");
 }
 
 export function putSlot(state: Putting, m: Slot): SeatStep {
@@ -74,15 +59,13 @@ export function putSlot(state: Putting, m: Slot): SeatStep {
     quantity: state.quantity,
     location: m.location,
   };
-  const before =
-    state.step === "put_confirm" ? [{ kind: "clear" as const, target: { slot: state.location } }] : [];
-  return moved(next, [...before, ...putLights(next)], "slot", "slot_selected");
+  return moved(next, [], "slot", "slot_selected");
 }
 
 export function putKeyin(state: Extract<SeatState, { step: "put_slot" }>, quantity: number): SeatStep {
   if (scanEach(state.put)) return eachUnit("keyin");
   const next = { ...state, quantity };
-  return moved(next, putLights(next), "keyin", "quantity_set");
+  return moved(next, [], "keyin", "quantity_set");
 }
 
 export function putConfirm(
@@ -105,7 +88,7 @@ export function putConfirm(
     location: state.location,
     quantity: q,
   };
-  return moved({ step: "ready", tote: state.tote }, [{ kind: "call", call }, ...clearPut(state)], as, "put");
+  return moved({ step: "ready", tote: state.tote }, [call], as, "put");
 }
 
 export function putException(state: Putting, code: ExceptionCode, w: World): SeatStep {
@@ -123,30 +106,21 @@ export function putException(state: Putting, code: ExceptionCode, w: World): Sea
     quantity: state.quantity,
     reason,
   };
-  return moved(
-    { step: "ready", tote: state.tote },
-    [{ kind: "call", call }, ...clearPut(state)],
-    "exception",
-    "put_exception",
-    code,
-  );
+  return moved({ step: "ready", tote: state.tote }, [call], "exception", "put_exception", code);
 }
 
 const openAt = (w: World, location: string) =>
   (w.audit?.lines ?? []).filter((l) => l.open && l.location === location);
 
 /** Counts of the slot being closed, one call per open line there (unscanned lines count zero). */
-function closeCalls(state: Counting, w: World): SeatAction[] {
+function closeCalls(state: Counting, w: World): OpCall[] {
   return openAt(w, state.location).map((l) => ({
-    kind: "call" as const,
-    call: {
-      op: "auditCount" as const,
-      auditId: state.auditId,
-      auditLineId: l.auditLineId,
-      good: state.counts[l.auditLineId] ?? 0,
-      damaged: state.damaged?.[l.auditLineId] ?? 0,
-      unscannable: state.unscannable?.[l.auditLineId] ?? 0,
-    },
+    op: "auditCount" as const,
+    auditId: state.auditId,
+    auditLineId: l.auditLineId,
+    good: state.counts[l.auditLineId] ?? 0,
+    damaged: state.damaged?.[l.auditLineId] ?? 0,
+    unscannable: state.unscannable?.[l.auditLineId] ?? 0,
   }));
 }
 

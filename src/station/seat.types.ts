@@ -1,6 +1,7 @@
 /**
  * Shapes of the seat machine (seat.machine.ts): what a seat is doing, what the shell tells it about
- * the station for one input, and what it asks the shell to do. Pure data.
+ * the station for one input, and the operations it asks the shell to call. Pure data. The lights are
+ * not asked for: they follow from the seats' states (bin-lights.ts `heldBySeats`).
  */
 import type {
   PickExceptionInput,
@@ -128,14 +129,6 @@ export type OpCall =
       unscannable?: number;
     };
 
-/** A light the seat wants on (the shell maps bins and slots to device addresses). */
-export type LightTarget = { bin: string } | { slot: string };
-
-export type SeatAction =
-  | { kind: "call"; call: OpCall }
-  | { kind: "show"; target: LightTarget; quantity: number }
-  | { kind: "clear"; target: LightTarget };
-
 /** Stable reasons a scan or press is refused (README: scan rules); the screen has a message for each. */
 export const REFUSAL_REASONS = [
   "unknown_barcode",
@@ -168,5 +161,5 @@ export interface Resolved {
 }
 
 export type SeatStep =
-  | { ok: true; state: SeatState; actions: SeatAction[]; resolved: Resolved }
+  | { ok: true; state: SeatState; calls: OpCall[]; resolved: Resolved }
   | { ok: false; reason: RefusalReason; message: string; as?: Resolved["as"] };

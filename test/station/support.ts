@@ -1,10 +1,11 @@
 /** Builders for the seat machine's inputs, so each row of a table states only what it is about. */
+import { heldBySeats } from "../../src/station/bin-lights.js";
 import type {
   AuditView,
   DataMeaning,
+  OpCall,
   PickTarget,
   PutTarget,
-  SeatAction,
   SeatInput,
   SeatState,
   SeatStep,
@@ -106,18 +107,25 @@ export const COUNTING: SeatState = {
   last: "AU1-1",
 };
 
-/** One step as text: `refused <reason>`, or `<step> <did> | <actions>` (see `act`). */
+/**
+ * One step as text: `refused <reason>`, or `<step> <did> | <calls>, lit <lights>` (see `call`), where
+ * the lights are what the new state holds on (bin-lights.ts `heldBySeats`, what reaches the hardware):
+ * `2=3` bin 2 showing 3, `slot S9=2` a slot showing 2, `none` when it holds nothing.
+ */
 export function fmt(out: SeatStep): string {
   if (!out.ok) return `refused ${out.reason}`;
-  return `${out.state.step} ${out.resolved.did} | ${out.actions.map(act).join(", ")}`;
+  return `${out.state.step} ${out.resolved.did} | ${[...out.calls.map(call), lit(out.state)].join(", ")}`;
 }
 
-const where = (t: { bin: string } | { slot: string }) => ("bin" in t ? t.bin : `slot ${t.slot}`);
+/** The lights a seat's state holds on, as `lit 2=3 slot S9=2` or `lit none`. */
+export function lit(state: SeatState): string {
+  const held = heldBySeats([state]);
+  const bins = [...held.bins].map(([b, q]) => `${b}=${q}`);
+  const slots = [...held.slots].map(([s, q]) => `slot ${s}=${q}`);
+  return `lit ${[...bins, ...slots].join(" ") || "none"}`;
+}
 
-export function act(a: SeatAction): string {
-  if (a.kind === "show") return `show ${where(a.target)}=${a.quantity}`;
-  if (a.kind === "clear") return `clear ${where(a.target)}`;
-  const c = a.call;
+export function call(c: OpCall): string {
   switch (c.op) {
     case "login":
       return `login ${c.user}`;
