@@ -7,13 +7,21 @@ import type { Logger } from "pino";
 import type { DeviceHub } from "../devices/hub.types.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import type { EventBus } from "../events.js";
+import type { AuditsService } from "../services/audit/audit.service.js";
+import type { Operations } from "../services/operations/operations.service.js";
 import type { ScanLookup } from "../services/scan-lookup/scan-lookup.service.js";
 import { type BinView, binLight, binPress, heldBySeats, OFF, slotLight } from "./bin-lights.js";
 import { type DebounceState, emptyDebounce } from "./debounce.js";
 import { createLightsShell } from "./lights.shell.js";
-import type { OpRunner } from "./op-calls.js";
 import { pendingBin, stepSeat } from "./seat.machine.js";
-import { type DataMeaning, READY, type SeatInput, type SeatState, type SeatStep } from "./seat.types.js";
+import {
+  type DataMeaning,
+  type OpCall,
+  READY,
+  type SeatInput,
+  type SeatState,
+  type SeatStep,
+} from "./seat.types.js";
 import type { StationTopology } from "./topology.js";
 import { readWorld } from "./world.js";
 
@@ -47,7 +55,21 @@ export type EngineWatcher = (input: EngineInput, outcome: EngineOutcome) => void
 export interface EngineDeps {
   hub: DeviceHub;
   bus: EventBus;
-  run: OpRunner;
+  /** The station's operations (one transaction each, the same rules as the HTTP station API). */
+  operations: Pick<
+    Operations,
+    | "login"
+    | "logout"
+    | "rackPresented"
+    | "pick"
+    | "pickException"
+    | "put"
+    | "putException"
+    | "release"
+    | "binEmptied"
+  >;
+  /** Where an audit's counts go (audit mode). */
+  audits: Pick<AuditsService, "count">;
   lookup: ScanLookup;
   /** Seats, bins and where device events belong (topology.ts). */
   topology: StationTopology;
@@ -108,6 +130,34 @@ export function mustSeat(core: EngineCore, seat: string): SeatState {
 export const world = (core: EngineCore, seat: string, meanings: DataMeaning[]) =>
   readWorld(core.deps.lookup, core.states, seat, meanings);
 
+/** Makes one call the seat machine asked for: its input goes to the operation as it is. */
+function call(core: EngineCore, c: OpCall) {
+  const { operations: ops, audits } = core.deps;
+  switch (c.op) {
+    case "login":
+      return ops.login(c.seat, c.user);
+    case "logout":
+      return ops.logout(c.seat);
+    case "rackPresented":
+      return ops.rackPresented(c.input);
+    case "pick":
+      return ops.pick(c.input);
+    case "pickException":
+      return ops.pickException(c.input);
+    case "put":
+      return ops.put(c.input);
+    case "putException":
+      return ops.putException(c.input);
+    case "release":
+      return ops.release(c.externalServiceRequestId);
+    case "binEmptied":
+      return ops.binEmptied(c.binId);
+    case "auditCount":
+      audits.count(c.auditId, c.input, "scanned");
+      return;
+  }
+}
+
 /** Brings every bin's and slot's light in line with the bins' state and what the seats hold. */
 export function refreshLights(core: EngineCore): void {
   const { topology } = core.deps;
@@ -162,7 +212,7 @@ export function apply(core: EngineCore, seat: string, before: SeatState, step: S
   const { calls } = step;
   core.stepping = true;
   try {
-    for (const c of calls) core.deps.run(seat, c);
+    for (const c of calls) call(core, c);
   } catch (err) {
     if (!isAppError(err)) throw err;
     signal(core, before);
@@ -197,10 +247,10 @@ export function pressBin(
   if (binId === topology.irtBin) return { seat: null, result: "ignored", as: "irt", calls: [] };
   core.bins ??= lookup.bins();
   const bin = core.bins.find((b) => b.id === binId);
-  const call = signalOf === "confirm" && bin ? binPress(bin) : null;
-  if (!call) return { seat: null, result: "ignored", calls: [] };
+  const press = signalOf === "confirm" && bin ? binPress(bin) : null;
+  if (!press) return { seat: null, result: "ignored", calls: [] };
   try {
-    core.deps.run(topology.seats[0] ?? "", call);
+    call(core, press);
   } catch (err) {
     if (!isAppError(err)) throw err;
     const light = topology.binLight(binId);
@@ -209,7 +259,7 @@ export function pressBin(
   }
   core.bins = null;
   refreshLights(core);
-  return { seat: null, result: "done", as: "bin", did: call.op, calls: [call.op] };
+  return { seat: null, result: "done", as: "bin", did: press.op, calls: [press.op] };
 }
 
 /** Pending work whose request changed elsewhere (cancelled, picked at the API, logged out) is dropped. */

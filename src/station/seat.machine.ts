@@ -56,7 +56,12 @@ function choose(meanings: DataMeaning[], order: DataMeaning["kind"][]): DataMean
 
 function present(state: SeatState, m: Extract<DataMeaning, { kind: "msu" }>): SeatStep {
   if (m.presented) return moved(state, [], "msu", "rack_already_presented");
-  return moved(state, [{ op: "rackPresented", msu: m.msu, locations: m.locations }], "msu", "rack_presented");
+  return moved(
+    state,
+    [{ op: "rackPresented", input: { msu: m.msu, locations: m.locations } }],
+    "msu",
+    "rack_presented",
+  );
 }
 
 const ORDER: Record<World["mode"], DataMeaning["kind"][]> = {
@@ -75,14 +80,14 @@ function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning,
         ? w.picks.find((p) => p.itemId === m.itemId)
         : w.picks.find((p) => m.kind === "slot" && p.location === m.location);
     if (!pick) return refused("no_work", `nothing to pick for this ${m.kind} at a presented slot`, m.kind);
-    return lightPick(pick, m.kind === "item" ? "item" : "slot");
+    return lightPick(pick, m.kind === "item" ? "item" : "slot", w.seat);
   }
   if (w.mode === "put") return m.kind === "tote" ? tote(m) : putItem(state, m, w);
   return m.kind === "slot" ? auditSlot(state, m, w) : auditItem(state, m, w);
 }
 
 function scanData(state: SeatState, meanings: DataMeaning[], w: World): SeatStep {
-  if (state.step === "pick_confirm") return pickScan(state, meanings);
+  if (state.step === "pick_confirm") return pickScan(state, meanings, w.seat);
   // past ready (counting, putting): another unit of the item, or the next slot
   const order: DataMeaning["kind"][] = state.step === "ready" ? ORDER[w.mode] : ["item", "slot"];
   const m = choose(meanings, order);
@@ -97,8 +102,8 @@ function scanData(state: SeatState, meanings: DataMeaning[], w: World): SeatStep
 function badge(state: SeatState, user: string, w: World): SeatStep {
   if (state.step !== "ready")
     return refused("finish_first", "finish or cancel the pending work first", "badge");
-  if (w.user === null) return moved(state, [{ op: "login", user }], "badge", "logged_in");
-  if (w.user === user) return moved(READY, [{ op: "logout" }], "badge", "logged_out");
+  if (w.user === null) return moved(state, [{ op: "login", seat: w.seat, user }], "badge", "logged_in");
+  if (w.user === user) return moved(READY, [{ op: "logout", seat: w.seat }], "badge", "logged_out");
   return refused("seat_taken", `seat ${w.seat} is taken by ${w.user}`, "badge");
 }
 
@@ -106,9 +111,9 @@ function badge(state: SeatState, user: string, w: World): SeatStep {
 function confirm(state: SeatState, w: World, as: Resolved["as"], quantity?: number): SeatStep {
   switch (state.step) {
     case "pick_confirm":
-      return pickConfirm(state, as, quantity);
+      return pickConfirm(state, as, w.seat, quantity);
     case "put_confirm":
-      return putConfirm(state, as, quantity);
+      return putConfirm(state, as, w.seat, quantity);
     case "put_slot":
       return refused("not_this_step", "scan the target slot first", as);
     case "audit_count":
@@ -132,7 +137,7 @@ function exception(state: SeatState, code: ExceptionCode, w: World): SeatStep {
     const step = confirm(state, w, "exception");
     return step.ok ? { ...step, resolved: { ...step.resolved, code } } : step;
   }
-  if (state.step === "pick_confirm") return pickException(state, code);
+  if (state.step === "pick_confirm") return pickException(state, code, w.seat);
   if (state.step === "put_slot" || state.step === "put_confirm") return putException(state, code, w);
   if (state.step === "audit_count" && AUDIT_EXCEPTIONS.has(code)) return auditException(state, code, w);
   return refused("nothing_pending", "scan the item (or slot) the exception is about first", "exception");
@@ -169,7 +174,7 @@ export function stepSeat(state: SeatState, input: SeatInput): SeatStep {
   if (input.signal === "shortage") {
     if (state.step !== "pick_confirm")
       return refused("not_this_step", "shortage applies to a lit pick bin", "bin");
-    return pickException(state, "ITEM_MISSING");
+    return pickException(state, "ITEM_MISSING", w.seat);
   }
   const lit = pendingBin(state);
   if (lit !== input.binId)

@@ -22,7 +22,7 @@ type Slot = Extract<DataMeaning, { kind: "slot" }>;
 
 export function tote(m: Extract<DataMeaning, { kind: "tote" }>): SeatStep {
   if (m.state === "complete") {
-    const call = { op: "release" as const, externalServiceRequestId: m.externalServiceRequestId };
+    const call: OpCall = { op: "release", externalServiceRequestId: m.externalServiceRequestId };
     return moved({ step: "ready", tote: null }, [call], "tote", "released");
   }
   if (m.state !== "staged") return refused("not_expected", `the put of this tote is ${m.state}`, "tote");
@@ -71,6 +71,7 @@ export function putKeyin(state: Extract<SeatState, { step: "put_slot" }>, quanti
 export function putConfirm(
   state: Extract<SeatState, { step: "put_confirm" }>,
   as: Resolved["as"],
+  seat: string,
   quantity?: number,
 ): SeatStep {
   if (quantity !== undefined && scanEach(state.put)) return eachUnit(as);
@@ -81,13 +82,14 @@ export function putConfirm(
       `the put expects ${state.put.left} more; scan EXC-EXCESS for extras`,
       as,
     );
-  const call = {
-    op: "put" as const,
+  const input = {
     externalServiceRequestId: state.put.externalServiceRequestId,
     product_sku: state.put.sku,
     location: state.location,
     quantity: q,
+    seat,
   };
+  const call: OpCall = { op: "put", input };
   return moved({ step: "ready", tote: state.tote }, [call], as, "put");
 }
 
@@ -99,13 +101,14 @@ export function putException(state: Putting, code: ExceptionCode, w: World): Sea
       `${code} is not a put exception at seat ${w.seat}`,
       "exception",
     );
-  const call = {
-    op: "putException" as const,
+  const input = {
     externalServiceRequestId: state.put.externalServiceRequestId,
     product_sku: state.put.sku,
     quantity: state.quantity,
     reason,
+    seat: w.seat,
   };
+  const call: OpCall = { op: "putException", input };
   return moved({ step: "ready", tote: state.tote }, [call], "exception", "put_exception", code);
 }
 
@@ -117,10 +120,12 @@ function closeCalls(state: Counting, w: World): OpCall[] {
   return openAt(w, state.location).map((l) => ({
     op: "auditCount" as const,
     auditId: state.auditId,
-    auditLineId: l.auditLineId,
-    good: state.counts[l.auditLineId] ?? 0,
-    damaged: state.damaged?.[l.auditLineId] ?? 0,
-    unscannable: state.unscannable?.[l.auditLineId] ?? 0,
+    input: {
+      audit_line_id: l.auditLineId,
+      good_qty: state.counts[l.auditLineId] ?? 0,
+      damaged_qty: state.damaged?.[l.auditLineId] ?? 0,
+      unscannable_qty: state.unscannable?.[l.auditLineId] ?? 0,
+    },
   }));
 }
 

@@ -3,6 +3,7 @@
  * the station for one input, and the operations it asks the shell to call. Pure data. The lights are
  * not asked for: they follow from the seats' states (bin-lights.ts `heldBySeats`).
  */
+import type { AuditCountInput } from "../domain/audit.schema.js";
 import type {
   PickExceptionInput,
   PickTransactionInput,
@@ -107,27 +108,21 @@ export type SeatInput =
   | { type: "changed"; stillValid: boolean };
 
 /**
- * A station operation, as the operations door (services/operations) names it, with its input: the
- * station API's input shapes (domain/station.schema.ts) less the seat, which the engine adds.
+ * A station operation, as the operations door (services/operations) names it, with its own input
+ * (domain/station.schema.ts, the station API's shapes; the audit count's is domain/audit.schema.ts),
+ * so the engine passes it on as it is.
  */
 export type OpCall =
-  | { op: "login"; user: string }
-  | { op: "logout" }
-  | ({ op: "rackPresented" } & RackPresentedInput)
-  | ({ op: "pick" } & Omit<PickTransactionInput, "seat">)
-  | ({ op: "pickException" } & Omit<PickExceptionInput, "seat">)
-  | ({ op: "put" } & Omit<PutTransactionInput, "seat">)
-  | ({ op: "putException" } & Omit<PutExceptionInput, "seat">)
+  | { op: "login"; seat: string; user: string }
+  | { op: "logout"; seat: string }
+  | { op: "rackPresented"; input: RackPresentedInput }
+  | { op: "pick"; input: PickTransactionInput }
+  | { op: "pickException"; input: PickExceptionInput }
+  | { op: "put"; input: PutTransactionInput }
+  | { op: "putException"; input: PutExceptionInput }
   | { op: "release"; externalServiceRequestId: string }
   | { op: "binEmptied"; binId: string }
-  | {
-      op: "auditCount";
-      auditId: string;
-      auditLineId: string;
-      good: number;
-      damaged?: number;
-      unscannable?: number;
-    };
+  | { op: "auditCount"; auditId: string; input: AuditCountInput };
 
 /** Stable reasons a scan or press is refused (README: scan rules); the screen has a message for each. */
 export const REFUSAL_REASONS = [

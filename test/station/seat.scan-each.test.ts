@@ -157,8 +157,16 @@ describe("seat machine: scan-required items and audit exceptions", () => {
     );
     const calls = out.ok ? out.calls : [];
     expect(calls).toEqual([
-      { op: "auditCount", auditId: "AU1", auditLineId: "AU1-1", good: 2, damaged: 1, unscannable: 0 },
-      { op: "auditCount", auditId: "AU1", auditLineId: "AU1-2", good: 0, damaged: 0, unscannable: 2 },
+      {
+        op: "auditCount",
+        auditId: "AU1",
+        input: { audit_line_id: "AU1-1", good_qty: 2, damaged_qty: 1, unscannable_qty: 0 },
+      },
+      {
+        op: "auditCount",
+        auditId: "AU1",
+        input: { audit_line_id: "AU1-2", good_qty: 0, damaged_qty: 0, unscannable_qty: 2 },
+      },
     ]);
   });
 

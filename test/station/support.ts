@@ -130,21 +130,29 @@ export function call(c: OpCall): string {
     case "login":
       return `login ${c.user}`;
     case "rackPresented":
-      return `present ${c.msu}[${c.locations.join(",")}]`;
-    case "pick":
-      return `pick ${c.externalServiceRequestId}/${c.line}@${c.location}x${c.quantity}`;
-    case "pickException":
-      return `${c.reason} ${c.externalServiceRequestId}/${c.line}x${c.quantity}`;
-    case "put":
-      return `put ${c.externalServiceRequestId}/${c.product_sku}@${c.location}x${c.quantity}`;
-    case "putException":
-      return `${c.reason} ${c.externalServiceRequestId}/${c.product_sku}x${c.quantity}`;
+      return `present ${c.input.msu}[${c.input.locations.join(",")}]`;
+    case "pick": {
+      const p = c.input;
+      return `pick ${p.externalServiceRequestId}/${p.line}@${p.location}x${p.quantity}`;
+    }
+    case "pickException": {
+      const e = c.input;
+      return `${e.reason} ${e.externalServiceRequestId}/${e.line}x${e.quantity}`;
+    }
+    case "put": {
+      const p = c.input;
+      return `put ${p.externalServiceRequestId}/${p.product_sku}@${p.location}x${p.quantity}`;
+    }
+    case "putException": {
+      const e = c.input;
+      return `${e.reason} ${e.externalServiceRequestId}/${e.product_sku}x${e.quantity}`;
+    }
     case "release":
       return `release ${c.externalServiceRequestId}`;
     case "binEmptied":
       return `empty ${c.binId}`;
     case "auditCount":
-      return `count ${c.auditLineId}=${c.good}`;
+      return `count ${c.input.audit_line_id}=${c.input.good_qty}`;
     default:
       return c.op;
   }
