@@ -26,10 +26,10 @@ import {
   type DataMeaning,
   READY,
   type Resolved,
+  type SeatFacts,
   type SeatInput,
   type SeatState,
   type SeatStep,
-  type World,
 } from "./seat.types.js";
 
 /**
@@ -64,13 +64,13 @@ function present(state: SeatState, m: Extract<DataMeaning, { kind: "msu" }>): Se
   );
 }
 
-const ORDER: Record<World["mode"], DataMeaning["kind"][]> = {
+const ORDER: Record<SeatFacts["mode"], DataMeaning["kind"][]> = {
   pick: ["item", "slot", "msu"],
   put: ["tote", "item", "msu"],
   audit: ["slot", "item", "msu"],
 };
 
-function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning, w: World): SeatStep {
+function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning, w: SeatFacts): SeatStep {
   if (m.kind === "msu") return present(state, m);
   if (w.mode === "pick") {
     if (m.kind === "slot" && !m.presented)
@@ -86,7 +86,7 @@ function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning,
   return m.kind === "slot" ? auditSlot(state, m, w) : auditItem(state, m, w);
 }
 
-function scanData(state: SeatState, meanings: DataMeaning[], w: World): SeatStep {
+function scanData(state: SeatState, meanings: DataMeaning[], w: SeatFacts): SeatStep {
   if (state.step === "pick_confirm") return pickScan(state, meanings, w.seat);
   // past ready (counting, putting): another unit of the item, or the next slot
   const order: DataMeaning["kind"][] = state.step === "ready" ? ORDER[w.mode] : ["item", "slot"];
@@ -99,7 +99,7 @@ function scanData(state: SeatState, meanings: DataMeaning[], w: World): SeatStep
   return m.kind === "slot" ? putSlot(state, m) : putItem(state, m, w);
 }
 
-function badge(state: SeatState, user: string, w: World): SeatStep {
+function badge(state: SeatState, user: string, w: SeatFacts): SeatStep {
   if (state.step !== "ready")
     return refused("finish_first", "finish or cancel the pending work first", "badge");
   if (w.user === null) return moved(state, [{ op: "login", seat: w.seat, user }], "badge", "logged_in");
@@ -108,7 +108,7 @@ function badge(state: SeatState, user: string, w: World): SeatStep {
 }
 
 /** The pending work confirmed, by the button, the beam, EXC-CONFIRM or a key-in quantity. */
-function confirm(state: SeatState, w: World, as: Resolved["as"], quantity?: number): SeatStep {
+function confirm(state: SeatState, w: SeatFacts, as: Resolved["as"], quantity?: number): SeatStep {
   switch (state.step) {
     case "pick_confirm":
       return pickConfirm(state, as, w.seat, quantity);
@@ -126,7 +126,7 @@ function confirm(state: SeatState, w: World, as: Resolved["as"], quantity?: numb
 /** What a counter may report besides good units (the rest stays "not an audit move"). */
 const AUDIT_EXCEPTIONS = new Set<ExceptionCode>(["PHYSICALLY_DAMAGED", "UNSCANNABLE"]);
 
-function exception(state: SeatState, code: ExceptionCode, w: World): SeatStep {
+function exception(state: SeatState, code: ExceptionCode, w: SeatFacts): SeatStep {
   if (code === "CANCEL") {
     if (state.step === "ready" && state.tote === null)
       return refused("nothing_pending", "nothing to cancel", "exception");
@@ -148,7 +148,7 @@ export function stepSeat(state: SeatState, input: SeatInput): SeatStep {
     if (input.stillValid || state.step === "ready") return moved(state, [], "none", "unchanged");
     return moved({ step: "ready", tote: null }, [], "none", "dropped");
   }
-  const w = input.world;
+  const w = input.facts;
   if (input.type === "scan") {
     const fixed = fixedMeaning(input.barcode);
     if (fixed?.kind === "bad_code") return refused("bad_code", fixed.reason);

@@ -13,7 +13,7 @@
 import { type ExceptionCode, putReason } from "./scan-codes.js";
 import { eachUnit, scanEach } from "./seat.pick.js";
 import { moved, refused } from "./seat.result.js";
-import type { DataMeaning, OpCall, Resolved, SeatState, SeatStep, World } from "./seat.types.js";
+import type { DataMeaning, OpCall, Resolved, SeatFacts, SeatState, SeatStep } from "./seat.types.js";
 
 type Ready = Extract<SeatState, { step: "ready" }>;
 type Putting = Extract<SeatState, { step: "put_slot" | "put_confirm" }>;
@@ -29,7 +29,7 @@ export function tote(m: Extract<DataMeaning, { kind: "tote" }>): SeatStep {
   return moved({ step: "ready", tote: m.externalServiceRequestId }, [], "tote", "tote_selected");
 }
 
-export function putItem(state: Ready | Putting, m: DataMeaning, w: World): SeatStep {
+export function putItem(state: Ready | Putting, m: DataMeaning, w: SeatFacts): SeatStep {
   if (m.kind !== "item") return refused("not_this_step", `a ${m.kind} scan is not expected now`, m.kind);
   if (state.step !== "ready") {
     // another unit of the same item; a different item waits until this one is put
@@ -93,7 +93,7 @@ export function putConfirm(
   return moved({ step: "ready", tote: state.tote }, [call], as, "put");
 }
 
-export function putException(state: Putting, code: ExceptionCode, w: World): SeatStep {
+export function putException(state: Putting, code: ExceptionCode, w: SeatFacts): SeatStep {
   const reason = putReason(code, w.seat);
   if (!reason)
     return refused(
@@ -112,11 +112,11 @@ export function putException(state: Putting, code: ExceptionCode, w: World): Sea
   return moved({ step: "ready", tote: state.tote }, [call], "exception", "put_exception", code);
 }
 
-const openAt = (w: World, location: string) =>
+const openAt = (w: SeatFacts, location: string) =>
   (w.audit?.lines ?? []).filter((l) => l.open && l.location === location);
 
 /** Counts of the slot being closed, one call per open line there (unscanned lines count zero). */
-function closeCalls(state: Counting, w: World): OpCall[] {
+function closeCalls(state: Counting, w: SeatFacts): OpCall[] {
   return openAt(w, state.location).map((l) => ({
     op: "auditCount" as const,
     auditId: state.auditId,
@@ -129,12 +129,12 @@ function closeCalls(state: Counting, w: World): OpCall[] {
   }));
 }
 
-export function commitLocation(state: Counting, w: World, as: Resolved["as"]): SeatStep {
+export function commitLocation(state: Counting, w: SeatFacts, as: Resolved["as"]): SeatStep {
   if (w.audit?.auditId !== state.auditId) return moved({ step: "ready", tote: null }, [], as, "dropped");
   return moved({ step: "ready", tote: null }, closeCalls(state, w), as, "location_counted");
 }
 
-export function auditSlot(state: Ready | Counting, m: Slot, w: World): SeatStep {
+export function auditSlot(state: Ready | Counting, m: Slot, w: SeatFacts): SeatStep {
   if (!w.audit) return refused("no_audit", "no audit is being counted at the station", "slot");
   if (state.step === "audit_count" && state.location === m.location)
     return moved(state, [], "slot", "location_selected");
@@ -149,7 +149,7 @@ export function auditSlot(state: Ready | Counting, m: Slot, w: World): SeatStep 
   );
 }
 
-export function auditItem(state: Ready | Counting, m: DataMeaning, w: World): SeatStep {
+export function auditItem(state: Ready | Counting, m: DataMeaning, w: SeatFacts): SeatStep {
   if (m.kind !== "item") return refused("not_this_step", `a ${m.kind} scan is not expected now`, m.kind);
   if (!w.audit) return refused("no_audit", "no audit is being counted at the station", "item");
   let at = state;
@@ -172,7 +172,7 @@ export function auditItem(state: Ready | Counting, m: DataMeaning, w: World): Se
   return moved(next, [], "item", "counted");
 }
 
-export function auditKeyin(state: Counting, quantity: number, w: World): SeatStep {
+export function auditKeyin(state: Counting, quantity: number, w: SeatFacts): SeatStep {
   if (!w.audit?.kq)
     return refused("keyin_not_allowed", "this audit is counted by scans (kq is false)", "keyin");
   if (state.last === null)
@@ -190,7 +190,7 @@ export function auditKeyin(state: Counting, quantity: number, w: World): SeatSte
  * Audit exceptions (damaged, unscannable): one more unit of the line of the last scanned item, or of
  * the slot's only open line when nothing was scanned yet (an unscannable item cannot be scanned).
  */
-export function auditException(state: Counting, code: ExceptionCode, w: World): SeatStep {
+export function auditException(state: Counting, code: ExceptionCode, w: SeatFacts): SeatStep {
   const kind = code === "PHYSICALLY_DAMAGED" ? "damaged" : code === "UNSCANNABLE" ? "unscannable" : null;
   if (!kind) return refused("exception_not_applicable", `${code} is not an audit exception`, "exception");
   const open = openAt(w, state.location);

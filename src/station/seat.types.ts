@@ -65,7 +65,7 @@ export type DataMeaning =
   | { kind: "tote"; externalServiceRequestId: string; state: string; binId: string | null };
 
 /** The station as this one input needs it, read by the shell just before. */
-export interface World {
+export interface SeatFacts {
   mode: StationMode;
   seat: string;
   /** the operator logged in at this seat */
@@ -100,10 +100,10 @@ export type SeatState =
 export const READY: SeatState = { step: "ready", tote: null };
 
 export type SeatInput =
-  | { type: "scan"; barcode: string; meanings: DataMeaning[]; world: World }
-  | { type: "keyin"; quantity: number; world: World }
+  | { type: "scan"; barcode: string; meanings: DataMeaning[]; facts: SeatFacts }
+  | { type: "keyin"; quantity: number; facts: SeatFacts }
   /** the lit bin's confirm button, its beam (sensor), or its shortage button */
-  | { type: "bin"; binId: string; signal: "confirm" | "sensor" | "shortage"; world: World }
+  | { type: "bin"; binId: string; signal: "confirm" | "sensor" | "shortage"; facts: SeatFacts }
   /** the request behind the pending work changed elsewhere (bus): drop it if it is gone */
   | { type: "changed"; stillValid: boolean };
 

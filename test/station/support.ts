@@ -6,10 +6,10 @@ import type {
   OpCall,
   PickTarget,
   PutTarget,
+  SeatFacts,
   SeatInput,
   SeatState,
   SeatStep,
-  World,
 } from "../../src/station/seat.types.js";
 
 export const item = (itemId = 1, sku = "A"): DataMeaning => ({ kind: "item", itemId, sku });
@@ -63,26 +63,26 @@ export const audit = (kq = false): AuditView => ({
   ],
 });
 
-export function world(over: Partial<World> = {}): World {
+export function facts(over: Partial<SeatFacts> = {}): SeatFacts {
   return { mode: "pick", seat: "front", user: "alice", picks: [], puts: [], audit: null, ...over };
 }
 
-export const scan = (barcode: string, meanings: DataMeaning[], w: Partial<World> = {}): SeatInput => ({
+export const scan = (barcode: string, meanings: DataMeaning[], w: Partial<SeatFacts> = {}): SeatInput => ({
   type: "scan",
   barcode,
   meanings,
-  world: world(w),
+  facts: facts(w),
 });
-export const keyin = (quantity: number, w: Partial<World> = {}): SeatInput => ({
+export const keyin = (quantity: number, w: Partial<SeatFacts> = {}): SeatInput => ({
   type: "keyin",
   quantity,
-  world: world(w),
+  facts: facts(w),
 });
 export const bin = (
   binId: string,
   signal: "confirm" | "sensor" | "shortage" = "confirm",
-  w: Partial<World> = {},
-): SeatInput => ({ type: "bin", binId, signal, world: world(w) });
+  w: Partial<SeatFacts> = {},
+): SeatInput => ({ type: "bin", binId, signal, facts: facts(w) });
 
 export const READY_STATE: SeatState = { step: "ready", tote: null };
 export const PICKING: SeatState = { step: "pick_confirm", pick: pick() };
