@@ -31,7 +31,12 @@ import {
 import { readSeatFacts } from "./seat-facts.js";
 import type { StationTopology } from "./topology.js";
 
-export interface EngineOutcome {
+/**
+ * What one input came to: the engine's answer to a scan, a key-in or a bin's button or beam, and what
+ * its watchers are told. The station API answers with it (POST /station/scans, the simulator), and the
+ * operator screen's taps, which are engine inputs or a station operation, answer with it too.
+ */
+export type Outcome = {
   seat: string | null;
   result: "done" | "refused" | "debounced" | "ignored";
   /** what the input was taken as, and what the seat did */
@@ -43,9 +48,9 @@ export interface EngineOutcome {
   message?: string;
   /** the seat's step afterwards */
   step?: SeatState["step"];
-  /** the operations that were called, in order */
-  calls: string[];
-}
+  /** the operations that were called, in order (every engine input; a screen tap's operation is its `did`) */
+  calls?: string[];
+};
 
 /** What the engine was given, as its watchers see it (the operator screen's last event). */
 export type EngineInput =
@@ -56,7 +61,7 @@ export type EngineInput =
   | { kind: "changed" };
 
 /** Told after every input, once its transactions committed and the lights were set. */
-export type EngineWatcher = (input: EngineInput, outcome: EngineOutcome) => void;
+export type EngineWatcher = (input: EngineInput, outcome: Outcome) => void;
 
 export interface EngineDeps {
   hub: DeviceHub;
@@ -116,7 +121,7 @@ function createCore(deps: EngineDeps): EngineCore {
   };
 }
 
-function tell(core: EngineCore, input: EngineInput, outcome: EngineOutcome): EngineOutcome {
+function tell(core: EngineCore, input: EngineInput, outcome: Outcome): Outcome {
   for (const w of core.watchers) {
     try {
       w(input, outcome);
@@ -201,7 +206,7 @@ function refused(seat: string | null, before: SeatState | null, as: string | und
 }
 
 /** Makes the step's calls (each one transaction); keeps its state only when all of them committed. */
-function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep): EngineOutcome {
+function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep): Outcome {
   if (!step.ok) {
     signal(core, before);
     const { reason, message } = step;
@@ -234,17 +239,13 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
   return { seat, result: "done", as, did, ...(code ? { code } : {}), step: step.state.step, calls: ops };
 }
 
-function feed(core: EngineCore, seat: string, input: SeatInput): EngineOutcome {
+function feed(core: EngineCore, seat: string, input: SeatInput): Outcome {
   const before = mustSeat(core, seat);
   return apply(core, seat, before, stepSeat(before, input));
 }
 
 /** A bin's button or beam: to the seat whose work lit it, else the bin itself (empty, release). */
-function pressBin(
-  core: EngineCore,
-  binId: string,
-  signalOf: "confirm" | "shortage" | "sensor",
-): EngineOutcome {
+function pressBin(core: EngineCore, binId: string, signalOf: "confirm" | "shortage" | "sensor"): Outcome {
   const { topology, lookup } = core.deps;
   const seat = [...core.states].find(([, s]) => pendingBin(s) === binId)?.[0];
   if (seat) return feed(core, seat, { type: "bin", binId, signal: signalOf, facts: facts(core, seat, []) });
@@ -305,7 +306,7 @@ const OWNER = "station-engine";
 
 export function createStationEngine(deps: EngineDeps) {
   const core = createCore(deps);
-  let last: EngineOutcome | null = null;
+  let last: Outcome | null = null;
 
   /** scan → light (docs/architecture.md#performance-targets), measured only for scans that lit. */
   function timeLight(started: number, sentBefore: number): void {
@@ -316,7 +317,7 @@ export function createStationEngine(deps: EngineDeps) {
     });
   }
 
-  function scanAt(seat: string, barcode: string, source: string): EngineOutcome {
+  function scanAt(seat: string, barcode: string, source: string): Outcome {
     mustSeat(core, seat);
     const input: EngineInput = { kind: "scan", barcode, source };
     const d = debounce(core.seen, { source, value: barcode, at: deps.now() }, deps.debounceMs);
@@ -329,7 +330,7 @@ export function createStationEngine(deps: EngineDeps) {
 
   const engine = {
     /** A scan at a seat, as a scanner sends it (`source`: the scanner, for the debounce window). */
-    scan(seat: string, barcode: string, source = `api:${seat}`): EngineOutcome {
+    scan(seat: string, barcode: string, source = `api:${seat}`): Outcome {
       const started = performance.now();
       const sentBefore = core.lights.sent();
       const out = scanAt(seat, barcode, source);
@@ -338,14 +339,14 @@ export function createStationEngine(deps: EngineDeps) {
     },
 
     /** A quantity keyed in at a seat (confirms a pick or put with it; an audit count where kq). */
-    keyin(seat: string, quantity: number): EngineOutcome {
+    keyin(seat: string, quantity: number): Outcome {
       mustSeat(core, seat);
       const keyin = { type: "keyin" as const, quantity, facts: facts(core, seat, []) };
       return tell(core, { kind: "keyin", quantity }, feed(core, seat, keyin));
     },
 
     /** A bin's confirm or shortage button, or its beam: to the seat whose work lit it, else the bin itself. */
-    press(binId: string, signalOf: "confirm" | "shortage" | "sensor"): EngineOutcome {
+    press(binId: string, signalOf: "confirm" | "shortage" | "sensor"): Outcome {
       return tell(core, { kind: "bin", binId, signal: signalOf }, pressBin(core, binId, signalOf));
     },
 
@@ -359,7 +360,7 @@ export function createStationEngine(deps: EngineDeps) {
     },
 
     /** What the engine made of the last device event (the simulator's answer). */
-    last: (): EngineOutcome | null => last,
+    last: (): Outcome | null => last,
 
     /** Every seat's step and pending work (the operator screen). */
     seats: () => [...core.states].map(([seat, state]) => ({ seat, ...state })),

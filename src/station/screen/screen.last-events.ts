@@ -7,7 +7,7 @@ import type { BinView } from "../bin-lights.js";
 import { pendingBin } from "../seat.machine.js";
 import type { SeatState } from "../seat.types.js";
 import { REFUSAL_KEYS } from "./messages.js";
-import { type EventOutcome, lastEventOf, type ScreenEventInput } from "./screen.event.js";
+import { type EventResult, lastEventOf, type ScreenEventInput } from "./screen.event.js";
 import type { LastEvent } from "./screen.types.js";
 
 export function createLastEvents(deps: { seats: readonly string[]; now: () => number }) {
@@ -25,7 +25,7 @@ export function createLastEvents(deps: { seats: readonly string[]; now: () => nu
     record(
       seat: string | null,
       input: ScreenEventInput,
-      outcome: EventOutcome,
+      outcome: EventResult,
       seatsAfter: ReadonlyMap<string, SeatState>,
       binsAfter: readonly BinView[],
     ): void {

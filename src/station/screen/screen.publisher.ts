@@ -11,10 +11,10 @@ import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
-import type { EngineInput, EngineOutcome } from "../engine.js";
+import type { EngineInput, Outcome } from "../engine.js";
 import type { SeatState, StationMode } from "../seat.types.js";
 import { isLang } from "./messages.js";
-import type { EventOutcome, ScreenEventInput } from "./screen.event.js";
+import type { ScreenEventInput } from "./screen.event.js";
 import { createScreenFanOut, type ScreenListener } from "./screen.fan-out.js";
 import { createLastEvents } from "./screen.last-events.js";
 import { deriveScreen } from "./screen.state.js";
@@ -52,7 +52,7 @@ export interface ScreenReads {
 
 export interface ScreenPublisherDeps {
   engine: {
-    watch(w: (input: EngineInput, outcome: EngineOutcome) => void): void;
+    watch(w: (input: EngineInput, outcome: Outcome) => void): void;
     seats(): Array<{ seat: string } & SeatState>;
   };
   bus: EventBus;
@@ -167,7 +167,7 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
   const { changed } = schedule;
 
   /** Records what a seat (or, for a bin nobody had lit, every seat) just did, then pushes. */
-  function record(seat: string | null, input: ScreenEventInput, outcome: EventOutcome): void {
+  function record(seat: string | null, input: ScreenEventInput, outcome: Outcome): void {
     lastEvents.record(seat, input, outcome, seatStates(), deps.reads.bins());
     changed();
   }
