@@ -5,9 +5,9 @@
  * (the page plays it with Web Audio). Inputs that changed nothing visible (a dropped repeat, an
  * ignored beam) leave the last event as it was.
  */
-import type { BinView } from "../bin-lights.js";
-import type { EngineInput, Outcome } from "../engine.js";
-import { DIDS, type LastEvent, type Msg } from "./screen.types.js";
+import type { BinView } from "../../bin-lights.js";
+import type { EngineInput, Outcome } from "../../engine.js";
+import { DIDS, type LastEvent, type Msg } from "./types.js";
 
 export type ScreenEventInput = EngineInput | { kind: "tap"; text: string };
 

@@ -12,7 +12,7 @@ import type { Outcome } from "../engine.js";
 import { BADGE_PREFIX, EXCEPTION_PREFIX, type ExceptionCode } from "../scan-codes.js";
 import { pendingBin } from "../seat.machine.js";
 import type { SeatState, StationMode } from "../seat.types.js";
-import type { Lang } from "./screen.types.js";
+import type { Lang } from "./state/types.js";
 
 export type ScreenAction =
   | { type: "login"; user: string }
