@@ -129,7 +129,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
       sessions.pruneExpired();
       publisher.start();
     },
-    stop: () => publisher.stop(),
+    stop: publisher.stop,
   };
 }
 
