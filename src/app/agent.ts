@@ -20,6 +20,7 @@ import { packLabelsFor } from "../labels/pack-labels.js";
 import { createLogger, type Logger } from "../log.js";
 import { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
+import { createScreenPart, type ScreenPart } from "../station/screen/screen.part.js";
 import { requestOperations } from "../sync/request-operations.js";
 import { requestSnapshots, stationSnapshot } from "../sync/snapshots.js";
 import { createSync, type Sync } from "../sync/sync.js";
@@ -28,7 +29,6 @@ import { deadLettersPart } from "./dead-letters.part.js";
 import { type AgentContext, DB_FILE, type Foundation, openFoundation } from "./foundation.js";
 import { type Part, startParts, stopParts } from "./lifecycle.js";
 import { revocationPart } from "./revocation.part.js";
-import { createScreenPart, type ScreenPart } from "./screen.part.js";
 import { createStationPart, type StationPart } from "./station.part.js";
 import { systemdPart } from "./systemd.part.js";
 
@@ -111,7 +111,15 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     log: f.log,
   });
   // the operator screen: each seat's state pushed to its page, taps through the engine
-  const screen = createScreenPart({ ...f, station, hub, services: svc, labels });
+  const screen = createScreenPart({
+    ...f,
+    engine: station.engine,
+    lookup: station.lookup,
+    store: svc.repos.screen,
+    services: svc,
+    hub,
+    labels,
+  });
   const app = createStationApi(
     { svc, config, metrics: f.metrics, log: f.log, now: f.now, checks: f.status.checks() },
     [station.routes, ...screen.routes],

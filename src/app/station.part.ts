@@ -11,7 +11,6 @@ import { scanRoutes } from "../http/routes/scan.routes.js";
 import type { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
 import { createStationEngine } from "../station/engine.js";
-import { createOpRunner } from "../station/op-calls.js";
 import { createTopology } from "../station/topology.js";
 
 export function createStationPart(deps: {
@@ -35,7 +34,8 @@ export function createStationPart(deps: {
   const engine = createStationEngine({
     hub,
     bus: svc.bus,
-    run: createOpRunner(svc.operations, svc.audits),
+    operations: svc.operations,
+    audits: svc.audits,
     lookup,
     topology,
     debounceMs: deps.config.station.scanDebounceMs,

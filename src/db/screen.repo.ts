@@ -1,3 +1,4 @@
+import type { ScreenPickRow } from "../domain/screen-pick-row.js";
 import type { Sqlite } from "./open.js";
 
 /**
@@ -7,18 +8,8 @@ import type { Sqlite } from "./open.js";
  * operators seen at the station. One prepared statement each, grouped by what they read; read after
  * every change a screen shows.
  */
-export interface ScreenPickRow {
-  order: string;
-  line: string;
-  slot: string;
-  itemId: number;
-  sku: string;
-  description: string | null;
-  imageUrl: string | null;
-  quantity: number;
-  bin: string;
-  scanRequired: number;
-}
+/** A pick row as SQLite returns it: `scanRequired` is 0 or 1. */
+type PickSqlRow = Omit<ScreenPickRow, "scanRequired"> & { scanRequired: number };
 
 interface PutRequestRow {
   id: number;
@@ -50,7 +41,7 @@ interface OrderRow {
 /** The pick lines on the presented racks, whether picks wait for a rack, and the racks presented. */
 function pickReads(sqlite: Sqlite) {
   // the same work order as the engine's (scan.repo.ts), over every item at the presented slots
-  const pickLines = sqlite.prepare<[], ScreenPickRow>(
+  const pickLines = sqlite.prepare<[], PickSqlRow>(
     `SELECT sr.external_id AS "order", l.external_id AS line, r.location AS slot, r.item_id AS itemId,
             i.product_sku AS sku, ${ITEM_TEXT}, min(r.quantity, l.expected - l.picked - l.short) AS quantity,
             sr.bin_id AS bin, ${SCAN_REQUIRED} AS scanRequired
@@ -70,7 +61,8 @@ function pickReads(sqlite: Sqlite) {
   );
   const racks = sqlite.prepare<[], { msu: string }>("SELECT msu FROM racks ORDER BY presented_at, msu");
   return {
-    pickLines: () => pickLines.all().map((r) => ({ ...r, scanRequired: r.scanRequired === 1 })),
+    pickLines: (): ScreenPickRow[] =>
+      pickLines.all().map((r) => ({ ...r, scanRequired: r.scanRequired === 1 })),
     pickWaiting: (): boolean => pickWaiting.get() !== undefined,
     racks: (): string[] => racks.all().map((r) => r.msu),
   };

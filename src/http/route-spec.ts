@@ -22,7 +22,7 @@ interface RouteSpecBase {
   summary: string;
   /** Longer text for the reference, Markdown. */
   description?: string;
-  /** Also takes the seat's screen session cookie instead of a bearer token (screen-auth.ts). */
+  /** Also takes the seat's screen session cookie instead of a bearer token (station/screen/routes/screen-auth.ts). */
   screenSession?: boolean;
   /** The OAuth2 token endpoint: the document's password flow points at it. */
   tokenEndpoint?: boolean;

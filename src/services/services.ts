@@ -32,7 +32,6 @@ import { createReportsService, publicBaseUrl } from "./report/report.service.js"
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
 import { createStationWork } from "./scan-lookup/station-work.js";
-import { createScreenReadsService } from "./screen/screen-reads.service.js";
 import { stationState } from "./station/station.service.js";
 import { createStorageHealth } from "./unit-of-work/storage-health.js";
 import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work/unit-of-work.js";
@@ -167,7 +166,6 @@ function createDoors(
       station: repos.station,
       work: createStationWork({ scan: repos.scan, bus }),
     }),
-    screenReads: createScreenReadsService(repos.screen),
     screenSessions: createScreenSessions({
       repo: repos.screenSessions,
       login: auth.screenLogin,

@@ -1,37 +1,312 @@
 /**
  * The station engine (docs/architecture.md#a-scan-end-to-end: device events → service calls → device
- * commands). It reads what the seat machine needs, feeds it one input, makes the operation calls it
- * asks for (each one transaction), keeps the new state only when they all committed, then brings the
- * lights in line with bin-lights.ts (engine.core.ts has the steps). Scans from scanners, from
+ * commands). It reads what the seat machine is told about the station (seat-facts.ts), feeds it one
+ * input, makes the operation calls it asks for (each one transaction), keeps the new state only when
+ * they all committed, then brings the lights in line with bin-lights.ts. Scans from scanners, from
  * `POST /station/scans` and taps on the operator screen take the same path.
+ * The steps below take the engine's state (`EngineCore`) explicitly, so each can be read on its own.
  * Nothing runs before `start()`; `stop()` drops every subscription and timer.
  */
-import type { DeviceEvent } from "../devices/hub.types.js";
-import { debounce } from "./debounce.js";
+import type { Logger } from "pino";
+import type { DeviceEvent, DeviceHub } from "../devices/hub.types.js";
+import { AppError, isAppError } from "../domain/errors.js";
+import type { EventBus } from "../events.js";
+import type { AuditsService } from "../services/audit/audit.service.js";
+import type { Operations } from "../services/operations/operations.service.js";
+import type { ScanLookup } from "../services/scan-lookup/scan-lookup.service.js";
+import { type BinView, binLight, binPress, heldBySeats, OFF, slotLight } from "./bin-lights.js";
+import { type DebounceState, debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
-import {
-  createCore,
-  type EngineDeps,
-  type EngineInput,
-  type EngineOutcome,
-  type EngineWatcher,
-  feed,
-  mustSeat,
-  onChange,
-  pressBin,
-  refreshLights,
-  tell,
-  world,
-} from "./engine.core.js";
+import { createLightsShell } from "./lights.shell.js";
 import { fixedMeaning } from "./scan-codes.js";
+import { pendingBin, stepSeat } from "./seat.machine.js";
+import {
+  type DataMeaning,
+  type OpCall,
+  READY,
+  type SeatInput,
+  type SeatState,
+  type SeatStep,
+} from "./seat.types.js";
+import { readSeatFacts } from "./seat-facts.js";
+import type { StationTopology } from "./topology.js";
 
-export type { EngineDeps, EngineInput, EngineOutcome, EngineWatcher } from "./engine.core.js";
+/**
+ * What one input came to: the engine's answer to a scan, a key-in or a bin's button or beam, and what
+ * its watchers are told. The station API answers with it (POST /station/scans, the simulator), and the
+ * operator screen's taps, which are engine inputs or a station operation, answer with it too.
+ */
+export type Outcome = {
+  seat: string | null;
+  result: "done" | "refused" | "debounced" | "ignored";
+  /** what the input was taken as, and what the seat did */
+  as?: string;
+  did?: string;
+  code?: string;
+  /** why it was refused: a seat-machine reason, or the refusing operation's error code */
+  reason?: string;
+  message?: string;
+  /** the seat's step afterwards */
+  step?: SeatState["step"];
+  /** the operations that were called, in order (every engine input; a screen tap's operation is its `did`) */
+  calls?: string[];
+};
+
+/** What the engine was given, as its watchers see it (the operator screen's last event). */
+export type EngineInput =
+  | { kind: "scan"; barcode: string; source: string }
+  | { kind: "keyin"; quantity: number }
+  | { kind: "bin"; binId: string; signal: "confirm" | "shortage" | "sensor" }
+  /** pending work dropped because its request changed elsewhere */
+  | { kind: "changed" };
+
+/** Told after every input, once its transactions committed and the lights were set. */
+export type EngineWatcher = (input: EngineInput, outcome: Outcome) => void;
+
+export interface EngineDeps {
+  hub: DeviceHub;
+  bus: EventBus;
+  /** The station's operations (one transaction each, the same rules as the HTTP station API). */
+  operations: Pick<
+    Operations,
+    | "login"
+    | "logout"
+    | "rackPresented"
+    | "pick"
+    | "pickException"
+    | "put"
+    | "putException"
+    | "release"
+    | "binEmptied"
+  >;
+  /** Where an audit's counts go (audit mode). */
+  audits: Pick<AuditsService, "count">;
+  lookup: ScanLookup;
+  /** Seats, bins and where device events belong (topology.ts). */
+  topology: StationTopology;
+  debounceMs: number;
+  errorSignalMs: number;
+  now: () => number;
+  log: Logger;
+  /** How long a scan took to light (seconds): until the last light command it caused was written. */
+  onScanLit?: (seconds: number) => void;
+}
+
+/** The engine's state between inputs. */
+interface EngineCore {
+  deps: EngineDeps;
+  states: Map<string, SeatState>;
+  lights: ReturnType<typeof createLightsShell>;
+  seen: DebounceState;
+  /** the bins' state as last read; null after a change */
+  bins: BinView[] | null;
+  litSlots: Set<string>;
+  /** operation calls in progress: their own bus events need no re-check */
+  stepping: boolean;
+  recheck: NodeJS.Immediate | undefined;
+  watchers: Set<EngineWatcher>;
+}
+
+function createCore(deps: EngineDeps): EngineCore {
+  return {
+    deps,
+    states: new Map(deps.topology.seats.map((s) => [s, READY])),
+    lights: createLightsShell({ hub: deps.hub, errorSignalMs: deps.errorSignalMs, log: deps.log }),
+    seen: emptyDebounce(),
+    bins: null,
+    litSlots: new Set(),
+    stepping: false,
+    recheck: undefined,
+    watchers: new Set(),
+  };
+}
+
+function tell(core: EngineCore, input: EngineInput, outcome: Outcome): Outcome {
+  for (const w of core.watchers) {
+    try {
+      w(input, outcome);
+    } catch (err) {
+      core.deps.log.error({ err }, "station engine watcher failed");
+    }
+  }
+  return outcome;
+}
+
+function mustSeat(core: EngineCore, seat: string): SeatState {
+  const s = core.states.get(seat);
+  if (!s) throw new AppError("not_found", `no seat '${seat}'`, [{ path: "seat", message: "unknown seat" }]);
+  return s;
+}
+
+const facts = (core: EngineCore, seat: string, meanings: DataMeaning[]) =>
+  readSeatFacts(core.deps.lookup, core.states, seat, meanings);
+
+/** Makes one call the seat machine asked for: its input goes to the operation as it is. */
+function call(core: EngineCore, c: OpCall) {
+  const { operations: ops, audits } = core.deps;
+  switch (c.op) {
+    case "login":
+      return ops.login(c.seat, c.user);
+    case "logout":
+      return ops.logout(c.seat);
+    case "rackPresented":
+      return ops.rackPresented(c.input);
+    case "pick":
+      return ops.pick(c.input);
+    case "pickException":
+      return ops.pickException(c.input);
+    case "put":
+      return ops.put(c.input);
+    case "putException":
+      return ops.putException(c.input);
+    case "release":
+      return ops.release(c.externalServiceRequestId);
+    case "binEmptied":
+      return ops.binEmptied(c.binId);
+    case "auditCount":
+      audits.count(c.auditId, c.input, "scanned");
+      return;
+  }
+}
+
+/** Brings every bin's and slot's light in line with the bins' state and what the seats hold. */
+function refreshLights(core: EngineCore): void {
+  const { topology } = core.deps;
+  core.bins ??= core.deps.lookup.bins();
+  const held = heldBySeats(core.states.values());
+  for (const b of core.bins) {
+    const light = topology.binLight(b.id);
+    if (light) core.lights.set(light, binLight(b, held.bins.get(b.id)));
+  }
+  for (const location of new Set([...core.litSlots, ...held.slots.keys()])) {
+    const light = topology.slotLight(location);
+    const q = held.slots.get(location);
+    if (light) core.lights.set(light, q === undefined ? OFF : slotLight(q));
+  }
+  core.litSlots = new Set(held.slots.keys());
+}
+
+/** The refusal signal: on the bin the seat's pending work lit, else on the station's signal light. */
+function signal(core: EngineCore, state: SeatState): void {
+  const bin = pendingBin(state);
+  const light = (bin !== null ? core.deps.topology.binLight(bin) : null) ?? core.deps.topology.signalLight();
+  if (light) core.lights.signal(light);
+}
+
+function refused(seat: string | null, before: SeatState | null, as: string | undefined, err: AppError) {
+  return {
+    seat,
+    result: "refused" as const,
+    ...(as ? { as } : {}),
+    reason: err.code,
+    message: err.message,
+    ...(before ? { step: before.step } : {}),
+    calls: [],
+  };
+}
+
+/** Makes the step's calls (each one transaction); keeps its state only when all of them committed. */
+function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep): Outcome {
+  if (!step.ok) {
+    signal(core, before);
+    const { reason, message } = step;
+    return {
+      seat,
+      result: "refused",
+      reason,
+      message,
+      step: before.step,
+      calls: [],
+      ...(step.as ? { as: step.as } : {}),
+    };
+  }
+  const { calls } = step;
+  core.stepping = true;
+  try {
+    for (const c of calls) call(core, c);
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    signal(core, before);
+    return refused(seat, before, step.resolved.as, err);
+  } finally {
+    core.stepping = false;
+  }
+  core.states.set(seat, step.state);
+  if (calls.length) core.bins = null;
+  refreshLights(core);
+  const { as, did, code } = step.resolved;
+  const ops = calls.map((c) => c.op);
+  return { seat, result: "done", as, did, ...(code ? { code } : {}), step: step.state.step, calls: ops };
+}
+
+function feed(core: EngineCore, seat: string, input: SeatInput): Outcome {
+  const before = mustSeat(core, seat);
+  return apply(core, seat, before, stepSeat(before, input));
+}
+
+/** A bin's button or beam: to the seat whose work lit it, else the bin itself (empty, release). */
+function pressBin(core: EngineCore, binId: string, signalOf: "confirm" | "shortage" | "sensor"): Outcome {
+  const { topology, lookup } = core.deps;
+  const seat = [...core.states].find(([, s]) => pendingBin(s) === binId)?.[0];
+  if (seat) return feed(core, seat, { type: "bin", binId, signal: signalOf, facts: facts(core, seat, []) });
+  // The IRT bin takes what an exception removed; the exception was recorded at the seat, so its
+  // button or beam is known and changes nothing.
+  if (binId === topology.irtBin) return { seat: null, result: "ignored", as: "irt", calls: [] };
+  core.bins ??= lookup.bins();
+  const bin = core.bins.find((b) => b.id === binId);
+  const press = signalOf === "confirm" && bin ? binPress(bin) : null;
+  if (!press) return { seat: null, result: "ignored", calls: [] };
+  try {
+    call(core, press);
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    const light = topology.binLight(binId);
+    if (light) core.lights.signal(light);
+    return refused(null, null, "bin", err);
+  }
+  core.bins = null;
+  refreshLights(core);
+  return { seat: null, result: "done", as: "bin", did: press.op, calls: [press.op] };
+}
+
+/** Pending work whose request changed elsewhere (cancelled, picked at the API, logged out) is dropped. */
+function stillValid(core: EngineCore, seat: string, s: SeatState): boolean {
+  const { lookup } = core.deps;
+  if (s.step === "ready") return true;
+  if (lookup.user(seat) === null) return false;
+  if (s.step === "pick_confirm") return lookup.pickStillThere(s.pick);
+  if (s.step === "audit_count") return lookup.audit()?.auditId === s.auditId;
+  return lookup.putState(s.put.externalServiceRequestId) === "staged";
+}
+
+/** A committed change elsewhere: re-check the seats' pending work and the lights, once per burst. */
+function onChange(core: EngineCore): void {
+  core.bins = null;
+  if (core.stepping || core.recheck) return;
+  // coalesced: a burst of changes (e.g. pick creates under load) costs one pass
+  core.recheck = setImmediate(() => {
+    core.recheck = undefined;
+    try {
+      for (const [seat, s] of core.states) {
+        if (!stillValid(core, seat, s))
+          tell(
+            core,
+            { kind: "changed" },
+            apply(core, seat, s, stepSeat(s, { type: "changed", stillValid: false })),
+          );
+      }
+      refreshLights(core);
+    } catch (err) {
+      core.deps.log.error({ err }, "station lights refresh failed");
+    }
+  });
+}
 
 const OWNER = "station-engine";
 
 export function createStationEngine(deps: EngineDeps) {
   const core = createCore(deps);
-  let last: EngineOutcome | null = null;
+  let last: Outcome | null = null;
 
   /** scan → light (docs/architecture.md#performance-targets), measured only for scans that lit. */
   function timeLight(started: number, sentBefore: number): void {
@@ -42,20 +317,20 @@ export function createStationEngine(deps: EngineDeps) {
     });
   }
 
-  function scanAt(seat: string, barcode: string, source: string): EngineOutcome {
+  function scanAt(seat: string, barcode: string, source: string): Outcome {
     mustSeat(core, seat);
     const input: EngineInput = { kind: "scan", barcode, source };
     const d = debounce(core.seen, { source, value: barcode, at: deps.now() }, deps.debounceMs);
     core.seen = d.state;
     if (d.drop) return tell(core, input, { seat, result: "debounced", calls: [] });
     const meanings = fixedMeaning(barcode) ? [] : deps.lookup.meanings(barcode);
-    const scan = { type: "scan" as const, barcode, meanings, world: world(core, seat, meanings) };
+    const scan = { type: "scan" as const, barcode, meanings, facts: facts(core, seat, meanings) };
     return tell(core, input, feed(core, seat, scan));
   }
 
   const engine = {
     /** A scan at a seat, as a scanner sends it (`source`: the scanner, for the debounce window). */
-    scan(seat: string, barcode: string, source = `api:${seat}`): EngineOutcome {
+    scan(seat: string, barcode: string, source = `api:${seat}`): Outcome {
       const started = performance.now();
       const sentBefore = core.lights.sent();
       const out = scanAt(seat, barcode, source);
@@ -64,14 +339,14 @@ export function createStationEngine(deps: EngineDeps) {
     },
 
     /** A quantity keyed in at a seat (confirms a pick or put with it; an audit count where kq). */
-    keyin(seat: string, quantity: number): EngineOutcome {
+    keyin(seat: string, quantity: number): Outcome {
       mustSeat(core, seat);
-      const keyin = { type: "keyin" as const, quantity, world: world(core, seat, []) };
+      const keyin = { type: "keyin" as const, quantity, facts: facts(core, seat, []) };
       return tell(core, { kind: "keyin", quantity }, feed(core, seat, keyin));
     },
 
     /** A bin's confirm or shortage button, or its beam: to the seat whose work lit it, else the bin itself. */
-    press(binId: string, signalOf: "confirm" | "shortage" | "sensor"): EngineOutcome {
+    press(binId: string, signalOf: "confirm" | "shortage" | "sensor"): Outcome {
       return tell(core, { kind: "bin", binId, signal: signalOf }, pressBin(core, binId, signalOf));
     },
 
@@ -85,7 +360,7 @@ export function createStationEngine(deps: EngineDeps) {
     },
 
     /** What the engine made of the last device event (the simulator's answer). */
-    last: (): EngineOutcome | null => last,
+    last: (): Outcome | null => last,
 
     /** Every seat's step and pending work (the operator screen). */
     seats: () => [...core.states].map(([seat, state]) => ({ seat, ...state })),

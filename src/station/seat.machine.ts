@@ -1,9 +1,10 @@
 /**
- * The seat machine (pure): `(seat state, input) → { state, actions }` or a refusal. It decides what a
+ * The seat machine (pure): `(seat state, input) → { state, calls }` or a refusal. It decides what a
  * scan means by the step the seat is in (docs/architecture.md#flows flows made physical): the same text may be an
  * item, a slot, an MSU or a tote in the data, and only the step says which one counts. A refusal
- * changes nothing; the shell answers it with an error signal. Operation calls in `actions` are made
- * before any light: a light goes on only after its transaction committed (docs/architecture.md#layers).
+ * changes nothing; the shell answers it with an error signal. The shell makes the `calls` first and sets
+ * the lights from the new state only after they committed (bin-lights.ts `heldBySeats`): a light goes on
+ * only after its transaction committed (docs/architecture.md#layers).
  */
 import { type ExceptionCode, fixedMeaning } from "./scan-codes.js";
 import { lightPick, pickConfirm, pickException, pickScan, scanEach } from "./seat.pick.js";
@@ -25,29 +26,11 @@ import {
   type DataMeaning,
   READY,
   type Resolved,
-  type SeatAction,
+  type SeatFacts,
   type SeatInput,
   type SeatState,
   type SeatStep,
-  type World,
 } from "./seat.types.js";
-
-/** The lights the pending work of a seat holds on, to turn off when it ends. */
-export function heldLights(state: SeatState): SeatAction[] {
-  switch (state.step) {
-    case "pick_confirm":
-      return [{ kind: "clear", target: { bin: state.pick.binId } }];
-    case "put_slot":
-    case "put_confirm": {
-      const out: SeatAction[] = [];
-      if (state.put.binId) out.push({ kind: "clear", target: { bin: state.put.binId } });
-      if (state.step === "put_confirm") out.push({ kind: "clear", target: { slot: state.location } });
-      return out;
-    }
-    default:
-      return [];
-  }
-}
 
 /**
  * A barcode that is only a packing level's (docs/station.md#station-engine-scans-lights-and-buttons): counting it as one unit would
@@ -75,19 +58,19 @@ function present(state: SeatState, m: Extract<DataMeaning, { kind: "msu" }>): Se
   if (m.presented) return moved(state, [], "msu", "rack_already_presented");
   return moved(
     state,
-    [{ kind: "call", call: { op: "rackPresented", msu: m.msu, locations: m.locations } }],
+    [{ op: "rackPresented", input: { msu: m.msu, locations: m.locations } }],
     "msu",
     "rack_presented",
   );
 }
 
-const ORDER: Record<World["mode"], DataMeaning["kind"][]> = {
+const ORDER: Record<SeatFacts["mode"], DataMeaning["kind"][]> = {
   pick: ["item", "slot", "msu"],
   put: ["tote", "item", "msu"],
   audit: ["slot", "item", "msu"],
 };
 
-function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning, w: World): SeatStep {
+function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning, w: SeatFacts): SeatStep {
   if (m.kind === "msu") return present(state, m);
   if (w.mode === "pick") {
     if (m.kind === "slot" && !m.presented)
@@ -97,14 +80,14 @@ function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning,
         ? w.picks.find((p) => p.itemId === m.itemId)
         : w.picks.find((p) => m.kind === "slot" && p.location === m.location);
     if (!pick) return refused("no_work", `nothing to pick for this ${m.kind} at a presented slot`, m.kind);
-    return lightPick(pick, m.kind === "item" ? "item" : "slot");
+    return lightPick(pick, m.kind === "item" ? "item" : "slot", w.seat);
   }
   if (w.mode === "put") return m.kind === "tote" ? tote(m) : putItem(state, m, w);
   return m.kind === "slot" ? auditSlot(state, m, w) : auditItem(state, m, w);
 }
 
-function scanData(state: SeatState, meanings: DataMeaning[], w: World): SeatStep {
-  if (state.step === "pick_confirm") return pickScan(state, meanings);
+function scanData(state: SeatState, meanings: DataMeaning[], w: SeatFacts): SeatStep {
+  if (state.step === "pick_confirm") return pickScan(state, meanings, w.seat);
   // past ready (counting, putting): another unit of the item, or the next slot
   const order: DataMeaning["kind"][] = state.step === "ready" ? ORDER[w.mode] : ["item", "slot"];
   const m = choose(meanings, order);
@@ -116,22 +99,21 @@ function scanData(state: SeatState, meanings: DataMeaning[], w: World): SeatStep
   return m.kind === "slot" ? putSlot(state, m) : putItem(state, m, w);
 }
 
-function badge(state: SeatState, user: string, w: World): SeatStep {
+function badge(state: SeatState, user: string, w: SeatFacts): SeatStep {
   if (state.step !== "ready")
     return refused("finish_first", "finish or cancel the pending work first", "badge");
-  if (w.user === null)
-    return moved(state, [{ kind: "call", call: { op: "login", user } }], "badge", "logged_in");
-  if (w.user === user) return moved(READY, [{ kind: "call", call: { op: "logout" } }], "badge", "logged_out");
+  if (w.user === null) return moved(state, [{ op: "login", seat: w.seat, user }], "badge", "logged_in");
+  if (w.user === user) return moved(READY, [{ op: "logout", seat: w.seat }], "badge", "logged_out");
   return refused("seat_taken", `seat ${w.seat} is taken by ${w.user}`, "badge");
 }
 
 /** The pending work confirmed, by the button, the beam, EXC-CONFIRM or a key-in quantity. */
-function confirm(state: SeatState, w: World, as: Resolved["as"], quantity?: number): SeatStep {
+function confirm(state: SeatState, w: SeatFacts, as: Resolved["as"], quantity?: number): SeatStep {
   switch (state.step) {
     case "pick_confirm":
-      return pickConfirm(state, as, quantity);
+      return pickConfirm(state, as, w.seat, quantity);
     case "put_confirm":
-      return putConfirm(state, as, quantity);
+      return putConfirm(state, as, w.seat, quantity);
     case "put_slot":
       return refused("not_this_step", "scan the target slot first", as);
     case "audit_count":
@@ -144,18 +126,18 @@ function confirm(state: SeatState, w: World, as: Resolved["as"], quantity?: numb
 /** What a counter may report besides good units (the rest stays "not an audit move"). */
 const AUDIT_EXCEPTIONS = new Set<ExceptionCode>(["PHYSICALLY_DAMAGED", "UNSCANNABLE"]);
 
-function exception(state: SeatState, code: ExceptionCode, w: World): SeatStep {
+function exception(state: SeatState, code: ExceptionCode, w: SeatFacts): SeatStep {
   if (code === "CANCEL") {
     if (state.step === "ready" && state.tote === null)
       return refused("nothing_pending", "nothing to cancel", "exception");
     const keep = state.step === "put_slot" || state.step === "put_confirm" ? state.tote : null;
-    return moved({ step: "ready", tote: keep }, heldLights(state), "exception", "cancelled", code);
+    return moved({ step: "ready", tote: keep }, [], "exception", "cancelled", code);
   }
   if (code === "CONFIRM") {
     const step = confirm(state, w, "exception");
     return step.ok ? { ...step, resolved: { ...step.resolved, code } } : step;
   }
-  if (state.step === "pick_confirm") return pickException(state, code);
+  if (state.step === "pick_confirm") return pickException(state, code, w.seat);
   if (state.step === "put_slot" || state.step === "put_confirm") return putException(state, code, w);
   if (state.step === "audit_count" && AUDIT_EXCEPTIONS.has(code)) return auditException(state, code, w);
   return refused("nothing_pending", "scan the item (or slot) the exception is about first", "exception");
@@ -164,9 +146,9 @@ function exception(state: SeatState, code: ExceptionCode, w: World): SeatStep {
 export function stepSeat(state: SeatState, input: SeatInput): SeatStep {
   if (input.type === "changed") {
     if (input.stillValid || state.step === "ready") return moved(state, [], "none", "unchanged");
-    return moved({ step: "ready", tote: null }, heldLights(state), "none", "dropped");
+    return moved({ step: "ready", tote: null }, [], "none", "dropped");
   }
-  const w = input.world;
+  const w = input.facts;
   if (input.type === "scan") {
     const fixed = fixedMeaning(input.barcode);
     if (fixed?.kind === "bad_code") return refused("bad_code", fixed.reason);
@@ -192,7 +174,7 @@ export function stepSeat(state: SeatState, input: SeatInput): SeatStep {
   if (input.signal === "shortage") {
     if (state.step !== "pick_confirm")
       return refused("not_this_step", "shortage applies to a lit pick bin", "bin");
-    return pickException(state, "ITEM_MISSING");
+    return pickException(state, "ITEM_MISSING", w.seat);
   }
   const lit = pendingBin(state);
   if (lit !== input.binId)

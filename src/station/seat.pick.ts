@@ -9,7 +9,7 @@
  */
 import { type ExceptionCode, pickReason } from "./scan-codes.js";
 import { moved, refused } from "./seat.result.js";
-import type { DataMeaning, PickTarget, Resolved, SeatAction, SeatState, SeatStep } from "./seat.types.js";
+import type { DataMeaning, OpCall, PickTarget, Resolved, SeatState, SeatStep } from "./seat.types.js";
 
 type Picking = Extract<SeatState, { step: "pick_confirm" }>;
 
@@ -20,84 +20,52 @@ export const scanEach = (target: { scanRequired?: boolean | undefined }): boolea
 export const eachUnit = (as?: Resolved["as"]): SeatStep =>
   refused("scan_each_unit", "every unit of this item must be scanned, one by one", as);
 
-function clearBin(state: Picking): SeatAction[] {
-  return [{ kind: "clear", target: { bin: state.pick.binId } }];
+/** The pick transaction of `quantity` units of the seat's lit pick. */
+function pickCall(p: PickTarget, quantity: number, seat: string): OpCall {
+  const { externalServiceRequestId, line, location } = p;
+  return { op: "pick", input: { externalServiceRequestId, line, location, quantity, seat } };
 }
 
-export function pickDone(state: Picking, quantity: number, as: Resolved["as"]): SeatStep {
-  const p = state.pick;
-  const call = {
-    op: "pick" as const,
-    externalServiceRequestId: p.externalServiceRequestId,
-    line: p.line,
-    location: p.location,
-    quantity,
-  };
-  return moved({ step: "ready", tote: null }, [{ kind: "call", call }, ...clearBin(state)], as, "picked");
+export function pickDone(state: Picking, quantity: number, as: Resolved["as"], seat: string): SeatStep {
+  return moved({ step: "ready", tote: null }, [pickCall(state.pick, quantity, seat)], as, "picked");
 }
 
-export function lightPick(pick: PickTarget, as: "item" | "slot"): SeatStep {
+export function lightPick(pick: PickTarget, as: "item" | "slot", seat: string): SeatStep {
   const scanned = scanEach(pick) && as === "item" ? 1 : 0;
   const state: Picking = scanEach(pick)
     ? { step: "pick_confirm", pick, scanned }
     : { step: "pick_confirm", pick };
   // a scan-required pick of one unit: that scan was the last one
-  if (scanEach(pick) && scanned >= pick.quantity) return pickDone(state, pick.quantity, as);
-  return moved(
-    state,
-    [{ kind: "show", target: { bin: pick.binId }, quantity: pick.quantity }],
-    as,
-    "bin_lit",
-  );
+  if (scanEach(pick) && scanned >= pick.quantity) return pickDone(state, pick.quantity, as, seat);
+  return moved(state, [], as, "bin_lit");
 }
 
 /** A data scan while a bin is lit: another unit of a scan-required pick, else finish first. */
-export function pickScan(state: Picking, meanings: DataMeaning[]): SeatStep {
+export function pickScan(state: Picking, meanings: DataMeaning[], seat: string): SeatStep {
   const unit = meanings.find((m) => m.kind === "item" && m.itemId === state.pick.itemId);
   if (!scanEach(state.pick) || !unit)
     return refused("finish_first", "confirm or cancel the lit bin first", meanings[0]?.kind);
   const scanned = (state.scanned ?? 0) + 1;
-  if (scanned >= state.pick.quantity) return pickDone(state, state.pick.quantity, "item");
+  if (scanned >= state.pick.quantity) return pickDone(state, state.pick.quantity, "item", seat);
   return moved({ ...state, scanned }, [], "item", "unit_scanned");
 }
 
 /** The button, EXC-CONFIRM or a key-in quantity (the beam is handled by the caller). */
-export function pickConfirm(state: Picking, as: Resolved["as"], quantity?: number): SeatStep {
+export function pickConfirm(state: Picking, as: Resolved["as"], seat: string, quantity?: number): SeatStep {
   if (scanEach(state.pick)) return eachUnit(as);
   if (quantity !== undefined && quantity > state.pick.quantity)
     return refused("more_than_expected", `at most ${state.pick.quantity} to pick here`, as);
-  return pickDone(state, quantity ?? state.pick.quantity, as);
+  return pickDone(state, quantity ?? state.pick.quantity, as, seat);
 }
 
-export function pickException(state: Picking, code: ExceptionCode): SeatStep {
+export function pickException(state: Picking, code: ExceptionCode, seat: string): SeatStep {
   const reason = pickReason(code);
   if (!reason) return refused("exception_not_applicable", `${code} is not a pick exception`, "exception");
   const p = state.pick;
   const scanned = scanEach(p) ? (state.scanned ?? 0) : 0;
-  const calls: SeatAction[] = [];
-  if (scanned > 0) {
-    const call = {
-      op: "pick" as const,
-      externalServiceRequestId: p.externalServiceRequestId,
-      line: p.line,
-      location: p.location,
-      quantity: scanned,
-    };
-    calls.push({ kind: "call", call });
-  }
-  const call = {
-    op: "pickException" as const,
-    externalServiceRequestId: p.externalServiceRequestId,
-    line: p.line,
-    quantity: p.quantity - scanned,
-    reason,
-  };
-  calls.push({ kind: "call", call });
-  return moved(
-    { step: "ready", tote: null },
-    [...calls, ...clearBin(state)],
-    "exception",
-    "pick_exception",
-    code,
-  );
+  const calls: OpCall[] = scanned > 0 ? [pickCall(p, scanned, seat)] : [];
+  const { externalServiceRequestId, line } = p;
+  const input = { externalServiceRequestId, line, quantity: p.quantity - scanned, reason, seat };
+  calls.push({ op: "pickException", input });
+  return moved({ step: "ready", tote: null }, calls, "exception", "pick_exception", code);
 }

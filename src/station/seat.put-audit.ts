@@ -13,45 +13,30 @@
 import { type ExceptionCode, putReason } from "./scan-codes.js";
 import { eachUnit, scanEach } from "./seat.pick.js";
 import { moved, refused } from "./seat.result.js";
-import type { DataMeaning, Resolved, SeatAction, SeatState, SeatStep, World } from "./seat.types.js";
+import type { DataMeaning, OpCall, Resolved, SeatFacts, SeatState, SeatStep } from "./seat.types.js";
 
 type Ready = Extract<SeatState, { step: "ready" }>;
 type Putting = Extract<SeatState, { step: "put_slot" | "put_confirm" }>;
 type Counting = Extract<SeatState, { step: "audit_count" }>;
 type Slot = Extract<DataMeaning, { kind: "slot" }>;
 
-function putLights(s: Putting): SeatAction[] {
-  const out: SeatAction[] = [];
-  if (s.put.binId) out.push({ kind: "show", target: { bin: s.put.binId }, quantity: s.quantity });
-  if (s.step === "put_confirm")
-    out.push({ kind: "show", target: { slot: s.location }, quantity: s.quantity });
-  return out;
-}
-
-function clearPut(s: Putting): SeatAction[] {
-  const out: SeatAction[] = [];
-  if (s.put.binId) out.push({ kind: "clear", target: { bin: s.put.binId } });
-  if (s.step === "put_confirm") out.push({ kind: "clear", target: { slot: s.location } });
-  return out;
-}
-
 export function tote(m: Extract<DataMeaning, { kind: "tote" }>): SeatStep {
   if (m.state === "complete") {
-    const call = { op: "release" as const, externalServiceRequestId: m.externalServiceRequestId };
-    return moved({ step: "ready", tote: null }, [{ kind: "call", call }], "tote", "released");
+    const call: OpCall = { op: "release", externalServiceRequestId: m.externalServiceRequestId };
+    return moved({ step: "ready", tote: null }, [call], "tote", "released");
   }
   if (m.state !== "staged") return refused("not_expected", `the put of this tote is ${m.state}`, "tote");
   return moved({ step: "ready", tote: m.externalServiceRequestId }, [], "tote", "tote_selected");
 }
 
-export function putItem(state: Ready | Putting, m: DataMeaning, w: World): SeatStep {
+export function putItem(state: Ready | Putting, m: DataMeaning, w: SeatFacts): SeatStep {
   if (m.kind !== "item") return refused("not_this_step", `a ${m.kind} scan is not expected now`, m.kind);
   if (state.step !== "ready") {
     // another unit of the same item; a different item waits until this one is put
     if (m.itemId !== state.put.itemId)
       return refused("finish_first", "put or cancel the pending item first", "item");
     const next = { ...state, quantity: state.quantity + 1 };
-    return moved(next, putLights(next), "item", "counted");
+    return moved(next, [], "item", "counted");
   }
   const mine = w.puts.filter(
     (p) => p.itemId === m.itemId && (state.tote === null || p.externalServiceRequestId === state.tote),
@@ -61,7 +46,7 @@ export function putItem(state: Ready | Putting, m: DataMeaning, w: World): SeatS
   if (!put) return refused("not_expected", "no staged put expects this item", "item");
   const each = m.scanRequired ? { scanRequired: true } : {};
   const next: Putting = { step: "put_slot", tote: state.tote, put: { ...put, ...each }, quantity: 1 };
-  return moved(next, putLights(next), "item", "put_item");
+  return moved(next, [], "item", "put_item");
 }
 
 export function putSlot(state: Putting, m: Slot): SeatStep {
@@ -74,20 +59,19 @@ export function putSlot(state: Putting, m: Slot): SeatStep {
     quantity: state.quantity,
     location: m.location,
   };
-  const before =
-    state.step === "put_confirm" ? [{ kind: "clear" as const, target: { slot: state.location } }] : [];
-  return moved(next, [...before, ...putLights(next)], "slot", "slot_selected");
+  return moved(next, [], "slot", "slot_selected");
 }
 
 export function putKeyin(state: Extract<SeatState, { step: "put_slot" }>, quantity: number): SeatStep {
   if (scanEach(state.put)) return eachUnit("keyin");
   const next = { ...state, quantity };
-  return moved(next, putLights(next), "keyin", "quantity_set");
+  return moved(next, [], "keyin", "quantity_set");
 }
 
 export function putConfirm(
   state: Extract<SeatState, { step: "put_confirm" }>,
   as: Resolved["as"],
+  seat: string,
   quantity?: number,
 ): SeatStep {
   if (quantity !== undefined && scanEach(state.put)) return eachUnit(as);
@@ -98,17 +82,18 @@ export function putConfirm(
       `the put expects ${state.put.left} more; scan EXC-EXCESS for extras`,
       as,
     );
-  const call = {
-    op: "put" as const,
+  const input = {
     externalServiceRequestId: state.put.externalServiceRequestId,
     product_sku: state.put.sku,
     location: state.location,
     quantity: q,
+    seat,
   };
-  return moved({ step: "ready", tote: state.tote }, [{ kind: "call", call }, ...clearPut(state)], as, "put");
+  const call: OpCall = { op: "put", input };
+  return moved({ step: "ready", tote: state.tote }, [call], as, "put");
 }
 
-export function putException(state: Putting, code: ExceptionCode, w: World): SeatStep {
+export function putException(state: Putting, code: ExceptionCode, w: SeatFacts): SeatStep {
   const reason = putReason(code, w.seat);
   if (!reason)
     return refused(
@@ -116,46 +101,40 @@ export function putException(state: Putting, code: ExceptionCode, w: World): Sea
       `${code} is not a put exception at seat ${w.seat}`,
       "exception",
     );
-  const call = {
-    op: "putException" as const,
+  const input = {
     externalServiceRequestId: state.put.externalServiceRequestId,
     product_sku: state.put.sku,
     quantity: state.quantity,
     reason,
+    seat: w.seat,
   };
-  return moved(
-    { step: "ready", tote: state.tote },
-    [{ kind: "call", call }, ...clearPut(state)],
-    "exception",
-    "put_exception",
-    code,
-  );
+  const call: OpCall = { op: "putException", input };
+  return moved({ step: "ready", tote: state.tote }, [call], "exception", "put_exception", code);
 }
 
-const openAt = (w: World, location: string) =>
+const openAt = (w: SeatFacts, location: string) =>
   (w.audit?.lines ?? []).filter((l) => l.open && l.location === location);
 
 /** Counts of the slot being closed, one call per open line there (unscanned lines count zero). */
-function closeCalls(state: Counting, w: World): SeatAction[] {
+function closeCalls(state: Counting, w: SeatFacts): OpCall[] {
   return openAt(w, state.location).map((l) => ({
-    kind: "call" as const,
-    call: {
-      op: "auditCount" as const,
-      auditId: state.auditId,
-      auditLineId: l.auditLineId,
-      good: state.counts[l.auditLineId] ?? 0,
-      damaged: state.damaged?.[l.auditLineId] ?? 0,
-      unscannable: state.unscannable?.[l.auditLineId] ?? 0,
+    op: "auditCount" as const,
+    auditId: state.auditId,
+    input: {
+      audit_line_id: l.auditLineId,
+      good_qty: state.counts[l.auditLineId] ?? 0,
+      damaged_qty: state.damaged?.[l.auditLineId] ?? 0,
+      unscannable_qty: state.unscannable?.[l.auditLineId] ?? 0,
     },
   }));
 }
 
-export function commitLocation(state: Counting, w: World, as: Resolved["as"]): SeatStep {
+export function commitLocation(state: Counting, w: SeatFacts, as: Resolved["as"]): SeatStep {
   if (w.audit?.auditId !== state.auditId) return moved({ step: "ready", tote: null }, [], as, "dropped");
   return moved({ step: "ready", tote: null }, closeCalls(state, w), as, "location_counted");
 }
 
-export function auditSlot(state: Ready | Counting, m: Slot, w: World): SeatStep {
+export function auditSlot(state: Ready | Counting, m: Slot, w: SeatFacts): SeatStep {
   if (!w.audit) return refused("no_audit", "no audit is being counted at the station", "slot");
   if (state.step === "audit_count" && state.location === m.location)
     return moved(state, [], "slot", "location_selected");
@@ -170,7 +149,7 @@ export function auditSlot(state: Ready | Counting, m: Slot, w: World): SeatStep 
   );
 }
 
-export function auditItem(state: Ready | Counting, m: DataMeaning, w: World): SeatStep {
+export function auditItem(state: Ready | Counting, m: DataMeaning, w: SeatFacts): SeatStep {
   if (m.kind !== "item") return refused("not_this_step", `a ${m.kind} scan is not expected now`, m.kind);
   if (!w.audit) return refused("no_audit", "no audit is being counted at the station", "item");
   let at = state;
@@ -193,7 +172,7 @@ export function auditItem(state: Ready | Counting, m: DataMeaning, w: World): Se
   return moved(next, [], "item", "counted");
 }
 
-export function auditKeyin(state: Counting, quantity: number, w: World): SeatStep {
+export function auditKeyin(state: Counting, quantity: number, w: SeatFacts): SeatStep {
   if (!w.audit?.kq)
     return refused("keyin_not_allowed", "this audit is counted by scans (kq is false)", "keyin");
   if (state.last === null)
@@ -211,7 +190,7 @@ export function auditKeyin(state: Counting, quantity: number, w: World): SeatSte
  * Audit exceptions (damaged, unscannable): one more unit of the line of the last scanned item, or of
  * the slot's only open line when nothing was scanned yet (an unscannable item cannot be scanned).
  */
-export function auditException(state: Counting, code: ExceptionCode, w: World): SeatStep {
+export function auditException(state: Counting, code: ExceptionCode, w: SeatFacts): SeatStep {
   const kind = code === "PHYSICALLY_DAMAGED" ? "damaged" : code === "UNSCANNABLE" ? "unscannable" : null;
   if (!kind) return refused("exception_not_applicable", `${code} is not an audit exception`, "exception");
   const open = openAt(w, state.location);

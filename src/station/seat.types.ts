@@ -1,7 +1,9 @@
 /**
  * Shapes of the seat machine (seat.machine.ts): what a seat is doing, what the shell tells it about
- * the station for one input, and what it asks the shell to do. Pure data.
+ * the station for one input, and the operations it asks the shell to call. Pure data. The lights are
+ * not asked for: they follow from the seats' states (bin-lights.ts `heldBySeats`).
  */
+import type { AuditCountInput } from "../domain/audit.schema.js";
 import type {
   PickExceptionInput,
   PickTransactionInput,
@@ -63,7 +65,7 @@ export type DataMeaning =
   | { kind: "tote"; externalServiceRequestId: string; state: string; binId: string | null };
 
 /** The station as this one input needs it, read by the shell just before. */
-export interface World {
+export interface SeatFacts {
   mode: StationMode;
   seat: string;
   /** the operator logged in at this seat */
@@ -98,43 +100,29 @@ export type SeatState =
 export const READY: SeatState = { step: "ready", tote: null };
 
 export type SeatInput =
-  | { type: "scan"; barcode: string; meanings: DataMeaning[]; world: World }
-  | { type: "keyin"; quantity: number; world: World }
+  | { type: "scan"; barcode: string; meanings: DataMeaning[]; facts: SeatFacts }
+  | { type: "keyin"; quantity: number; facts: SeatFacts }
   /** the lit bin's confirm button, its beam (sensor), or its shortage button */
-  | { type: "bin"; binId: string; signal: "confirm" | "sensor" | "shortage"; world: World }
+  | { type: "bin"; binId: string; signal: "confirm" | "sensor" | "shortage"; facts: SeatFacts }
   /** the request behind the pending work changed elsewhere (bus): drop it if it is gone */
   | { type: "changed"; stillValid: boolean };
 
 /**
- * A station operation, as the operations door (services/operations) names it, with its input: the
- * station API's input shapes (domain/station.schema.ts) less the seat, which the engine adds.
+ * A station operation, as the operations door (services/operations) names it, with its own input
+ * (domain/station.schema.ts, the station API's shapes; the audit count's is domain/audit.schema.ts),
+ * so the engine passes it on as it is.
  */
 export type OpCall =
-  | { op: "login"; user: string }
-  | { op: "logout" }
-  | ({ op: "rackPresented" } & RackPresentedInput)
-  | ({ op: "pick" } & Omit<PickTransactionInput, "seat">)
-  | ({ op: "pickException" } & Omit<PickExceptionInput, "seat">)
-  | ({ op: "put" } & Omit<PutTransactionInput, "seat">)
-  | ({ op: "putException" } & Omit<PutExceptionInput, "seat">)
+  | { op: "login"; seat: string; user: string }
+  | { op: "logout"; seat: string }
+  | { op: "rackPresented"; input: RackPresentedInput }
+  | { op: "pick"; input: PickTransactionInput }
+  | { op: "pickException"; input: PickExceptionInput }
+  | { op: "put"; input: PutTransactionInput }
+  | { op: "putException"; input: PutExceptionInput }
   | { op: "release"; externalServiceRequestId: string }
   | { op: "binEmptied"; binId: string }
-  | {
-      op: "auditCount";
-      auditId: string;
-      auditLineId: string;
-      good: number;
-      damaged?: number;
-      unscannable?: number;
-    };
-
-/** A light the seat wants on (the shell maps bins and slots to device addresses). */
-export type LightTarget = { bin: string } | { slot: string };
-
-export type SeatAction =
-  | { kind: "call"; call: OpCall }
-  | { kind: "show"; target: LightTarget; quantity: number }
-  | { kind: "clear"; target: LightTarget };
+  | { op: "auditCount"; auditId: string; input: AuditCountInput };
 
 /** Stable reasons a scan or press is refused (docs/station.md#station-engine-scans-lights-and-buttons); the screen has a message for each. */
 export const REFUSAL_REASONS = [
@@ -168,5 +156,5 @@ export interface Resolved {
 }
 
 export type SeatStep =
-  | { ok: true; state: SeatState; actions: SeatAction[]; resolved: Resolved }
+  | { ok: true; state: SeatState; calls: OpCall[]; resolved: Resolved }
   | { ok: false; reason: RefusalReason; message: string; as?: Resolved["as"] };

@@ -70,7 +70,7 @@ export function contentsSuite(built: () => Debs): void {
         "opt/pps-edge/docs/architecture.md",
         "opt/pps-edge/drizzle/meta/_journal.json",
         "opt/pps-edge/firmware-profiles/honeywell-hidpos.json",
-        "opt/pps-edge/src/http/screen-page/index.html",
+        "opt/pps-edge/src/station/screen/page/index.html",
         "opt/pps-edge/src/http/docs-page/index.html",
         "opt/pps-edge/node_modules/better-sqlite3/build/Release/better_sqlite3.node",
         "etc/pps-edge/pps-edge.yaml",

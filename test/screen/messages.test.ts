@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import { configSchema } from "../../src/config/config.schema.js";
 import { ERROR_CODES } from "../../src/domain/errors.js";
 import { EXCEPTION_CODES } from "../../src/station/scan-codes.js";
-import { de } from "../../src/station/screen/messages.de.js";
-import { en } from "../../src/station/screen/messages.en.js";
-import { CATALOGUES, render } from "../../src/station/screen/messages.js";
-import { DIDS, INSTRUCTIONS, LANGUAGES } from "../../src/station/screen/screen.types.js";
+import { de } from "../../src/station/screen/messages/de.js";
+import { en } from "../../src/station/screen/messages/en.js";
+import { CATALOGUES, render } from "../../src/station/screen/messages/messages.js";
+import { DIDS, INSTRUCTIONS, LANGUAGES } from "../../src/station/screen/state/types.js";
 import { REFUSAL_REASONS } from "../../src/station/seat.types.js";
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

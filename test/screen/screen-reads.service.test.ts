@@ -1,21 +1,22 @@
 /**
- * The screen's reads door (services.screenReads) over the agent's database: it reads the work the
+ * The screen's repository (services.repos.screen, which the screen takes as it is: station/screen
+ * publisher.ts `ScreenStore`) over the agent's database: it reads the work the
  * station holds as the screen shows it, and the operators the screen remembers, whose language the
  * screen's state then speaks.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ScreenReadsService } from "../../src/services/screen/screen-reads.service.js";
-import type { ScreenState } from "../../src/station/screen/screen.types.js";
+import type { ScreenStore } from "../../src/station/screen/publisher.js";
+import type { ScreenState } from "../../src/station/screen/state/types.js";
 import { startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../helpers/station.js";
 
 let t: TestAgent;
-let reads: ScreenReadsService;
+let reads: ScreenStore;
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
 beforeAll(async () => {
   t = await startTestAgent();
-  reads = t.agent.services.screenReads;
+  reads = t.agent.services.repos.screen;
 });
 afterAll(async () => {
   await t.close();

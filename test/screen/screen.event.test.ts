@@ -1,6 +1,6 @@
 /** The screen's last event (pure): what the input was, its result in words, and its tone. */
 import { describe, expect, it } from "vitest";
-import { lastEventOf } from "../../src/station/screen/screen.event.js";
+import { lastEventOf } from "../../src/station/screen/state/event.js";
 
 const bins = ["1", "2", "3"].map((id) => ({
   id,

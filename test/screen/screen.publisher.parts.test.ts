@@ -3,8 +3,8 @@
  * it changed, and derives only seats with a screen; the last events are numbered across the station.
  */
 import { describe, expect, it } from "vitest";
-import { createScreenFanOut } from "../../src/station/screen/screen.fan-out.js";
-import { createLastEvents } from "../../src/station/screen/screen.last-events.js";
+import { createScreenFanOut } from "../../src/station/screen/fan-out.js";
+import { createLastEvents } from "../../src/station/screen/state/last-events.js";
 import { READY } from "../../src/station/seat.types.js";
 
 describe("screen fan-out", () => {

@@ -4,7 +4,7 @@
  * `GET /station/seats/{seat}/screen` returns the same object.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ScreenState } from "../../src/station/screen/screen.types.js";
+import type { ScreenState } from "../../src/station/screen/state/types.js";
 import { startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../helpers/station.js";
 

@@ -6,7 +6,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ScreenState } from "../../src/station/screen/screen.types.js";
+import type { ScreenState } from "../../src/station/screen/state/types.js";
 import { startTestAgent, type TestAgent, tempDir } from "../helpers/agent.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../helpers/station.js";
 

@@ -1,12 +1,12 @@
 /**
- * The screen state as a pure derivation (src/station/screen/screen.state.ts): a table of rows, each a
+ * The screen state as a pure derivation (src/station/screen/state/state.ts): a table of rows, each a
  * station and a seat state, and what the screen must say and allow. The bins grid must equal the lights'
  * own derivation (bin-lights.ts), so screen and lights cannot disagree.
  */
 import { describe, expect, it } from "vitest";
 import { binLight, heldBySeats } from "../../src/station/bin-lights.js";
-import { deriveScreen } from "../../src/station/screen/screen.state.js";
-import type { ScreenInput } from "../../src/station/screen/screen.types.js";
+import { deriveScreen } from "../../src/station/screen/state/state.js";
+import type { ScreenInput } from "../../src/station/screen/state/types.js";
 import type { SeatState } from "../../src/station/seat.types.js";
 import { COUNTING, PICKING, PUT_CONFIRM, PUT_SLOT, pick, put } from "../station/support.js";
 

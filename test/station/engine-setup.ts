@@ -4,7 +4,6 @@
  */
 import pino from "pino";
 import { createStationEngine, type StationEngine } from "../../src/station/engine.js";
-import { createOpRunner } from "../../src/station/op-calls.js";
 import { createTopology } from "../../src/station/topology.js";
 import { startTestAgent, type TestAgent } from "../helpers/agent.js";
 import { FakeHub } from "./fake-hub.js";
@@ -26,7 +25,8 @@ export async function startEngineRig(): Promise<EngineRig> {
   const engine = createStationEngine({
     hub,
     bus: svc.bus,
-    run: createOpRunner(svc.operations, svc.audits),
+    operations: svc.operations,
+    audits: svc.audits,
     lookup: svc.scanLookup,
     topology: createTopology({
       station: {

@@ -15,7 +15,7 @@ import {
 } from "./support.js";
 
 const picks = [pick()];
-const PICKED = "ready picked | pick P1/P1-L1@S1x3, clear 2";
+const PICKED = "ready picked | pick P1/P1-L1@S1x3, lit none";
 
 // docs/architecture.md#pick made physical: scan the item (or slot) → the bin lights → button or beam confirms.
 const rows = [
@@ -23,14 +23,14 @@ const rows = [
     "item with work lights its bin",
     READY,
     scan("BC-A", [item()], { picks }),
-    "pick_confirm bin_lit | show 2=3",
+    "pick_confirm bin_lit | lit 2=3",
   ),
   row("item without work", READY, scan("BC-A", [item()]), "refused no_work"),
   row(
     "slot with work lights its bin",
     READY,
     scan("S1", [slot()], { picks }),
-    "pick_confirm bin_lit | show 2=3",
+    "pick_confirm bin_lit | lit 2=3",
   ),
   row(
     "slot of a rack not presented",
@@ -42,10 +42,20 @@ const rows = [
     "item wins over slot",
     READY,
     scan("X", [slot("S7"), item()], { picks }),
-    "pick_confirm bin_lit | show 2=3",
+    "pick_confirm bin_lit | lit 2=3",
   ),
-  row("MSU presents its rack", READY, scan("M1", [msu()]), "ready rack_presented | present M1[S1,S2]"),
-  row("MSU already presented", READY, scan("M1", [msu("M1", true)]), "ready rack_already_presented | "),
+  row(
+    "MSU presents its rack",
+    READY,
+    scan("M1", [msu()]),
+    "ready rack_presented | present M1[S1,S2], lit none",
+  ),
+  row(
+    "MSU already presented",
+    READY,
+    scan("M1", [msu("M1", true)]),
+    "ready rack_already_presented | lit none",
+  ),
   row("unknown barcode", READY, scan("??", []), "refused unknown_barcode"),
   row(
     "a packing level's barcode is not one unit",
@@ -60,8 +70,8 @@ const rows = [
     "refused level_barcode",
   ),
   row("nobody logged in", READY, scan("BC-A", [item()], { picks, user: null }), "refused not_logged_in"),
-  row("badge logs in", READY, scan("BADGE-bob", [], { user: null }), "ready logged_in | login bob"),
-  row("own badge logs out", READY, scan("BADGE-alice", []), "ready logged_out | logout"),
+  row("badge logs in", READY, scan("BADGE-bob", [], { user: null }), "ready logged_in | login bob, lit none"),
+  row("own badge logs out", READY, scan("BADGE-alice", []), "ready logged_out | logout, lit none"),
   row("another badge at a taken seat", READY, scan("BADGE-bob", []), "refused seat_taken"),
   row("badge while a bin is lit", PICKING, scan("BADGE-alice", []), "refused finish_first"),
   row("badge without a user", READY, scan("BADGE-", []), "refused bad_code"),
@@ -73,29 +83,29 @@ const rows = [
     "shortage button",
     PICKING,
     bin("2", "shortage"),
-    "ready pick_exception | item_missing P1/P1-L1x3, clear 2",
+    "ready pick_exception | item_missing P1/P1-L1x3, lit none",
   ),
   row(
     "EXC-ITEM_MISSING",
     PICKING,
     scan("EXC-ITEM_MISSING", []),
-    "ready pick_exception | item_missing P1/P1-L1x3, clear 2",
+    "ready pick_exception | item_missing P1/P1-L1x3, lit none",
   ),
   row(
     "EXC-PHYSICALLY_DAMAGED",
     PICKING,
     scan("EXC-PHYSICALLY_DAMAGED", []),
-    "ready pick_exception | physically_damaged P1/P1-L1x3, clear 2",
+    "ready pick_exception | physically_damaged P1/P1-L1x3, lit none",
   ),
   row(
     "EXC-UNSCANNABLE",
     PICKING,
     scan("EXC-UNSCANNABLE", []),
-    "ready pick_exception | unscannable P1/P1-L1x3, clear 2",
+    "ready pick_exception | unscannable P1/P1-L1x3, lit none",
   ),
   row("a put-only exception", PICKING, scan("EXC-OVERSIZED", []), "refused exception_not_applicable"),
-  row("EXC-CANCEL", PICKING, scan("EXC-CANCEL", []), "ready cancelled | clear 2"),
-  row("key-in picks that many", PICKING, keyin(2), "ready picked | pick P1/P1-L1@S1x2, clear 2"),
+  row("EXC-CANCEL", PICKING, scan("EXC-CANCEL", []), "ready cancelled | lit none"),
+  row("key-in picks that many", PICKING, keyin(2), "ready picked | pick P1/P1-L1@S1x2, lit none"),
   row("key-in above the lit quantity", PICKING, keyin(4), "refused more_than_expected"),
   row("another item while a bin is lit", PICKING, scan("BC-A", [item()], { picks }), "refused finish_first"),
   row("cancel, nothing pending", READY, scan("EXC-CANCEL", []), "refused nothing_pending"),
@@ -104,9 +114,9 @@ const rows = [
   row("unknown exception code", READY, scan("EXC-BOGUS", []), "refused bad_code"),
   row("key-in, nothing pending", READY, keyin(1), "refused nothing_pending"),
   row("a button, nothing lit", READY, bin("2"), "refused not_this_step"),
-  row("a beam, nothing lit", READY, bin("2", "sensor"), "ready ignored | "),
-  row("work gone elsewhere", PICKING, { type: "changed", stillValid: false }, "ready dropped | clear 2"),
-  row("work still there", PICKING, { type: "changed", stillValid: true }, "pick_confirm unchanged | "),
+  row("a beam, nothing lit", READY, bin("2", "sensor"), "ready ignored | lit none"),
+  row("work gone elsewhere", PICKING, { type: "changed", stillValid: false }, "ready dropped | lit none"),
+  row("work still there", PICKING, { type: "changed", stillValid: true }, "pick_confirm unchanged | lit 2=3"),
 ];
 
 describe("seat machine: pick", () => {
@@ -114,9 +124,9 @@ describe("seat machine: pick", () => {
     expect(fmt(stepSeat(r.start, r.input))).toBe(r.want);
   });
 
-  it("a refusal carries no state and no actions: the seat keeps what it had", () => {
+  it("a refusal carries no state and no calls: the seat keeps what it had", () => {
     const out = stepSeat(PICKING, scan("BADGE-bob", []));
     expect(out).not.toHaveProperty("state");
-    expect(out).not.toHaveProperty("actions");
+    expect(out).not.toHaveProperty("calls");
   });
 });

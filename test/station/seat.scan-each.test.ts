@@ -39,7 +39,7 @@ const rows = [
     "first scan lights the bin, one counted",
     READY,
     scan("BC-A", [each()], { picks }),
-    "pick_confirm bin_lit | show 2=3",
+    "pick_confirm bin_lit | lit 2=2",
     {
       scanned: 1,
     },
@@ -48,42 +48,44 @@ const rows = [
     "a slot scan lights it, none counted",
     READY,
     scan("S1", [slot()], { picks }),
-    "pick_confirm bin_lit | show 2=3",
+    "pick_confirm bin_lit | lit 2=3",
     {
       scanned: 0,
     },
   ),
-  row("the next unit counts", LIT, scan("BC-A", [each()]), "pick_confirm unit_scanned | ", { scanned: 2 }),
+  row("the next unit counts", LIT, scan("BC-A", [each()]), "pick_confirm unit_scanned | lit 2=1", {
+    scanned: 2,
+  }),
   row(
     "the last unit confirms the whole quantity",
     TWO,
     scan("BC-A", [each()]),
-    "ready picked | pick P1/P1-L1@S1x3, clear 2",
+    "ready picked | pick P1/P1-L1@S1x3, lit none",
   ),
   row(
     "one unit to pick: its scan is the last",
     READY,
     scan("BC-A", [each()], { picks: [pick({ scanRequired: true, quantity: 1 })] }),
-    "ready picked | pick P1/P1-L1@S1x1, clear 2",
+    "ready picked | pick P1/P1-L1@S1x1, lit none",
   ),
   row("another item while lit", LIT, scan("BC-B", [each(2, "B")]), "refused finish_first"),
   row("the button before every unit is scanned", LIT, bin("2"), "refused scan_each_unit"),
   row("EXC-CONFIRM likewise", LIT, scan("EXC-CONFIRM", []), "refused scan_each_unit"),
   row("key-in is refused", LIT, keyin(3), "refused scan_each_unit"),
-  row("the beam is ignored, not a confirm", LIT, bin("2", "sensor"), "pick_confirm ignored | "),
+  row("the beam is ignored, not a confirm", LIT, bin("2", "sensor"), "pick_confirm ignored | lit 2=2"),
   row(
     "missing after two scans: two picked, one short",
     TWO,
     scan("EXC-ITEM_MISSING", []),
-    "ready pick_exception | pick P1/P1-L1@S1x2, item_missing P1/P1-L1x1, clear 2",
+    "ready pick_exception | pick P1/P1-L1@S1x2, item_missing P1/P1-L1x1, lit none",
   ),
-  row("cancel drops the count", TWO, scan("EXC-CANCEL", []), "ready cancelled | clear 2"),
+  row("cancel drops the count", TWO, scan("EXC-CANCEL", []), "ready cancelled | lit none"),
   // put: the item's flag travels with the put; key-in is refused, scans count
   row(
     "put: a scan-required item starts the put",
     READY,
     scan("BC-A", [each()], { mode: "put", puts: [put()] }),
-    "put_slot put_item | show 3=1",
+    "put_slot put_item | lit 3=1",
     { put: { scanRequired: true } },
   ),
   row(
@@ -102,7 +104,7 @@ const rows = [
     "put: the button puts the scanned count",
     EACH_PUT_CONFIRM,
     bin("3", "confirm", { mode: "put" }),
-    "ready put | put U1/A@S9x2, clear 3, clear slot S9",
+    "ready put | put U1/A@S9x2, lit none",
   ),
   // audit: key-in after a scan-required item is refused; exceptions count damaged / unscannable
   row(
@@ -115,7 +117,7 @@ const rows = [
     "audit: damaged counts one for the last line",
     COUNTING,
     scan("EXC-PHYSICALLY_DAMAGED", [], A),
-    "audit_count audit_damaged | ",
+    "audit_count audit_damaged | lit none",
     {
       damaged: { "AU1-1": 1 },
     },
@@ -130,14 +132,14 @@ const rows = [
     "audit: unscannable with one line open at the slot",
     counting({ location: "S2", last: null, counts: {} }),
     scan("EXC-UNSCANNABLE", [], A),
-    "audit_count audit_unscannable | ",
+    "audit_count audit_unscannable | lit none",
     { unscannable: { "AU1-3": 1 } },
   ),
   row(
     "audit: closing the slot reports damaged and unscannable",
     counting({ damaged: { "AU1-1": 1 }, unscannable: { "AU1-2": 2 } }),
     scan("EXC-CONFIRM", [], A),
-    "ready location_counted | count AU1-1=2, count AU1-2=0",
+    "ready location_counted | count AU1-1=2, count AU1-2=0, lit none",
   ),
 ];
 
@@ -153,17 +155,25 @@ describe("seat machine: scan-required items and audit exceptions", () => {
       counting({ damaged: { "AU1-1": 1 }, unscannable: { "AU1-2": 2 } }),
       scan("EXC-CONFIRM", [], A),
     );
-    const calls = out.ok ? out.actions.flatMap((a) => (a.kind === "call" ? [a.call] : [])) : [];
+    const calls = out.ok ? out.calls : [];
     expect(calls).toEqual([
-      { op: "auditCount", auditId: "AU1", auditLineId: "AU1-1", good: 2, damaged: 1, unscannable: 0 },
-      { op: "auditCount", auditId: "AU1", auditLineId: "AU1-2", good: 0, damaged: 0, unscannable: 2 },
+      {
+        op: "auditCount",
+        auditId: "AU1",
+        input: { audit_line_id: "AU1-1", good_qty: 2, damaged_qty: 1, unscannable_qty: 0 },
+      },
+      {
+        op: "auditCount",
+        auditId: "AU1",
+        input: { audit_line_id: "AU1-2", good_qty: 0, damaged_qty: 0, unscannable_qty: 2 },
+      },
     ]);
   });
 
   it("items without the flag keep one scan + confirm for the whole quantity", () => {
     const lit = stepSeat(READY, scan("BC-A", [{ kind: "item", itemId: 1, sku: "A" }], { picks: [pick()] }));
-    expect(fmt(lit)).toBe("pick_confirm bin_lit | show 2=3");
+    expect(fmt(lit)).toBe("pick_confirm bin_lit | lit 2=3");
     if (!lit.ok) return;
-    expect(fmt(stepSeat(lit.state, keyin(2)))).toBe("ready picked | pick P1/P1-L1@S1x2, clear 2");
+    expect(fmt(stepSeat(lit.state, keyin(2)))).toBe("ready picked | pick P1/P1-L1@S1x2, lit none");
   });
 });

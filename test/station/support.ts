@@ -1,14 +1,15 @@
 /** Builders for the seat machine's inputs, so each row of a table states only what it is about. */
+import { heldBySeats } from "../../src/station/bin-lights.js";
 import type {
   AuditView,
   DataMeaning,
+  OpCall,
   PickTarget,
   PutTarget,
-  SeatAction,
+  SeatFacts,
   SeatInput,
   SeatState,
   SeatStep,
-  World,
 } from "../../src/station/seat.types.js";
 
 export const item = (itemId = 1, sku = "A"): DataMeaning => ({ kind: "item", itemId, sku });
@@ -62,26 +63,26 @@ export const audit = (kq = false): AuditView => ({
   ],
 });
 
-export function world(over: Partial<World> = {}): World {
+export function facts(over: Partial<SeatFacts> = {}): SeatFacts {
   return { mode: "pick", seat: "front", user: "alice", picks: [], puts: [], audit: null, ...over };
 }
 
-export const scan = (barcode: string, meanings: DataMeaning[], w: Partial<World> = {}): SeatInput => ({
+export const scan = (barcode: string, meanings: DataMeaning[], w: Partial<SeatFacts> = {}): SeatInput => ({
   type: "scan",
   barcode,
   meanings,
-  world: world(w),
+  facts: facts(w),
 });
-export const keyin = (quantity: number, w: Partial<World> = {}): SeatInput => ({
+export const keyin = (quantity: number, w: Partial<SeatFacts> = {}): SeatInput => ({
   type: "keyin",
   quantity,
-  world: world(w),
+  facts: facts(w),
 });
 export const bin = (
   binId: string,
   signal: "confirm" | "sensor" | "shortage" = "confirm",
-  w: Partial<World> = {},
-): SeatInput => ({ type: "bin", binId, signal, world: world(w) });
+  w: Partial<SeatFacts> = {},
+): SeatInput => ({ type: "bin", binId, signal, facts: facts(w) });
 
 export const READY_STATE: SeatState = { step: "ready", tote: null };
 export const PICKING: SeatState = { step: "pick_confirm", pick: pick() };
@@ -106,37 +107,52 @@ export const COUNTING: SeatState = {
   last: "AU1-1",
 };
 
-/** One step as text: `refused <reason>`, or `<step> <did> | <actions>` (see `act`). */
+/**
+ * One step as text: `refused <reason>`, or `<step> <did> | <calls>, lit <lights>` (see `call`), where
+ * the lights are what the new state holds on (bin-lights.ts `heldBySeats`, what reaches the hardware):
+ * `2=3` bin 2 showing 3, `slot S9=2` a slot showing 2, `none` when it holds nothing.
+ */
 export function fmt(out: SeatStep): string {
   if (!out.ok) return `refused ${out.reason}`;
-  return `${out.state.step} ${out.resolved.did} | ${out.actions.map(act).join(", ")}`;
+  return `${out.state.step} ${out.resolved.did} | ${[...out.calls.map(call), lit(out.state)].join(", ")}`;
 }
 
-const where = (t: { bin: string } | { slot: string }) => ("bin" in t ? t.bin : `slot ${t.slot}`);
+/** The lights a seat's state holds on, as `lit 2=3 slot S9=2` or `lit none`. */
+export function lit(state: SeatState): string {
+  const held = heldBySeats([state]);
+  const bins = [...held.bins].map(([b, q]) => `${b}=${q}`);
+  const slots = [...held.slots].map(([s, q]) => `slot ${s}=${q}`);
+  return `lit ${[...bins, ...slots].join(" ") || "none"}`;
+}
 
-export function act(a: SeatAction): string {
-  if (a.kind === "show") return `show ${where(a.target)}=${a.quantity}`;
-  if (a.kind === "clear") return `clear ${where(a.target)}`;
-  const c = a.call;
+export function call(c: OpCall): string {
   switch (c.op) {
     case "login":
       return `login ${c.user}`;
     case "rackPresented":
-      return `present ${c.msu}[${c.locations.join(",")}]`;
-    case "pick":
-      return `pick ${c.externalServiceRequestId}/${c.line}@${c.location}x${c.quantity}`;
-    case "pickException":
-      return `${c.reason} ${c.externalServiceRequestId}/${c.line}x${c.quantity}`;
-    case "put":
-      return `put ${c.externalServiceRequestId}/${c.product_sku}@${c.location}x${c.quantity}`;
-    case "putException":
-      return `${c.reason} ${c.externalServiceRequestId}/${c.product_sku}x${c.quantity}`;
+      return `present ${c.input.msu}[${c.input.locations.join(",")}]`;
+    case "pick": {
+      const p = c.input;
+      return `pick ${p.externalServiceRequestId}/${p.line}@${p.location}x${p.quantity}`;
+    }
+    case "pickException": {
+      const e = c.input;
+      return `${e.reason} ${e.externalServiceRequestId}/${e.line}x${e.quantity}`;
+    }
+    case "put": {
+      const p = c.input;
+      return `put ${p.externalServiceRequestId}/${p.product_sku}@${p.location}x${p.quantity}`;
+    }
+    case "putException": {
+      const e = c.input;
+      return `${e.reason} ${e.externalServiceRequestId}/${e.product_sku}x${e.quantity}`;
+    }
     case "release":
       return `release ${c.externalServiceRequestId}`;
     case "binEmptied":
       return `empty ${c.binId}`;
     case "auditCount":
-      return `count ${c.auditLineId}=${c.good}`;
+      return `count ${c.input.audit_line_id}=${c.input.good_qty}`;
     default:
       return c.op;
   }

@@ -7,14 +7,11 @@ import type { RouteRegistry } from "../openapi.js";
 import { type Handler, route } from "../route.js";
 import { STATION_EXAMPLES as EX } from "./request-examples.js";
 
-/** What the station engine answers for one input (src/station/engine.ts `EngineOutcome`). */
-export interface ScanOutcome {
-  seat: string | null;
-  result: "done" | "refused" | "debounced" | "ignored";
-  reason?: string;
-  message?: string;
-  as?: string;
-}
+/**
+ * What the station engine answers for one input (src/station/engine.ts `Outcome`), as the response
+ * body's schema below documents it: the routes read it by that schema, which the engine's type meets.
+ */
+type ScanOutcome = z.output<typeof scanOutcomeSchema>;
 
 export interface ScanPort {
   scan(seat: string, barcode: string): ScanOutcome;
@@ -74,7 +71,7 @@ const errors = {
   },
 };
 
-/** The engine's answer to one input (`ScanOutcome`). */
+/** The engine's answer to one input (src/station/engine.ts `Outcome`). */
 export const scanOutcomeSchema = z.looseObject({
   seat: z.string().nullable(),
   result: z.enum(["done", "refused", "debounced", "ignored"]),

@@ -161,7 +161,7 @@ function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
     "/station/picks",
     "One pick transaction (item from slot into the order's bin)",
     { roles: ["operator"], body: pickTransactionSchema, examples: { pick: EX.pick }, answer: requestAfter },
-    async (c) => c.json(ops.pick(await readJson(c, pickTransactionSchema))),
+    async (c) => c.json(ops.viewed.pick(await readJson(c, pickTransactionSchema))),
   );
   post(
     "/station/picks/exceptions",
@@ -172,13 +172,13 @@ function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
       examples: { exception: EX.pickException },
       answer: requestAfter,
     },
-    async (c) => c.json(ops.pickException(await readJson(c, pickExceptionSchema))),
+    async (c) => c.json(ops.viewed.pickException(await readJson(c, pickExceptionSchema))),
   );
   post(
     "/station/puts",
     "One put transaction (item from tote into a slot)",
     { roles: ["operator"], body: putTransactionSchema, examples: { put: EX.put }, answer: requestAfter },
-    async (c) => c.json(ops.put(await readJson(c, putTransactionSchema))),
+    async (c) => c.json(ops.viewed.put(await readJson(c, putTransactionSchema))),
   );
   post(
     "/station/puts/exceptions",
@@ -189,13 +189,13 @@ function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
       examples: { exception: EX.putException },
       answer: requestAfter,
     },
-    async (c) => c.json(ops.putException(await readJson(c, putExceptionSchema))),
+    async (c) => c.json(ops.viewed.putException(await readJson(c, putExceptionSchema))),
   );
   post(
     "/station/puts/:externalServiceRequestId/release",
     "The tote (or roll cage) of a complete put is released",
     { roles: ["operator"], answer: requestAfter },
-    (c) => c.json(ops.release(c.req.param("externalServiceRequestId") as string)),
+    (c) => c.json(ops.viewed.release(c.req.param("externalServiceRequestId") as string)),
   );
   post(
     "/station/puts/:externalServiceRequestId/put-back-stage",

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
 import type { StagePutInput } from "../../domain/service-request.schema.js";
 import type {
@@ -16,7 +17,7 @@ import * as put from "../put/put.service.js";
 import { viewOf } from "../requests/request-record.js";
 import type { StationDeps } from "../station/station.service.js";
 import * as station from "../station/station.service.js";
-import type { UnitOfWork } from "../unit-of-work/unit-of-work.js";
+import type { Tx, UnitOfWork } from "../unit-of-work/unit-of-work.js";
 
 export interface OperationsDeps {
   deps: StationDeps & PutDeps;
@@ -41,9 +42,33 @@ function itemBySku(deps: StationDeps, sku: string): number {
  * The station's operations, each one transaction through the unit of work: what the HTTP station API,
  * MQTT requests and the station engine (devices) call. One door for all of them keeps every entry
  * point's behaviour the same. It only binds the pick, put and station use cases to their dependencies.
+ *
+ * The operations that change a request return nothing: the station engine reads no answer. `viewed`
+ * holds the same operations answering with the request's view afterwards, built in their transaction,
+ * for the callers that return it to a client (the HTTP station API).
  */
 export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps) {
   let stagingTimer: NodeJS.Immediate | undefined;
+
+  /** The use cases that change one request, each returning the request's row afterwards. */
+  const records = {
+    pick: (input: PickTransactionInput, tx: Tx) => pick.recordPick(deps, input, tx),
+    pickException: (input: PickExceptionInput, tx: Tx) => pick.recordPickException(deps, input, tx),
+    put: (input: PutTransactionInput, tx: Tx) => put.recordPut(deps, input, tx),
+    putException: (input: PutExceptionInput, tx: Tx) => put.recordPutException(deps, input, tx),
+    release: (externalId: string, tx: Tx) => put.releasePut(deps, externalId, tx),
+  };
+  const done =
+    <I>(record: (input: I, tx: Tx) => RequestRow) =>
+    (input: I): void => {
+      uow.run((tx) => {
+        record(input, tx);
+      });
+    };
+  const viewed =
+    <I>(record: (input: I, tx: Tx) => RequestRow) =>
+    (input: I) =>
+      uow.run((tx) => viewOf(record(input, tx), deps));
 
   /** Staging is answered at once and checked just after (spec: stage_requested, then staged or failure). */
   function kickStaging(): void {
@@ -71,9 +96,8 @@ export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps)
     rackGone: (msu: string) => uow.run((tx) => station.removeRack(deps, msu, tx)),
     setStock: (input: StockAdjustInput) =>
       uow.run((tx) => station.setStock(deps, { ...input, itemId: itemBySku(deps, input.product_sku) }, tx)),
-    pick: (input: PickTransactionInput) => uow.run((tx) => viewOf(pick.recordPick(deps, input, tx), deps)),
-    pickException: (input: PickExceptionInput) =>
-      uow.run((tx) => viewOf(pick.recordPickException(deps, input, tx), deps)),
+    pick: done(records.pick),
+    pickException: done(records.pickException),
     printReady: (externalId: string) => uow.run((tx) => pick.printReady(deps, externalId, tx)),
     /** A bin holding a staged put has its staging withdrawn (stage_cancelled); any other is a pick bin. */
     binEmptied: (binId: string) =>
@@ -89,10 +113,18 @@ export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps)
         pick.expireOverdue(deps, tx);
         pick.assignBins(deps, tx);
       }),
-    put: (input: PutTransactionInput) => uow.run((tx) => viewOf(put.recordPut(deps, input, tx), deps)),
-    putException: (input: PutExceptionInput) =>
-      uow.run((tx) => viewOf(put.recordPutException(deps, input, tx), deps)),
-    release: (externalId: string) => uow.run((tx) => viewOf(put.releasePut(deps, externalId, tx), deps)),
+    put: done(records.put),
+    putException: done(records.putException),
+    release: done(records.release),
+    /** The request operations above, answering with the request's view afterwards. */
+    viewed: {
+      pick: viewed(records.pick),
+      pickException: viewed(records.pickException),
+      put: viewed(records.put),
+      putException: viewed(records.putException),
+      release: viewed(records.release),
+    },
+    /** Only the station API puts back staging, and it answers with the request's view. */
     putBackStage: (externalId: string, binId: string) =>
       uow.run((tx) => viewOf(put.putBackStage(deps, externalId, binId, tx), deps)),
     stagePut(input: StagePutInput): void {

@@ -1,14 +1,14 @@
 /**
- * The last event each seat's screen shows (what one is: screen.event.ts), numbered across the station,
+ * The last event each seat's screen shows (what one is: event.ts), numbered across the station,
  * and the bin each seat's pending work had lit before the input, which tells whether the input finished
  * that bin (the "complete" tone).
  */
-import type { BinView } from "../bin-lights.js";
-import { pendingBin } from "../seat.machine.js";
-import type { SeatState } from "../seat.types.js";
-import { REFUSAL_KEYS } from "./messages.js";
-import { type EventOutcome, lastEventOf, type ScreenEventInput } from "./screen.event.js";
-import type { LastEvent } from "./screen.types.js";
+import type { BinView } from "../../bin-lights.js";
+import { pendingBin } from "../../seat.machine.js";
+import type { SeatState } from "../../seat.types.js";
+import { REFUSAL_KEYS } from "../messages/messages.js";
+import { type EventResult, lastEventOf, type ScreenEventInput } from "./event.js";
+import type { LastEvent } from "./types.js";
 
 export function createLastEvents(deps: { seats: readonly string[]; now: () => number }) {
   const events = new Map<string, LastEvent>();
@@ -25,7 +25,7 @@ export function createLastEvents(deps: { seats: readonly string[]; now: () => nu
     record(
       seat: string | null,
       input: ScreenEventInput,
-      outcome: EventOutcome,
+      outcome: EventResult,
       seatsAfter: ReadonlyMap<string, SeatState>,
       binsAfter: readonly BinView[],
     ): void {

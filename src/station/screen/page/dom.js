@@ -7,7 +7,7 @@ export function useCatalogue(cat) {
   catalogue = cat;
 }
 
-/** A catalogue text with its `{placeholders}` filled (as src/station/screen/messages.ts renders). */
+/** A catalogue text with its `{placeholders}` filled (as src/station/screen/messages/messages.ts renders). */
 export function t(key, params = {}) {
   const text = catalogue[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));

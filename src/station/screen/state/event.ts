@@ -5,17 +5,14 @@
  * (the page plays it with Web Audio). Inputs that changed nothing visible (a dropped repeat, an
  * ignored beam) leave the last event as it was.
  */
-import type { BinView } from "../bin-lights.js";
-import type { EngineInput } from "../engine.js";
-import { DIDS, type LastEvent, type Msg } from "./screen.types.js";
+import type { BinView } from "../../bin-lights.js";
+import type { EngineInput, Outcome } from "../../engine.js";
+import { DIDS, type LastEvent, type Msg } from "./types.js";
 
 export type ScreenEventInput = EngineInput | { kind: "tap"; text: string };
 
-export interface EventOutcome {
-  result: "done" | "refused" | "debounced" | "ignored";
-  did?: string | undefined;
-  reason?: string | undefined;
-}
+/** What the last event reads of an input's outcome. */
+export type EventResult = Pick<Outcome, "result" | "did" | "reason">;
 
 /** Work that ends something: its bin may now be complete (the "complete" tone). */
 const FINISHING = new Set(["picked", "pick_exception", "put", "put_exception"]);
@@ -36,7 +33,7 @@ function describe(input: ScreenEventInput): Pick<LastEvent, "input" | "text"> {
   }
 }
 
-function messageOf(outcome: EventOutcome, knownReasons: ReadonlySet<string>): Msg {
+function messageOf(outcome: EventResult, knownReasons: ReadonlySet<string>): Msg {
   if (outcome.result === "refused") {
     const reason = outcome.reason ?? "";
     return { key: knownReasons.has(reason) ? `refusal.${reason}` : "refusal.other" };
@@ -49,7 +46,7 @@ export function lastEventOf(e: {
   seq: number;
   at: number;
   input: ScreenEventInput;
-  outcome: EventOutcome;
+  outcome: EventResult;
   /** the bin the seat's pending work had lit before the input */
   binBefore: string | null;
   binsAfter: readonly BinView[];

@@ -4,41 +4,38 @@
  * station, audits, device health) and every tapped station operation. Changes that arrive together
  * are derived once (a microtask later, after the engine has set the lights), and a state equal to the
  * one last sent is not sent again. Only seats with a connected screen are derived on changes; a read
- * derives at once. The delivery to connected screens is screen.fan-out.ts; the last event each seat
- * shows is kept by screen.last-events.ts.
+ * derives at once. The delivery to connected screens is fan-out.ts; the last event each seat
+ * shows is kept by state/last-events.ts.
  */
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
+import type { ScreenPickRow } from "../../domain/screen-pick-row.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
-import type { EngineInput, EngineOutcome } from "../engine.js";
+import type { EngineInput, Outcome } from "../engine.js";
 import type { SeatState, StationMode } from "../seat.types.js";
-import { isLang } from "./messages.js";
-import type { EventOutcome, ScreenEventInput } from "./screen.event.js";
-import { createScreenFanOut, type ScreenListener } from "./screen.fan-out.js";
-import { createLastEvents } from "./screen.last-events.js";
-import { deriveScreen } from "./screen.state.js";
-import type {
-  AuditLineRow,
-  BinOrder,
-  Lang,
-  LastEvent,
-  PickLineRow,
-  PutItemRow,
-  ScreenState,
-} from "./screen.types.js";
+import { createScreenFanOut, type ScreenListener } from "./fan-out.js";
+import { isLang } from "./messages/messages.js";
+import type { ScreenEventInput } from "./state/event.js";
+import { createLastEvents } from "./state/last-events.js";
+import { deriveScreen } from "./state/state.js";
+import type { AuditLineRow, BinOrder, Lang, LastEvent, PutItemRow, ScreenState } from "./state/types.js";
 
 const OWNER = "operator-screen";
 /** Operators offered as login buttons. */
 const RECENT_OPERATORS = 8;
 
-/** What the publisher reads about the station (the composition binds repositories and the hub). */
-export interface ScreenReads {
-  mode(): StationMode;
-  user(seat: string): string | null;
-  bins(): BinView[];
+/**
+ * The screen's repository (db/screen.repo.ts, passed as it is): the work at the station as the screen
+ * shows it (the orders in each bin, the pick lines on the presented racks and whether picks wait for a
+ * rack, the racks, the staged puts' items, the audit being counted) and the operators seen at the
+ * station with their languages. The two writes, an operator seen and an operator's language, are the
+ * screen's own memory for its login buttons and its language: no station state, nothing to notify,
+ * one statement each, so they are not a unit of work's change.
+ */
+export interface ScreenStore {
   orders(): Readonly<Record<string, BinOrder[]>>;
-  pickLines(): PickLineRow[];
+  pickLines(): ScreenPickRow[];
   pickWaiting(): boolean;
   racks(): string[];
   putItems(): PutItemRow[];
@@ -46,13 +43,21 @@ export interface ScreenReads {
   operators(limit: number): string[];
   operatorLang(name: string): string | null;
   sawOperator(name: string, at: number): void;
+  setOperatorLang(name: string, lang: string | null): void;
+}
+
+/** What the publisher reads about the station: the store, the engine's reads and the devices. */
+export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
+  mode(): StationMode;
+  user(seat: string): string | null;
+  bins(): BinView[];
   devices(): DeviceHealth[];
   printErrors(): Readonly<Record<string, string>>;
 }
 
 export interface ScreenPublisherDeps {
   engine: {
-    watch(w: (input: EngineInput, outcome: EngineOutcome) => void): void;
+    watch(w: (input: EngineInput, outcome: Outcome) => void): void;
     seats(): Array<{ seat: string } & SeatState>;
   };
   bus: EventBus;
@@ -167,7 +172,7 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
   const { changed } = schedule;
 
   /** Records what a seat (or, for a bin nobody had lit, every seat) just did, then pushes. */
-  function record(seat: string | null, input: ScreenEventInput, outcome: EventOutcome): void {
+  function record(seat: string | null, input: ScreenEventInput, outcome: Outcome): void {
     lastEvents.record(seat, input, outcome, seatStates(), deps.reads.bins());
     changed();
   }

@@ -6,12 +6,14 @@
  * - audit: the slot to count (blind: the expected quantity is not shown), its lines and the running
  *   count, and the slots still to count.
  */
-import type { SeatState } from "../seat.types.js";
-import type { PickLineRow, PickLineView, ScreenInput, Task } from "./screen.types.js";
+
+import type { ScreenPickRow } from "../../../domain/screen-pick-row.js";
+import type { SeatState } from "../../seat.types.js";
+import type { PickLineView, ScreenInput, Task } from "./types.js";
 
 type Picking = Extract<SeatState, { step: "pick_confirm" }>;
 
-function pickView(row: PickLineRow, lit: boolean): PickLineView {
+function pickView(row: ScreenPickRow, lit: boolean): PickLineView {
   return {
     order: row.order,
     slot: row.slot,
@@ -25,7 +27,7 @@ function pickView(row: PickLineRow, lit: boolean): PickLineView {
   };
 }
 
-const isLit = (row: PickLineRow, s: Picking) =>
+const isLit = (row: ScreenPickRow, s: Picking) =>
   row.order === s.pick.externalServiceRequestId && row.line === s.pick.line && row.slot === s.pick.location;
 
 export function pickTask(input: ScreenInput, state: SeatState): Task {

@@ -8,11 +8,11 @@
  * - scan (only where the seat's scanner is simulated): a scan on that simulated scanner.
  */
 import { AppError, isAppError } from "../../domain/errors.js";
+import type { Outcome } from "../engine.js";
 import { BADGE_PREFIX, EXCEPTION_PREFIX, type ExceptionCode } from "../scan-codes.js";
 import { pendingBin } from "../seat.machine.js";
 import type { SeatState, StationMode } from "../seat.types.js";
-import type { EventOutcome } from "./screen.event.js";
-import type { Lang } from "./screen.types.js";
+import type { Lang } from "./state/types.js";
 
 export type ScreenAction =
   | { type: "login"; user: string }
@@ -28,18 +28,13 @@ export type ScreenAction =
   | { type: "language"; lang: Lang | null }
   | { type: "scan"; barcode: string };
 
-export interface ActionOutcome extends EventOutcome {
-  seat: string | null;
-  message?: string | undefined;
-}
-
 export interface ScreenActionDeps {
   engine: {
-    scan(seat: string, barcode: string, source: string): ActionOutcome;
-    keyin(seat: string, quantity: number): ActionOutcome;
-    press(binId: string, signal: "confirm"): ActionOutcome;
+    scan(seat: string, barcode: string, source: string): Outcome;
+    keyin(seat: string, quantity: number): Outcome;
+    press(binId: string, signal: "confirm"): Outcome;
     seats(): Array<{ seat: string } & SeatState>;
-    last(): ActionOutcome | null;
+    last(): Outcome | null;
   };
   ops: {
     setMode(mode: StationMode): void;
@@ -55,10 +50,10 @@ export interface ScreenActionDeps {
   /** A scan on the seat's simulated scanner (refused where the seat has a real one). */
   simulatedScan: (seat: string, barcode: string) => void;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
-  record(seat: string, input: { kind: "tap"; text: string }, outcome: EventOutcome): void;
+  record(seat: string, input: { kind: "tap"; text: string }, outcome: Outcome): void;
 }
 
-const refusal = (seat: string, reason: string, message: string): ActionOutcome => ({
+const refusal = (seat: string, reason: string, message: string): Outcome => ({
   seat,
   result: "refused",
   reason,
@@ -70,8 +65,8 @@ export function createScreenActions(deps: ScreenActionDeps) {
   const source = (seat: string) => `screen:${seat}`;
 
   /** A station operation (not an engine input): its outcome becomes the seat's last event. */
-  function operation(seat: string, text: string, did: string, run: () => void): ActionOutcome {
-    let out: ActionOutcome;
+  function operation(seat: string, text: string, did: string, run: () => void): Outcome {
+    let out: Outcome;
     try {
       run();
       out = { seat, result: "done", did };
@@ -83,7 +78,7 @@ export function createScreenActions(deps: ScreenActionDeps) {
     return out;
   }
 
-  function confirm(seat: string): ActionOutcome {
+  function confirm(seat: string): Outcome {
     const mine = engine.seats().find((s) => s.seat === seat);
     const bin = mine ? pendingBin(mine) : null;
     return bin !== null
@@ -91,25 +86,25 @@ export function createScreenActions(deps: ScreenActionDeps) {
       : engine.scan(seat, `${EXCEPTION_PREFIX}CONFIRM`, source(seat));
   }
 
-  function logout(seat: string): ActionOutcome {
+  function logout(seat: string): Outcome {
     const user = deps.user(seat);
     if (user === null) return refusal(seat, "not_logged_in", `no operator is logged in at seat ${seat}`);
     return engine.scan(seat, `${BADGE_PREFIX}${user}`, source(seat));
   }
 
-  function language(seat: string, lang: Lang | null): ActionOutcome {
+  function language(seat: string, lang: Lang | null): Outcome {
     const user = deps.user(seat);
     if (user === null) return refusal(seat, "not_logged_in", `no operator is logged in at seat ${seat}`);
     return operation(seat, lang ?? "station", "language_set", () => deps.setOperatorLang(user, lang));
   }
 
-  function scan(seat: string, barcode: string): ActionOutcome {
+  function scan(seat: string, barcode: string): Outcome {
     deps.simulatedScan(seat, barcode);
     return engine.last() ?? { seat, result: "ignored" };
   }
 
   return {
-    run(seat: string, a: ScreenAction): ActionOutcome {
+    run(seat: string, a: ScreenAction): Outcome {
       switch (a.type) {
         case "login":
           return engine.scan(seat, `${BADGE_PREFIX}${a.user}`, source(seat));

@@ -1,34 +1,28 @@
 import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import { AppError } from "../../domain/errors.js";
-import type { LiveSession } from "../../services/auth/auth.service.js";
-import { readJson } from "../body.js";
-import type { AppEnv } from "../context.js";
-import type { RouteRegistry } from "../openapi.js";
-import { route } from "../route.js";
-import { SCREEN_ROLES, type ScreenCaller, type ScreenGuard, type ScreenSessionPort } from "../screen-auth.js";
-import { SCREEN_ACTION_EXAMPLES } from "./request-examples.js";
-import { scanOutcomeSchema } from "./scan.routes.js";
+import { AppError } from "../../../domain/errors.js";
+import { readJson } from "../../../http/body.js";
+import type { AppEnv } from "../../../http/context.js";
+import type { RouteRegistry } from "../../../http/openapi.js";
+import { route } from "../../../http/route.js";
+import { SCREEN_ACTION_EXAMPLES } from "../../../http/routes/request-examples.js";
+import { scanOutcomeSchema } from "../../../http/routes/scan.routes.js";
+import type { LiveSession } from "../../../services/auth/auth.service.js";
+import type { Outcome } from "../../engine.js";
+import { SCREEN_ROLES, type ScreenCaller, type ScreenGuard, type ScreenSessionPort } from "./screen-auth.js";
 
 /**
  * The operator screen's data (docs/station.md#operator-screen): a seat's screen state as JSON, the same object
  * pushed live as Server-Sent Events, and the screen's actions. Authenticated by a bearer token or the
  * seat's screen session (screen-auth.ts).
  */
-export interface ScreenOutcome {
-  seat: string | null;
-  result: "done" | "refused" | "debounced" | "ignored";
-  reason?: string | undefined;
-  message?: string | undefined;
-}
-
 export interface ScreenPort {
   seats: readonly string[];
   state(seat: string): unknown;
   /** `listener` gets the state's JSON at once and on every change until the returned function is called. */
   subscribe(seat: string, listener: (json: string) => void): () => void;
-  act(seat: string, action: ScreenActionBody): ScreenOutcome;
+  act(seat: string, action: ScreenActionBody): Outcome;
 }
 
 /** A page notices a lost agent when this is missed for long (screen.js waits 1.5 s). */
@@ -73,7 +67,7 @@ export function seatOf(c: Context<AppEnv>, seats: readonly string[]): string {
   return seat;
 }
 
-/** The state's main members (station/screen/screen.types.ts `ScreenState` has them all). */
+/** The state's main members (station/screen/state/types.ts `ScreenState` has them all). */
 const screenStateView = z.looseObject({
   seat: z.string(),
   mode: z.enum(["pick", "put", "audit"]),

@@ -1,7 +1,8 @@
 /** The screen's message catalogues by language (docs/station.md#operator-screen). */
-import { de } from "./messages.de.js";
-import { en, type MessageKey } from "./messages.en.js";
-import { LANGUAGES, type Lang } from "./screen.types.js";
+
+import { LANGUAGES, type Lang } from "../state/types.js";
+import { de } from "./de.js";
+import { en, type MessageKey } from "./en.js";
 
 export const CATALOGUES: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { en, de };
 

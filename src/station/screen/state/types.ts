@@ -1,13 +1,14 @@
 /**
  * The operator screen's state (docs/station.md#operator-screen): one object per seat that says everything the
  * page at `/screen/<seat>` shows, pushed on every change; the page only renders it. Texts are message
- * keys with parameters, rendered by the page from the catalogue of `lang` (messages.en.ts, …), so
+ * keys with parameters, rendered by the page from the catalogue of `lang` (messages/en.ts, …), so
  * the object itself is the same in every language. Pure data.
  */
-import type { DeviceHealth } from "../../devices/hub.types.js";
-import type { BinView, Desired } from "../bin-lights.js";
-import type { ExceptionCode } from "../scan-codes.js";
-import type { SeatState, StationMode } from "../seat.types.js";
+import type { DeviceHealth } from "../../../devices/hub.types.js";
+import type { ScreenPickRow } from "../../../domain/screen-pick-row.js";
+import type { BinView, Desired } from "../../bin-lights.js";
+import type { ExceptionCode } from "../../scan-codes.js";
+import type { SeatState, StationMode } from "../../seat.types.js";
 
 export const LANGUAGES = ["en", "de"] as const;
 export type Lang = (typeof LANGUAGES)[number];
@@ -70,21 +71,7 @@ export const DIDS = [
   "language_set",
 ] as const;
 
-// ---- what the shell reads for one seat (ScreenReads) ----
-
-/** A reserved pick line at a presented slot, of an order whose bin is at the station. */
-export interface PickLineRow {
-  order: string;
-  line: string;
-  slot: string;
-  itemId: number;
-  sku: string;
-  description: string | null;
-  imageUrl: string | null;
-  quantity: number;
-  bin: string;
-  scanRequired: boolean;
-}
+// ---- what the shell reads for one seat (ScreenReads; a pick line is domain/screen-pick-row.ts) ----
 
 /** One product a staged (or complete) put expects. */
 export interface PutItemRow {
@@ -133,7 +120,7 @@ export interface ScreenInput {
   devices: DeviceHealth[];
   simulatedScanner: boolean;
   racks: string[];
-  pickLines: PickLineRow[];
+  pickLines: ScreenPickRow[];
   /** orders in bins still wait for stock on a rack that is not here */
   pickWaiting: boolean;
   puts: PutItemRow[];

@@ -1,31 +1,35 @@
 /**
  * The operator screen as a part of the agent (docs/architecture.md#the-composition-root): it joins the
- * station engine, the screen's service doors, the device hub and the label printer to the screen's
+ * station engine, the screen's repository, the device hub and the label printer to the screen's
  * publisher, actions, sessions and HTTP routes. Built after the station part, started after it (the
  * screen keys are made then) and stopped before it.
  */
 import type { Logger } from "pino";
-import type { Config } from "../config/config.schema.js";
-import type { StationDeviceHub } from "../devices/device-hub.js";
-import { AppError } from "../domain/errors.js";
-import { type ScreenActionBody, screenRoutes } from "../http/routes/screen.routes.js";
-import { screenPageRoutes } from "../http/routes/screen-page.routes.js";
-import { screenGuard } from "../http/screen-auth.js";
-import type { PackLabels } from "../labels/pack-labels.js";
-import type { Services } from "../services/services.js";
-import { CATALOGUES, isLang } from "../station/screen/messages.js";
-import { createScreenActions } from "../station/screen/screen.actions.js";
-import { createScreenPublisher, type ScreenPublisher } from "../station/screen/screen.publisher.js";
-import type { StationPart } from "./station.part.js";
+import type { Config } from "../../config/config.schema.js";
+import type { StationDeviceHub } from "../../devices/device-hub.js";
+import { AppError } from "../../domain/errors.js";
+import type { ScanLookup } from "../../services/scan-lookup/scan-lookup.service.js";
+import type { Services } from "../../services/services.js";
+import type { StationEngine } from "../engine.js";
+import { createScreenActions } from "./actions.js";
+import { CATALOGUES, isLang } from "./messages/messages.js";
+import { createScreenPublisher, type ScreenPublisher, type ScreenStore } from "./publisher.js";
+import { screenPageRoutes } from "./routes/page.routes.js";
+import { screenRoutes } from "./routes/screen.routes.js";
+import { screenGuard } from "./routes/screen-auth.js";
 
 interface ScreenPartDeps {
-  station: StationPart;
+  engine: StationEngine;
+  /** What the engine reads of the station (the screen reads the same mode, operators and bins). */
+  lookup: ScanLookup;
+  /** The screen's repository, as it is. */
+  store: ScreenStore;
+  services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions">;
   hub: StationDeviceHub;
-  services: Services;
   config: Config;
   dataDir: string;
   /** The label printer, when the agent prints (printing.mode station). */
-  labels: PackLabels | undefined;
+  labels: { failures(): ReadonlyMap<string, string>; reprint(orderIds: readonly string[]): void } | undefined;
   now: () => number;
   log: Logger;
 }
@@ -44,7 +48,7 @@ function printErrors(deps: ScreenPartDeps): Record<string, string> {
   const failures = deps.labels?.failures();
   if (!failures?.size) return {};
   const out: Record<string, string> = {};
-  for (const [bin, orders] of Object.entries(deps.services.screenReads.orders()))
+  for (const [bin, orders] of Object.entries(deps.store.orders()))
     for (const o of orders) {
       const why = failures.get(o.id);
       if (why !== undefined) out[bin] = why;
@@ -53,26 +57,16 @@ function printErrors(deps: ScreenPartDeps): Record<string, string> {
 }
 
 function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger) {
-  const { hub, config } = deps;
-  const { lookup } = deps.station;
-  const reads = deps.services.screenReads;
+  const { hub, config, lookup } = deps;
   return createScreenPublisher({
-    engine: deps.station.engine,
+    engine: deps.engine,
     bus: deps.services.bus,
     reads: {
-      mode: () => lookup.mode(),
-      user: (seat) => lookup.user(seat),
-      bins: () => lookup.bins(),
-      orders: () => reads.orders(),
-      pickLines: () => reads.pickLines(),
-      pickWaiting: () => reads.pickWaiting(),
-      racks: () => reads.racks(),
-      putItems: () => reads.putItems(),
-      audit: () => reads.audit(),
-      operators: (n) => reads.operators(n),
-      operatorLang: (name) => reads.operatorLang(name),
-      sawOperator: (name, at) => reads.sawOperator(name, at),
-      devices: () => hub.health(),
+      ...deps.store,
+      mode: lookup.mode,
+      user: lookup.user,
+      bins: lookup.bins,
+      devices: hub.health,
       printErrors: () => printErrors(deps),
     },
     station: {
@@ -89,19 +83,18 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
 }
 
 function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated: Set<string>) {
-  const { engine, lookup } = deps.station;
-  const reads = deps.services.screenReads;
+  const { engine, lookup, store, labels } = deps;
   return createScreenActions({
     engine,
     ops: deps.services.operations,
     completePut: (bin) => lookup.bins().find((b) => b.id === bin)?.completePut ?? null,
     reprint:
       deps.config.printing.mode === "station"
-        ? (bin) => deps.labels?.reprint((reads.orders()[bin] ?? []).map((o) => o.id))
+        ? (bin) => labels?.reprint((store.orders()[bin] ?? []).map((o) => o.id))
         : null,
-    user: (seat) => lookup.user(seat),
+    user: lookup.user,
     setOperatorLang: (name, lang) => {
-      reads.setOperatorLang(name, lang);
+      store.setOperatorLang(name, lang);
       publisher.changed();
     },
     simulatedScan: (seat, barcode) => {
@@ -121,19 +114,14 @@ export function createScreenPart(deps: ScreenPartDeps) {
   const simulated = simulatedSeats(deps.hub);
   const publisher = publisherFor(deps, simulated, log);
   const actions = actionsFor(deps, publisher, simulated);
-  const sessions = deps.services.screenSessions;
-  const port = {
-    seats,
-    state: publisher.state,
-    subscribe: publisher.subscribe,
-    act: (seat: string, a: ScreenActionBody) => actions.run(seat, a),
-  };
+  const { auth, screenSessions: sessions } = deps.services;
+  const port = { seats, state: publisher.state, subscribe: publisher.subscribe, act: actions.run };
   const catalogue = (lang: string) => (isLang(lang) ? CATALOGUES[lang] : undefined);
   return {
     publisher,
     sessions,
     routes: [
-      screenRoutes(port, screenGuard(deps.services.auth, sessions), sessions, deps.services.auth.track),
+      screenRoutes(port, screenGuard(auth, sessions), sessions, auth.track),
       screenPageRoutes({ seats, sessions, catalogue }),
     ],
     start(): void {
@@ -141,7 +129,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
       sessions.pruneExpired();
       publisher.start();
     },
-    stop: () => publisher.stop(),
+    stop: publisher.stop,
   };
 }
 

@@ -3,28 +3,32 @@ import { fileURLToPath } from "node:url";
 import type { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
-import { AppError } from "../../domain/errors.js";
-import { readJson } from "../body.js";
-import { clientAddress } from "../client-address.js";
-import type { AppEnv } from "../context.js";
-import type { RouteRegistry } from "../openapi.js";
-import { route } from "../route.js";
+import { AppError } from "../../../domain/errors.js";
+import { readJson } from "../../../http/body.js";
+import { clientAddress } from "../../../http/client-address.js";
+import type { AppEnv } from "../../../http/context.js";
+import type { RouteRegistry } from "../../../http/openapi.js";
+import { route } from "../../../http/route.js";
+import { seatOf } from "./screen.routes.js";
 import {
   clearScreenCookie,
   SCREEN_ROLES,
   type ScreenSessionPort,
   screenCookie,
   setScreenCookie,
-} from "../screen-auth.js";
-import { seatOf } from "./screen.routes.js";
+} from "./screen-auth.js";
 
 /**
  * The operator screen page (docs/station.md#operator-screen): static HTML, CSS and JavaScript served by the
  * agent itself (the station LAN has no internet: no CDN, no external fonts), the message catalogues,
- * the screen-key exchange and the sign-in. The files live in src/http/screen-page/ and are served
- * from there by both the built and the source agent (no build step).
+ * the screen-key exchange and the sign-in. The files live in src/station/screen/page/ and are served
+ * from there by both the built and the source agent (no build step): from dist/station/screen/routes/
+ * too, so the path goes up to the package root and back into src/ (the package ships src/'s non-.ts
+ * files, scripts/debian/stage.mjs).
  */
-export const SCREEN_PAGE_DIR = fileURLToPath(new URL("../../../src/http/screen-page/", import.meta.url));
+export const SCREEN_PAGE_DIR = fileURLToPath(
+  new URL("../../../../src/station/screen/page/", import.meta.url),
+);
 
 /** The page's files (ES modules and one style sheet), each served at /screen/assets/<name>. */
 const ASSETS = ["screen.css", "parts.css", "screen.js", "render.js", "task.js", "sound.js", "dom.js"];

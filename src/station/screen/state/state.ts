@@ -5,21 +5,13 @@
  * the physical lights cannot disagree. What is allowed follows the seat machine's rules: a button is
  * shown only where its input would be taken.
  */
-import { binLight, heldBySeats } from "../bin-lights.js";
-import { EXCEPTION_CODES, type ExceptionCode, putReason } from "../scan-codes.js";
-import { pendingBin } from "../seat.machine.js";
-import { scanEach } from "../seat.pick.js";
-import { READY, type SeatState, type StationMode } from "../seat.types.js";
-import { auditTask, pickTask, putTask } from "./screen.task.js";
-import type {
-  Allowed,
-  BinAction,
-  BinTile,
-  Instruction,
-  Msg,
-  ScreenInput,
-  ScreenState,
-} from "./screen.types.js";
+import { binLight, heldBySeats } from "../../bin-lights.js";
+import { EXCEPTION_CODES, type ExceptionCode, putReason } from "../../scan-codes.js";
+import { pendingBin } from "../../seat.machine.js";
+import { scanEach } from "../../seat.pick.js";
+import { READY, type SeatState, type StationMode } from "../../seat.types.js";
+import { auditTask, pickTask, putTask } from "./task.js";
+import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
 
 const MODES: StationMode[] = ["pick", "put", "audit"];
 const PICK_EXCEPTIONS: ExceptionCode[] = ["ITEM_MISSING", "PHYSICALLY_DAMAGED", "UNSCANNABLE"];

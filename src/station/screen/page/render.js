@@ -1,4 +1,4 @@
-// Renders one screen state (src/station/screen/screen.types.ts): the page never decides what to show,
+// Renders one screen state (src/station/screen/state/types.ts): the page never decides what to show,
 // it only draws what the agent sent. `act(body)` sends a tap; `openNumpad()` asks for a quantity.
 import { $, fill, h, msg, t } from "./dom.js";
 import { renderTask } from "./task.js";

@@ -1,5 +1,5 @@
-/** German texts of the operator screen (the same keys as messages.en.ts; a test checks). */
-import type { MessageKey } from "./messages.en.js";
+/** German texts of the operator screen (the same keys as en.ts; a test checks). */
+import type { MessageKey } from "./en.js";
 
 export const de: Record<MessageKey, string> = {
   "instruction.login": "Anmelden: Ausweis scannen",

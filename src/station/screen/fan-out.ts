@@ -1,7 +1,7 @@
 /**
  * The screens connected to each seat and the state last sent to them (the publisher's fan-out): a new
  * screen gets the state at once, and a state equal to the one last sent to the seat is not sent again.
- * The publisher decides when to derive (screen.publisher.ts); this only delivers.
+ * The publisher decides when to derive (publisher.ts); this only delivers.
  */
 
 export type ScreenListener = (json: string) => void;

@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { AppError } from "../domain/errors.js";
-import { forbiddenError, type Role, roleAllows } from "../domain/roles.js";
-import type { AuthService, AuthUser } from "../services/auth/auth.service.js";
-import { clientAddress } from "./client-address.js";
-import type { AppEnv } from "./context.js";
+import { AppError } from "../../../domain/errors.js";
+import { forbiddenError, type Role, roleAllows } from "../../../domain/roles.js";
+import { clientAddress } from "../../../http/client-address.js";
+import type { AppEnv } from "../../../http/context.js";
+import type { AuthService, AuthUser } from "../../../services/auth/auth.service.js";
 
 /**
  * Who may use the operator screen (docs/security.md#roles): its routes declare these, and a sign-in on the screen
