@@ -5,8 +5,8 @@
  * the location, or a staged put with put stock there. Notifications are read off the embedded broker.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Json, ok, pickBody, pickLine, putBody, SR, seedItem, setStock } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import { type Json, ok, pickBody, pickLine, putBody, SR, seedItem, setStock } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { auditAct, auditStatuses, createAudit, expectAuditData } from "./support/audit.js";
 import { type Central, startCentral } from "./support/central.js";
 

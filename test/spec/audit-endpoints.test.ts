@@ -4,8 +4,8 @@
  * "Errors: any authenticated call | 401" for the audit calls. Notifications are read off the broker.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Json, ok, seedItem, setStock } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import { type Json, ok, seedItem, setStock } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { AUDIT, auditAct, createAudit, expectAuditData } from "./support/audit.js";
 import { type Central, startCentral } from "./support/central.js";
 

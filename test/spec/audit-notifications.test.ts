@@ -4,7 +4,7 @@
  * audit_information. Notifications are read off the embedded broker.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Envelope, type Json, ok, seedItem, setStock } from "../helpers/station.js";
+import { type Envelope, type Json, ok, seedItem, setStock } from "../support/station.js";
 import { AUDIT, auditAct, createAudit, expectAuditData } from "./support/audit.js";
 import { type Central, startCentral } from "./support/central.js";
 

@@ -4,9 +4,9 @@
  * HTTP (create and delete also over MQTT); every notification is read off the embedded broker.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASIC, TOKEN_PATH } from "../helpers/agent.js";
-import { type Json, ok, seedItem, setStock } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import { BASIC, TOKEN_PATH } from "../support/agent.js";
+import { type Json, ok, seedItem, setStock } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { AUDIT, auditAct, auditStatuses, createAudit } from "./support/audit.js";
 import { type Central, startCentral } from "./support/central.js";
 

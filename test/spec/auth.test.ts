@@ -5,8 +5,8 @@
  * authorised by the broker's own credentials and ACL (docs/mqtt.md), so these rows are HTTP only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, ADMIN_PASSWORD, BASIC, TOKEN_PATH } from "../helpers/agent.js";
-import type { Json } from "../helpers/station.js";
+import { ADMIN, ADMIN_PASSWORD, BASIC, TOKEN_PATH } from "../support/agent.js";
+import type { Json } from "../support/station.js";
 import { type Central, startCentral } from "./support/central.js";
 import { CATALOG } from "./support/endpoints.js";
 

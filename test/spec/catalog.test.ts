@@ -3,9 +3,9 @@
  * update, and "Delete a catalog: not shown"), over HTTP and over MQTT (upsert_catalog).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Json } from "../helpers/station.js";
-import { ok } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import type { Json } from "../support/station.js";
+import { ok } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 import { CATALOG, catalogBody, pdea, refused, refusedOverMqtt } from "./support/masterdata.js";
 

@@ -5,9 +5,9 @@
  * is checked to change nothing: the request reads back as before and no notification follows.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASIC, passwordGrant, TOKEN_PATH } from "../helpers/agent.js";
-import { CORE, type Json, ok, pickBody, pickLine, SR, seedItem, setStock } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import { BASIC, passwordGrant, TOKEN_PATH } from "../support/agent.js";
+import { CORE, type Json, ok, pickBody, pickLine, SR, seedItem, setStock } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 import { AUDIT, AUDIT_BODY, CATALOG, CATALOG_BODY } from "./support/endpoints.js";
 

@@ -5,7 +5,7 @@
  * them; the state after each refusal is read back to show nothing changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASIC, passwordGrant, TOKEN_PATH } from "../helpers/agent.js";
+import { BASIC, passwordGrant, TOKEN_PATH } from "../support/agent.js";
 import {
   ITEM,
   type Json,
@@ -16,8 +16,8 @@ import {
   SR,
   seedItem,
   setStock,
-} from "../helpers/station.js";
-import { committed } from "../sync/support/agent.js";
+} from "../support/station.js";
+import { committed } from "../support/sync/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 import {
   AUDIT,

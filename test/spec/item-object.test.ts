@@ -4,8 +4,8 @@
  * items.test.ts; lengths and barcodes: limits.test.ts; itemConfig: item-config.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { itemBody, level } from "../helpers/fixtures.js";
-import { ITEM, type Json, ok } from "../helpers/station.js";
+import { itemBody, level } from "../support/fixtures.js";
+import { ITEM, type Json, ok } from "../support/station.js";
 import { type Central, startCentral } from "./support/central.js";
 import { CATALOG, catalogBody, pdea, refused, SEARCH } from "./support/masterdata.js";
 

@@ -4,8 +4,8 @@
  * Over HTTP: search has no MQTT request (docs/mqtt.md#requests-and-responses).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { itemBody, level } from "../helpers/fixtures.js";
-import { ITEM, type Json, ok } from "../helpers/station.js";
+import { itemBody, level } from "../support/fixtures.js";
+import { ITEM, type Json, ok } from "../support/station.js";
 import { type Central, startCentral } from "./support/central.js";
 import { refused, SEARCH } from "./support/masterdata.js";
 

@@ -4,9 +4,9 @@
  * item-config.test.ts; the Limits table: limits.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { itemBody } from "../helpers/fixtures.js";
-import { ITEM, type Json, ok } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import { itemBody } from "../support/fixtures.js";
+import { ITEM, type Json, ok } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 import { refused, refusedOverMqtt, SEARCH } from "./support/masterdata.js";
 

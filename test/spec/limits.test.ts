@@ -4,10 +4,10 @@
  * limits also over MQTT (upsert_item).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { passwordGrant, TOKEN_PATH } from "../helpers/agent.js";
-import { itemBody, level } from "../helpers/fixtures.js";
-import { ITEM, type Json, ok, pickBody, pickLine, SR } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import { passwordGrant, TOKEN_PATH } from "../support/agent.js";
+import { itemBody, level } from "../support/fixtures.js";
+import { ITEM, type Json, ok, pickBody, pickLine, SR } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 import { CATALOG, refused, refusedOverMqtt, SEARCH } from "./support/masterdata.js";
 

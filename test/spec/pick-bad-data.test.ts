@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { passwordGrant, TOKEN_PATH } from "../helpers/agent.js";
-import { CORE, type Json, ok, pickBody, pickLine, SR } from "../helpers/station.js";
+import { passwordGrant, TOKEN_PATH } from "../support/agent.js";
+import { CORE, type Json, ok, pickBody, pickLine, SR } from "../support/station.js";
 import { pickStation } from "./pick-support.js";
 import type { Central } from "./support/central.js";
 

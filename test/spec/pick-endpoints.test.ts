@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestAgent } from "../helpers/agent.js";
-import { kinds, pickBody, pickLine } from "../helpers/station.js";
+import type { TestAgent } from "../support/agent.js";
+import { kinds, pickBody, pickLine } from "../support/station.js";
 import { lineChange, pickStation } from "./pick-support.js";
 import type { Central } from "./support/central.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Envelope, type Json, kinds, ok, pickBody, pickLine, seedItem } from "../helpers/station.js";
-import { CENTRAL, ROOT } from "../sync/support/agent.js";
-import { subscribe } from "../sync/support/subscriber.js";
+import { type Envelope, type Json, kinds, ok, pickBody, pickLine, seedItem } from "../support/station.js";
+import { CENTRAL, ROOT } from "../support/sync/agent.js";
+import { subscribe } from "../support/sync/subscriber.js";
 import { pickCalls } from "./pick-support.js";
 import { type Central, startCentral } from "./support/central.js";
 

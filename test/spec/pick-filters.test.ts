@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { itemBody } from "../helpers/fixtures.js";
-import { ITEM, type Json, kinds, ok, pickBody, pickLine } from "../helpers/station.js";
+import { itemBody } from "../support/fixtures.js";
+import { ITEM, type Json, kinds, ok, pickBody, pickLine } from "../support/station.js";
 import { lineChange, orderInfos, pickStation } from "./pick-support.js";
 import type { Central } from "./support/central.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Json, kinds, ok, pickBody, pickLine } from "../helpers/station.js";
+import { type Json, kinds, ok, pickBody, pickLine } from "../support/station.js";
 import { pickStation } from "./pick-support.js";
 import type { Central } from "./support/central.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Json, kinds, ok, pickBody, pickLine, putBody, SR } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import { type Json, kinds, ok, pickBody, pickLine, putBody, SR } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { pickStation } from "./pick-support.js";
 import type { Central } from "./support/central.js";
 

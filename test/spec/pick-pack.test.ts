@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Envelope, type Json, kinds, ok, pickBody, pickLine, SR, seedItem } from "../helpers/station.js";
-import { ask } from "../sync/support/agent.js";
+import { type Envelope, type Json, kinds, ok, pickBody, pickLine, SR, seedItem } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { pickCalls } from "./pick-support.js";
 import { type Central, startCentral } from "./support/central.js";
 

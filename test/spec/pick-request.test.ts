@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kinds, pickBody, pickLine } from "../helpers/station.js";
+import { kinds, pickBody, pickLine } from "../support/station.js";
 import { orderInfos, pickStation } from "./pick-support.js";
 import type { Central } from "./support/central.js";
 

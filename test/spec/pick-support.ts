@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { TestAgent } from "../helpers/agent.js";
+import type { TestAgent } from "../support/agent.js";
 import {
   CORE,
   type Envelope,
@@ -10,7 +10,7 @@ import {
   SR,
   seedItem,
   setStock,
-} from "../helpers/station.js";
+} from "../support/station.js";
 import { startCentral } from "./support/central.js";
 
 /** The pick request calls of the spec (Endpoints → Service requests) and the station's, by name. */

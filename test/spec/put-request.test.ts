@@ -5,8 +5,8 @@
  * docs/decisions.md records the choices these tests hold the agent to.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CORE, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
-import { ask, PPS } from "../sync/support/agent.js";
+import { CORE, type Json, kinds, ok, putBody, SR, seedItem } from "../support/station.js";
+import { ask, PPS } from "../support/sync/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 
 let c: Central;

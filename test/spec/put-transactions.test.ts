@@ -5,9 +5,9 @@
  * broker as the central system receives it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { itemBody } from "../helpers/fixtures.js";
-import { type Envelope, ITEM, type Json, kinds, ok, putBody, SR, seedItem } from "../helpers/station.js";
-import { PPS } from "../sync/support/agent.js";
+import { itemBody } from "../support/fixtures.js";
+import { type Envelope, ITEM, type Json, kinds, ok, putBody, SR, seedItem } from "../support/station.js";
+import { PPS } from "../support/sync/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 
 let c: Central;

@@ -6,11 +6,11 @@ import { rmSync } from "node:fs";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../src/app/agent.js";
-import { passwordGrant, type TestAgent, TOKEN_PATH, testConfig } from "../helpers/agent.js";
-import { itemBody } from "../helpers/fixtures.js";
-import { type Envelope, ITEM, type Json, ok, seedItem, setStock } from "../helpers/station.js";
-import { ask, CENTRAL, FAST, PPS, ROOT, SITE } from "../sync/support/agent.js";
-import { subscribe } from "../sync/support/subscriber.js";
+import { passwordGrant, type TestAgent, TOKEN_PATH, testConfig } from "../support/agent.js";
+import { itemBody } from "../support/fixtures.js";
+import { type Envelope, ITEM, type Json, ok, seedItem, setStock } from "../support/station.js";
+import { ask, CENTRAL, FAST, PPS, ROOT, SITE } from "../support/sync/agent.js";
+import { subscribe } from "../support/sync/subscriber.js";
 import { type Central, startCentral } from "./support/central.js";
 import { GENERATE, PREFIX } from "./support/endpoints.js";
 

@@ -16,7 +16,7 @@ import {
   SR,
   seedItem,
   setStock,
-} from "../helpers/station.js";
+} from "../support/station.js";
 import { pickCalls } from "./pick-support.js";
 import { type Central, startCentral } from "./support/central.js";
 import { AUDIT, AUDIT_BODY, CATALOG, GENERATE } from "./support/endpoints.js";

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Envelope, Json } from "../../helpers/station.js";
-import { ok } from "../../helpers/station.js";
+import type { Envelope, Json } from "../../support/station.js";
+import { ok } from "../../support/station.js";
 import type { Central } from "./central.js";
 import { AUDIT } from "./endpoints.js";
 

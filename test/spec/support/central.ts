@@ -1,8 +1,8 @@
 import { expect } from "vitest";
-import { passwordGrant, startTestAgent, type TestAgent, TOKEN_PATH } from "../../helpers/agent.js";
-import type { Envelope } from "../../helpers/station.js";
-import { CENTRAL, committed, FAST, PPS, ROOT, SITE } from "../../sync/support/agent.js";
-import { type Subscriber, subscribe } from "../../sync/support/subscriber.js";
+import { passwordGrant, startTestAgent, type TestAgent, TOKEN_PATH } from "../../support/agent.js";
+import type { Envelope } from "../../support/station.js";
+import { CENTRAL, committed, FAST, PPS, ROOT, SITE } from "../../support/sync/agent.js";
+import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
 import { socketRequest } from "./socket-http.js";
 
 /**

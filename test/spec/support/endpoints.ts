@@ -1,5 +1,5 @@
-import { itemBody } from "../../helpers/fixtures.js";
-import { CORE, ITEM, pickBody, pickLine, SR } from "../../helpers/station.js";
+import { itemBody } from "../../support/fixtures.js";
+import { CORE, ITEM, pickBody, pickLine, SR } from "../../support/station.js";
 
 /** The spec's path groups ("General rules" → Path groups), by what they are used for. */
 export const PREFIX = {

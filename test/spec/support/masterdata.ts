@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { Json } from "../../helpers/station.js";
+import type { Json } from "../../support/station.js";
 
 export { CATALOG, SEARCH } from "./endpoints.js";
 

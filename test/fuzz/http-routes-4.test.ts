@@ -1,4 +1,0 @@
-import { describeShard } from "./support/http-shard.js";
-
-/** Every fourth route from the fourth of the registry: see support/http-shard.ts. */
-await describeShard(3);

@@ -1,4 +1,0 @@
-import { describeMqttShard } from "./support/mqtt-fuzz.js";
-
-/** The first, third, fifth … request kind of src/sync/topics.ts: see support/mqtt-fuzz.ts. */
-describeMqttShard(0, 2);

@@ -1,4 +1,0 @@
-import { describeMqttShard } from "./support/mqtt-fuzz.js";
-
-/** The second, fourth, sixth … request kind of src/sync/topics.ts: see support/mqtt-fuzz.ts. */
-describeMqttShard(1, 2);

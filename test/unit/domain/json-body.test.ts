@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../../src/domain/errors.js";
+import { identifierProblem } from "../../../src/domain/identifier.js";
+import { MAX_JSON_DEPTH, parseJsonBody } from "../../../src/domain/json-body.js";
+
+const code = (text: string) => {
+  try {
+    parseJsonBody(text);
+    return "parsed";
+  } catch (e) {
+    return (e as AppError).code;
+  }
+};
+const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
+
+describe("parseJsonBody", () => {
+  it("parses up to the depth limit and refuses beyond it before parsing", () => {
+    expect(code(deep(MAX_JSON_DEPTH))).toBe("parsed");
+    expect(code(deep(MAX_JSON_DEPTH + 1))).toBe("body_too_deep");
+    // refused by the scan even though the text would not parse at all
+    expect(code("[".repeat(100_000))).toBe("body_too_deep");
+  });
+
+  it("does not count brackets in strings, escaped quotes included", () => {
+    const s = JSON.stringify({ a: `\\"${"[{".repeat(500)}"` });
+    expect(code(s)).toBe("parsed");
+    expect(code(`["\\\\", ${deep(MAX_JSON_DEPTH)}]`)).toBe("body_too_deep");
+  });
+
+  it("names invalid JSON malformed_json", () => {
+    expect(code("{")).toBe("malformed_json");
+    expect(() => parseJsonBody("{")).toThrow(AppError);
+  });
+});
+
+describe("identifierProblem", () => {
+  it.each([
+    ["ORDER-1", undefined],
+    ["ORDER-😀", undefined],
+    ["A\uD800", "Unicode"],
+    ["\uDC00B", "Unicode"],
+    ["A\u0000", "control"],
+    ["A\tB", "control"],
+    ["A\u007f", "control"],
+  ])("%j → %s", (s, problem) => {
+    const found = identifierProblem(s);
+    if (problem === undefined) expect(found).toBeUndefined();
+    else expect(found).toContain(problem);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Reconnect delays (docs/mqtt.md#backoff-and-reconnects): full jitter bounded by `maxMs` while the broker
+ * is away, so a fleet is back within that of the broker's return and spread over it; equal jitter
+ * growing to `flappingMaxMs` for connections that keep breaking soon after they were made.
+ */
+import { describe, expect, it } from "vitest";
+import { type BackoffOptions, backoffDelay } from "../../../src/sync/backoff.js";
+
+/** The defaults (docs/configuration.md). */
+const opts: BackoffOptions = { minMs: 1000, maxMs: 4000, flappingMaxMs: 60_000 };
+
+/** A seeded source in [0, 1) (mulberry32): the same draws on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A fleet whose stable connections broke at 0 while the broker is away until `outageMs`: each
+ * station's attempts fail at once (connection refused) until then. Returns, per station, how long
+ * after the broker's return its first attempt came.
+ */
+function fleetLag(stations: number, outageMs: number, random: () => number): number[] {
+  return Array.from({ length: stations }, () => {
+    let at = 0;
+    for (let attempt = 0; ; attempt++) {
+      at += backoffDelay({ attempt, flaps: 0 }, opts, random);
+      if (at >= outageMs) return at - outageMs;
+    }
+  });
+}
+
+describe("reconnect backoff while the broker is away (full jitter)", () => {
+  it.each([
+    [0, 1000],
+    [1, 2000],
+    [2, 4000],
+    [3, 4000],
+    [40, 4000],
+  ])("attempt %i waits between 0 and %i ms", (attempt, high) => {
+    expect(backoffDelay({ attempt, flaps: 0 }, opts, () => 0)).toBe(0);
+    expect(backoffDelay({ attempt, flaps: 0 }, opts, () => 1)).toBe(high);
+  });
+
+  it("the first retry after a stable connection is spread evenly over [0, reconnectMinMs]", () => {
+    const random = seeded(1);
+    const delays = Array.from({ length: 10_000 }, () => backoffDelay({ attempt: 0, flaps: 0 }, opts, random));
+    expect(Math.min(...delays)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(1000);
+    const mean = delays.reduce((a, b) => a + b, 0) / delays.length;
+    expect(mean).toBeGreaterThan(480);
+    expect(mean).toBeLessThan(520);
+    // ten 100 ms buckets, each about a tenth
+    const buckets = Array.from({ length: 10 }, (_, i) =>
+      delays.filter((d) => d >= i * 100 && d < (i + 1) * 100 + (i === 9 ? 1 : 0)),
+    );
+    for (const b of buckets) expect(b.length / delays.length).toBeGreaterThan(0.085);
+    for (const b of buckets) expect(b.length / delays.length).toBeLessThan(0.115);
+  });
+
+  it.each([1_000, 5_000, 20_000, 120_000])(
+    "after a %i ms outage a fleet of 1,000 is back within reconnectMaxMs, without a herd",
+    (outageMs) => {
+      const lag = fleetLag(1000, outageMs, seeded(outageMs));
+      expect(Math.max(...lag)).toBeLessThanOrEqual(opts.maxMs);
+      // spread out: no 100 ms holds more than a tenth of the fleet's first attempts (a herd: all of them)
+      const perSlot = new Map<number, number>();
+      for (const l of lag) perSlot.set(Math.floor(l / 100), (perSlot.get(Math.floor(l / 100)) ?? 0) + 1);
+      expect(Math.max(...perSlot.values())).toBeLessThanOrEqual(100);
+    },
+  );
+});
+
+describe("reconnect backoff while connections flap (equal jitter)", () => {
+  it.each([
+    [0, 500, 1000],
+    [1, 1000, 2000],
+    [3, 4000, 8000],
+    [6, 30_000, 60_000],
+    [20, 30_000, 60_000],
+  ])("attempt %i waits between %i and %i ms", (attempt, low, high) => {
+    expect(backoffDelay({ attempt, flaps: 1 }, opts, () => 0)).toBe(low);
+    expect(backoffDelay({ attempt, flaps: 1 }, opts, () => 1)).toBe(high);
+  });
+
+  it("keeps growing past reconnectMaxMs, so a loop of accepted-then-kicked connections slows down", () => {
+    const random = seeded(7);
+    const delays = Array.from({ length: 12 }, (_, i) =>
+      backoffDelay({ attempt: i, flaps: i + 1 }, opts, random),
+    );
+    // a dozen flaps take minutes, not the seconds a broker that bans flapping clients counts
+    expect(delays.reduce((a, b) => a + b, 0)).toBeGreaterThan(3 * 60_000);
+    expect(delays.slice(6).every((d) => d >= 30_000)).toBe(true);
+  });
+
+  it("never below reconnectMaxMs's ceiling when reconnectFlappingMaxMs is set lower", () => {
+    const low = { ...opts, maxMs: 10_000, flappingMaxMs: 2_000 };
+    expect(backoffDelay({ attempt: 10, flaps: 3 }, low, () => 1)).toBe(10_000);
+  });
+
+  it("jitter spreads a fleet's reconnects", () => {
+    const delays = new Set(Array.from({ length: 50 }, () => backoffDelay({ attempt: 4, flaps: 1 }, opts)));
+    expect(delays.size).toBeGreaterThan(10);
+  });
+});
