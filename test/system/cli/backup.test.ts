@@ -23,7 +23,7 @@ import { runCli } from "../../support/cli.js";
 import { itemBody } from "../../support/fixtures.js";
 import { ITEM, pickBody, pickLine, SR } from "../../support/station.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const dir = tempDir("pps-edge-cli-backup-");
 const data = join(dir, "data");
 const env = { PPS_EDGE_DATA_DIR: data };

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
  * The layer rules (.dependency-cruiser.cjs, run by `npm run lint:layers`) must be able to fail: they run
  * here on a small tree under test/fixtures/layers/src that breaks them on purpose.
  */
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const FIXTURE = fileURLToPath(new URL("../../fixtures/layers", import.meta.url));
 
 interface Violation {

@@ -14,7 +14,7 @@ import { createLogger, isJournalStream, type LogSettings } from "../../../src/lo
 import { tempDir } from "../../support/agent.js";
 import { duplicateKeys, LogLines } from "../../support/log-lines.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const settings = (format: LogSettings["log"]["format"] = "json", level = "trace"): LogSettings => ({
   site: "dc1",
   ppsId: "7",

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM module without types
 import { AGENT_NODE_FLAGS } from "../../../bench/lib.mjs";
 
-const read = (p: string) => readFileSync(new URL(`../${p}`, import.meta.url), "utf8");
+const read = (p: string) => readFileSync(new URL(`../../../${p}`, import.meta.url), "utf8");
 const LAUNCHER = "systemd/pps-edge.launcher.sh";
-const haveLauncher = existsSync(new URL(`../${LAUNCHER}`, import.meta.url));
+const haveLauncher = existsSync(new URL(`../../../${LAUNCHER}`, import.meta.url));
 
 describe("the agent's V8 flags", () => {
   const flags = (AGENT_NODE_FLAGS as string[]).join(" ");

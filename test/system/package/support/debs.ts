@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { staleReason } from "../../../../scripts/build-if-stale.mjs";
 import { buildAgent } from "../../../support/build.js";
 
-export const ROOT = resolve(import.meta.dirname, "../../..");
+export const ROOT = resolve(import.meta.dirname, "../../../..");
 const run = promisify(execFile);
 
 /** Why the package tests cannot run here (no dpkg-deb or dpkg), or null. */
