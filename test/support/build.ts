@@ -23,7 +23,7 @@ export async function buildAgent(): Promise<{ dist: string; remove(): void }> {
     [join(ROOT, "scripts", "build.mjs"), "--outDir", dist, "--sourceMap", "false"],
     { cwd: ROOT },
   ).catch((e: { stdout?: string }) => e);
-  if (!existsSync(join(dist, "app", "agent.js")))
-    throw new Error(`the build wrote no ${join(dist, "app", "agent.js")}`);
+  const agent = join(dist, "app", "agent.js");
+  if (!existsSync(agent)) throw new Error(`the build wrote no ${agent}`);
   return { dist, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
