@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { act, createAudit } from "../../support/audits.js";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
+import { act, createAudit } from "../../support/audits.js";
 import {
   kinds,
   NotificationReader,

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, ADMIN_PASSWORD, BASIC, CLIENT_ID, startTestAgent, type TestAgent } from "../../support/agent.js";
+import {
+  ADMIN,
+  ADMIN_PASSWORD,
+  BASIC,
+  CLIENT_ID,
+  startTestAgent,
+  type TestAgent,
+} from "../../support/agent.js";
 
 const TOKEN = "/api-gateway/auth-service/platform-auth/oauth/token";
 const CATALOG = "/api-gateway/mdm-service/wms-masterdata/catalog";

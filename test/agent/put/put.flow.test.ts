@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
-import { CORE, kinds, NotificationReader, ok, putBody, SR, seedItem, stockOf } from "../../support/station.js";
+import {
+  CORE,
+  kinds,
+  NotificationReader,
+  ok,
+  putBody,
+  SR,
+  seedItem,
+  stockOf,
+} from "../../support/station.js";
 
 let t: TestAgent;
 let n: NotificationReader;

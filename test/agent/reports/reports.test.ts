@@ -4,7 +4,6 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent } from "../../../src/app/agent.js";
 import { parseConfig } from "../../../src/config/config.load.js";
-import { seedItem, seedStock } from "../../support/audits.js";
 import {
   ADMIN,
   ADMIN_PASSWORD,
@@ -13,6 +12,7 @@ import {
   startTestAgent,
   type TestAgent,
 } from "../../support/agent.js";
+import { seedItem, seedStock } from "../../support/audits.js";
 
 const PREFIX = "/api-gateway/platform-dashboard/report";
 const BASE = "https://station-7.example:8443";

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StationEngine } from "../../../src/station/engine.js";
 import type { TestAgent } from "../../support/agent.js";
-import { CORE, kinds, NotificationReader, ok, putBody, SR, seedItem, setStock } from "../../support/station.js";
+import {
+  CORE,
+  kinds,
+  NotificationReader,
+  ok,
+  putBody,
+  SR,
+  seedItem,
+  setStock,
+} from "../../support/station.js";
 import { type EngineRig, startEngineRig } from "./engine-setup.js";
 import type { FakeHub } from "./fake-hub.js";
 

@@ -5,7 +5,14 @@ import { createAuthRepo } from "../../../src/db/auth.repo.js";
 import { openDatabase } from "../../../src/db/open.js";
 import { MIN_PASSWORD_LENGTH } from "../../../src/domain/password-policy.js";
 import { verifyPassword } from "../../../src/services/auth/password.js";
-import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, startTestAgent, tempDir } from "../../support/agent.js";
+import {
+  ADMIN,
+  ADMIN_PASSWORD,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  startTestAgent,
+  tempDir,
+} from "../../support/agent.js";
 import { runCli as run } from "../../support/cli.js";
 
 describe("pps-edge user", () => {

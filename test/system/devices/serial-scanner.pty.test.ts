@@ -5,7 +5,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { FAST, type HubHarness, startHub, testProfiles } from "../../support/devices/harness.js";
-import { closePort, linkPaths, openDeviceEnd, type PtyPair, ptyPair, writeTo } from "../../support/devices/pty.js";
+import {
+  closePort,
+  linkPaths,
+  openDeviceEnd,
+  type PtyPair,
+  ptyPair,
+  writeTo,
+} from "../../support/devices/pty.js";
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -11,7 +11,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Consumer, type Delivery, startConsumer } from "../../../examples/central-consumer/src/consumer.js";
+import {
+  type Consumer,
+  type Delivery,
+  startConsumer,
+} from "../../../examples/central-consumer/src/consumer.js";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { committed, FAST, notify } from "../../support/sync/agent.js";
 import { hasMosquitto, startMosquitto, type TestBroker } from "../../support/sync/brokers.js";

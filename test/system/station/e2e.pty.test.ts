@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SerialPort } from "serialport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
 import {
   closePort,
   linkPaths,
@@ -18,7 +19,6 @@ import {
   ptyPair,
   writeTo,
 } from "../../support/devices/pty.js";
-import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
 import { itemBody } from "../../support/fixtures.js";
 import { CORE, type Envelope, ITEM, pickBody, pickLine, putBody, SR } from "../../support/station.js";
 import { SortexxUnit } from "./support/sortexx-unit.js";

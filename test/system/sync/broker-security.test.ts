@@ -13,8 +13,8 @@ import { isStartError } from "../../../src/start-error.js";
 import { ADMIN, startTestAgent, type TestAgent } from "../../support/agent.js";
 import { LogLines } from "../../support/log-lines.js";
 import { agentOn, ask, CENTRAL, committed, FAST, notify, PPS, ROOT, SITE } from "../../support/sync/agent.js";
-import { granted, tryConnect } from "./support/broker-probe.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
+import { granted, tryConnect } from "./support/broker-probe.js";
 
 const MOSQUITTO_CLIENTS = existsSync("/usr/bin/mosquitto_sub") && existsSync("/usr/bin/mosquitto_pub");
 const AGENT_CLIENT_ID = `pps-edge-${SITE}-${PPS}`;

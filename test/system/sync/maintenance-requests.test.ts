@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../../src/version.js";
 import type { TestAgent } from "../../support/agent.js";
 import { agentOn, ask, CENTRAL, notify, ROOT } from "../../support/sync/agent.js";
-import { tryConnect } from "./support/broker-probe.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
+import { tryConnect } from "./support/broker-probe.js";
 
 interface Answer {
   transaction: string;

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SCRAPE, type TestAgent } from "../../support/agent.js";
 import { agentOn, notify, ROOT } from "../../support/sync/agent.js";
-import { freePort, hasMosquitto, startAedes, startMosquitto, type TestBroker } from "../../support/sync/brokers.js";
+import {
+  freePort,
+  hasMosquitto,
+  startAedes,
+  startMosquitto,
+  type TestBroker,
+} from "../../support/sync/brokers.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
 
 const big = "x".repeat(3000);

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../support/agent.js";
+import { buildAgent } from "../../support/build.js";
 import { FAST, inOrderWithoutGaps, PPS, ROOT, SITE } from "../../support/sync/agent.js";
 import { BROKERS, type TestBroker } from "../../support/sync/brokers.js";
-import { buildAgent } from "../../support/build.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
 
 const N = 5000;

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { SCREEN_KEYS_FILE } from "../../../../src/services/auth/screen-sessions.js";
 import { startTestAgent, type TestAgent } from "../../../support/agent.js";
-import { type Json, ok, pickBody, pickLine, SR, seedItem, setStock } from "../../../support/station.js";
 import { openBrowser, type ScreenBrowser, shooter } from "../../../support/browser.js";
+import { type Json, ok, pickBody, pickLine, SR, seedItem, setStock } from "../../../support/station.js";
 
 export interface ScreenRig {
   t: TestAgent;

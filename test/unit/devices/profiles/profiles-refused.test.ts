@@ -9,7 +9,13 @@ import {
   validateProfile,
 } from "../../../../src/devices/profiles/validate-profile.js";
 import { type AppError, isAppError } from "../../../../src/domain/errors.js";
-import { type Json, type Mutation, profilesDir, readProfileJson, refusal } from "../../../support/devices/profiles.js";
+import {
+  type Json,
+  type Mutation,
+  profilesDir,
+  readProfileJson,
+  refusal,
+} from "../../../support/devices/profiles.js";
 
 /** Sets (or with `undefined`, deletes) the value at a JSON pointer. */
 const set =

@@ -7,14 +7,20 @@ import {
   encodeLed485Value,
   led485SegmentWords,
 } from "../../../../../src/devices/drivers/led485/led485.codec.js";
-import { decodeResponse, registersOf } from "../../../../../src/devices/drivers/modbus-rtu/modbus-rtu.codec.js";
+import {
+  decodeResponse,
+  registersOf,
+} from "../../../../../src/devices/drivers/modbus-rtu/modbus-rtu.codec.js";
 import {
   asBaBeamCount,
   asBaBeamReadRequest,
   decodeAsBaBeams,
   shadedBeams,
 } from "../../../../../src/devices/drivers/modbus-sensor/delta-as-ba.codec.js";
-import { decodePoint, readChannelBit } from "../../../../../src/devices/drivers/modbus-sensor/modbus-points.js";
+import {
+  decodePoint,
+  readChannelBit,
+} from "../../../../../src/devices/drivers/modbus-sensor/modbus-points.js";
 import { hex } from "../../../../support/devices/streams.js";
 
 describe("Delta AS-BA beam status [SRC 40]", () => {

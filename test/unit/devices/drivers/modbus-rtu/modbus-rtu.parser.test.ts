@@ -6,7 +6,14 @@ import {
   ModbusRtuParser,
   t35Ms,
 } from "../../../../../src/devices/drivers/modbus-rtu/modbus-rtu.parser.js";
-import { cat, chunkings, feed, hex, randomChunks, seededRandom } from "../../../../support/devices/streams.js";
+import {
+  cat,
+  chunkings,
+  feed,
+  hex,
+  randomChunks,
+  seededRandom,
+} from "../../../../support/devices/streams.js";
 
 const deltaResponse = hex("01 03 08 02 3f 02 00 02 c0 02 1f 9b c3");
 const writeEcho = withCrc(hex("30 10 00 21 00 01"));
