@@ -1,11 +1,27 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The tests on one axis, one project each (`npm run test:unit`, `test:agent`, `test:spec`, `test:system`;
+ * `vitest run` runs them all):
+ * - unit: pure and in process, laid out as src/ is (examples/ too): no port, no child process, no agent;
+ * - agent: an agent or its services in process over a real SQLite file, no listener (by feature);
+ * - spec: the conformance suite;
+ * - system: real processes, listeners, brokers, pseudo-terminals, browsers, the Debian package (by feature).
+ */
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
     environment: "node",
     pool: "forks",
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/unit/**/*.test.ts", "examples/**/*.test.ts"] },
+      },
+      { extends: true, test: { name: "agent", include: ["test/agent/**/*.test.ts"] } },
+      { extends: true, test: { name: "spec", include: ["test/spec/**/*.test.ts"] } },
+      { extends: true, test: { name: "system", include: ["test/system/**/*.test.ts"] } },
+    ],
   },
 });
