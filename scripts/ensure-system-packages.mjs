@@ -4,8 +4,9 @@
 // binding links them), chromium and a font (the operator screen's browser tests drive Debian's
 // chromium; no browser is ever downloaded), curl (the docs' commands are run as written), openssl
 // (throwaway certificates for the HTTPS and MQTT TLS tests), systemd (systemd-analyze checks the unit,
-// systemd-notify carries the agent's readiness and watchdog messages). Runs as `pretest`, so `npm test`
-// works on a fresh Debian machine.
+// systemd-notify carries the agent's readiness and watchdog messages). Run by `npm run setup` (and by
+// `npm run bench`'s prebench), so `npm ci && npm run setup && npm test` works on a fresh Debian machine;
+// `npm test` itself installs nothing.
 import { execFileSync, spawnSync } from "node:child_process";
 
 const wanted = [
@@ -40,11 +41,11 @@ if (missing.length === 0) process.exit(0);
 const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0;
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 if (!hasApt) {
-  console.warn(`pretest: missing ${missing.join(", ")} and no apt-get here; install them by hand`);
+  console.warn(`setup: missing ${missing.join(", ")} and no apt-get here; install them by hand`);
   process.exit(0);
 }
 const [cmd, ...pre] = isRoot ? ["apt-get"] : ["sudo", "-n", "apt-get"];
-console.log(`pretest: installing ${missing.join(", ")}`);
+console.log(`setup: installing ${missing.join(", ")}`);
 try {
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   execFileSync(cmd, [...pre, "update", "-qq"], { stdio: "inherit", env });
@@ -53,5 +54,5 @@ try {
     env,
   });
 } catch (e) {
-  console.warn(`pretest: could not install ${missing.join(", ")}: ${e.message}`);
+  console.warn(`setup: could not install ${missing.join(", ")}: ${e.message}`);
 }
