@@ -59,7 +59,7 @@ export function testConfig(dir: string, overrides: Record<string, unknown> = {})
     metrics: { token: METRICS_TOKEN },
     http: { host: "127.0.0.1", port: 0 },
     log: { level: "silent" },
-    // No broker unless a test asks for one (test/sync/): parallel test files would share port 1883.
+    // No broker unless a test asks for one (test/system/sync/): parallel test files would share port 1883.
     mqtt: { url: "off" },
     ...overrides,
   });

@@ -1,6 +1,6 @@
 /**
- * A real browser for the operator screen's tests: Debian's chromium (installed by `.ci/run` and the
- * test command's `pretest`) driven by playwright-core, headless, with a fresh profile each time. Never
+ * A real browser for the operator screen's tests: Debian's chromium (installed by `.ci/run` and by
+ * `npm run setup`) driven by playwright-core, headless, with a fresh profile each time. Never
  * a downloaded browser build. Screenshots of each step go to test-results/screen/ (kept out of git).
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * `pps-edge check` finds, without starting, what the start would refuse: a bad config, a station file
- * with problems (each one listed), and a damaged database (test/durability/damaged-database.test.ts);
+ * with problems (each one listed), and a damaged database (test/agent/durability/damaged-database.test.ts);
  * exit 0 and `ok: <database>` when all is well.
  */
 import { rmSync, writeFileSync } from "node:fs";

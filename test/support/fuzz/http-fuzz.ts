@@ -218,5 +218,5 @@ export async function fuzzRoute(
 }
 
 function replayHint(name: string, out: { counterexamplePath: string | null }): string {
-  return `replay: FUZZ_SEED=${seed()} FUZZ_PATH='${out.counterexamplePath}' FUZZ_ROUTE='${name}' npx vitest run test/fuzz`;
+  return `replay: FUZZ_SEED=${seed()} FUZZ_PATH='${out.counterexamplePath}' FUZZ_ROUTE='${name}' npx vitest run fuzz/`;
 }

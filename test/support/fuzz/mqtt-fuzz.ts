@@ -141,7 +141,7 @@ const BATCH = 25;
 
 /**
  * One test file's share of the request kinds, each fuzzed with `FUZZ_RUNS` hostile payloads over the
- * embedded broker's socket, published as the central system (test/sync/support/agent.ts CENTRAL).
+ * embedded broker's socket, published as the central system (test/support/sync/agent.ts CENTRAL).
  */
 export function describeMqttShard(index: number, count: number): void {
   let t: TestAgent;
@@ -221,7 +221,7 @@ export function describeMqttShard(index: number, count: number): void {
     if (out.failed) {
       const why = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
       throw new Error(
-        `${name}: ${why.slice(0, 1500)}\nreplay: FUZZ_SEED=${seed()} FUZZ_PATH='${out.counterexamplePath}' FUZZ_ROUTE='${name}' npx vitest run test/fuzz`,
+        `${name}: ${why.slice(0, 1500)}\nreplay: FUZZ_SEED=${seed()} FUZZ_PATH='${out.counterexamplePath}' FUZZ_ROUTE='${name}' npx vitest run fuzz/`,
       );
     }
     return stats;

@@ -1,7 +1,7 @@
 /**
  * The station file refused with the file, the dotted path and the reason (like a bad config or profile).
  * The embedded default station and which of the config and the file decides seats and bins:
- * test/station/topology.test.ts.
+ * test/unit/station/topology.test.ts.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
