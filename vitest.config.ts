@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     environment: "node",
     pool: "forks",
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

@@ -110,7 +110,7 @@ describe("the journal is detected as systemd.exec(5) says", () => {
     const file = join(tempDir(), "journal");
     const fd = openSync(file, "w");
     const st = fstatSync(fd, { bigint: true });
-    const script = `const { createLogger } = await import("../../src/log.ts");
+    const script = `const { createLogger } = await import("./src/log.ts");
       const log = createLogger({ site: "dc1", ppsId: "1", log: { level: "info", format: "auto" } });
       log.info("ready"); log.warn("careful"); log.error("failed");`;
     const run = (out: number | "pipe") =>
