@@ -1,5 +1,5 @@
 #!/bin/sh
-# /usr/bin/pps-edge on an installed station (README "Install on a station"): the agent's command with the
+# /usr/bin/pps-edge on an installed station (docs/operations.md#install-on-a-station): the agent's command with the
 # station's config file and data folder, so `sudo -u pps-edge pps-edge status` sees what the service sees.
 # A variable already set (the unit's Environment=, /etc/pps-edge/pps-edge.env, the caller) is kept.
 # `exec`: Node itself becomes the service's main process, which Type=notify needs (sd_notify datagrams are
