@@ -132,18 +132,11 @@ export interface ScreenInput {
 
 // ---- the screen state ----
 
-export interface PickLineView {
-  order: string;
-  slot: string;
-  sku: string;
-  description: string | null;
-  imageUrl: string | null;
-  quantity: number;
-  bin: string;
-  scanRequired: boolean;
+/** A pick line as the page shows it: the row as read, without the ids the page has no use for. */
+export type PickLineView = Omit<ScreenPickRow, "line" | "itemId"> & {
   /** the line this seat has lit now */
   lit: boolean;
-}
+};
 
 export type Task =
   | {
