@@ -10,7 +10,7 @@ import { generatedFiles } from "../../../scripts/docs/generated.js";
 describe("the generated documents", () => {
   for (const [path, text] of Object.entries(generatedFiles())) {
     it(`${path} is what npm run docs:generate writes`, () => {
-      const committed = readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
+      const committed = readFileSync(new URL(`../../../${path}`, import.meta.url), "utf8");
       expect(committed, `${path} is stale: run npm run docs:generate`).toBe(text);
     });
   }
