@@ -14,9 +14,10 @@
 
 /**
  * Files at the src/ root that every layer except domain/ may use: the event bus, logging, metrics, the
- * version, and the start error (raised by config loading, the database lock and the parts alike).
+ * version, the start error (raised by config loading, the database lock and the parts alike), and
+ * durable file writes (credentials, screen keys, reports, backups, labels).
  */
-const SHARED = "^src/(events|log|metrics|version|start-error)\\.ts$";
+const SHARED = "^src/(events|log|metrics|version|start-error|durable-file)\\.ts$";
 
 /**
  * The composition root (app/: main, the agent and its parts, the lifecycle, the command line): builds

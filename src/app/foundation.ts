@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { type Config, DEFAULT_BINS, DEFAULT_SEATS } from "../config/config.schema.js";
+import { removeBackupLeftovers } from "../db/backup.js";
 import { type DatabaseHandle, DB_FILE } from "../db/open.js";
 import { createDeviceHub, type StationDeviceHub } from "../devices/device-hub.js";
 import { EventBus } from "../events.js";
@@ -19,6 +20,8 @@ import {
   createAgentStatus,
   databaseCheck,
   devicesCheck,
+  durabilityCheck,
+  powerLossWarning,
   storageCheck,
 } from "../services/status/agent-status.js";
 import { stationSeatsAndBins } from "../station/topology.js";
@@ -81,6 +84,9 @@ export async function openFoundation(ctx: AgentContext): Promise<Foundation> {
   const station = await loadStationOrExplain(config);
   const layout = stationSeatsAndBins(config, station, { seats: DEFAULT_SEATS, bins: DEFAULT_BINS });
   const lock = holdDataFolder(dataDir, now);
+  // an interrupted backup's copy and side files (docs/operations.md#what-survives-a-power-cut)
+  const leftovers = removeBackupLeftovers(dataDir);
+  if (leftovers.length > 0) log.warn({ removed: leftovers }, "removed what an interrupted backup left");
   let handle: DatabaseHandle | undefined;
   const close = () => {
     handle?.close();
@@ -112,7 +118,9 @@ export async function openFoundation(ctx: AgentContext): Promise<Foundation> {
       databaseCheck(handle.sqlite),
       storageCheck(svc.storage),
       devicesCheck(() => hub.health()),
+      ...durabilityCheck(config.db),
     );
+    if (!config.db.powerSafe) log.warn(powerLossWarning(config.db.synchronous));
     return { ...ctx, handle, hub, svc, status, close };
   } catch (err) {
     close();

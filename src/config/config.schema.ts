@@ -163,7 +163,14 @@ export const configSchema = z
         synchronous: z
           .enum(["FULL", "NORMAL", "EXTRA"])
           .default("FULL")
-          .describe("SQLite `synchronous` (`FULL`, `EXTRA`; `NORMAL` gives up durability on power loss)"),
+          .describe(
+            "SQLite `synchronous` (`FULL`, `EXTRA`; `NORMAL` gives up durability on power loss and needs `db.powerSafe: false`)",
+          ),
+        powerSafe: flag
+          .default(true)
+          .describe(
+            "`false` is the explicit consent that `db.synchronous: NORMAL` asks for: an acknowledged change can be lost on power loss; then every start warns and /readyz and `pps-edge diag` say so",
+          ),
         busyTimeoutMs: z.coerce
           .number()
           .int()
@@ -175,7 +182,14 @@ export const configSchema = z
           ),
       })
       .strict()
-      .default({ synchronous: "FULL", busyTimeoutMs: 5000 }),
+      // NORMAL leaves the last commits in the page cache until a checkpoint: a power cut loses changes the
+      // agent acknowledged (docs/operations.md#what-survives-a-power-cut), so it takes an explicit consent
+      .refine((db) => db.synchronous !== "NORMAL" || !db.powerSafe, {
+        path: ["synchronous"],
+        message:
+          "NORMAL can lose acknowledged changes on power loss: use FULL, or set db.powerSafe: false to accept that",
+      })
+      .default({ synchronous: "FULL", powerSafe: true, busyTimeoutMs: 5000 }),
     station: stationSchema,
     outbox: z
       .object({

@@ -16,7 +16,6 @@ import {
   chownSync,
   closeSync,
   existsSync,
-  fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -27,6 +26,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import Database from "better-sqlite3";
+import { fsyncPath, removeLeftovers } from "../durable-file.js";
 import { BACKUPS_DIR, databaseProblems } from "./integrity.js";
 import { DB_FILE } from "./open.js";
 
@@ -76,16 +76,6 @@ export function ownLikeDataFolder(path: string, dataDir: string): void {
   if (process.getuid?.() !== 0) return;
   const { uid, gid } = statSync(dataDir);
   chownSync(path, uid, gid);
-}
-
-/** Syncs a file or folder to disk, so a rename that follows survives a power cut with its content. */
-export function fsyncPath(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -161,6 +151,9 @@ export async function backupDatabase(source: string, target: string): Promise<Ba
   const dir = dirname(target);
   if (!existsSync(dir)) throw new Error(`cannot write ${target}: the folder ${dir} does not exist`);
   const partial = `${target}.partial`;
+  // what an interrupted backup to the same name left (the copy and SQLite's side files of it)
+  for (const left of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`])
+    rmSync(left, { force: true });
   await copyDatabase(source, partial);
   renameSync(partial, target);
   fsyncPath(dir);
@@ -200,7 +193,17 @@ export async function backupIntoDataFolder(
     mkdirSync(dir);
     ownLikeDataFolder(dir, dataDir);
   }
+  removeBackupLeftovers(dataDir);
   const result = await backupDatabase(source, stampedBackupPath(dataDir, opts.now));
   ownLikeDataFolder(result.path, dataDir);
   return { ...result, pruned: pruneBackups(dir, opts.keep, result.path) };
+}
+
+/**
+ * Removes what interrupted backups left in the data folder's backups (a `.partial` copy and its side
+ * files, temporary files of durable writes): at the next backup and at every start. The finished
+ * backups are never touched. Answers the removed paths.
+ */
+export function removeBackupLeftovers(dataDir: string): string[] {
+  return removeLeftovers(backupsDir(dataDir), [".partial"]);
 }

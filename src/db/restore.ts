@@ -17,8 +17,9 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { fsyncPath } from "../durable-file.js";
 import { type LockHolder, lockDataFolder } from "./agent-lock.js";
-import { backupsDir, copyDatabase, fileStamp, fsyncPath, ownLikeDataFolder } from "./backup.js";
+import { backupsDir, copyDatabase, fileStamp, ownLikeDataFolder } from "./backup.js";
 import { DB_FILE, shippedMigrationCount } from "./open.js";
 import { continueSequenceAfter, lastOutboxSeq } from "./outbox.repo.js";
 

@@ -170,12 +170,17 @@ export async function databaseReport(config: Config): Promise<{ text: string; sq
   const { databaseSummary } = await import("../../db/database-summary.js");
   try {
     const s = databaseSummary(path, { site: config.site, ppsId: config.ppsId });
+    const { powerLossWarning } = await import("../../services/status/agent-status.js");
+    const durability = config.db.powerSafe
+      ? `db.synchronous ${config.db.synchronous}: an acknowledged change survives power loss`
+      : powerLossWarning(config.db.synchronous);
     const lines = [
       `database ${path}: ${statSync(path).size} bytes`,
       `migrations applied ${s.migrations}`,
       `outbox undelivered ${s.undelivered}`,
       `outbox dead letters ${s.dead}`,
       `PRAGMA integrity_check: ${s.problems.length === 0 ? "ok" : s.problems.join("\n  ")}`,
+      `durability: ${durability}`,
       "",
     ];
     return { text: lines.join("\n"), sqlite: s.sqliteVersion };

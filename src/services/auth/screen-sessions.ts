@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { ScreenSessionFound, ScreenSessionsRepo } from "../../db/screen-sessions.repo.js";
 import { forbiddenError, type Role, roleAllows } from "../../domain/roles.js";
+import { writeFileDurably } from "../../durable-file.js";
 import type { ForbiddenEvent } from "./access-events.js";
 import type { AuthUser } from "./auth-deps.js";
 import { randomSecret } from "./password.js";
@@ -71,10 +72,30 @@ function current(row: ScreenSessionFound, key: string | undefined): boolean {
   return key !== undefined && row.keyId === keyId(key);
 }
 
-/** The seats' keys from `screen-keys.json` into `keys`, the missing ones generated and written. */
+/**
+ * What `screen-keys.json` holds; an empty or damaged file (a power cut before its writes were durable)
+ * counts as none, said in the log: the keys can be made again, the old ones stop opening the screen.
+ */
+function storedKeys(file: string, log: Logger): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  try {
+    const stored = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    if (typeof stored === "object" && stored !== null && !Array.isArray(stored))
+      return stored as Record<string, unknown>;
+  } catch {
+    // damaged: made again below
+  }
+  log.error(
+    { file },
+    "operator screen keys file is empty or damaged: new keys are made and written; open each seat's screen with its new key",
+  );
+  return {};
+}
+
+/** The seats' keys from `screen-keys.json` into `keys`, the missing ones generated and written durably. */
 function loadKeys(keys: Map<string, string>, seats: readonly string[], dataDir: string, log: Logger): string {
   const file = join(dataDir, SCREEN_KEYS_FILE);
-  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+  const stored = storedKeys(file, log);
   const made: string[] = [];
   for (const seat of seats) {
     const k = stored[seat];
@@ -86,8 +107,7 @@ function loadKeys(keys: Map<string, string>, seats: readonly string[], dataDir: 
   }
   if (made.length) {
     const all = { ...stored, ...Object.fromEntries(keys) };
-    writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(file, 0o600);
+    writeFileDurably(file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
     log.warn({ file, seats: made }, "operator screen keys written (owner-readable only)");
   } else log.info({ file }, "operator screen keys");
   return file;

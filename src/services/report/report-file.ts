@@ -1,27 +1,13 @@
-import { open, rename } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileDurablyAsync } from "../../durable-file.js";
 
 export function reportFileName(id: number): string {
   return `inventory-${id}.csv`;
 }
 
-/** Writes and syncs a file, then renames it into place: a report file is whole or absent. */
+/** Writes a report file whole or not at all (durable-file.ts): a report file is whole or absent. */
 export async function writeDurably(dir: string, name: string, text: string): Promise<void> {
-  const tmp = join(dir, `.${name}.tmp`);
-  const file = await open(tmp, "w", 0o640);
-  try {
-    await file.writeFile(text, "utf8");
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(tmp, join(dir, name));
-  const folder = await open(dir, "r");
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
+  await writeFileDurablyAsync(join(dir, name), text, 0o640);
 }
 
 /**

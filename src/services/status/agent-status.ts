@@ -88,3 +88,17 @@ export function devicesCheck(health: () => readonly DeviceHealth[]): ReadinessCh
     },
   };
 }
+
+/**
+ * `durability`, only when the config gave up power safety (`db.synchronous: NORMAL` with
+ * `db.powerSafe: false`): ready, but saying on every look what was given up.
+ */
+export function durabilityCheck(db: { synchronous: string; powerSafe: boolean }): ReadinessCheck[] {
+  if (db.powerSafe) return [];
+  return [{ name: "durability", check: () => ({ ok: true, detail: powerLossWarning(db.synchronous) }) }];
+}
+
+/** What a station that gave up power safety is told at start, on /readyz and in `pps-edge diag`. */
+export function powerLossWarning(synchronous: string): string {
+  return `db.synchronous ${synchronous} with db.powerSafe false: an acknowledged change can be lost on power loss`;
+}

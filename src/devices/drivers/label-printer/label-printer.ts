@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileDurably } from "../../../durable-file.js";
 
 /** A label printer: `print` resolves once the printer reports the job done, or rejects with why. */
 export interface LabelPrinter {
@@ -16,15 +17,7 @@ export function filePrinter(dir: string): LabelPrinter {
     async print(pdf, jobName) {
       mkdirSync(dir, { recursive: true });
       const safe = jobName.replace(/[^A-Za-z0-9._-]/g, "_");
-      const tmp = join(dir, `.${safe}.pdf.tmp`);
-      const fd = openSync(tmp, "w", 0o640);
-      try {
-        writeSync(fd, pdf);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, join(dir, `${safe}.pdf`));
+      writeFileDurably(join(dir, `${safe}.pdf`), pdf, 0o640);
     },
   };
 }
