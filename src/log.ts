@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { isatty } from "node:tty";
 import pino, { type DestinationStream, type Logger } from "pino";
 import type PinoPretty from "pino-pretty";
+import { printable, printableJson } from "./domain/printable.js";
 
 const require = createRequire(import.meta.url);
 
@@ -123,6 +124,18 @@ export const REDACT_PATHS = SECRET_KEYS.flatMap((k) => {
 });
 
 /**
+ * For the pretty stream, which decodes the JSON line before it prints: the C0 escapes JSON made (ESC is
+ * `\u001b`) and the raw characters JSON keeps are escaped once more, so they print as text. Newlines
+ * stay: a stack trace is read on a terminal.
+ */
+function prettyPrintable(line: string): string {
+  return printableJson(line).replace(/\\u([0-9a-f]{4})/g, (escape, hex: string) => {
+    const c = String.fromCharCode(Number.parseInt(hex, 16));
+    return printable(c) === c ? escape : `\\${escape}`;
+  });
+}
+
+/**
  * pino-pretty as a synchronous stream (no worker thread). Loaded only when used: it adds about 50 ms to
  * a start, which a service under systemd does not need.
  */
@@ -148,8 +161,16 @@ export function createLogger(settings: LogSettings, output: LogOutput = stdoutOu
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
-    // pretty lines are for people; prefixes only where the journal parses JSON lines
-    ...(output.journal && format === "json" ? { hooks: { streamWrite: withPriority } } : {}),
+    hooks: {
+      // every line printable (domain/printable.ts): a user name a failed login sent cannot act on the
+      // terminal that shows the log; prefixes only where the journal parses JSON lines
+      streamWrite:
+        format === "pretty"
+          ? prettyPrintable
+          : output.journal
+            ? (line: string) => withPriority(printableJson(line))
+            : printableJson,
+    },
   };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -1,9 +1,10 @@
 /**
  * `pps-edge security-events`: the station's security event log (docs/security.md#security-event-log) on the
  * box, newest first: logins, failures, lockouts, user changes, token revocations, role refusals. It
- * reads the station database like the `user` commands (user.database.ts), beside a running agent too.
+ * reads the station database like the `user` commands (database.ts), beside a running agent too.
  */
 import { Command, Option } from "commander";
+import { printable, printableJson } from "../../domain/printable.js";
 import {
   SECURITY_EVENT_KINDS,
   type SecurityEvent,
@@ -12,10 +13,21 @@ import {
 } from "../../domain/security-event.js";
 import { type Cli, loadCliConfig, UsageError } from "./context.js";
 
-/** One event on one line: time, kind, channel, user name, address, then the facts as JSON. */
+/**
+ * One event on one line: time, kind, channel, user name, address, then the facts as JSON. What a client
+ * sent (a user name, an address) is printed with its control characters escaped (domain/printable.ts):
+ * a failed login's name must not clear the admin's screen or forge a line.
+ */
 function line(e: SecurityEvent): string {
-  const detail = e.detail === null ? "" : JSON.stringify(e.detail);
-  return [new Date(e.at).toISOString(), e.kind, e.channel, e.username ?? "-", e.address ?? "-", detail]
+  const detail = e.detail === null ? "" : printable(JSON.stringify(e.detail));
+  return [
+    new Date(e.at).toISOString(),
+    e.kind,
+    printable(e.channel),
+    printable(e.username ?? "-"),
+    printable(e.address ?? "-"),
+    detail,
+  ]
     .join("\t")
     .trimEnd();
 }
@@ -67,7 +79,9 @@ export function defineSecurityEvents(cli: Cli): Command {
       const { createSecurityEventsRepo } = await import("../../db/security-events.repo.js");
       await withDatabase(loaded, false, (handle) => {
         for (const e of createSecurityEventsRepo(handle.sqlite).list(q)) {
-          cli.io.out(opts.json ? JSON.stringify({ ...e, at: new Date(e.at).toISOString() }) : line(e));
+          cli.io.out(
+            opts.json ? printableJson(JSON.stringify({ ...e, at: new Date(e.at).toISOString() })) : line(e),
+          );
         }
       });
     });

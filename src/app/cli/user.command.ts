@@ -5,6 +5,7 @@
  */
 import { Command } from "commander";
 import { MIN_PASSWORD_LENGTH } from "../../domain/password-policy.js";
+import { printable } from "../../domain/printable.js";
 import { isRole, ROLES, type Role } from "../../domain/roles.js";
 import type { createAuthService } from "../../services/auth/auth.service.js";
 import { type Cli, loadCliConfig, UsageError } from "./context.js";
@@ -123,7 +124,7 @@ export function defineUser(cli: Cli): Command {
     .description("list the API users (id, name and role)")
     .action((_opts, cmd: Command) =>
       withAuth(cmd, cli, (auth) => {
-        for (const u of auth.listUsers()) io.out(`${u.id}\t${u.username}\t${u.role}`);
+        for (const u of auth.listUsers()) io.out(`${u.id}\t${printable(u.username)}\t${u.role}`);
       }),
     );
   return user;
