@@ -92,6 +92,7 @@ export const de: Record<MessageKey, string> = {
   "refusal.invalid_order_status": "Der Auftrag wartet nicht auf sein Etikett",
   "refusal.wrong_mode": "Die Station ist in einem anderen Modus",
   "refusal.user_exists": "Den Benutzer gibt es schon",
+  "refusal.stale_screen": "Der Bildschirm hat sich seit dem Tippen geändert: bitte erneut hinsehen",
   "refusal.scan_refused": "Abgelehnt",
   "refusal.outbox_full": "Die Station kann keine Änderungen mehr speichern: Hilfe rufen",
   "refusal.storage_full": "Der Speicher der Station ist voll, nichts wurde gespeichert: Hilfe rufen",

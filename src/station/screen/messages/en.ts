@@ -93,6 +93,7 @@ export const en = {
   "refusal.invalid_order_status": "The order does not wait for its label",
   "refusal.wrong_mode": "The station is in another mode",
   "refusal.user_exists": "The user exists",
+  "refusal.stale_screen": "the screen changed since this was tapped: look again",
   "refusal.scan_refused": "Refused",
   "refusal.outbox_full": "The station cannot store more changes: call for help",
   "refusal.storage_full": "The station's disk is full, nothing was saved: call for help",
