@@ -166,6 +166,20 @@ describe("refusals take over the instruction area", () => {
   });
 });
 
+describe("the alert's end", () => {
+  it("is pushed by itself when the error signal's time has passed", async () => {
+    const got: ScreenState[] = [];
+    const off = t.agent.screen.publisher.subscribe("front", (json) => got.push(JSON.parse(json)));
+    tick();
+    await act({ type: "scan", barcode: "NOPE" });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(got[got.length - 1]?.alert).toMatchObject({ code: "NOPE" });
+    t.clock.now += 1500;
+    await expect.poll(() => got[got.length - 1]?.alert, { timeout: 5000 }).toBeNull();
+    off();
+  });
+});
+
 describe("the supervisor", () => {
   it("is called: recorded as the seat's last event", async () => {
     tick();
