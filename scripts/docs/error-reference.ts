@@ -36,6 +36,8 @@ export const WHEN: Record<ErrorCode, string> = {
   keyin_not_allowed: "an audit count keyed in for an audit created with `kq: false`",
   scan_refused:
     "the station engine refused a scan, key-in or press (`details.reason`: see [station engine](station.md#station-engine-scans-lights-and-buttons)); nothing changed",
+  stale_screen:
+    "an operator-screen tap carried a `version` older than the seat's screen state (the screen changed since it was tapped: look again); nothing changed",
   payload_too_large: "the body is over `http.bodyLimitBytes`",
   unsupported_media_type:
     "wrong `Content-Type` (JSON endpoints take `application/json`, the token endpoint a form)",

@@ -77,6 +77,15 @@ const stationSchema = z
       .enum(["en", "de"])
       .default("en")
       .describe("language of the operator screen (`en`, `de`); an operator may choose their own there"),
+    damageBin: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullable()
+      .default(null)
+      .describe(
+        "where the operator puts a damaged unit (a bin or tote named on the screen, e.g. `DMG-1`); unset: the unit is left in the slot",
+      ),
   })
   .strict()
   .default({
@@ -87,6 +96,7 @@ const stationSchema = z
     scanDebounceMs: 300,
     errorSignalMs: 1500,
     language: "en",
+    damageBin: null,
   });
 
 /** `station` mode: the printer's "job done" releases the bin (spec: Process flow trigger). */

@@ -37,6 +37,7 @@ export type ErrorCode =
   | "user_exists" // 409
   | "keyin_not_allowed" // 409: a key-in audit count for an audit created without kq
   | "scan_refused" // 409: a scan, key-in or press the station engine refused (details.reason says why)
+  | "stale_screen" // 409: an operator-screen tap made on a screen state older than the seat's current one
   // capacity and availability
   | "outbox_full" // 503
   | "not_ready" // 503
@@ -96,6 +97,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   user_exists: "conflict",
   keyin_not_allowed: "conflict",
   scan_refused: "conflict",
+  stale_screen: "conflict",
   outbox_full: "unavailable",
   not_ready: "unavailable",
   storage_full: "unavailable",

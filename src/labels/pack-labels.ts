@@ -40,9 +40,11 @@ export function createPackLabels(deps: PackLabelDeps) {
   /** Why the last job of an order failed, until one succeeds. */
   const failures = new Map<string, string>();
 
-  async function printOne(id: string): Promise<void> {
+  /** Prints one order's label: true when the printer took it, false when it failed (or there is none). */
+  async function printOne(id: string): Promise<boolean> {
     const data = deps.labelData(id, new Date(deps.now()).toISOString());
-    if (!data) return;
+    if (!data) return false;
+    let ok = false;
     try {
       // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
       const { renderShippingLabel } = await import("./shipping-label.js");
@@ -50,6 +52,7 @@ export function createPackLabels(deps: PackLabelDeps) {
       await deps.printer.print(pdf, `${data.olpn}-${id}`);
       if (!stopped) deps.printed(id);
       failures.delete(id);
+      ok = true;
       deps.log.info({ externalServiceRequestId: id, olpn: data.olpn }, "shipping label printed");
     } catch (err) {
       failures.set(id, err instanceof Error ? err.message : String(err));
@@ -60,6 +63,7 @@ export function createPackLabels(deps: PackLabelDeps) {
     }
     // the operator screen shows why a label did not print, and clears it once one does
     deps.bus.emit("labelJob", { externalServiceRequestId: id });
+    return ok;
   }
 
   return {
@@ -68,12 +72,27 @@ export function createPackLabels(deps: PackLabelDeps) {
       deps.bus.on(OWNER, "binComplete", (e) => {
         if (!e.pack) return;
         // one print job at a time, in bin order: a label printer takes jobs one by one
-        for (const id of e.requests) chain = chain.then(() => printOne(id));
+        for (const id of e.requests)
+          chain = chain.then(async () => {
+            await printOne(id);
+          });
       });
     },
-    /** Prints these orders' labels again (an operator's reprint at the screen), one job after another. */
-    reprint(ids: readonly string[]): void {
-      for (const id of ids) chain = chain.then(() => printOne(id));
+    /**
+     * Prints these orders' labels again (an operator's reprint at the screen), one job after another;
+     * resolves with whether every one printed.
+     */
+    reprint(ids: readonly string[]): Promise<boolean> {
+      const results = ids.map((id) => {
+        const job = chain.then(() => printOne(id));
+        chain = job.then(() => {});
+        return job;
+      });
+      return Promise.all(results).then((all) => all.length > 0 && all.every(Boolean));
+    },
+    /** Forgets why these orders' labels failed (released without a label). */
+    forget(ids: readonly string[]): void {
+      for (const id of ids) failures.delete(id);
     },
     /** Why the last label of each order failed to print (cleared once one prints). */
     failures: (): ReadonlyMap<string, string> => failures,

@@ -20,9 +20,11 @@ import { routeDeviceEvent } from "./device-input.js";
 import { createLightsShell } from "./lights.shell.js";
 import { fixedMeaning } from "./scan-codes.js";
 import { pendingBin, stepSeat } from "./seat.machine.js";
+import { type ProblemKind, problemStep } from "./seat.problem.js";
 import {
   type DataMeaning,
   type OpCall,
+  type PickTarget,
   READY,
   type SeatInput,
   type SeatState,
@@ -58,7 +60,9 @@ export type EngineInput =
   | { kind: "keyin"; quantity: number }
   | { kind: "bin"; binId: string; signal: "confirm" | "shortage" | "sensor" }
   /** pending work dropped because its request changed elsewhere */
-  | { kind: "changed" };
+  | { kind: "changed" }
+  /** a problem reported on the operator screen with its quantity (seat.problem.ts) */
+  | { kind: "problem"; problem: ProblemKind; quantity: number };
 
 /** Told after every input, once its transactions committed and the lights were set. */
 export type EngineWatcher = (input: EngineInput, outcome: Outcome) => void;
@@ -255,6 +259,19 @@ function pressBin(core: EngineCore, binId: string, signalOf: "confirm" | "shorta
   core.bins ??= lookup.bins();
   const bin = core.bins.find((b) => b.id === binId);
   const press = signalOf === "confirm" && bin ? binPress(bin) : null;
+  if (!press && signalOf === "confirm" && bin) {
+    // a button no seat's work lit, on a bin with nothing to take away: the error signal, and why
+    const light = topology.binLight(binId);
+    if (light) core.lights.signal(light);
+    return {
+      seat: null,
+      result: "refused",
+      as: "bin",
+      reason: "bin_not_lit",
+      message: `bin ${binId} is not lit`,
+      calls: [],
+    };
+  }
   if (!press) return { seat: null, result: "ignored", calls: [] };
   try {
     call(core, press);
@@ -348,6 +365,17 @@ export function createStationEngine(deps: EngineDeps) {
     /** A bin's confirm or shortage button, or its beam: to the seat whose work lit it, else the bin itself. */
     press(binId: string, signalOf: "confirm" | "shortage" | "sensor"): Outcome {
       return tell(core, { kind: "bin", binId, signal: signalOf }, pressBin(core, binId, signalOf));
+    },
+
+    /**
+     * A problem reported with its quantity at a seat (seat.problem.ts): at the lit work, or before a
+     * scan at `next`, the line the seat's screen shows next.
+     */
+    problem(seat: string, kind: ProblemKind, quantity: number, next: PickTarget | null): Outcome {
+      const before = mustSeat(core, seat);
+      const mode = deps.lookup.mode();
+      const step = problemStep(before, { kind, quantity, mode, seat, next });
+      return tell(core, { kind: "problem", problem: kind, quantity }, apply(core, seat, before, step));
     },
 
     /** Tell `watcher` about every input from now on (until `stop`). */

@@ -64,6 +64,9 @@ export function putSlot(state: Putting, m: Slot): SeatStep {
 
 export function putKeyin(state: Extract<SeatState, { step: "put_slot" }>, quantity: number): SeatStep {
   if (scanEach(state.put)) return eachUnit("keyin");
+  // the limit the screen's numpad shows (`keyin.max`): refused up front, not only at confirm
+  if (quantity > state.put.left)
+    return refused("more_than_expected", `at most ${state.put.left} to put for this tote`, "keyin");
   const next = { ...state, quantity };
   return moved(next, [], "keyin", "quantity_set");
 }

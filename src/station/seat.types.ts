@@ -144,6 +144,8 @@ export const REFUSAL_REASONS = [
   "scan_each_unit",
   // the barcode of a packing level (a case holds many units): the unit's own barcode is scanned
   "level_barcode",
+  // a bin's button pressed while no seat's work lit it and the bin has nothing to take away
+  "bin_not_lit",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

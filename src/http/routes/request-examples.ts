@@ -167,4 +167,6 @@ export const SCREEN_ACTION_EXAMPLES = {
   scan: { type: "scan", barcode: "4006381333931" },
   confirm: { type: "confirm" },
   exception: { type: "exception", code: "ITEM_MISSING" },
+  problem: { type: "problem", kind: "damaged", quantity: 1, confirmed: true, version: 1764200000000 },
+  skip_label: { type: "skip_label", bin: "2" },
 };

@@ -5,16 +5,29 @@
  *   slot is closed with it); an exception or cancel: scanning its command barcode (scan-codes.ts);
  * - key-in: the engine's key-in; login / logout: the badge (`BADGE-<operator>`) at the seat;
  * - mode, bin emptied, tote released, reprint: the station operations, recorded as the seat's last event;
- * - scan (only where the seat's scanner is simulated): a scan on that simulated scanner.
+ * - scan (where the seat's scanner is simulated, or down: the code typed): a scan at the seat;
+ * - problem: a problem with its quantity (seat.problem.ts), validated against the seat's screen state;
+ * - skip_label: the bin's orders released without a label (print_ready), logged with who skipped;
+ * - supervisor: a supervisor called (logged as an operations event, shown as the last event).
+ * Every action may carry the `version` of the screen it was tapped on: an older one than the seat's
+ * is refused (`stale_screen`) and nothing is done (the stale-tap rule, docs/decisions.md).
  */
 import { AppError, isAppError } from "../../domain/errors.js";
 import type { Outcome } from "../engine.js";
 import { BADGE_PREFIX, EXCEPTION_PREFIX, type ExceptionCode } from "../scan-codes.js";
 import { pendingBin } from "../seat.machine.js";
-import type { SeatState, StationMode } from "../seat.types.js";
-import type { Lang } from "./state/types.js";
+import type { ProblemKind } from "../seat.problem.js";
+import type { PickTarget, SeatState, StationMode } from "../seat.types.js";
+import type { Lang, Problem } from "./state/types.js";
 
-export type ScreenAction =
+/** The answer to a reprint: whether the label printed, within the time the tap waits for it. */
+export type PrintResult = "printed" | "failed" | "waiting";
+/** How long a reprint tap waits for the printer's answer before it says "sent, waiting". */
+export const REPRINT_WAIT_MS = 10_000;
+
+type Versioned = { version?: number | undefined };
+
+export type ScreenAction = (
   | { type: "login"; user: string }
   | { type: "logout" }
   | { type: "confirm" }
@@ -26,12 +39,18 @@ export type ScreenAction =
   | { type: "release"; bin: string }
   | { type: "reprint"; bin: string }
   | { type: "language"; lang: Lang | null }
-  | { type: "scan"; barcode: string };
+  | { type: "scan"; barcode: string }
+  | { type: "problem"; kind: ProblemKind; quantity?: number | undefined; confirmed: true }
+  | { type: "skip_label"; bin: string }
+  | { type: "supervisor"; bin?: string | undefined }
+) &
+  Versioned;
 
 export interface ScreenActionDeps {
   engine: {
     scan(seat: string, barcode: string, source: string): Outcome;
     keyin(seat: string, quantity: number): Outcome;
+    problem(seat: string, kind: ProblemKind, quantity: number, next: PickTarget | null): Outcome;
     press(binId: string, signal: "confirm"): Outcome;
     seats(): Array<{ seat: string } & SeatState>;
     last(): Outcome | null;
@@ -40,15 +59,31 @@ export interface ScreenActionDeps {
     setMode(mode: StationMode): void;
     binEmptied(binId: string): void;
     release(externalServiceRequestId: string): unknown;
+    printReady(externalServiceRequestId: string): void;
   };
+  /** The seat's screen now: its version, the problems it offers and the line it shows next. */
+  screen(seat: string): { version: number; problems: Problem[]; next: PickTarget | null };
+  /** The orders in a bin that wait for their label. */
+  waitingLabel(binId: string): string[];
+  /** Forgets why these orders' labels failed (they left without one). */
+  forgetLabels(ids: readonly string[]): void;
+  /** An operations event (a label skipped, a supervisor called), logged. */
+  note(event: string, fields: Record<string, unknown>): void;
   /** The put of a complete tote in a bin (to release), or null. */
   completePut(binId: string): string | null;
-  /** Prints the bin's shipping labels again; null when the agent does not print (printing.mode external). */
-  reprint: ((binId: string) => void) | null;
+  /**
+   * Prints the bin's shipping labels again and answers whether they printed; null when the agent does
+   * not print (printing.mode external).
+   */
+  reprint: ((binId: string) => Promise<boolean>) | null;
+  reprintWaitMs?: number;
   user(seat: string): string | null;
   setOperatorLang(operator: string, lang: Lang | null): void;
-  /** A scan on the seat's simulated scanner (refused where the seat has a real one). */
-  simulatedScan: (seat: string, barcode: string) => void;
+  /**
+   * A scan typed or tapped at the seat: on its simulated scanner, or, while its real scanner is down,
+   * straight to the engine (its outcome); refused where the seat has a working real scanner.
+   */
+  simulatedScan: (seat: string, barcode: string) => Outcome | undefined;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
   record(seat: string, input: { kind: "tap"; text: string }, outcome: Outcome): void;
 }
@@ -59,6 +94,54 @@ const refusal = (seat: string, reason: string, message: string): Outcome => ({
   reason,
   message,
 });
+
+/** The stale-tap rule: a tap made on an older screen than the seat's is not carried out. */
+function fresh(deps: ScreenActionDeps, seat: string, version: number | undefined): void {
+  if (version === undefined) return;
+  const current = deps.screen(seat).version;
+  if (version < current)
+    throw new AppError(
+      "stale_screen",
+      "the screen changed since this was tapped: look again",
+      [{ path: "version", message: `is ${version}, the screen is at ${current}` }],
+      { seat, version: current },
+    );
+}
+
+function problem(
+  deps: ScreenActionDeps,
+  seat: string,
+  a: Extract<ScreenAction, { type: "problem" }>,
+): Outcome {
+  if (a.confirmed !== true)
+    throw new AppError("validation_failed", "a problem is reported only once confirmed", [
+      { path: "confirmed", message: "must be true" },
+    ]);
+  const screen = deps.screen(seat);
+  const open = screen.problems.find((p) => p.kind === a.kind);
+  if (!open) return refusal(seat, "exception_not_applicable", `no ${a.kind} problem can be reported now`);
+  const quantity = a.quantity ?? open.default;
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > open.max)
+    throw new AppError("validation_failed", `the quantity must be 1 to ${open.max}`, [
+      { path: "quantity", message: `must be 1 to ${open.max}` },
+    ]);
+  return deps.engine.problem(seat, a.kind, quantity, screen.next);
+}
+
+/** Waits for a print job's result, at most `wait` ms: printed, failed, or still waiting. */
+async function printResult(job: Promise<boolean>, wait: number): Promise<PrintResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<PrintResult>((resolve) => {
+    timer = setTimeout(() => resolve("waiting"), wait);
+  });
+  const done = job.then(
+    (ok): PrintResult => (ok ? "printed" : "failed"),
+    (): PrintResult => "failed",
+  );
+  const result = await Promise.race([done, late]);
+  clearTimeout(timer);
+  return result;
+}
 
 export function createScreenActions(deps: ScreenActionDeps) {
   const { engine } = deps;
@@ -99,47 +182,85 @@ export function createScreenActions(deps: ScreenActionDeps) {
   }
 
   function scan(seat: string, barcode: string): Outcome {
-    deps.simulatedScan(seat, barcode);
-    return engine.last() ?? { seat, result: "ignored" };
+    return deps.simulatedScan(seat, barcode) ?? engine.last() ?? { seat, result: "ignored" };
   }
 
-  return {
-    run(seat: string, a: ScreenAction): Outcome {
-      switch (a.type) {
-        case "login":
-          return engine.scan(seat, `${BADGE_PREFIX}${a.user}`, source(seat));
-        case "logout":
-          return logout(seat);
-        case "confirm":
-          return confirm(seat);
-        case "cancel":
-          return engine.scan(seat, `${EXCEPTION_PREFIX}CANCEL`, source(seat));
-        case "exception":
-          return engine.scan(seat, `${EXCEPTION_PREFIX}${a.code}`, source(seat));
-        case "keyin":
-          return engine.keyin(seat, a.quantity);
-        case "mode":
-          return operation(seat, a.mode, "mode_set", () => deps.ops.setMode(a.mode));
-        case "empty":
-          return operation(seat, a.bin, "binEmptied", () => deps.ops.binEmptied(a.bin));
-        case "release":
-          return operation(seat, a.bin, "release", () => {
-            const put = deps.completePut(a.bin);
-            if (put === null) throw new AppError("invalid_state", `bin ${a.bin} holds no complete tote`);
-            deps.ops.release(put);
-          });
-        case "reprint":
-          return operation(seat, a.bin, "reprinted", () => {
-            if (!deps.reprint) throw new AppError("invalid_state", "the agent does not print labels here");
-            deps.reprint(a.bin);
-          });
-        case "language":
-          return language(seat, a.lang);
-        case "scan":
-          return scan(seat, a.barcode);
-      }
-    },
-  };
+  function skipLabel(seat: string, bin: string): Outcome {
+    return operation(seat, bin, "label_skipped", () => {
+      const orders = deps.waitingLabel(bin);
+      if (!orders.length) throw new AppError("invalid_state", `bin ${bin} does not wait for a label`);
+      for (const id of orders) deps.ops.printReady(id);
+      deps.forgetLabels(orders);
+      deps.note("label_skipped", { seat, operator: deps.user(seat), bin, orders });
+    });
+  }
+
+  async function reprint(seat: string, bin: string): Promise<Outcome> {
+    const print = deps.reprint;
+    if (!print)
+      return operation(seat, bin, "reprinted", () => {
+        throw new AppError("invalid_state", "the agent does not print labels here");
+      });
+    const result = await printResult(print(bin), deps.reprintWaitMs ?? REPRINT_WAIT_MS);
+    if (result === "failed")
+      return operation(seat, bin, "reprinted", () => {
+        throw new AppError("invalid_state", `the label of bin ${bin} did not print again`);
+      });
+    return operation(seat, bin, result === "printed" ? "reprinted" : "print_sent", () => {});
+  }
+
+  function run(seat: string, a: ScreenAction): Outcome | Promise<Outcome> {
+    fresh(deps, seat, a.version);
+    switch (a.type) {
+      case "reprint":
+        return reprint(seat, a.bin);
+      case "problem":
+        return problem(deps, seat, a);
+      case "skip_label":
+        return skipLabel(seat, a.bin);
+      case "supervisor":
+        return operation(seat, a.bin ?? "", "supervisor_called", () =>
+          deps.note("supervisor_called", { seat, operator: deps.user(seat), bin: a.bin ?? null }),
+        );
+      default:
+        return runSync(seat, a);
+    }
+  }
+
+  return { run };
+
+  function runSync(seat: string, a: ScreenAction): Outcome {
+    switch (a.type) {
+      case "login":
+        return engine.scan(seat, `${BADGE_PREFIX}${a.user}`, source(seat));
+      case "logout":
+        return logout(seat);
+      case "confirm":
+        return confirm(seat);
+      case "cancel":
+        return engine.scan(seat, `${EXCEPTION_PREFIX}CANCEL`, source(seat));
+      case "exception":
+        return engine.scan(seat, `${EXCEPTION_PREFIX}${a.code}`, source(seat));
+      case "keyin":
+        return engine.keyin(seat, a.quantity);
+      case "mode":
+        return operation(seat, a.mode, "mode_set", () => deps.ops.setMode(a.mode));
+      case "empty":
+        return operation(seat, a.bin, "binEmptied", () => deps.ops.binEmptied(a.bin));
+      case "release":
+        return operation(seat, a.bin, "release", () => {
+          const put = deps.completePut(a.bin);
+          if (put === null) throw new AppError("invalid_state", `bin ${a.bin} holds no complete tote`);
+          deps.ops.release(put);
+        });
+      case "language":
+        return language(seat, a.lang);
+      case "scan":
+        return scan(seat, a.barcode);
+      default:
+        return refusal(seat, "not_this_step", `${a.type} is not taken here`);
+    }
+  }
 }
 
 export type ScreenActions = ReturnType<typeof createScreenActions>;

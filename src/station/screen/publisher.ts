@@ -13,13 +13,24 @@ import type { ScreenPickRow } from "../../domain/screen-pick-row.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
 import type { EngineInput, Outcome } from "../engine.js";
+import { pendingBin } from "../seat.machine.js";
 import type { SeatState, StationMode } from "../seat.types.js";
 import { createScreenFanOut, type ScreenListener } from "./fan-out.js";
 import { isLang } from "./messages/messages.js";
 import type { ScreenEventInput } from "./state/event.js";
 import { createLastEvents } from "./state/last-events.js";
+import { nextPick } from "./state/operator.js";
 import { deriveScreen } from "./state/state.js";
-import type { AuditLineRow, BinOrder, Lang, LastEvent, PutItemRow, ScreenState } from "./state/types.js";
+import type {
+  AuditLineRow,
+  BinOrder,
+  Lang,
+  LastEvent,
+  PutItemRow,
+  ScreenState,
+  SeatRefusal,
+} from "./state/types.js";
+import { nextVersion, type Versioned } from "./state/version.js";
 
 const OWNER = "operator-screen";
 /** Operators offered as login buttons. */
@@ -53,6 +64,8 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   bins(): BinView[];
   devices(): DeviceHealth[];
   printErrors(): Readonly<Record<string, string>>;
+  /** The item a scanned text is a barcode of, or null. */
+  item(barcode: string): { sku: string; description: string | null } | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -69,12 +82,24 @@ export interface ScreenPublisherDeps {
     language: Lang;
     stationPrinting: boolean;
     simulatedScanners: ReadonlySet<string>;
+    /** how long a refusal's error signal (and the screen's alert) shows */
+    errorSignalMs: number;
+    /** the bin whose light signals a refusal when the seat has nothing lit (topology `signalLight`) */
+    signalBin: string | null;
+    damageBin: string | null;
+    irtBin: string | null;
+    /** each seat's scanners, by seat */
+    scanners: Readonly<Record<string, string[]>>;
+    /** the light controller of each bin, by bin */
+    binLights: Readonly<Record<string, string>>;
   };
   now: () => number;
   log: Logger;
 }
 
 type Seats = Map<string, SeatState>;
+
+const pendingOf = (s: SeatState | undefined): string | null => (s ? pendingBin(s) : null);
 
 /**
  * Derives once for changes that arrive together: the first schedules `refresh` a microtask later (after
@@ -109,6 +134,7 @@ function seatScreen(
   seat: string,
   seats: Seats,
   lastEvent: () => LastEvent | null,
+  refusal: SeatRefusal | null,
 ) {
   const { reads, station } = deps;
   const mode = reads.mode();
@@ -135,7 +161,25 @@ function seatScreen(
     audit: mode === "audit" ? reads.audit() : null,
     operators: operator === null ? reads.operators(RECENT_OPERATORS) : [],
     lastEvent: lastEvent(),
+    now: deps.now(),
+    refusal,
+    damageBin: station.damageBin,
+    irtBin: station.irtBin,
+    scanners: station.scanners[seat] ?? [],
+    binLights: station.binLights,
   });
+}
+
+/** The bin whose light the engine flashed for a refusal (engine.ts `signal`); none for a tapped operation. */
+function signalBinOf(
+  deps: ScreenPublisherDeps,
+  seat: string | null,
+  input: ScreenEventInput,
+  pending: string | null,
+): string | null {
+  if (input.kind === "tap") return null;
+  if (seat === null) return input.kind === "bin" ? input.binId : null;
+  return pending ?? deps.station.signalBin;
 }
 
 /** Operators logging in at any seat, by any path, are remembered for the login buttons. */
@@ -155,10 +199,20 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
   const lastEvents = createLastEvents({ seats: deps.station.seats, now: deps.now });
   const noteOperators = operatorsSeen(deps);
 
+  const refusals = new Map<string, SeatRefusal>();
+  const versions = new Map<string, Versioned>();
+  // versions start at the clock, so a page that outlived an agent restart holds an older one
+  const first: Versioned = { version: deps.now(), key: null };
+  const timers = new Set<NodeJS.Timeout>();
+
   const seatStates = (): Seats =>
     new Map(deps.engine.seats().map(({ seat, ...s }) => [seat, s as SeatState]));
-  const state = (seat: string, seats = seatStates()): ScreenState =>
-    seatScreen(deps, seat, seats, () => lastEvents.of(seat));
+  const state = (seat: string, seats = seatStates()): ScreenState => {
+    const derived = seatScreen(deps, seat, seats, () => lastEvents.of(seat), refusals.get(seat) ?? null);
+    const v = nextVersion(versions.get(seat) ?? first, derived);
+    versions.set(seat, v);
+    return { ...derived, version: v.version };
+  };
 
   const schedule = createRefreshSchedule(() => {
     try {
@@ -171,15 +225,60 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
   });
   const { changed } = schedule;
 
+  /** Pushes again when an alert (and the tile's error signal) is over. */
+  function expireAt(until: number): void {
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        changed();
+      },
+      Math.max(0, until - deps.now()) + 1,
+    );
+    timer.unref();
+    timers.add(timer);
+  }
+
+  /** Keeps a refusal for the seats' alerts, or forgets a seat's alert once it did something. */
+  function noteRefusal(seat: string | null, input: ScreenEventInput, outcome: Outcome, seats: Seats): void {
+    const affected = seat === null ? deps.station.seats : [seat];
+    if (outcome.result === "done") {
+      for (const s of affected) refusals.delete(s);
+      return;
+    }
+    if (outcome.result !== "refused") return;
+    const until = deps.now() + deps.station.errorSignalMs;
+    const code = input.kind === "scan" ? input.barcode : null;
+    const item = code === null ? null : deps.reads.item(code);
+    for (const s of affected) {
+      const lit = pendingOf(seats.get(s));
+      refusals.set(s, {
+        reason: outcome.reason ?? "",
+        code,
+        item,
+        signalBin: signalBinOf(deps, seat, input, lit),
+        bin: input.kind === "bin" ? input.binId : null,
+        lit,
+        until,
+      });
+    }
+    expireAt(until);
+  }
+
   /** Records what a seat (or, for a bin nobody had lit, every seat) just did, then pushes. */
   function record(seat: string | null, input: ScreenEventInput, outcome: Outcome): void {
-    lastEvents.record(seat, input, outcome, seatStates(), deps.reads.bins());
+    const seats = seatStates();
+    noteRefusal(seat, input, outcome, seats);
+    lastEvents.record(seat, input, outcome, seats, deps.reads.bins());
     changed();
   }
 
   return {
     /** The seat's screen state now (GET /station/seats/{seat}/screen). */
     state: (seat: string): ScreenState => state(seat),
+
+    /** The pick line the screen shows next (what a problem before a scan is about), or null. */
+    next: (_seat: string) =>
+      deps.reads.mode() === "pick" ? nextPick({ pickLines: deps.reads.pickLines() }) : null,
 
     /** Calls `listener` with the state's JSON now and on every change, until the returned function. */
     subscribe(seat: string, listener: ScreenListener): () => void {
@@ -197,6 +296,8 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
     },
     stop(): void {
       schedule.stop();
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
       deps.bus.off(OWNER);
       screens.clear();
     },

@@ -29,7 +29,13 @@ interface ScreenPartDeps {
   config: Config;
   dataDir: string;
   /** The label printer, when the agent prints (printing.mode station). */
-  labels: { failures(): ReadonlyMap<string, string>; reprint(orderIds: readonly string[]): void } | undefined;
+  labels:
+    | {
+        failures(): ReadonlyMap<string, string>;
+        reprint(orderIds: readonly string[]): Promise<boolean>;
+        forget(orderIds: readonly string[]): void;
+      }
+    | undefined;
   now: () => number;
   log: Logger;
 }
@@ -56,8 +62,36 @@ function printErrors(deps: ScreenPartDeps): Record<string, string> {
   return out;
 }
 
+/** Each seat's scanners (a station with one seat: every scanner). */
+function seatScanners(hub: StationDeviceHub): Record<string, string[]> {
+  const { seats } = hub.station.station;
+  const out: Record<string, string[]> = {};
+  for (const d of hub.station.devices) {
+    if (d.kind !== "scanner") continue;
+    const seat = d.seat ?? (seats.length === 1 ? seats[0] : undefined);
+    if (seat !== undefined) out[seat] = [...(out[seat] ?? []), d.id];
+  }
+  return out;
+}
+
+/** The light controller of each order bin. */
+function binLights(hub: StationDeviceHub): Record<string, string> {
+  return Object.fromEntries(
+    hub.station.station.bins.flatMap((b) => (b.light ? [[b.id, b.light.device] as const] : [])),
+  );
+}
+
+/** The item a scanned text is a barcode of, with its description where the screen lists it. */
+function itemOf(deps: ScreenPartDeps, barcode: string): { sku: string; description: string | null } | null {
+  const found = deps.lookup.meanings(barcode).find((m) => m.kind === "item");
+  if (found?.kind !== "item") return null;
+  const rows = [...deps.store.pickLines(), ...deps.store.putItems()];
+  return { sku: found.sku, description: rows.find((r) => r.sku === found.sku)?.description ?? null };
+}
+
 function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger) {
   const { hub, config, lookup } = deps;
+  const signal = hub.station.station.bins.find((b) => b.light)?.id ?? null;
   return createScreenPublisher({
     engine: deps.engine,
     bus: deps.services.bus,
@@ -68,6 +102,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       bins: lookup.bins,
       devices: hub.health,
       printErrors: () => printErrors(deps),
+      item: (barcode) => itemOf(deps, barcode),
     },
     station: {
       site: config.site,
@@ -76,33 +111,62 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       language: config.station.language,
       stationPrinting: config.printing.mode === "station",
       simulatedScanners: simulated,
+      errorSignalMs: config.station.errorSignalMs,
+      signalBin: signal,
+      damageBin: config.station.damageBin,
+      irtBin: hub.station.station.irtBin?.id ?? null,
+      scanners: seatScanners(hub),
+      binLights: binLights(hub),
     },
     now: deps.now,
     log,
   });
 }
 
-function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated: Set<string>) {
+/** Whether a seat's (real) scanner is down now: the screen takes typed codes instead. */
+function scannerDown(deps: ScreenPartDeps, seat: string): boolean {
+  const mine = new Set(seatScanners(deps.hub)[seat] ?? []);
+  return deps.hub.health().some((d) => mine.has(d.id) && !d.connected);
+}
+
+function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated: Set<string>, log: Logger) {
   const { engine, lookup, store, labels } = deps;
+  const waitingLabel = (bin: string) => {
+    const b = lookup.bins().find((x) => x.id === bin);
+    return b?.state === "complete" && b.printState === "waiting"
+      ? (store.orders()[bin] ?? []).map((o) => o.id)
+      : [];
+  };
   return createScreenActions({
     engine,
     ops: deps.services.operations,
+    screen: (seat) => {
+      const s = publisher.state(seat);
+      return { version: s.version, problems: s.problems, next: publisher.next(seat) };
+    },
+    waitingLabel,
+    forgetLabels: (ids) => {
+      labels?.forget(ids);
+      publisher.changed();
+    },
+    note: (event, fields) => log.warn({ event, ...fields }, `operator screen: ${event.replace("_", " ")}`),
     completePut: (bin) => lookup.bins().find((b) => b.id === bin)?.completePut ?? null,
     reprint:
-      deps.config.printing.mode === "station"
-        ? (bin) => labels?.reprint((store.orders()[bin] ?? []).map((o) => o.id))
-        : null,
+      deps.config.printing.mode === "station" && labels ? (bin) => labels.reprint(waitingLabel(bin)) : null,
     user: lookup.user,
     setOperatorLang: (name, lang) => {
       store.setOperatorLang(name, lang);
       publisher.changed();
     },
     simulatedScan: (seat, barcode) => {
-      if (!simulated.has(seat))
-        throw new AppError("forbidden", `seat ${seat} has a real scanner: scan with it`, [
-          { path: "type", message: "only where the seat's scanner is simulated" },
-        ]);
-      deps.hub.simulator().scan(seat, barcode);
+      if (simulated.has(seat)) {
+        deps.hub.simulator().scan(seat, barcode);
+        return undefined;
+      }
+      if (scannerDown(deps, seat)) return engine.scan(seat, barcode, `screen:${seat}`);
+      throw new AppError("forbidden", `seat ${seat} has a real scanner: scan with it`, [
+        { path: "type", message: "only where the seat's scanner is simulated or down" },
+      ]);
     },
     record: publisher.record,
   });
@@ -113,7 +177,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
   const seats = deps.hub.station.station.seats;
   const simulated = simulatedSeats(deps.hub);
   const publisher = publisherFor(deps, simulated, log);
-  const actions = actionsFor(deps, publisher, simulated);
+  const actions = actionsFor(deps, publisher, simulated, log);
   const { auth, screenSessions: sessions } = deps.services;
   const port = { seats, state: publisher.state, subscribe: publisher.subscribe, act: actions.run };
   const catalogue = (lang: string) => (isLang(lang) ? CATALOGUES[lang] : undefined);

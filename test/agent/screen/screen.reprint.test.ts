@@ -55,6 +55,28 @@ describe("reprint from the screen", () => {
     const failed = await tile((b) => b.printError !== null);
     expect(failed).toMatchObject({ state: "complete", printState: "waiting", actions: ["reprint"] });
     expect(failed.printError).toMatch(/EEXIST|ENOTDIR|not a directory|exists/i);
+    // the notice says it in words, never the printer's error text, and offers what to do
+    const s = (await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState;
+    expect(s.notices).toEqual([
+      {
+        kind: "printer_failed",
+        text: { key: "notice.printer_failed", params: { bin: failed.id } },
+        bins: [failed.id],
+        actions: ["reprint", "skip", "supervisor"],
+      },
+    ]);
+
+    // a reprint that fails again says so
+    const again = await t.call("POST", "/station/seats/front/screen/actions", {
+      type: "reprint",
+      bin: failed.id,
+    });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({
+      code: "scan_refused",
+      details: { reason: "invalid_state" },
+      message: `the label of bin ${failed.id} did not print again`,
+    });
 
     rmSync(blocked);
     const out = await ok(
@@ -63,5 +85,37 @@ describe("reprint from the screen", () => {
     expect(out).toMatchObject({ result: "done", did: "reprinted" });
     const printed = await tile((b) => b.id === failed.id && b.printState === "done");
     expect(printed).toMatchObject({ printError: null, actions: ["empty"] });
+    await ok(t.call("POST", "/station/seats/front/screen/actions", { type: "empty", bin: failed.id }));
+  });
+
+  it("skip_label releases the bin without a label, tells central (print_ready) and clears the notice", async () => {
+    rmSync(blocked, { recursive: true, force: true });
+    writeFileSync(blocked, "not a folder");
+    const pack = { shipping_address: "Jane Roe\n1 Main St", packing_box_id: "BOX-8", order_number: "O-8" };
+    await ok(t.call("POST", SR, pickBody("PL2", [pickLine("PL2-1", "PK", 1, pack)])));
+    await ok(t.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
+    await ok(
+      t.call("POST", "/station/picks", {
+        externalServiceRequestId: "PL2",
+        line: "PL2-1",
+        location: "S4",
+        quantity: 1,
+      }),
+    );
+    const failed = await tile((b) => b.printError !== null);
+    const notReady = await t.call("POST", "/station/seats/front/screen/actions", {
+      type: "skip_label",
+      bin: "9",
+    });
+    expect(notReady.status).toBe(409);
+    const out = await ok(
+      t.call("POST", "/station/seats/front/screen/actions", { type: "skip_label", bin: failed.id }),
+    );
+    expect(out).toMatchObject({ result: "done", did: "label_skipped" });
+    const released = await tile((b) => b.id === failed.id && b.printState === "done");
+    expect(released).toMatchObject({ printError: null, actions: ["empty"] });
+    const s = (await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState;
+    expect(s.notices).toEqual([]);
+    expect(s.lastEvent).toMatchObject({ message: { key: "did.label_skipped" } });
   });
 });

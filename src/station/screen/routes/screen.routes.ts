@@ -10,6 +10,7 @@ import { SCREEN_ACTION_EXAMPLES } from "../../../http/routes/request-examples.js
 import { scanOutcomeSchema } from "../../../http/routes/scan.routes.js";
 import type { LiveSession } from "../../../services/auth/auth.service.js";
 import type { Outcome } from "../../engine.js";
+import { PROBLEM_KINDS } from "../../seat.problem.js";
 import { SCREEN_ROLES, type ScreenCaller, type ScreenGuard, type ScreenSessionPort } from "./screen-auth.js";
 
 /**
@@ -22,7 +23,7 @@ export interface ScreenPort {
   state(seat: string): unknown;
   /** `listener` gets the state's JSON at once and on every change until the returned function is called. */
   subscribe(seat: string, listener: (json: string) => void): () => void;
-  act(seat: string, action: ScreenActionBody): Outcome;
+  act(seat: string, action: ScreenActionBody): Outcome | Promise<Outcome>;
 }
 
 /** A page notices a lost agent when this is missed for long (screen.js waits 1.5 s). */
@@ -31,32 +32,42 @@ export const HEARTBEAT_MS = 700;
 const RECHECK_MS = 60_000;
 
 const id = z.string().min(1).max(255);
+/** The version of the screen state the tap was made on (the stale-tap rule); absent: no check. */
+const version = z.number().int().min(0).optional();
+const action = <T extends z.ZodRawShape>(shape: T) => z.object({ ...shape, version }).strict();
 export const screenActionSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("login"), user: z.string().min(1).max(128) }).strict(),
-  z.object({ type: z.literal("logout") }).strict(),
-  z.object({ type: z.literal("confirm") }).strict(),
-  z.object({ type: z.literal("cancel") }).strict(),
-  z
-    .object({
-      type: z.literal("exception"),
-      code: z.enum([
-        "ITEM_MISSING",
-        "PHYSICALLY_DAMAGED",
-        "UNSCANNABLE",
-        "EXCESS",
-        "OVERSIZED",
-        "WAREHOUSE_FULL",
-        "SPACE_UNAVAILABLE",
-      ]),
-    })
-    .strict(),
-  z.object({ type: z.literal("keyin"), quantity: z.number().int().min(1).max(1_000_000) }).strict(),
-  z.object({ type: z.literal("mode"), mode: z.enum(["pick", "put", "audit"]) }).strict(),
-  z.object({ type: z.literal("empty"), bin: id }).strict(),
-  z.object({ type: z.literal("release"), bin: id }).strict(),
-  z.object({ type: z.literal("reprint"), bin: id }).strict(),
-  z.object({ type: z.literal("language"), lang: z.enum(["en", "de"]).nullable() }).strict(),
-  z.object({ type: z.literal("scan"), barcode: z.string().min(1).max(4096) }).strict(),
+  action({ type: z.literal("login"), user: z.string().min(1).max(128) }),
+  action({ type: z.literal("logout") }),
+  action({ type: z.literal("confirm") }),
+  action({ type: z.literal("cancel") }),
+  action({
+    type: z.literal("exception"),
+    code: z.enum([
+      "ITEM_MISSING",
+      "PHYSICALLY_DAMAGED",
+      "UNSCANNABLE",
+      "EXCESS",
+      "OVERSIZED",
+      "WAREHOUSE_FULL",
+      "SPACE_UNAVAILABLE",
+    ]),
+  }),
+  action({ type: z.literal("keyin"), quantity: z.number().int().min(1).max(1_000_000) }),
+  action({ type: z.literal("mode"), mode: z.enum(["pick", "put", "audit"]) }),
+  action({ type: z.literal("empty"), bin: id }),
+  action({ type: z.literal("release"), bin: id }),
+  action({ type: z.literal("reprint"), bin: id }),
+  action({ type: z.literal("language"), lang: z.enum(["en", "de"]).nullable() }),
+  action({ type: z.literal("scan"), barcode: z.string().min(1).max(4096) }),
+  // the quantity is checked against the problem's `max` on the seat's screen (400 naming `quantity`)
+  action({
+    type: z.literal("problem"),
+    kind: z.enum(PROBLEM_KINDS),
+    quantity: z.number().optional(),
+    confirmed: z.literal(true),
+  }),
+  action({ type: z.literal("skip_label"), bin: id }),
+  action({ type: z.literal("supervisor"), bin: id.optional() }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 
@@ -195,16 +206,18 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
         401: { description: "not signed in" },
         403: { description: "a screen session of another seat" },
         404: { description: "no such seat" },
+        400: { description: "a bad action (`errors[].path` names the field); nothing changed" },
         409: {
-          description: "refused: `details.reason` says why; nothing changed",
-          codes: ["scan_refused"],
+          description:
+            "refused: `details.reason` says why (`scan_refused`), or the tap's `version` is older than the screen's (`stale_screen`); nothing changed",
+          codes: ["scan_refused", "stale_screen"],
         },
       },
     },
     async (c) => {
       const seat = seatOf(c, port.seats);
       guard(c, seat, SCREEN_ROLES);
-      const out = port.act(seat, await readJson(c, screenActionSchema));
+      const out = await port.act(seat, await readJson(c, screenActionSchema));
       if (out.result === "refused")
         throw new AppError(
           "scan_refused",

@@ -14,8 +14,11 @@ export type ScreenEventInput = EngineInput | { kind: "tap"; text: string };
 /** What the last event reads of an input's outcome. */
 export type EventResult = Pick<Outcome, "result" | "did" | "reason">;
 
-/** Work that ends something: its bin may now be complete (the "complete" tone). */
-const FINISHING = new Set(["picked", "pick_exception", "put", "put_exception"]);
+/**
+ * Work that ends something: its bin may now be complete (the "complete" tone). An exception never
+ * sounds the completion chord: what it ends, it ends short.
+ */
+const FINISHING = new Set(["picked", "put"]);
 const KNOWN_DIDS = new Set<string>(DIDS);
 
 function describe(input: ScreenEventInput): Pick<LastEvent, "input" | "text"> {
@@ -28,6 +31,8 @@ function describe(input: ScreenEventInput): Pick<LastEvent, "input" | "text"> {
       return { input: input.signal === "sensor" ? "beam" : "button", text: input.binId };
     case "tap":
       return { input: "tap", text: input.text };
+    case "problem":
+      return { input: "tap", text: `${input.problem} ${input.quantity}` };
     default:
       return { input: "tap", text: "" };
   }
@@ -71,5 +76,6 @@ export function lastEventOf(e: {
     ...(outcome.reason ? { reason: outcome.reason } : {}),
     tone: outcome.result === "refused" ? "refused" : finished ? "complete" : "good",
     message: messageOf(outcome, e.knownReasons),
+    ...(finished && e.binBefore !== null ? { bin: e.binBefore } : {}),
   };
 }

@@ -10,6 +10,18 @@ import { EXCEPTION_CODES, type ExceptionCode, putReason } from "../../scan-codes
 import { pendingBin } from "../../seat.machine.js";
 import { scanEach } from "../../seat.pick.js";
 import { READY, type SeatState, type StationMode } from "../../seat.types.js";
+import { REFUSAL_KEYS } from "../messages/messages.js";
+import {
+  alertOf,
+  cardOf,
+  keyinOf,
+  manualEntryOf,
+  noticesOf,
+  outcomeOf,
+  problemsOf,
+  signalOf,
+  soundOf,
+} from "./operator.js";
 import { auditTask, pickTask, putTask } from "./task.js";
 import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
 
@@ -30,15 +42,18 @@ function binTiles(input: ScreenInput, state: SeatState): BinTile[] {
     if (ready && b.completePut) actions.push("release");
     if (input.operator !== null && input.stationPrinting && b.printState === "waiting")
       actions.push("reprint");
+    const orders = input.orders[b.id] ?? [];
     return {
       id: b.id,
       state: b.state,
       light: binLight(b, held.bins.get(b.id)),
-      orders: input.orders[b.id] ?? [],
+      orders,
       printState: b.printState,
       printError: input.printErrors[b.id] ?? null,
       mine: mine === b.id,
       actions,
+      signal: signalOf(input, b.id),
+      outcome: outcomeOf(b.state, b.completePut !== null, orders),
     };
   });
 }
@@ -132,7 +147,8 @@ export function allowedOf(input: ScreenInput, state: SeatState): Allowed {
   };
 }
 
-export function deriveScreen(input: ScreenInput): ScreenState {
+/** The state less its version (the publisher numbers it: version.ts). */
+export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
   const state = input.seats.get(input.seat) ?? READY;
   const task =
     input.operator === null
@@ -142,6 +158,9 @@ export function deriveScreen(input: ScreenInput): ScreenState {
         : input.mode === "put"
           ? putTask(input, state)
           : auditTask(input, state);
+  const bins = binTiles(input, state);
+  const allowed = allowedOf(input, state);
+  const notices = noticesOf(input);
   return {
     site: input.site,
     ppsId: input.ppsId,
@@ -159,9 +178,16 @@ export function deriveScreen(input: ScreenInput): ScreenState {
     simulatedScanner: input.simulatedScanner,
     instruction: instructionOf(input, state),
     task,
-    bins: binTiles(input, state),
+    bins,
     lastEvent: input.lastEvent,
-    allowed: allowedOf(input, state),
+    allowed,
     operators: input.operator === null ? input.operators : [],
+    alert: alertOf(input, REFUSAL_KEYS),
+    card: cardOf(input, state, bins),
+    problems: problemsOf(input, state),
+    notices,
+    manualEntry: manualEntryOf(notices),
+    keyin: keyinOf(input, state, allowed.keyin),
+    sound: soundOf(input.lastEvent, bins),
   };
 }

@@ -8,6 +8,7 @@ import type { DeviceHealth } from "../../../devices/hub.types.js";
 import type { ScreenPickRow } from "../../../domain/screen-pick-row.js";
 import type { BinView, Desired } from "../../bin-lights.js";
 import type { ExceptionCode } from "../../scan-codes.js";
+import type { ProblemKind } from "../../seat.problem.js";
 import type { SeatState, StationMode } from "../../seat.types.js";
 
 export const LANGUAGES = ["en", "de"] as const;
@@ -69,6 +70,9 @@ export const DIDS = [
   "mode_set",
   "reprinted",
   "language_set",
+  "print_sent",
+  "label_skipped",
+  "supervisor_called",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; a pick line is domain/screen-pick-row.ts) ----
@@ -128,6 +132,34 @@ export interface ScreenInput {
   /** operators who logged in at this station lately, newest first (login by tap) */
   operators: string[];
   lastEvent: LastEvent | null;
+  /** the clock, read by the shell: an alert and a bin's error signal show until their `until` */
+  now?: number;
+  /** the last refusal at this seat (its alert), or null */
+  refusal?: SeatRefusal | null;
+  /** where damaged units go (`station.damageBin`), or null: they stay in the slot */
+  damageBin?: string | null;
+  /** the IRT bin, where units an exception removed go */
+  irtBin?: string | null;
+  /** ids of this seat's scanners */
+  scanners?: string[];
+  /** the light controller of each bin, by bin */
+  binLights?: Readonly<Record<string, string>>;
+}
+
+/** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
+export interface SeatRefusal {
+  /** the seat machine's reason or the refusing operation's error code */
+  reason: string;
+  /** the scanned text, or null for a tap, a key-in or a button */
+  code: string | null;
+  /** the item the scanned code is a barcode of */
+  item: { sku: string; description: string | null } | null;
+  /** the bin whose light shows the error signal (the light the engine flashed) */
+  signalBin: string | null;
+  /** the bin pressed (a `bin_not_lit` refusal), and the bin the seat's work lit then */
+  bin?: string | null;
+  lit?: string | null;
+  until: number;
 }
 
 // ---- the screen state ----
@@ -200,6 +232,72 @@ export interface BinTile {
   /** this seat's pending work lit it */
   mine: boolean;
   actions: BinAction[];
+  /** the error signal the physical light shows now (a refused scan or tap), as long as it does */
+  signal: "error" | null;
+  /** how the bin's orders ended: short when any was settled short (abandoned), else complete */
+  outcome: "complete" | "short" | null;
+}
+
+/** The takeover of the instruction area after a refusal, for the error signal's duration. */
+export interface Alert {
+  kind: "refused";
+  reason: Msg;
+  /** the scanned code */
+  code: string | null;
+  /** the item's name and SKU when the code is a known item barcode */
+  item: string | null;
+  /** what to do instead */
+  instead: Msg;
+  /** epoch ms: the alert is gone then (the publisher pushes the state again) */
+  until: number;
+}
+
+/** The current line's task card. */
+export interface Card {
+  phase: "take" | "put";
+  slot: string;
+  /** the slot's place on the rack face, when its id gives one (face.ts) */
+  face: { rows: number; cols: number; row: number; col: number } | null;
+  sku: string;
+  description: string | null;
+  imageUrl: string | null;
+  quantity: number;
+  /** line n of m on the presented racks (put: item n of m of the tote) */
+  line: number;
+  lines: number;
+  bin: string | null;
+  /** the CSS colour of the light the bin shows */
+  binColor: string | null;
+}
+
+export interface Problem {
+  kind: ProblemKind;
+  label: Msg;
+  max: number;
+  default: number;
+  /** where the units go */
+  destination: Msg;
+}
+
+export type NoticeAction = "reprint" | "skip" | "supervisor";
+
+export interface Notice {
+  kind: "scanner_down" | "lights_down" | "printer_failed";
+  text: Msg;
+  bins?: string[];
+  actions?: NoticeAction[];
+}
+
+export interface KeyIn {
+  item: string;
+  expected: number;
+  max: number;
+}
+
+export interface Sound {
+  kind: "complete" | "error";
+  /** epoch ms of the event it sounds for: the page plays each once */
+  at: number;
 }
 
 export interface LastEvent {
@@ -214,6 +312,8 @@ export interface LastEvent {
   reason?: string;
   tone: "good" | "refused" | "complete";
   message: Msg;
+  /** the bin the input finished (a complete tone) */
+  bin?: string;
 }
 
 export interface Allowed {
@@ -247,4 +347,14 @@ export interface ScreenState {
   lastEvent: LastEvent | null;
   allowed: Allowed;
   operators: string[];
+  /** grows whenever this seat's state changes (state/version.ts); a tap carries it (stale-tap rule) */
+  version: number;
+  alert: Alert | null;
+  card: Card | null;
+  problems: Problem[];
+  notices: Notice[];
+  /** the seat's scanner is down: the page offers a code input (the `scan` action) */
+  manualEntry: boolean;
+  keyin: KeyIn | null;
+  sound: Sound | null;
 }

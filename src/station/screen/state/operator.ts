@@ -1,0 +1,283 @@
+/**
+ * The parts of the screen state made for an operator at arm's length (pure; docs/station.md#operator-screen):
+ * the alert that takes over the instruction area after a refusal, the task card of the current line,
+ * the problems that can be reported now, device and printer notices in plain words, what the numpad
+ * needs, and the sound to play. Time comes in as `input.now`; nothing here reads a clock.
+ */
+
+import type { LightColor } from "../../../devices/hub.types.js";
+import type { Desired } from "../../bin-lights.js";
+import { scanEach } from "../../seat.pick.js";
+import { problemOptions } from "../../seat.problem.js";
+import type { PickTarget, SeatState } from "../../seat.types.js";
+import { faceOf } from "./face.js";
+import type {
+  Alert,
+  BinOrder,
+  BinTile,
+  Card,
+  KeyIn,
+  LastEvent,
+  Msg,
+  Notice,
+  Problem,
+  ScreenInput,
+  Sound,
+} from "./types.js";
+
+/** The CSS colour of each light colour (the tiles and the card show the bin's light in it). */
+export const CSS_COLOR: Readonly<Record<LightColor, string>> = {
+  green: "#2e7d32",
+  red: "#c62828",
+  yellow: "#f9a825",
+  blue: "#1565c0",
+  orange: "#ef6c00",
+  pink: "#d81b60",
+  cyan: "#00838f",
+};
+
+const msg = (key: string, params?: Msg["params"]): Msg => (params ? { key, params } : { key });
+
+/** Whether a refusal shows now. */
+export const showing = (input: ScreenInput): boolean =>
+  input.refusal != null && (input.now ?? 0) < input.refusal.until;
+
+// ---- alert ----
+
+/** What to do instead, by refusal reason (every other reason: look at the instruction). */
+const INSTEAD = new Set([
+  "unknown_barcode",
+  "not_logged_in",
+  "seat_taken",
+  "finish_first",
+  "nothing_pending",
+  "no_work",
+  "not_expected",
+  "slot_not_presented",
+  "not_this_step",
+  "more_than_expected",
+  "exception_not_applicable",
+  "keyin_not_allowed",
+  "scan_each_unit",
+  "level_barcode",
+  "bin_not_lit",
+  "wrong_mode",
+]);
+
+export function alertOf(input: ScreenInput, knownReasons: ReadonlySet<string>): Alert | null {
+  const r = input.refusal;
+  if (!r || !showing(input)) return null;
+  let reason: Msg;
+  if (r.reason === "bin_not_lit")
+    reason = r.lit
+      ? msg("alert.bin_not_lit", { bin: r.bin ?? "", lit: r.lit })
+      : msg("alert.bin_not_lit_none", { bin: r.bin ?? "" });
+  else reason = msg(knownReasons.has(r.reason) ? `refusal.${r.reason}` : "refusal.other");
+  const item = r.item ? (r.item.description ? `${r.item.description} · ${r.item.sku}` : r.item.sku) : null;
+  const instead = INSTEAD.has(r.reason) ? `instead.${r.reason}` : "instead.other";
+  return { kind: "refused", reason, code: r.code, item, instead: msg(instead), until: r.until };
+}
+
+// ---- bins ----
+
+/** How a complete bin's (or tote's) orders ended: short when any was settled short. */
+export function outcomeOf(
+  state: string,
+  completePut: boolean,
+  orders: readonly BinOrder[],
+): BinTile["outcome"] {
+  if (state !== "complete" && !completePut) return null;
+  return orders.some((o) => o.state === "abandoned") ? "short" : "complete";
+}
+
+export function signalOf(input: ScreenInput, bin: string): BinTile["signal"] {
+  return showing(input) && input.refusal?.signalBin === bin ? "error" : null;
+}
+
+export const colorOf = (light: Desired): string | null =>
+  light.mode === "show" ? CSS_COLOR[light.color] : null;
+
+// ---- card ----
+
+/** The next pick line as the seat machine's work (the problems before a scan are about it). */
+export function nextPick(input: Pick<ScreenInput, "pickLines">): PickTarget | null {
+  const row = input.pickLines[0];
+  if (!row) return null;
+  return {
+    externalServiceRequestId: row.order,
+    line: row.line,
+    location: row.slot,
+    itemId: row.itemId,
+    quantity: row.quantity,
+    binId: row.bin,
+    scanRequired: row.scanRequired,
+  };
+}
+
+function pickCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]): Card | null {
+  const lines = input.pickLines;
+  const known = lines.map((l) => l.slot);
+  const colour = (bin: string | null) => {
+    const tile = bins.find((b) => b.id === bin);
+    return tile ? colorOf(tile.light) : null;
+  };
+  if (state.step === "pick_confirm") {
+    const p = state.pick;
+    const i = lines.findIndex(
+      (r) => r.order === p.externalServiceRequestId && r.line === p.line && r.slot === p.location,
+    );
+    const row = lines[i];
+    return {
+      phase: "put",
+      slot: p.location,
+      face: faceOf(p.location, known),
+      sku: row?.sku ?? "",
+      description: row?.description ?? null,
+      imageUrl: row?.imageUrl ?? null,
+      quantity: p.quantity - (state.scanned ?? 0),
+      line: i < 0 ? 1 : i + 1,
+      lines: Math.max(1, lines.length),
+      bin: p.binId,
+      binColor: colour(p.binId),
+    };
+  }
+  const next = lines[0];
+  if (state.step !== "ready" || !next) return null;
+  return {
+    phase: "take",
+    slot: next.slot,
+    face: faceOf(next.slot, known),
+    sku: next.sku,
+    description: next.description,
+    imageUrl: next.imageUrl,
+    quantity: next.quantity,
+    line: 1,
+    lines: lines.length,
+    bin: next.bin,
+    binColor: colour(next.bin),
+  };
+}
+
+function putCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]): Card | null {
+  if (state.step !== "put_confirm") return null;
+  const items = input.puts.filter((r) => r.putId === state.put.externalServiceRequestId);
+  const i = items.findIndex((r) => r.sku === state.put.sku);
+  const row = items[i];
+  const tile = bins.find((b) => b.id === state.put.binId);
+  return {
+    phase: "put",
+    slot: state.location,
+    face: faceOf(state.location, []),
+    sku: state.put.sku,
+    description: row?.description ?? null,
+    imageUrl: row?.imageUrl ?? null,
+    quantity: state.quantity,
+    line: i < 0 ? 1 : i + 1,
+    lines: Math.max(1, items.length),
+    bin: state.put.binId,
+    binColor: tile ? colorOf(tile.light) : null,
+  };
+}
+
+/** The current line's card: pick before the scan (take from the slot) and after (put into the bin); put at its slot. */
+export function cardOf(input: ScreenInput, state: SeatState, bins: readonly BinTile[]): Card | null {
+  if (input.operator === null) return null;
+  if (input.mode === "pick") return pickCard(input, state, bins);
+  if (input.mode === "put") return putCard(input, state, bins);
+  return null;
+}
+
+// ---- problems ----
+
+function destination(kind: Problem["kind"], input: ScreenInput): Msg {
+  if (kind === "damaged")
+    return input.damageBin ? msg("problem.to.damage_bin", { bin: input.damageBin }) : msg("problem.to.slot");
+  if (kind === "extra")
+    return input.irtBin ? msg("problem.to.irt_bin", { bin: input.irtBin }) : msg("problem.to.tote");
+  return msg("problem.to.nothing");
+}
+
+export function problemsOf(input: ScreenInput, state: SeatState): Problem[] {
+  if (input.operator === null) return [];
+  return problemOptions(state, input.mode, input.seat, nextPick(input)).map((o) => ({
+    kind: o.kind,
+    label: msg(`problem.${o.kind}`),
+    max: o.max,
+    default: o.default,
+    destination: destination(o.kind, input),
+  }));
+}
+
+// ---- notices ----
+
+/** A failed label's cause in words: never the printer's raw error text. */
+export function printCause(error: string): "not_installed" | "no_answer" | "failed" {
+  const e = error.toLowerCase();
+  if (/enoent|not found|no such file|unknown printer|does not exist|not installed/.test(e))
+    return "not_installed";
+  if (
+    /econnrefused|connection refused|timeout|timed out|etimedout|ehostunreach|econnreset|not responding/.test(
+      e,
+    )
+  )
+    return "no_answer";
+  return "failed";
+}
+
+export function noticesOf(input: ScreenInput): Notice[] {
+  const out: Notice[] = [];
+  const down = new Set(input.devices.filter((d) => !d.connected).map((d) => d.id));
+  if ((input.scanners ?? []).some((id) => down.has(id)))
+    out.push({ kind: "scanner_down", text: msg("notice.scanner_down") });
+  const dark = Object.entries(input.binLights ?? {})
+    .filter(([, device]) => down.has(device))
+    .map(([bin]) => bin);
+  if (dark.length)
+    out.push({ kind: "lights_down", text: msg("notice.lights_down", { bins: dark.join(", ") }), bins: dark });
+  if (input.operator !== null)
+    for (const [bin, error] of Object.entries(input.printErrors))
+      out.push({
+        kind: "printer_failed",
+        text: msg(`notice.printer_${printCause(error)}`, { bin }),
+        bins: [bin],
+        actions: input.stationPrinting ? ["reprint", "skip", "supervisor"] : ["skip", "supervisor"],
+      });
+  return out;
+}
+
+export const manualEntryOf = (notices: readonly Notice[]): boolean =>
+  notices.some((n) => n.kind === "scanner_down");
+
+// ---- numpad ----
+
+export function keyinOf(input: ScreenInput, state: SeatState, allowed: boolean): KeyIn | null {
+  if (!allowed) return null;
+  if (state.step === "pick_confirm") {
+    const sku = input.pickLines.find(
+      (r) => r.order === state.pick.externalServiceRequestId && r.line === state.pick.line,
+    )?.sku;
+    return { item: sku ?? "", expected: state.pick.quantity, max: state.pick.quantity };
+  }
+  if (state.step === "put_slot" || state.step === "put_confirm")
+    return scanEach(state.put)
+      ? null
+      : { item: state.put.sku, expected: state.put.left, max: state.put.left };
+  if (state.step === "audit_count" && state.last !== null) {
+    // a blind count: the expected stock is not shown; `expected` is what is counted so far
+    const line = input.audit?.lines.find((l) => l.auditLineId === state.last);
+    return { item: line?.sku ?? "", expected: state.counts[state.last] ?? 0, max: 1_000_000 };
+  }
+  return null;
+}
+
+// ---- sound ----
+
+/** The completion chord only for an order or tote that ended complete; the error tone for a refusal. */
+export function soundOf(lastEvent: LastEvent | null, bins: readonly BinTile[]): Sound | null {
+  if (!lastEvent) return null;
+  const at = Date.parse(lastEvent.at);
+  if (lastEvent.result === "refused") return { kind: "error", at };
+  if (lastEvent.tone !== "complete") return null;
+  const bin = bins.find((b) => b.id === lastEvent.bin);
+  return bin && bin.outcome === "complete" ? { kind: "complete", at } : null;
+}
