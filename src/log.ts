@@ -129,9 +129,9 @@ export const REDACT_PATHS = SECRET_KEYS.flatMap((k) => {
  * stay: a stack trace is read on a terminal.
  */
 function prettyPrintable(line: string): string {
-  return printableJson(line).replace(/\\u([0-9a-f]{4})/g, (escape, hex: string) => {
+  return printableJson(line).replace(/\\u([0-9a-f]{4})/g, (sequence, hex: string) => {
     const c = String.fromCharCode(Number.parseInt(hex, 16));
-    return printable(c) === c ? escape : `\\${escape}`;
+    return printable(c) === c ? sequence : `\\${sequence}`;
   });
 }
 

@@ -6,6 +6,7 @@
  * reorder what follows them) become `\xNN` or `\u{NNNN}`; a backslash is doubled so that an escape in
  * the output always means one in the text.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const UNSAFE = /[\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export function printable(text: string): string {

@@ -14,6 +14,7 @@ import { LogLines } from "../../support/log-lines.js";
 const HOSTILE =
   "x\u001b]0;owned\u0007\u001b[2J\n2026-11-27T00:00:00.000Z\tuser_added\tcli\tbackdoor\u009b\u202e";
 /** What a terminal would act on. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const ACTIVE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e]/;
 
 describe("control characters from a client", () => {
