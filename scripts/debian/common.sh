@@ -20,10 +20,36 @@ stop_unit() {
 	fi
 }
 
+# Exports the service's environment file as systemd reads it (EnvironmentFile=, systemd.exec(5)):
+# KEY=VALUE lines, comments, one pair of quotes around a value removed. A value is text, never code: a
+# passphrase with spaces is one value, and "$(...)" or ";cmd" in a secret is run by nobody, least of all
+# by root in a maintainer script.
+load_env_file() {
+	[ -r "$ENVFILE" ] || return 0
+	while IFS= read -r line || [ -n "$line" ]; do
+		case "$line" in '' | '#'* | ';'*) continue ;; esac
+		key=$(printf '%s' "${line%%=*}" | tr -d ' \t')
+		value=${line#*=}
+		case "$line" in *=*) ;; *) continue ;; esac
+		case "$key" in '' | [0-9]* | *[!A-Za-z0-9_]*) continue ;; esac
+		case "$value" in
+		\"*\")
+			value=${value#\"}
+			value=${value%\"}
+			;;
+		\'*\')
+			value=${value#\'}
+			value=${value%\'}
+			;;
+		esac
+		export "$key=$value"
+	done <"$ENVFILE"
+}
+
 # The agent's command as the service user, with the service's environment file (it may move dataDir).
 as_agent() {
 	(
-		if [ -r "$ENVFILE" ]; then set -a; . "$ENVFILE"; set +a; fi
+		load_env_file
 		exec runuser -u pps-edge -- /usr/bin/pps-edge "$@"
 	)
 }

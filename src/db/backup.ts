@@ -13,6 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import {
+  chmodSync,
   chownSync,
   closeSync,
   existsSync,
@@ -155,6 +156,8 @@ export async function backupDatabase(source: string, target: string): Promise<Ba
   for (const left of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`])
     rmSync(left, { force: true });
   await copyDatabase(source, partial);
+  // a backup holds password and token hashes: owner-only whatever the umask of who ran it
+  chmodSync(partial, 0o600);
   renameSync(partial, target);
   fsyncPath(dir);
   return describe(target);

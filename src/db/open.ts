@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
@@ -51,7 +51,11 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL("../../drizzle", import.meta
  */
 export function openDatabase(path: string, opts: OpenOptions = {}): DatabaseHandle {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const created = path !== ":memory:" && !existsSync(path);
   const sqlite = new Database(path);
+  // the database holds password and token hashes: owner-only whatever the umask (SQLite gives its
+  // -wal and -shm files the database file's mode)
+  if (created) chmodSync(path, 0o600);
   try {
     // WAL: readers never block the writer; synchronous=FULL syncs the WAL on every commit.
     sqlite.pragma("journal_mode = WAL");

@@ -1,5 +1,7 @@
+import { chmodSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { backupDatabase } from "../../../src/db/backup.js";
 import { isMigrated, openDatabase, shippedMigrationCount } from "../../../src/db/open.js";
 import { tempDir } from "../../support/agent.js";
 
@@ -30,5 +32,28 @@ describe("openDatabase", () => {
     h.sqlite.exec("DELETE FROM __drizzle_migrations");
     expect(isMigrated(h.sqlite, shippedMigrationCount())).toBe(false);
     h.close();
+  });
+
+  it("creates the database and its backups owner-only whatever the umask (they hold password hashes)", async () => {
+    const dir = tempDir();
+    const old = process.umask(0o002);
+    try {
+      const file = join(dir, "new.db");
+      const h = openDatabase(file);
+      h.sqlite.prepare("CREATE TABLE t (x)").run();
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
+      const copy = await backupDatabase(file, join(dir, "copy.db"));
+      expect(statSync(copy.path).mode & 0o777).toBe(0o600);
+      h.close();
+      // an existing file keeps the mode its owner gave it
+      const mine = join(dir, "mine.db");
+      writeFileSync(mine, "");
+      chmodSync(mine, 0o640);
+      openDatabase(mine).close();
+      expect(statSync(mine).mode & 0o777).toBe(0o640);
+    } finally {
+      process.umask(old);
+    }
   });
 });
