@@ -1,10 +1,11 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leafPaths } from "../../../src/config/config.env.js";
 import { configSchema } from "../../../src/config/config.schema.js";
 import { DB_FILE } from "../../../src/db/open.js";
+import { CREDENTIALS_FILE } from "../../../src/services/auth/credentials.js";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
 import { itemBody } from "../../support/fixtures.js";
 import {
@@ -199,6 +200,29 @@ describe.skipIf(unavailable)(
         await a.stop();
       }
     }, 150_000);
+
+    // Known loss: the generated secrets are written without an fsync of the file or of its folder, while
+    // the database keeps their hashes, so the next start generates none and the only copy is gone. `it.fails`
+    // until the agent's own file writes are durable (atomic, file and folder fsynced): then make it `it`.
+    it.fails("a cut right after the first start keeps the generated scrape token's file, and the token works", async () => {
+      const dir = dataDir("first-start");
+      let a = await startChildAgent(dir);
+      await a.kill();
+      fs.cut();
+      a = await startChildAgent(dir);
+      try {
+        const file = join(dir, CREDENTIALS_FILE);
+        expect(existsSync(file)).toBe(true);
+        const { metricsToken } = JSON.parse(readFileSync(file, "utf8")) as { metricsToken: string };
+        const res = await fetch(`${a.base}/metrics`, {
+          headers: { Authorization: `Bearer ${metricsToken}` },
+        });
+        await res.arrayBuffer();
+        expect(res.status).toBe(200);
+      } finally {
+        await a.stop();
+      }
+    });
 
     it("synchronous=NORMAL: a cut loses acknowledged changes (what the test above would catch)", async () => {
       const env: Record<string, string> = { PPS_EDGE_DB_SYNCHRONOUS: "NORMAL" };
