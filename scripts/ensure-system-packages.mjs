@@ -4,7 +4,9 @@
 // binding links them), chromium and a font (the operator screen's browser tests drive Debian's
 // chromium; no browser is ever downloaded), curl (the docs' commands are run as written), openssl
 // (throwaway certificates for the HTTPS and MQTT TLS tests), systemd (systemd-analyze checks the unit,
-// systemd-notify carries the agent's readiness and watchdog messages). Run by `npm run setup` (and by
+// systemd-notify carries the agent's readiness and watchdog messages), fuse3 and python3-fusepy (the
+// power-cut tests' file system, test/support/powercut/: fusermount, and the FUSE binding of Debian's
+// /usr/bin/python3). Run by `npm run setup` (and by
 // `npm run bench`'s prebench), so `npm ci && npm run setup && npm test` works on a fresh Debian machine;
 // `npm test` itself installs nothing.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -17,8 +19,9 @@ const wanted = [
   { bin: "curl", pkg: "curl" },
   { bin: "openssl", pkg: "openssl" },
   { bin: "systemd-analyze", pkg: "systemd" },
+  { bin: "fusermount3", pkg: "fuse3" },
 ];
-const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core"];
+const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core", "python3-fusepy"];
 
 function have(bin, paths = []) {
   if (paths.some((p) => spawnSync("test", ["-x", p]).status === 0)) return true;

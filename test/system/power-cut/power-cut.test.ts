@@ -1,0 +1,254 @@
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { leafPaths } from "../../../src/config/config.env.js";
+import { configSchema } from "../../../src/config/config.schema.js";
+import { DB_FILE } from "../../../src/db/open.js";
+import { CREDENTIALS_FILE } from "../../../src/services/auth/credentials.js";
+import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
+import { itemBody } from "../../support/fixtures.js";
+import {
+  fsyncDir,
+  mountPowerCut,
+  type PowerCutMount,
+  powerCutUnavailable,
+} from "../../support/powercut/mount.mjs";
+import { ITEM, pickBody, pickLine, SR } from "../../support/station.js";
+
+/**
+ * The real agent on the power-cut file system (test/support/powercut/): under a stream of pick creates
+ * and item upserts, the power goes at a random moment (the agent is killed, then everything not fsynced
+ * is dropped), and the agent starts again on what the disk kept. Unlike SIGKILL alone (durability/
+ * kill.test.ts), this tells synchronous=FULL from NORMAL: the second test shows NORMAL losing
+ * acknowledged changes, so the first one can fail.
+ */
+const unavailable = powerCutUnavailable();
+const CUTS = 20;
+const SEARCH = `${ITEM}/search_v2`;
+
+/** A small seeded generator: the cut moments of a failing run can be replayed with POWER_CUT_SEED. */
+function random(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+async function must(res: Promise<Response>): Promise<Record<string, unknown>> {
+  const r = await res;
+  const text = await r.text();
+  if (r.status >= 300) throw new Error(`${r.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+interface Notification {
+  seq: number;
+  notification: { notification_type: string; notification_data: Record<string, unknown> };
+}
+
+async function allNotifications(a: ChildAgent) {
+  const out: Notification[] = [];
+  for (let after = 0; ; ) {
+    const page = (await must(a.call("GET", `/station/notifications?after=${after}&limit=1000`))) as {
+      notifications: Notification[];
+      lastSeq: number;
+    };
+    out.push(...page.notifications);
+    if (page.notifications.length < 1000) return { list: out, lastSeq: page.lastSeq };
+    after = page.notifications.at(-1)?.seq ?? after;
+  }
+}
+
+/** What got a 2xx: the changes the agent acknowledged. */
+interface Acked {
+  creates: string[];
+  items: string[];
+}
+
+/** Two pick creators and an item upserter against `a`, until it dies; `stopped` once all three ended. */
+function startLoad(a: ChildAgent, tag: string, acked: Acked): Promise<unknown> {
+  const creator = (w: number) =>
+    (async () => {
+      for (let i = 0; ; i++) {
+        const id = `C-${tag}-${w}-${i}`;
+        try {
+          await must(a.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "K", 1)])));
+        } catch {
+          return;
+        }
+        acked.creates.push(id);
+      }
+    })();
+  const upserter = (async () => {
+    for (let i = 0; ; i++) {
+      const sku = `I-${tag}-${i}`;
+      try {
+        await must(a.call("POST", ITEM, itemBody(sku)));
+      } catch {
+        return;
+      }
+      acked.items.push(sku);
+    }
+  })();
+  return Promise.all([creator(0), creator(1), upserter]);
+}
+
+/** The acknowledged changes the agent `a` no longer has. */
+async function lost(a: ChildAgent, acked: Acked) {
+  const creates: string[] = [];
+  for (const id of acked.creates) {
+    const r = await a.call("GET", `${SR}/${id}?type=PICK`);
+    await r.arrayBuffer();
+    if (r.status !== 200) creates.push(id);
+  }
+  const items: string[] = [];
+  for (const sku of acked.items) {
+    const found = (await (
+      await a.call("POST", SEARCH, { filter_params: [{ key: "product_sku", operator: "=", value: sku }] })
+    ).json()) as unknown[];
+    if (!Array.isArray(found) || found.length !== 1) items.push(sku);
+  }
+  return { creates, items };
+}
+
+function integrity(dataDir: string): string {
+  const db = new Database(join(dataDir, DB_FILE), { fileMustExist: true });
+  try {
+    return (db.pragma("integrity_check") as Array<{ integrity_check: string }>)
+      .map((r) => r.integrity_check)
+      .join("; ");
+  } finally {
+    db.close();
+  }
+}
+
+describe.skipIf(unavailable)(
+  `power cuts under load${unavailable ? ` (skipped: ${unavailable})` : ""}`,
+  () => {
+    let fs: PowerCutMount;
+    beforeAll(async () => {
+      fs = await mountPowerCut();
+    });
+    afterAll(async () => {
+      await fs?.unmount();
+    });
+
+    /** A data folder on the mount, made durable before the agent first runs in it. */
+    function dataDir(name: string) {
+      const dir = join(fs.dir, name);
+      mkdirSync(dir);
+      fsyncDir(fs.dir);
+      return dir;
+    }
+
+    it(`synchronous=FULL: through ${CUTS} cuts, no acknowledged change or notification is lost`, async () => {
+      const seed = Number(process.env.POWER_CUT_SEED ?? Date.now() % 100_000);
+      const next = random(seed);
+      const dir = dataDir("full");
+      let a = await startChildAgent(dir);
+      await must(a.call("POST", ITEM, itemBody("K")));
+      await must(
+        a.call("PUT", "/station/stock", { location: "K1", msu: "KM", product_sku: "K", quantity: 1_000_000 }),
+      );
+      const all: Acked = { creates: [], items: [] };
+      let lastSeq = 0;
+      try {
+        for (let cut = 1; cut <= CUTS; cut++) {
+          const acked: Acked = { creates: [], items: [] };
+          const load = startLoad(a, String(cut), acked);
+          const ms = 100 + Math.floor(next() * 500);
+          await new Promise((r) => setTimeout(r, ms));
+          await a.kill();
+          fs.cut();
+          await load;
+          const where = `seed ${seed}, cut ${cut} after ${ms} ms`;
+
+          // starting again logs in with the configured client and user: the credentials survived
+          a = await startChildAgent(dir);
+          expect(a.token, where).toMatch(/./);
+          expect(integrity(dir), where).toBe("ok");
+          expect(await lost(a, acked), where).toEqual({ creates: [], items: [] });
+          all.creates.push(...acked.creates);
+          all.items.push(...acked.items);
+
+          const { list, lastSeq: seqNow } = await allNotifications(a);
+          expect(
+            list.map((x) => x.seq),
+            where,
+          ).toEqual(Array.from({ length: seqNow }, (_, i) => i + 1));
+          expect(seqNow, where).toBeGreaterThanOrEqual(lastSeq);
+          lastSeq = seqNow;
+          const informed = new Map<unknown, number>();
+          for (const x of list)
+            if (x.notification.notification_type === "order_information") {
+              const id = x.notification.notification_data.externalServiceRequestId;
+              informed.set(id, (informed.get(id) ?? 0) + 1);
+            }
+          expect(
+            all.creates.filter((id) => !informed.has(id)),
+            where,
+          ).toEqual([]);
+        }
+        // earlier cuts took nothing either
+        expect(await lost(a, all)).toEqual({ creates: [], items: [] });
+        expect(all.creates.length).toBeGreaterThan(CUTS * 5);
+        expect(all.items.length).toBeGreaterThan(CUTS * 2);
+        expect(fs.counts().cuts).toBeGreaterThanOrEqual(CUTS);
+      } finally {
+        await a.stop();
+      }
+    }, 150_000);
+
+    // Known loss: the generated secrets are written without an fsync of the file or of its folder, while
+    // the database keeps their hashes, so the next start generates none and the only copy is gone. `it.fails`
+    // until the agent's own file writes are durable (atomic, file and folder fsynced): then make it `it`.
+    it.fails("a cut right after the first start keeps the generated scrape token's file, and the token works", async () => {
+      const dir = dataDir("first-start");
+      let a = await startChildAgent(dir);
+      await a.kill();
+      fs.cut();
+      a = await startChildAgent(dir);
+      try {
+        const file = join(dir, CREDENTIALS_FILE);
+        expect(existsSync(file)).toBe(true);
+        const { metricsToken } = JSON.parse(readFileSync(file, "utf8")) as { metricsToken: string };
+        const res = await fetch(`${a.base}/metrics`, {
+          headers: { Authorization: `Bearer ${metricsToken}` },
+        });
+        await res.arrayBuffer();
+        expect(res.status).toBe(200);
+      } finally {
+        await a.stop();
+      }
+    });
+
+    it("synchronous=NORMAL: a cut loses acknowledged changes (what the test above would catch)", async () => {
+      const env: Record<string, string> = { PPS_EDGE_DB_SYNCHRONOUS: "NORMAL" };
+      // a configuration that takes NORMAL only with the explicit consent has the key db.powerSafe
+      if (leafPaths(configSchema).some((p) => p.join(".") === "db.powerSafe"))
+        env.PPS_EDGE_DB_POWER_SAFE = "false";
+      const dir = dataDir("normal");
+      let a = await startChildAgent(dir, env);
+      await must(a.call("POST", ITEM, itemBody("K")));
+      const missing: string[] = [];
+      try {
+        for (let cut = 1; cut <= 5 && missing.length === 0; cut++) {
+          const acked: Acked = { creates: [], items: [] };
+          const load = startLoad(a, `N${cut}`, acked);
+          await new Promise((r) => setTimeout(r, 400));
+          await a.kill();
+          fs.cut();
+          await load;
+          a = await startChildAgent(dir, env);
+          const gone = await lost(a, acked);
+          missing.push(...gone.creates, ...gone.items);
+        }
+      } finally {
+        await a.stop();
+      }
+      expect(missing.length).toBeGreaterThan(0);
+    }, 60_000);
+  },
+);
