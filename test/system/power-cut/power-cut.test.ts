@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backupIntoDataFolder } from "../../../src/db/backup.js";
 import { DB_FILE } from "../../../src/db/open.js";
 import { CREDENTIALS_FILE } from "../../../src/services/auth/credentials.js";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
@@ -59,11 +60,15 @@ async function allNotifications(a: ChildAgent) {
   }
 }
 
-/** What got a 2xx: the changes the agent acknowledged. */
+/** What got a 2xx: the changes the agent acknowledged (pick transactions counted by order). */
 interface Acked {
   creates: string[];
   items: string[];
+  picks?: Map<string, number>;
 }
+
+/** Eight long orders in the eight bins, locked at the presented rack: each pick transaction one change. */
+const LONG = Array.from({ length: 8 }, (_, i) => `LONG-${i}`);
 
 /** Two pick creators and an item upserter against `a`, until it dies; `stopped` once all three ended. */
 function startLoad(a: ChildAgent, tag: string, acked: Acked): Promise<unknown> {
@@ -90,7 +95,57 @@ function startLoad(a: ChildAgent, tag: string, acked: Acked): Promise<unknown> {
       acked.items.push(sku);
     }
   })();
-  return Promise.all([creator(0), creator(1), upserter]);
+  const picker = (async () => {
+    if (!acked.picks) return;
+    for (let i = 0; ; i++) {
+      const id = LONG[i % LONG.length] as string;
+      try {
+        await must(
+          a.call("POST", "/station/picks", {
+            externalServiceRequestId: id,
+            line: `${id}-1`,
+            location: "K1",
+            quantity: 1,
+          }),
+        );
+      } catch {
+        return;
+      }
+      acked.picks.set(id, (acked.picks.get(id) ?? 0) + 1);
+    }
+  })();
+  return Promise.all([creator(0), creator(1), upserter, picker]);
+}
+
+/** Backups into the data folder, one after another, until `stopped`: a cut finds one in progress. */
+function startBackups(dir: string, done: string[], stopped: () => boolean): Promise<void> {
+  return (async () => {
+    for (let i = 0; !stopped(); i++) {
+      try {
+        const b = await backupIntoDataFolder(dir, {
+          keep: 3,
+          now: new Date(Date.UTC(2026, 10, 27, 0, 0, i)),
+        });
+        done.push(b.path);
+      } catch {
+        return;
+      }
+    }
+  })();
+}
+
+/** Pick transactions the agent `a` no longer has: fewer picked units on an order than were acknowledged. */
+async function lostPicks(a: ChildAgent, picks: ReadonlyMap<string, number>) {
+  const short: string[] = [];
+  for (const [id, acked] of picks) {
+    const r = (await must(a.call("GET", `${SR}/${id}?type=PICK`))) as {
+      serviceRequests: Array<{ actuals: { containers: unknown[] } | null }>;
+    };
+    // one more may have committed as its answer was cut off
+    const picked = r.serviceRequests[0]?.actuals?.containers.length ?? 0;
+    if (picked < acked) short.push(`${id}: ${picked} of ${acked}`);
+  }
+  return short;
 }
 
 /** The acknowledged changes the agent `a` no longer has. */
@@ -111,8 +166,8 @@ async function lost(a: ChildAgent, acked: Acked) {
   return { creates, items };
 }
 
-function integrity(dataDir: string): string {
-  const db = new Database(join(dataDir, DB_FILE), { fileMustExist: true });
+function integrity(dataDir: string, file = DB_FILE): string {
+  const db = new Database(join(dataDir, file), { fileMustExist: true });
   try {
     return (db.pragma("integrity_check") as Array<{ integrity_check: string }>)
       .map((r) => r.integrity_check)
@@ -150,17 +205,24 @@ describe("power cuts under load", () => {
     await must(
       a.call("PUT", "/station/stock", { location: "K1", msu: "KM", product_sku: "K", quantity: 1_000_000 }),
     );
-    const all: Acked = { creates: [], items: [] };
+    await must(a.call("POST", "/station/seats/front/login", { user: "kim" }));
+    for (const id of LONG) await must(a.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "K", 100_000)])));
+    await must(a.call("POST", "/station/racks", { msu: "KM", locations: ["K1"] }));
+    const all: Acked = { creates: [], items: [], picks: new Map() };
+    const backups: string[] = [];
     let lastSeq = 0;
     try {
       for (let cut = 1; cut <= CUTS; cut++) {
-        const acked: Acked = { creates: [], items: [] };
+        const acked: Acked = { creates: [], items: [], picks: new Map() };
         const load = startLoad(a, String(cut), acked);
+        let cutOff = false;
+        const backing = startBackups(dir, backups, () => cutOff);
         const ms = 100 + Math.floor(next() * 500);
         await new Promise((r) => setTimeout(r, ms));
         await a.kill();
+        cutOff = true;
         fs.cut();
-        await load;
+        await Promise.all([load, backing]);
         const where = `seed ${seed}, cut ${cut} after ${ms} ms`;
 
         // starting again logs in with the configured client and user: the credentials survived
@@ -170,6 +232,15 @@ describe("power cuts under load", () => {
         expect(await lost(a, acked), where).toEqual({ creates: [], items: [] });
         all.creates.push(...acked.creates);
         all.items.push(...acked.items);
+        for (const [id, n] of acked.picks ?? []) all.picks?.set(id, (all.picks.get(id) ?? 0) + n);
+        expect(await lostPicks(a, all.picks ?? new Map()), where).toEqual([]);
+        // a backup is whole or absent, and what an interrupted one left was removed at the start
+        const inBackups = existsSync(join(dir, "backups")) ? readdirSync(join(dir, "backups")) : [];
+        expect(
+          inBackups.filter((n) => !/^pps-edge-.*\.db$/.test(n)),
+          where,
+        ).toEqual([]);
+        for (const n of inBackups) expect(integrity(join(dir, "backups"), n), `${where}: ${n}`).toBe("ok");
 
         const { list, lastSeq: seqNow } = await allNotifications(a);
         expect(
@@ -192,6 +263,8 @@ describe("power cuts under load", () => {
       // earlier cuts took nothing either
       expect(await lost(a, all)).toEqual({ creates: [], items: [] });
       expect(all.creates.length).toBeGreaterThan(CUTS * 5);
+      expect([...(all.picks?.values() ?? [])].reduce((x, y) => x + y, 0)).toBeGreaterThan(CUTS * 5);
+      expect(backups.length).toBeGreaterThan(0);
       expect(all.items.length).toBeGreaterThan(CUTS * 2);
       expect(fs.counts().cuts).toBeGreaterThanOrEqual(CUTS);
     } finally {
