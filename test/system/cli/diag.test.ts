@@ -90,6 +90,20 @@ describe("pps-edge diag", () => {
       /^the agent is not running \(GET http:\/\/127\.0\.0\.1:1\/readyz: /,
     );
     expect(files.get("database.txt")).toContain("PRAGMA integrity_check: ok");
+    expect(files.get("database.txt")).toContain(
+      "durability: db.synchronous FULL: an acknowledged change survives power loss",
+    );
+    // a station that gave power safety up says so in the archive too
+    const normal = join(dir, "normal.tar.gz");
+    const env = {
+      PPS_EDGE_DATA_DIR: data,
+      PPS_EDGE_DB_SYNCHRONOUS: "NORMAL",
+      PPS_EDGE_DB_POWER_SAFE: "false",
+    };
+    expect((await runCli(["diag", normal], env)).code).toBe(0);
+    expect(unpack(normal).get("database.txt")).toContain(
+      "durability: db.synchronous NORMAL with db.powerSafe false: an acknowledged change can be lost on power loss",
+    );
   });
 
   it("refuses a missing FILE, an existing one and a folder that does not exist", async () => {
