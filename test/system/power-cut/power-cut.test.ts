@@ -228,6 +228,16 @@ describe("power cuts under load", () => {
         // starting again logs in with the configured client and user: the credentials survived
         a = await startChildAgent(dir);
         expect(a.token, where).toMatch(/./);
+        // and the operator screen opens with the seat's key from its file
+        const keys = JSON.parse(readFileSync(join(dir, "screen-keys.json"), "utf8")) as Record<
+          string,
+          string
+        >;
+        const opened = await fetch(`${a.base}/screen/front?key=${encodeURIComponent(keys.front ?? "")}`, {
+          redirect: "manual",
+        });
+        await opened.arrayBuffer();
+        expect([opened.status, opened.headers.get("location")], where).toEqual([303, "/screen/front"]);
         expect(integrity(dir), where).toBe("ok");
         expect(await lost(a, acked), where).toEqual({ creates: [], items: [] });
         all.creates.push(...acked.creates);
