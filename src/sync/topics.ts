@@ -29,8 +29,12 @@ export const REQUEST_NAMES = [
 ] as const;
 export type RequestName = (typeof REQUEST_NAMES)[number];
 
-/** Requests only admins may send (docs/mqtt.md#roles); the embedded broker refuses them to anyone else. */
-export const ADMIN_REQUESTS: readonly RequestName[] = ["replay_dead_letters"];
+/**
+ * Requests only admins may send (docs/mqtt.md#roles); the embedded broker refuses them to anyone else.
+ * Both are the station's management, as `pps-edge backup` and the dead-letter route are: a backup copies
+ * the whole database (password hashes included) and works the disk.
+ */
+export const ADMIN_REQUESTS: readonly RequestName[] = ["backup", "replay_dead_letters"];
 
 export function isRequestName(name: string): name is RequestName {
   return (REQUEST_NAMES as readonly string[]).includes(name);

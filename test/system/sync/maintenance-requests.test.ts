@@ -4,6 +4,8 @@
  * inbox); `replay_dead_letters` is the admin route's replay, for admins only: the broker refuses it to an
  * integration user. The retained `state/station` carries the agent's version.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../../src/version.js";
@@ -72,23 +74,28 @@ describe("health_check and replay_dead_letters over MQTT", () => {
     expect(unknown).toMatchObject({ status: "error", error: { code: "not_found" } });
   });
 
-  it("the broker refuses replay_dead_letters to an integration user: the connection is closed", async () => {
-    await t.agent.services.auth.addUser("central", "a-long-test-password", "integration");
-    const { code, client } = await tryConnect(t.agent.sync.url as string, {
-      username: "central",
-      password: "a-long-test-password",
-    });
-    expect(code).toBe(0);
-    const c = client as MqttClient;
-    const closed = new Promise<void>((ok) => c.once("close", () => ok()));
-    const before = admin.on(`${ROOT}/response/replay_dead_letters`).length;
-    c.publish(`${ROOT}/request/replay_dead_letters`, JSON.stringify({ transaction: "r-3" }), { qos: 1 });
-    await closed;
-    c.end(true);
-    // the refused request never reached the agent: an admin's health check after it finds no answer to it
-    expect((JSON.parse(await ask(admin, "health_check", { transaction: "h-3" })) as Answer).status).toBe(
-      "ok",
-    );
-    expect(admin.on(`${ROOT}/response/replay_dead_letters`).length).toBe(before);
-  });
+  it.each(["replay_dead_letters", "backup"])(
+    "the broker refuses %s to an integration user: the connection is closed",
+    async (request) => {
+      if (!t.agent.services.auth.hasUser("central"))
+        await t.agent.services.auth.addUser("central", "a-long-test-password", "integration");
+      const { code, client } = await tryConnect(t.agent.sync.url as string, {
+        username: "central",
+        password: "a-long-test-password",
+      });
+      expect(code).toBe(0);
+      const c = client as MqttClient;
+      const closed = new Promise<void>((ok) => c.once("close", () => ok()));
+      const before = admin.on(`${ROOT}/response/${request}`).length;
+      c.publish(`${ROOT}/request/${request}`, JSON.stringify({ transaction: `r-3-${request}` }), { qos: 1 });
+      await closed;
+      c.end(true);
+      // the refused request never reached the agent: an admin's health check after it finds no answer to it
+      expect(
+        (JSON.parse(await ask(admin, "health_check", { transaction: `h-3-${request}` })) as Answer).status,
+      ).toBe("ok");
+      expect(admin.on(`${ROOT}/response/${request}`).length).toBe(before);
+      if (request === "backup") expect(existsSync(join(t.dir, "backups"))).toBe(false);
+    },
+  );
 });
