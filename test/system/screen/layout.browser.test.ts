@@ -1,0 +1,126 @@
+/**
+ * The operator screen for a person at arm's length: at 1024×768, 1280×800, 1366×768 and 1920×1080, with
+ * 1, 16 and 40 lines on the rack, before and after the scan, the document never scrolls, every control
+ * shown lies in the window, is at least 48×48 px and keeps 8 px from the others, the current line stays in
+ * view in its list, and the quantity reads from 1.5 m (≥ 64 px at 1920×1080). The numpad fits and refuses
+ * an impossible quantity as it is keyed. The German screen holds the same. axe-core finds no serious or
+ * critical violation in any state visited.
+ */
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ok } from "../../support/station.js";
+import { atEverySize, expectAccessible, expectLayout } from "./support/checks.js";
+import { type ScreenRig, seedRackLines, startScreenRig } from "./support/screen-rig.js";
+
+let rig: ScreenRig;
+let page: Page;
+
+const heading = () => page.getByRole("heading", { level: 1 });
+const button = (name: string) => page.getByRole("button", { name, exact: true });
+const card = () => page.getByRole("group", { name: /^(Now|Jetzt)$/ });
+async function text(l: Locator, want: string | RegExp) {
+  await expect.poll(() => l.innerText(), { timeout: 5000 }).toMatch(want);
+}
+const lineCount = () =>
+  page
+    .getByRole("table", { name: /^(Task|Aufgabe)$/ })
+    .locator("tbody tr")
+    .count();
+
+beforeAll(async () => {
+  rig = await startScreenRig("layout");
+  page = await rig.open("front");
+}, 60_000);
+afterAll(async () => rig?.close());
+
+describe("operator screen: layout at every panel size", { timeout: 120_000 }, () => {
+  it("1, 16 and 40 lines on the rack, before and after the scan, at the four sizes", async () => {
+    await text(heading(), "Log in: scan your badge");
+    await expectAccessible(page, "the login");
+    await atEverySize(page, async () => {
+      await expectLayout(page, "the login");
+    });
+    await page.getByRole("textbox", { name: "Badge or operator name" }).fill("alice");
+    await button("Log in").click();
+    await text(heading(), "No work");
+    await expectAccessible(page, "no work");
+    await atEverySize(page, async () => {
+      await expectLayout(page, "no work");
+    });
+    // 1 line, then 15 more, then 24 more: 1, 16 and 40 lines on rack M1
+    const orders = [
+      { order: "RACK-A", from: 1, count: 1, total: 1 },
+      { order: "RACK-B", from: 2, count: 15, total: 16 },
+      { order: "RACK-C", from: 17, count: 24, total: 40 },
+    ];
+    const locations = Array.from({ length: 40 }, (_, i) => `S${String(i + 1).padStart(2, "0")}`);
+    for (const o of orders) {
+      const skus = await seedRackLines(rig.t, o);
+      await ok(rig.t.call("POST", "/station/racks", { msu: "M1", locations }));
+      await expect.poll(lineCount, { timeout: 5000 }).toBe(o.total);
+      await text(heading(), /^Scan an item from slot S\d\d$/);
+      await text(card(), /Take from slot S\d\d/);
+      await text(card(), new RegExp(`Line \\d+ of ${o.total}`));
+      await expectAccessible(page, `${o.total} lines, before the scan`);
+      await atEverySize(page, async (size) => {
+        await expectLayout(page, `${o.total} lines, before the scan`);
+        if (size.width === 1366) await rig.shot(page, `lines-${o.total}-take-1366`);
+      });
+
+      // the scan: the card says where to put it, in the colour of the bin's light
+      const slot = (await heading().innerText()).replace(/^.* /, "");
+      const sku = `L${slot.slice(1)}`;
+      expect(skus.length + o.from - 1).toBe(o.total);
+      await rig.scan(`BC-${sku}`);
+      await text(heading(), new RegExp(`^Put \\d × ${sku} into bin \\d`));
+      await text(card(), /Put into bin \d/);
+      await expect.poll(() => card().locator(".card-bin").getAttribute("data-color")).toBe("green");
+      await expectAccessible(page, `${o.total} lines, after the scan`);
+      await atEverySize(page, async (size) => {
+        await expectLayout(page, `${o.total} lines, after the scan`);
+        if (size.width === 1920) await rig.shot(page, `lines-${o.total}-put-1920`);
+      });
+      await button("Cancel").click();
+      await text(heading(), /^Scan an item from slot S\d\d$/);
+    }
+  });
+
+  it("the numpad fits at every size, shows what is counted and refuses an impossible quantity as keyed", async () => {
+    const slot = (await heading().innerText()).replace(/^.* /, "");
+    await rig.scan(`BC-L${slot.slice(1)}`);
+    await text(heading(), /^Put \d × L\d\d into bin/);
+    await button("Key in quantity").click();
+    const pad = page.getByRole("dialog", { name: "Key in quantity" });
+    await pad.waitFor();
+    // nothing keyed: OK is off, and a leading 0 cannot be keyed
+    expect(await pad.getByRole("button", { name: "OK" }).isDisabled()).toBe(true);
+    expect(await pad.getByRole("button", { name: "0", exact: true }).isDisabled()).toBe(true);
+    await expectAccessible(page, "the numpad");
+    await atEverySize(page, async (size) => {
+      await expectLayout(page, "the numpad");
+      if (size.width === 1024) await rig.shot(page, "numpad-1024");
+    });
+    await pad.getByRole("button", { name: "1", exact: true }).click();
+    expect(await pad.getByRole("button", { name: "OK" }).isEnabled()).toBe(true);
+    await pad.getByRole("button", { name: "Clear" }).click();
+    expect(await pad.getByRole("button", { name: "OK" }).isDisabled()).toBe(true);
+    await pad.getByRole("button", { name: "Close" }).click();
+    await pad.waitFor({ state: "hidden" });
+    await button("Cancel").click();
+  });
+
+  it("the German screen holds the same layout", async () => {
+    await page.goto(`${rig.base}/screen/front?lang=de`);
+    await page.locator("body[data-connection=live]").waitFor();
+    await text(heading(), /^Artikel aus Fach S\d\d scannen$/);
+    await text(card(), /Aus Fach S\d\d nehmen/);
+    await text(card(), /Zeile \d+ von 40/);
+    await text(page.locator("#connection"), "Verbunden");
+    expect(await page.evaluate("document.documentElement.lang")).toBe("de");
+    await expectAccessible(page, "the German screen");
+    await atEverySize(page, async (size) => {
+      await expectLayout(page, "the German screen");
+      if (size.width === 1024) await rig.shot(page, "german-1024");
+    });
+  });
+});
