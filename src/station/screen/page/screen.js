@@ -50,7 +50,9 @@ function banner(isLost) {
 
 /** Disables (or gives back) every control of the page, keeping those a rule of their own disabled. */
 function outage() {
-  for (const el of document.querySelectorAll("#main button, #main input, .overlay button, .overlay input")) {
+  for (const el of document.querySelectorAll(
+    ".top button, #main button, #main input, .overlay button, .overlay input",
+  )) {
     if (el.closest("#signin")) continue;
     if (lost && !el.disabled) {
       el.disabled = true;
