@@ -14,7 +14,7 @@ import { openBrowser, type ScreenBrowser, shooter } from "../../support/browser.
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
 import { itemBody } from "../../support/fixtures.js";
 import { ITEM, ok, pickBody, pickLine, SR } from "../../support/station.js";
-import { expectAccessible, expectLayout } from "./support/checks.js";
+import { blinkContrast, expectAccessible, expectLayout } from "./support/checks.js";
 
 const dir = tempDir();
 let agent: ChildAgent;
@@ -91,5 +91,10 @@ describe("operator screen: the agent hangs", { timeout: 60_000 }, () => {
     // and the page works again
     await button("Confirm").click();
     await text(heading(), "Take bin 1 away and press its button");
+    // the complete bin blinks: its text stays at 4.5:1 or more in both phases
+    await expect.poll(() => page.locator(".bin[data-blink=true]").count()).toBe(1);
+    for (const ratio of await blinkContrast(page, ".bin[data-blink=true]"))
+      expect(ratio).toBeGreaterThanOrEqual(4.5);
+    await expectAccessible(page, "a complete bin blinking");
   });
 });

@@ -170,3 +170,28 @@ export async function axeFindings(page: Page): Promise<AxeFinding[]> {
 export async function expectAccessible(page: Page, where: string): Promise<void> {
   expect(await axeFindings(page), `axe-core in ${where}`).toEqual([]);
 }
+
+/**
+ * The contrast of a blinking tile's text on its ground in each phase of its blink (the animation is
+ * paused at the start and half way).
+ */
+export async function blinkContrast(p: Page, selector: string): Promise<number[]> {
+  return (await p.evaluate(`(() => {
+    const el = document.querySelector(${JSON.stringify(selector)});
+    const lum = (c) => {
+      const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map((v) => Number(v) / 255)
+        .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const out = [];
+    for (const a of el.getAnimations()) a.pause();
+    for (const at of [0, 0.5]) {
+      for (const a of el.getAnimations()) a.currentTime = at * Number(a.effect.getTiming().duration) + 1;
+      const cs = getComputedStyle(el);
+      const l1 = lum(cs.color), l2 = lum(cs.backgroundColor);
+      out.push((Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05));
+    }
+    for (const a of el.getAnimations()) a.play();
+    return out;
+  })()`)) as number[];
+}
