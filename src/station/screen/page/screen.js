@@ -2,7 +2,7 @@
 // (Server-Sent Events), renders every state it receives, sends taps, and shows a banner when the agent
 // is lost: at once when the connection breaks, or when no heartbeat came for STALE_MS. It reconnects by
 // itself and recovers without a reload.
-import { $, fill, h, msg, t, useCatalogue } from "./dom.js";
+import { $, fill, h, t, useCatalogue } from "./dom.js";
 import { render } from "./render.js";
 import { play, unlock } from "./sound.js";
 import { closeProblems, openProblems } from "./task.js";
