@@ -42,6 +42,11 @@ async function order(id: string, sku: string, slot: string, qty: number, attrs?:
   await ok(rig.t.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, sku, qty, attrs)])));
   await ok(rig.t.call("POST", "/station/racks", { msu: "M1", locations: [slot] }));
 }
+/** Each test starts from the state the one before it leaves; this one makes sure REF's bin is lit. */
+async function ensureLit() {
+  if (!/^Put /.test(await heading().evaluate((e) => String(e.textContent)))) await rig.scan("BC-REF");
+  await text(heading(), /^Put 2 × REF into bin \d/);
+}
 async function emptyCompleteBins() {
   const bins = (await ok(rig.t.call("GET", "/station/state"))).bins as Array<{
     ppsBinId: string;
@@ -114,6 +119,7 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
   });
 
   it("the numpad refuses more than the key-in's maximum as it is keyed", async () => {
+    await ensureLit();
     const s = await ok(rig.t.call("GET", "/station/seats/front/screen"));
     expect(s.keyin).toMatchObject({ item: expect.any(String), expected: 2, max: expect.any(Number) });
     const max = s.keyin.max as number;
@@ -127,6 +133,7 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
   });
 
   it("a wrong bin's button shows the error signal on its tile, its text readable in both blink phases", async () => {
+    await ensureLit();
     const lit = await litBin();
     const wrong = lit === "1" ? "2" : "1";
     await ok(rig.t.call("POST", "/station/sim/press", { ppsBinId: wrong, button: "confirm" }));
@@ -140,6 +147,7 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
   });
 
   it("a problem: reachable before the scan, chosen, its quantity keyed, confirmed; then where the unit goes; the bin shows short", async () => {
+    if (await button("Cancel").count()) await button("Cancel").click();
     await text(heading(), "Scan an item from slot S1");
     await button("Problem").click();
     const dialog = page.getByRole("dialog", { name: "What is the problem?" });
@@ -186,8 +194,7 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
   });
 
   it("a tap on a screen that has changed is refused: the page says so and shows the latest state", async () => {
-    await order("STALE-1", "STALE", "S3", 1);
-    await text(heading(), "Scan an item from slot S3");
+    await expect.poll(() => button("Switch to Put").count()).toBe(1);
     // the tap carries the version of a state older than the one the agent has
     await page.route("**/screen/actions", async (route) => {
       const body = route.request().postDataJSON();
