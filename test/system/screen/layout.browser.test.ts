@@ -83,6 +83,17 @@ describe("operator screen: layout at every panel size", { timeout: 120_000 }, ()
       await button("Cancel").click();
       await text(heading(), /^Scan an item from slot S\d\d$/);
     }
+    // a line far down the list is scanned: its row scrolls into view inside the list, the page does not
+    await rig.scan("BC-L35");
+    await text(heading(), /^Put \d × L35 into bin \d/);
+    await text(card(), /Line 35 of 40/);
+    await atEverySize(page, async (size) => {
+      const g = await expectLayout(page, "line 35 of 40 lit");
+      expect(g.litInView).toBe(true);
+      if (size.width === 1024) await rig.shot(page, "line-35-lit-1024");
+    });
+    await button("Cancel").click();
+    await text(heading(), /^Scan an item from slot S\d\d$/);
   });
 
   it("the numpad fits at every size, shows what is counted and refuses an impossible quantity as keyed", async () => {

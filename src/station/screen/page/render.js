@@ -188,6 +188,11 @@ function login(s, act) {
   );
 }
 
+/** The current line of a long list stays in view inside its own panel (the page itself never scrolls). */
+export function keepInView() {
+  for (const el of document.querySelectorAll(".list .lit")) el.scrollIntoView({ block: "nearest" });
+}
+
 export function render(s, ctx) {
   document.documentElement.lang = ctx.lang;
   $("main").hidden = false;
@@ -201,8 +206,7 @@ export function render(s, ctx) {
   bins(s, ctx.act);
   last(s);
   actions(s, ctx);
-  // the current line of a long list stays in view inside its own panel (the page never scrolls)
-  for (const el of document.querySelectorAll(".list .lit")) el.scrollIntoView({ block: "nearest" });
+  keepInView();
   $("sim").hidden = !s.simulatedScanner;
   $("sim-label").textContent = t("ui.sim_scanner");
   $("sim-submit").textContent = t("ui.sim_scan");

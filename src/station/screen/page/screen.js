@@ -3,7 +3,7 @@
 // is lost: at once when the connection breaks, or when no heartbeat came for STALE_MS. It reconnects by
 // itself and recovers without a reload.
 import { $, fill, h, t, useCatalogue } from "./dom.js";
-import { render } from "./render.js";
+import { keepInView, render } from "./render.js";
 import { play, unlock } from "./sound.js";
 import { closeProblems, openProblems } from "./task.js";
 
@@ -348,6 +348,8 @@ function forms() {
   });
   document.addEventListener("pointerdown", unlock, { once: true });
   document.addEventListener("controls", outage);
+  // a panel resized (or turned) keeps the current line in view
+  addEventListener("resize", keepInView);
 }
 
 async function main() {

@@ -20,6 +20,7 @@ export const SIZES = [
 export interface Geometry {
   size: { width: number; height: number };
   scroll: { width: number; height: number };
+  shifted: string[];
   controls: number;
   outside: string[];
   small: string[];
@@ -94,6 +95,10 @@ const MEASURE = `(() => {
   return {
     size: { width: vw, height: vh },
     scroll: { width: Math.max(de.scrollWidth, document.body.scrollWidth), height: Math.max(de.scrollHeight, document.body.scrollHeight) },
+    // no region that is not a list was scrolled (overflow: hidden boxes can be, by scrollIntoView)
+    shifted: [de, document.body, ...document.querySelectorAll("main, .task, .work, .say, .foot")]
+      .filter((el) => el.scrollTop !== 0 || el.scrollLeft !== 0)
+      .map((el) => el.tagName.toLowerCase() + "." + String(el.className)),
     controls: controls.length,
     outside, small, overlaps, crowded, sticking,
     quantityPx: qty && qty.offsetParent ? parseFloat(getComputedStyle(qty).fontSize) : null,
@@ -114,6 +119,7 @@ export async function expectLayout(page: Page, where: string): Promise<Geometry>
   expect(g.scroll.width, `${at}: the document scrolls sideways (${sticking})`).toBeLessThanOrEqual(
     g.size.width,
   );
+  expect(g.shifted, `${at}: regions scrolled`).toEqual([]);
   expect(g.controls, `${at}: no control shown`).toBeGreaterThan(0);
   expect(g.outside, `${at}: controls outside the window`).toEqual([]);
   expect(g.overlaps, `${at}: controls overlap`).toEqual([]);
