@@ -47,6 +47,16 @@ async function ensureLit() {
   if (!/^Put /.test(await heading().evaluate((e) => String(e.textContent)))) await rig.scan("BC-REF");
   await text(heading(), /^Put 2 × REF into bin \d/);
 }
+/** REF's order done (whatever the tests before left of it), its bin emptied. */
+async function finishRef() {
+  const now = async () => String(await heading().evaluate((e) => e.textContent));
+  if (/slot S1$/.test(await now())) await rig.scan("BC-REF");
+  if (/^Put \d × REF/.test(await now())) {
+    await button("Confirm").click();
+    await expect.poll(now).not.toMatch(/^Put \d × REF/);
+  }
+  await emptyCompleteBins();
+}
 async function emptyCompleteBins() {
   const bins = (await ok(rig.t.call("GET", "/station/state"))).bins as Array<{
     ppsBinId: string;
@@ -116,6 +126,22 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
       .poll(() => page.locator("body").getAttribute("data-alert"), { timeout: 10_000 })
       .toBe("none");
     await text(heading(), /Put 2 × REF into bin \d/);
+  });
+
+  it("the card from the state: the slot on the rack face (or its label), line n of m, the bin in its light's colour", async () => {
+    await ensureLit();
+    const s = await ok(rig.t.call("GET", "/station/seats/front/screen"));
+    expect(s.card).toMatchObject({ phase: "put", sku: "REF", quantity: 2, line: 1, lines: 1 });
+    const card = page.getByRole("group", { name: "Now" });
+    await text(card, /Put into bin \d/);
+    await text(card, /Line 1 of 1/);
+    if (s.card.face) {
+      expect(await card.locator(".face .cell").count()).toBe(s.card.face.rows * s.card.face.cols);
+      await text(card.locator(".face .cell.here"), s.card.slot);
+    } else await text(card.locator(".slot-big"), s.card.slot);
+    if (s.card.binColor)
+      expect(await card.locator(".card-bin").getAttribute("data-color")).toBe(s.card.binColor);
+    expect(await card.locator(".card-qty").innerText()).toBe("2");
   });
 
   it("the numpad refuses more than the key-in's maximum as it is keyed", async () => {
@@ -211,9 +237,17 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
 
   it("a label that did not print: the reason in words, Reprint, Skip and Call a supervisor", async () => {
     const pack = { shipping_address: "Jane Roe\n1 Main St", packing_box_id: "BOX-7", order_number: "O-7" };
+    await finishRef();
     await order("LBL-1", "LBL", "S4", 1, pack);
+    await text(heading(), "Scan an item from slot S4");
     await rig.scan("BC-LBL");
+    await expect.poll(() => page.locator("body").getAttribute("data-last-tone")).toBe("good");
     await button("Confirm").click();
+    // the order is complete: the state says so, and only then the chord plays
+    await expect
+      .poll(async () => (await ok(rig.t.call("GET", "/station/seats/front/screen"))).sound?.kind)
+      .toBe("complete");
+    await expect.poll(() => page.locator("body").getAttribute("data-last-tone")).toBe("complete");
     const notice = page.locator('[data-kind="printer_failed"]');
     await notice.waitFor({ timeout: 10_000 });
     for (const name of ["Reprint label", "Skip label", "Call a supervisor"])
