@@ -137,8 +137,9 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
     await text(card, /Line 1 of 1/);
     if (s.card.face) {
       expect(await card.locator(".face .cell").count()).toBe(s.card.face.rows * s.card.face.cols);
-      await text(card.locator(".face .cell.here"), s.card.slot);
-    } else await text(card.locator(".slot-big"), s.card.slot);
+      expect(await card.locator(".face .cell.here").count()).toBe(1);
+    }
+    await text(card.locator(".slot-big"), s.card.slot);
     if (s.card.binColor)
       expect(await card.locator(".card-bin").getAttribute("data-color")).toBe(s.card.binColor);
     expect(await card.locator(".card-qty").innerText()).toBe("2");

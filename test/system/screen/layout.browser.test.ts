@@ -118,6 +118,113 @@ describe("operator screen: layout at every panel size", { timeout: 120_000 }, ()
     await pad.getByRole("button", { name: "Close" }).click();
     await pad.waitFor({ state: "hidden" });
     await button("Cancel").click();
+    await text(heading(), /^Scan an item from slot S\d\d$/);
+  });
+
+  it("every new state member drawn at once (a state the page is given directly) fits and is accessible", async () => {
+    await text(heading(), /^Scan an item from slot S\d\d$/);
+    const slot = (await heading().innerText()).replace(/^.* /, "");
+    await rig.scan(`BC-L${slot.slice(1)}`);
+    await text(heading(), /^Put \d × L\d\d into bin/);
+    const real = await ok(rig.t.call("GET", "/station/seats/front/screen"));
+    const m = (key: string, params: Record<string, string | number> = {}) => ({ key, params });
+    const state = {
+      ...real,
+      version: 7,
+      alert: {
+        kind: "refused",
+        reason: m("refusal.unknown_barcode"),
+        code: "4006381333931",
+        item: "T-shirt, blue, size M",
+        instead: m("instruction.scan_item_from_slot", { slot }),
+        until: Date.now() + 60_000,
+      },
+      bins: real.bins.map((b: Record<string, unknown>, i: number) => ({
+        ...b,
+        signal: i === 1 ? "error" : null,
+        outcome: i === 2 ? "short" : i === 3 ? "complete" : null,
+      })),
+      card: {
+        phase: "put",
+        slot,
+        face: { rows: 5, cols: 8, row: 2, col: 3 },
+        sku: "L01",
+        description: "Line item 01, cotton, long sleeve, size XL",
+        imageUrl: null,
+        quantity: 12,
+        line: 1,
+        lines: 40,
+        bin: "1",
+        binColor: "green",
+      },
+      problems: ["missing", "damaged", "short", "extra", "wrong_slot"].map((kind) => ({
+        kind,
+        label: m(
+          `exception.${kind === "missing" ? "ITEM_MISSING" : kind === "damaged" ? "PHYSICALLY_DAMAGED" : "EXCESS"}`,
+        ),
+        max: 3,
+        default: 2,
+        destination: m("ui.bin", { bin: "7" }),
+      })),
+      notices: [
+        { kind: "scanner_down", text: m("ui.device_down", { device: "scanner" }) },
+        { kind: "lights_down", text: m("ui.device_down", { device: "ptl-2" }), bins: ["7", "8"] },
+        {
+          kind: "printer_failed",
+          text: m("ui.device_down", { device: "printer" }),
+          bins: ["4"],
+          actions: ["reprint", "skip", "supervisor"],
+        },
+      ],
+      manualEntry: true,
+      keyin: { item: "L01", expected: 12, max: 15 },
+      sound: null,
+    };
+    // the page's own modules (same instances as the page's), given this state
+    // (a string: the test runner would rewrite an import() in a function's source)
+    await page.evaluate(`(async (st) => {
+      const r = await import("/screen/assets/render.js");
+      const task = await import("/screen/assets/task.js");
+      const act = async () => true;
+      r.render(st, {
+        lang: "en",
+        langs: { en: "English", de: "Deutsch" },
+        act,
+        openNumpad: () => {},
+        openProblems: () => task.openProblems(st.problems, { act, openNumpad: () => {} }),
+      });
+    })(${JSON.stringify(state)})`);
+    const alert = page.getByRole("alert").filter({ hasText: "This barcode is not known here" });
+    await text(alert, /Scanned: 4006381333931/);
+    await text(alert, /Item: T-shirt, blue, size M/);
+    await text(alert, new RegExp(`Do instead: Scan an item from slot ${slot}`));
+    expect(await page.locator(".face .cell").count()).toBe(40);
+    expect(await page.locator(".face .cell.here").count()).toBe(1);
+    await text(page.locator(".slot-box .slot-big"), slot);
+    await text(page.locator('.bin[data-signal="error"]'), /Wrong bin/);
+    await text(page.locator('.bin[data-outcome="short"]'), /Short/);
+    await text(page.locator('[data-kind="lights_down"]'), /Watch bins 7, 8/);
+    expect(await page.getByRole("textbox", { name: "Code from the label" }).count()).toBe(1);
+    for (const name of ["Enter code", "Reprint label", "Skip label", "Call a supervisor", "Problem"])
+      expect(await button(name).count(), name).toBe(1);
+    expect(await page.locator(".card-qty").innerText()).toBe("12");
+    await expectAccessible(page, "every new state member");
+    await atEverySize(page, async (size) => {
+      await expectLayout(page, "every new state member");
+      if (size.width === 1024 || size.width === 1920) await rig.shot(page, `all-members-${size.width}`);
+    });
+    await button("Problem").click();
+    await page.getByRole("dialog", { name: "What is the problem?" }).waitFor();
+    await expectAccessible(page, "the problem list");
+    await atEverySize(page, async (size) => {
+      await expectLayout(page, "the problem list");
+      if (size.width === 1024) await rig.shot(page, "problems-1024");
+    });
+    await button("Back").click();
+    // the agent's next state draws the page as it is again (the buttons drawn here act on nothing)
+    await ok(rig.t.call("POST", "/station/seats/front/screen/actions", { type: "cancel" }));
+    await text(heading(), /^Scan an item from slot S\d\d$/);
+    await expect.poll(() => page.locator(".notice").count()).toBe(0);
   });
 
   it("the German screen holds the same layout", async () => {

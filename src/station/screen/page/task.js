@@ -54,27 +54,29 @@ function cardOf(s) {
   };
 }
 
-/** The rack face as a rows × cols grid with the slot lit (row and col count from 1), or the slot alone. */
+/**
+ * The slot, big, under a drawing of the rack face (rows × cols, row and col counted from 1) with the slot
+ * lit; without face geometry the slot alone.
+ */
 function face(c) {
   const f = c.face;
-  if (!f || !(f.rows > 0 && f.cols > 0))
-    return h("div", { class: "slot-big", "aria-label": `${t("ui.slot")} ${c.slot}` }, c.slot);
+  const label = h("div", { class: "slot-big" }, c.slot);
+  if (!f || !(f.rows > 0 && f.cols > 0)) return h("div", { class: "slot-box" }, label);
   const cells = [];
   for (let r = 1; r <= f.rows; r++)
-    for (let col = 1; col <= f.cols; col++) {
-      const here = r === f.row && col === f.col;
-      cells.push(h("span", { class: here ? "cell here" : "cell" }, here ? c.slot : ""));
-    }
-  return h(
+    for (let col = 1; col <= f.cols; col++)
+      cells.push(h("span", { class: r === f.row && col === f.col ? "cell here" : "cell" }));
+  const drawing = h(
     "div",
     {
       class: "face",
       role: "img",
       "aria-label": t("ui.rack_face", { slot: c.slot }),
-      style: `grid-template-columns: repeat(${f.cols}, 1fr); grid-template-rows: repeat(${f.rows}, 1fr)`,
+      style: `grid-template-columns: repeat(${f.cols}, minmax(0, 1fr)); grid-template-rows: repeat(${f.rows}, minmax(0, 1fr))`,
     },
     cells,
   );
+  return h("div", { class: "slot-box with-face" }, drawing, label);
 }
 
 function card(c, s) {
