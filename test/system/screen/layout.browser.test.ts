@@ -221,6 +221,20 @@ describe("operator screen: layout at every panel size", { timeout: 120_000 }, ()
       if (size.width === 1024) await rig.shot(page, "problems-1024");
     });
     await button("Back").click();
+    // the card alone, with room: the rack face drawn with its slot lit, above the slot
+    const quiet = { ...state, alert: null, notices: [], manualEntry: false };
+    await page.evaluate(`(async (st) => {
+      const r = await import("/screen/assets/render.js");
+      const act = async () => true;
+      r.render(st, { lang: "en", langs: {}, act, openNumpad: () => {}, openProblems: () => {} });
+    })(${JSON.stringify(quiet)})`);
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await expect
+      .poll(() => page.getByRole("img", { name: `Rack face, slot ${slot} highlighted` }).isVisible())
+      .toBe(true);
+    await expectLayout(page, "the card with its rack face");
+    await rig.shot(page, "rack-face-1366");
+    await page.setViewportSize({ width: 1280, height: 800 });
     // the agent's next state draws the page as it is again (the buttons drawn here act on nothing)
     await ok(rig.t.call("POST", "/station/seats/front/screen/actions", { type: "cancel" }));
     await text(heading(), /^Scan an item from slot S\d\d$/);

@@ -75,6 +75,8 @@ function bins(s, act) {
     h("div", { class: "bin-grid", "data-count": String(tiles.length) }, tiles),
   );
   $("bins").setAttribute("aria-label", t("ui.bins"));
+  // the panel scrolls when the bins do not fit: a keyboard reaches it too
+  $("bins").tabIndex = 0;
 }
 
 function last(s) {

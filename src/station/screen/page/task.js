@@ -68,14 +68,12 @@ function face(c) {
       cells.push(h("span", { class: r === f.row && col === f.col ? "cell here" : "cell" }));
   const drawing = h(
     "div",
-    {
-      class: "face",
-      role: "img",
-      "aria-label": t("ui.rack_face", { slot: c.slot }),
-      style: `grid-template-columns: repeat(${f.cols}, minmax(0, 1fr)); grid-template-rows: repeat(${f.rows}, minmax(0, 1fr))`,
-    },
+    { class: "face", role: "img", "aria-label": t("ui.rack_face", { slot: c.slot }) },
     cells,
   );
+  // through the CSSOM: the page's Content-Security-Policy refuses style attributes
+  drawing.style.gridTemplateColumns = `repeat(${f.cols}, minmax(0, 1fr))`;
+  drawing.style.gridTemplateRows = `repeat(${f.rows}, minmax(0, 1fr))`;
   return h("div", { class: "slot-box with-face" }, drawing, label);
 }
 
