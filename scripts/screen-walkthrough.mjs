@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The docs/station.md#try-it-without-hardware walkthrough, done from the operator screen in Debian's chromium,
-// with a screenshot of each step into docs/screen/ (`npm run docs:screen` after `npm run build`). The
+// with a screenshot of each step into docs/screen/ (`npm run docs:screen` after `npm run build`), on a
+// 1366×768 panel; then a rack of 16 lines (presented, a line lit, the numpad, a refused scan). The
 // agent runs on its embedded simulated station in a temporary data folder; the data central would
 // send (item, stock, orders) goes over the API as in docs/station.md#try-it-without-hardware, everything else from the screen.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -43,8 +44,8 @@ async function call(method, path, body) {
 const profile = mkdtempSync(join(tmpdir(), "pps-edge-chromium-"));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: process.env.PPS_EDGE_CHROMIUM ?? "/usr/bin/chromium",
-  viewport: { width: 1280, height: 800 },
-  deviceScaleFactor: 0.75,
+  viewport: { width: 1366, height: 768 },
+  deviceScaleFactor: 1,
   args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"],
 });
 const page = context.pages()[0] ?? (await context.newPage());
@@ -58,6 +59,19 @@ async function shot(name, until) {
   process.stdout.write(`docs/screen/${String(n).padStart(2, "0")}-${name}.png\n`);
 }
 const button = (name) => page.getByRole("button", { name, exact: true });
+async function item(sku, barcode, description) {
+  await call("POST", "/api-gateway/mdm-service/wms-masterdata/item", {
+    schema: { unique: [["product_sku"]], type: "object" },
+    clientCategoryId: "shirts",
+    attributes: {
+      weight: { value: 250, uom: { unit: "G" } },
+      dimension: { length: 30, width: 20, height: 2, uom: { unit: "CM" } },
+    },
+    productAttributes: { product_sku: sku },
+    barcodeList: [{ barcode }],
+    description,
+  });
+}
 async function scan(barcode) {
   await page.getByRole("textbox", { name: "Simulated scanner" }).fill(barcode);
   await button("Scan").click();
@@ -138,6 +152,58 @@ try {
   await shot("put-complete", "Tote in bin 2 is done: release it");
   await button("Release tote in bin 2").click();
   await shot("tote-released", "No work");
+
+  // a rack of 16 lines: one order of 16 items, each in its own slot of rack M2
+  await button("Switch to Pick").click();
+  const colours = ["blue", "red", "green", "black"];
+  const lines = [];
+  for (let i = 1; i <= 16; i++) {
+    const n = String(i).padStart(2, "0");
+    const colour = colours[i % colours.length];
+    await item(
+      `SOCK-${n}`,
+      `40000000000${n}`,
+      `Socks, ${colour}, size ${36 + (i % 8)}, pack of ${1 + (i % 3)}`,
+    );
+    await call("PUT", "/station/stock", {
+      location: `B${n}`,
+      msu: "M2",
+      product_sku: `SOCK-${n}`,
+      quantity: 10,
+    });
+    lines.push({
+      externalServiceRequestId: `ORDER-2-${n}`,
+      type: "PICK_LINE",
+      expectations: {
+        containers: [
+          {
+            products: [
+              {
+                productQuantity: 1 + (i % 4),
+                productAttributes: { filter_parameters: [`product_sku = 'SOCK-${n}'`] },
+              },
+            ],
+          },
+        ],
+      },
+    });
+  }
+  await call("POST", "/api-gateway/sr-service/platform-srms/service-request", {
+    externalServiceRequestId: "ORDER-2",
+    type: "PICK",
+    serviceRequests: lines,
+  });
+  await scan("M2");
+  await shot("rack-16-lines", /^Scan an item from slot B\d\d$/);
+  const slot = (await page.getByRole("heading", { level: 1 }).innerText()).replace(/^.* /, "");
+  await scan(`40000000000${slot.slice(1)}`);
+  await shot("rack-16-bin-lit", /^Put \d × SOCK-\d\d into bin/);
+  await button("Key in quantity").click();
+  await page.getByRole("dialog").getByRole("button", { name: "1", exact: true }).click();
+  await shot("rack-16-numpad");
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+  await scan("123");
+  await shot("rack-16-refused-scan");
 } finally {
   await context.close();
   await agent.stop();

@@ -10,13 +10,12 @@ function header(s, langs, act) {
   $("mode").textContent = t(`mode.${s.mode}`);
   $("mode").dataset.mode = s.mode;
   $("operator").textContent = `${t("ui.operator")}: ${s.operator ?? t("ui.nobody")}`;
+  if (!$("connection").textContent) $("connection").textContent = t("ui.connection_ok");
   const down = s.devices.filter((d) => !d.connected);
   fill(
     $("devices"),
     down.length
-      ? down.map((d) =>
-          h("span", { class: "down", title: d.lastError ?? "" }, t("ui.device_down", { device: d.id })),
-        )
+      ? down.map((d) => h("span", { class: "down" }, t("ui.device_down", { device: d.id })))
       : h("span", { class: "ok" }, t("ui.devices_ok")),
   );
   fill(
@@ -45,6 +44,8 @@ function bins(s, act) {
     const actions = b.actions.map((a) =>
       button(t(`ui.bin_${a}`, { bin: b.id }), () => act({ type: a, bin: b.id }), "small"),
     );
+    const outcome = b.outcome ?? null;
+    const error = b.signal === "error";
     return h(
       "div",
       {
@@ -53,17 +54,29 @@ function bins(s, act) {
         class: `bin${b.mine ? " mine" : ""}`,
         "data-light": shown ? l.color : "off",
         "data-blink": shown && l.blink ? "true" : "false",
+        "data-signal": error ? "error" : "none",
+        "data-outcome": outcome ?? "none",
       },
       h("span", { class: "bin-id" }, b.id),
       h("span", { class: "bin-qty" }, shown && l.quantity !== undefined ? String(l.quantity) : ""),
+      error ? h("span", { class: "bin-flag error" }, t("ui.bin_signal_error")) : "",
+      outcome ? h("span", { class: `bin-flag ${outcome}` }, t(`ui.outcome_${outcome}`)) : "",
       h("span", { class: "bin-state" }, t(`bin.${b.state}`)),
       h("span", { class: "bin-orders" }, b.orders.map((o) => o.id).join(", ")),
-      b.printError ? h("span", { class: "bin-error" }, t("ui.print_failed", { error: b.printError })) : "",
+      b.printError && !(s.notices ?? []).some((n) => n.kind === "printer_failed")
+        ? h("span", { class: "bin-error" }, t("ui.print_failed", { error: b.printError }))
+        : "",
       actions,
     );
   });
-  fill($("bins"), h("h2", {}, t("ui.bins")), h("div", { class: "bin-grid" }, tiles));
+  fill(
+    $("bins"),
+    h("h2", {}, t("ui.bins")),
+    h("div", { class: "bin-grid", "data-count": String(tiles.length) }, tiles),
+  );
   $("bins").setAttribute("aria-label", t("ui.bins"));
+  // the panel scrolls when the bins do not fit: a keyboard reaches it too
+  $("bins").tabIndex = 0;
 }
 
 function last(s) {
@@ -80,12 +93,15 @@ function last(s) {
   );
 }
 
-function actions(s, act, openNumpad) {
+function actions(s, ctx) {
+  const { act, openNumpad } = ctx;
   const a = s.allowed;
   const out = [];
   if (a.confirm) out.push(button(t("ui.confirm"), () => act({ type: "confirm" }), "primary"));
   if (a.closeSlot) out.push(button(t("ui.close_slot"), () => act({ type: "confirm" }), "primary"));
-  if (a.keyin) out.push(button(t("ui.key_in"), () => openNumpad((q) => act({ type: "keyin", quantity: q }))));
+  if (a.keyin)
+    out.push(button(t("ui.key_in"), () => openNumpad({ done: (q) => act({ type: "keyin", quantity: q }) })));
+  if (s.problems?.length) out.push(button(t("ui.problem"), () => ctx.openProblems(), "warn problem"));
   for (const code of a.exceptions)
     out.push(button(t(`exception.${code}`), () => act({ type: "exception", code }), "warn"));
   if (a.cancel) out.push(button(t("ui.cancel"), () => act({ type: "cancel" })));
@@ -95,6 +111,73 @@ function actions(s, act, openNumpad) {
     );
   if (a.logout) out.push(button(t("ui.log_out"), () => act({ type: "logout" }), "small"));
   fill($("actions"), out);
+}
+
+/** A refused scan takes over the instruction area until the agent drops it: why, what, and what instead. */
+function alert(s) {
+  const a = s.alert ?? null;
+  const el = $("alert");
+  el.hidden = !a;
+  $("instruction").hidden = !!a;
+  document.body.dataset.alert = a ? a.kind : "none";
+  if (!a) return fill(el);
+  fill(
+    el,
+    h("p", { class: "alert-reason" }, msg(a.reason)),
+    a.code ? h("p", { class: "alert-code" }, t("ui.alert_code", { code: a.code })) : "",
+    a.item ? h("p", { class: "alert-item" }, t("ui.alert_item", { item: a.item })) : "",
+    a.instead
+      ? h(
+          "p",
+          { class: "alert-instead" },
+          h("span", {}, `${t("ui.alert_instead")} `),
+          h("strong", {}, msg(a.instead)),
+        )
+      : "",
+  );
+}
+
+/** Devices and printers in plain words, each with what the operator can do about it. */
+function notices(s, act) {
+  const out = (s.notices ?? []).map((n) => {
+    const parts = [h("span", { class: "notice-text" }, msg(n.text))];
+    if (n.kind === "lights_down" && n.bins?.length)
+      parts.push(h("strong", { class: "notice-bins" }, t("ui.watch_bins", { bins: n.bins.join(", ") })));
+    if (n.kind === "scanner_down" && s.manualEntry) {
+      const input = h("input", {
+        id: "manual-code",
+        "aria-label": t("ui.manual_code"),
+        autocomplete: "off",
+        placeholder: t("ui.manual_code"),
+      });
+      parts.push(
+        h(
+          "form",
+          {
+            class: "manual",
+            onsubmit: (ev) => {
+              ev.preventDefault();
+              const barcode = input.value.trim();
+              input.value = "";
+              if (barcode) act({ type: "scan", barcode });
+            },
+          },
+          input,
+          h("button", { type: "submit", class: "primary" }, t("ui.manual_enter")),
+        ),
+      );
+    }
+    const bin = n.bins?.[0];
+    for (const a of n.actions ?? []) {
+      if (a === "reprint") parts.push(button(t("ui.notice_reprint"), () => act({ type: "reprint", bin })));
+      if (a === "skip") parts.push(button(t("ui.notice_skip"), () => act({ type: "skip_label", bin })));
+      if (a === "supervisor")
+        parts.push(button(t("ui.notice_supervisor"), () => act({ type: "supervisor", bin }), "warn"));
+    }
+    return h("div", { class: "notice", "data-kind": n.kind, role: "status" }, parts);
+  });
+  fill($("notices"), out);
+  $("notices").hidden = out.length === 0;
 }
 
 function login(s, act) {
@@ -107,17 +190,25 @@ function login(s, act) {
   );
 }
 
+/** The current line of a long list stays in view inside its own panel (the page itself never scrolls). */
+export function keepInView() {
+  for (const el of document.querySelectorAll(".list .lit")) el.scrollIntoView({ block: "nearest" });
+}
+
 export function render(s, ctx) {
   document.documentElement.lang = ctx.lang;
   $("main").hidden = false;
   header(s, ctx.langs, ctx.act);
   $("instruction").textContent = msg(s.instruction);
+  alert(s);
+  notices(s, ctx.act);
   login(s, ctx.act);
-  fill($("task"), renderTask(s.task));
+  fill($("task"), renderTask(s));
   $("task").setAttribute("aria-label", t("ui.task"));
   bins(s, ctx.act);
   last(s);
-  actions(s, ctx.act, ctx.openNumpad);
+  actions(s, ctx);
+  keepInView();
   $("sim").hidden = !s.simulatedScanner;
   $("sim-label").textContent = t("ui.sim_scanner");
   $("sim-submit").textContent = t("ui.sim_scan");

@@ -2,9 +2,10 @@
 // (Server-Sent Events), renders every state it receives, sends taps, and shows a banner when the agent
 // is lost: at once when the connection breaks, or when no heartbeat came for STALE_MS. It reconnects by
 // itself and recovers without a reload.
-import { $, h, t, useCatalogue } from "./dom.js";
-import { render } from "./render.js";
+import { $, fill, h, t, useCatalogue } from "./dom.js";
+import { keepInView, render } from "./render.js";
 import { play, unlock } from "./sound.js";
+import { closeProblems, openProblems } from "./task.js";
 
 const seat = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const base = `/station/seats/${encodeURIComponent(seat)}/screen`;
@@ -20,6 +21,9 @@ let seen = 0;
 let source = null;
 let signedIn = false;
 let busy = false;
+let lost = false;
+let lastSound = null;
+let flashTimer = null;
 
 async function catalogue(lang) {
   if (!catalogues[lang]) {
@@ -29,38 +33,121 @@ async function catalogue(lang) {
   return catalogues[lang];
 }
 
-function banner(lost) {
+/**
+ * While the agent is lost every control is disabled (a tap would act on a state the agent may no longer
+ * have) and the header says so; the controls the page disabled come back when the stream does.
+ */
+function banner(isLost) {
+  lost = isLost;
   const el = $("banner");
   el.textContent = t("ui.connection_lost");
   el.hidden = !lost;
+  $("connection").textContent = t(lost ? "ui.connection_lost_short" : "ui.connection_ok");
+  $("connection").dataset.state = lost ? "lost" : "live";
   document.body.dataset.connection = lost ? "lost" : "live";
+  outage();
+}
+
+/** Disables (or gives back) every control of the page, keeping those a rule of their own disabled. */
+function outage() {
+  for (const el of document.querySelectorAll(
+    ".top button, #main button, #main input, .overlay button, .overlay input",
+  )) {
+    if (el.closest("#signin")) continue;
+    if (lost && !el.disabled) {
+      el.disabled = true;
+      el.dataset.outage = "true";
+    } else if (!lost && el.dataset.outage) {
+      el.disabled = false;
+      delete el.dataset.outage;
+    }
+  }
+}
+
+/** A short message in the instruction area (e.g. a tap made on a screen that had changed). */
+function flash(key) {
+  const el = $("flash");
+  el.textContent = t(key);
+  el.hidden = false;
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => {
+    el.hidden = true;
+  }, 4000);
 }
 
 async function show(s) {
   const lang = forced ?? s.lang;
-  useCatalogue(await catalogue(lang));
+  useCatalogue(await catalogue(lang), lang);
+  const first = state === null;
   state = s;
   signedIn = true;
   $("signin").hidden = true;
-  render(s, { lang, langs, act, openNumpad });
-  const e = s.lastEvent;
-  if (e && lastSeq !== null && e.seq > lastSeq) play(e.tone);
-  lastSeq = e ? e.seq : (lastSeq ?? 0);
+  render(s, {
+    lang,
+    langs,
+    act,
+    openNumpad: (opts) => openNumpad({ keyin: s.keyin ?? null, ...opts }),
+    openProblems: () =>
+      openProblems(s.problems ?? [], {
+        act,
+        openNumpad: (opts) => openNumpad({ keyin: null, ...opts }),
+      }),
+  });
+  sounds(s, first);
+  outage();
 }
 
+/**
+ * Good and refused tones follow the last event; the completion chord plays only when the state says
+ * `sound.kind: "complete"` (a state without `sound` keeps the last event's own tone).
+ */
+function sounds(s, first) {
+  const e = s.lastEvent;
+  const fresh = e && lastSeq !== null && e.seq > lastSeq && !first;
+  lastSeq = e ? e.seq : (lastSeq ?? 0);
+  if (!("sound" in s)) {
+    if (fresh) play(e.tone);
+    return;
+  }
+  const at = s.sound ? s.sound.at : null;
+  const sound = s.sound && at !== lastSound && !first ? s.sound.kind : null;
+  if (at !== null) lastSound = at;
+  if (sound === "complete") play("complete");
+  else if (sound === "error") play("refused");
+  else if (fresh) play(e.tone === "complete" ? "good" : e.tone);
+}
+
+/**
+ * A tap: carries the `version` of the state it was made on (when the state has one), so the agent
+ * refuses a tap made on a screen that has since changed (409 `stale_screen`): the page then says so
+ * and shows the latest state. Nothing is sent while the agent is lost.
+ */
 async function act(body) {
-  if (busy) return;
+  if (busy || lost) return false;
   busy = true;
   unlock();
   try {
+    const sent = typeof state?.version === "number" ? { ...body, version: state.version } : body;
     const res = await fetch(`${base}/actions`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
+      body: JSON.stringify(sent),
     });
     if (res.status === 401 || res.status === 403) showSignIn();
+    if (res.status === 409) {
+      const err = await res.json().catch(() => ({}));
+      if (err.code === "stale_screen") {
+        closeNumpad();
+        closeProblems();
+        flash("ui.stale_screen");
+        const latest = await fetch(base);
+        if (latest.ok) await show(await latest.json());
+      }
+    }
+    return res.ok;
   } catch {
     banner(true);
+    return false;
   } finally {
     busy = false;
   }
@@ -141,36 +228,98 @@ function watchdog() {
   }
 }
 
+// ---- dialogs: the numpad (a quantity, refused as it is keyed when impossible) and the problem report
+// (choose the problem, key its quantity, confirm, then where the unit goes), centred over the page and
+// never larger than the window ----
+
+const button = (label, onclick, cls = "", extra = {}) =>
+  h("button", { type: "button", class: cls, onclick, ...extra }, label);
+
+/** The page disables what it draws while the agent is lost: it is told a dialog was drawn. */
+const drawn = () => document.dispatchEvent(new Event("controls"));
+
 let numpadDone = null;
-function openNumpad(done) {
+let numpadMax = 999999;
+
+/**
+ * Asks for a quantity: `keyin` ({item, expected, max} of the state) says what is counted, `max` (or
+ * keyin.max) bounds it, `initial` is keyed in already, `title` heads it; `done(q)` gets a possible one.
+ */
+function openNumpad({ keyin = null, max, initial = "", title, done }) {
   numpadDone = done;
-  $("numpad-value").value = "";
-  const key = (label, onclick, cls = "") => h("button", { type: "button", class: cls, onclick }, label);
+  numpadMax = max ?? keyin?.max ?? 999999;
+  $("numpad-value").value = initial;
+  $("numpad-title").textContent = title ?? t("ui.key_in");
+  $("numpad-item").textContent = keyin
+    ? t("ui.numpad_item", { item: keyin.item, expected: keyin.expected })
+    : "";
+  $("numpad-item").hidden = !keyin;
   const digit = (d) =>
-    key(String(d), () => {
-      const v = $("numpad-value").value;
-      if (v.length < 6) $("numpad-value").value = v + String(d);
+    button(String(d), () => key(String(d)), "key", {
+      "data-digit": String(d),
+      "aria-controls": "numpad-value",
     });
-  $("numpad-keys").replaceChildren(
-    ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 0].map(digit),
-    key(t("ui.numpad_clear"), () => {
-      $("numpad-value").value = "";
-    }),
-    key(t("ui.numpad_ok"), submitNumpad, "primary"),
-    key(t("ui.numpad_close"), closeNumpad),
+  fill(
+    $("numpad-keys"),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9].map(digit),
+    button(t("ui.numpad_clear"), () => key(null), "key"),
+    digit(0),
+    button("⌫", () => key(""), "key", { "aria-label": t("ui.numpad_delete") }),
   );
-  $("numpad").setAttribute("aria-label", t("ui.key_in"));
+  fill(
+    $("numpad-bar"),
+    button(t("ui.numpad_close"), closeNumpad),
+    button(t("ui.numpad_ok"), submitNumpad, "primary", { id: "numpad-ok" }),
+  );
+  $("numpad").setAttribute("aria-labelledby", "numpad-title");
   $("numpad").hidden = false;
+  checkEntry();
+  drawn();
 }
+
+/** A key: a digit appends, "" takes the last one back, null clears. */
+function key(d) {
+  const v = $("numpad-value").value;
+  if (d === null) $("numpad-value").value = "";
+  else if (d === "") $("numpad-value").value = v.slice(0, -1);
+  else if (v.length < 6 && Number(v + d) <= numpadMax && !(v === "" && d === "0"))
+    $("numpad-value").value = v + d;
+  checkEntry();
+}
+
+/** Marks an impossible entry and disables what cannot be keyed: OK only takes 1 … max. */
+function checkEntry() {
+  const v = $("numpad-value").value;
+  const n = Number(v);
+  const bad = v !== "" && (n < 1 || n > numpadMax);
+  $("numpad-value").setAttribute("aria-invalid", bad ? "true" : "false");
+  $("numpad-error").textContent =
+    n > numpadMax
+      ? t("ui.numpad_too_many", { max: numpadMax })
+      : v !== "" && n < 1
+        ? t("ui.numpad_zero")
+        : "";
+  $("numpad-error").hidden = !$("numpad-error").textContent;
+  for (const b of $("numpad-keys").querySelectorAll("[data-digit]")) {
+    const d = b.dataset.digit;
+    b.disabled = v.length >= 6 || Number(v + d) > numpadMax || (v === "" && d === "0");
+  }
+  const ok = $("numpad-ok");
+  if (ok) ok.disabled = v === "" || bad;
+  document.body.dataset.numpad = bad ? "invalid" : "ok";
+}
+
 function closeNumpad() {
   $("numpad").hidden = true;
   numpadDone = null;
 }
+
 function submitNumpad() {
   const q = Number($("numpad-value").value);
   const done = numpadDone;
+  if (!Number.isInteger(q) || q < 1 || q > numpadMax) return checkEntry();
   closeNumpad();
-  if (done && Number.isInteger(q) && q > 0) done(q);
+  done?.(q);
 }
 
 function forms() {
@@ -198,11 +347,14 @@ function forms() {
     if (barcode) act({ type: "scan", barcode });
   });
   document.addEventListener("pointerdown", unlock, { once: true });
+  document.addEventListener("controls", outage);
+  // a panel resized (or turned) keeps the current line in view
+  addEventListener("resize", keepInView);
 }
 
 async function main() {
   for (const code of ["en", "de"]) langs[code] = (await catalogue(code))["ui.language_name"] ?? code;
-  useCatalogue(await catalogue(forced ?? "en"));
+  useCatalogue(await catalogue(forced ?? "en"), forced ?? "en");
   forms();
   if (location.hash === "#key-refused") {
     history.replaceState(null, "", location.pathname + location.search);

@@ -1,6 +1,8 @@
-// The task panel: what the operator works on in the station's mode (pick lines on the presented racks
-// before a scan and the lit one after; a tote's items; the slot being counted).
-import { h, t } from "./dom.js";
+// The task panel: what the operator works on in the station's mode. In pick, a card read from 1.5 m for
+// the current line (the slot on a drawing of the rack face, the item, the quantity, the target bin in its
+// light's colour; before a scan what to take, after it where to put it) over the list of lines, which
+// scrolls in its own panel; a tote's items; the slot being counted.
+import { $, fill, h, msg, t } from "./dom.js";
 
 const table = (label, head, rows) =>
   h(
@@ -18,32 +20,106 @@ const table = (label, head, rows) =>
     h("tbody", {}, rows),
   );
 
+/** A long list scrolls in its own panel, which a keyboard can reach too. */
+const list = (content, cls = "") =>
+  h(
+    "div",
+    { class: `list ${cls}`.trim(), tabindex: "0", role: "region", "aria-label": t("ui.lines") },
+    content,
+  );
+
 const image = (url, sku) => (url ? h("img", { src: url, alt: t("ui.image", { sku }), class: "thumb" }) : "");
 
-function pick(task) {
+/** The state's card, or (a state from before cards) one made of the lit line or else the first line. */
+function cardOf(s) {
+  if (s.card !== undefined) return s.card;
+  const task = s.task;
+  const lines = task.lines;
+  const cur = task.current;
+  const line = cur ?? lines[0];
+  if (!line) return null;
+  const index = cur ? lines.findIndex((l) => l.lit) : 0;
+  return {
+    phase: cur ? "put" : "take",
+    slot: line.slot,
+    face: null,
+    sku: line.sku,
+    description: line.description ?? null,
+    imageUrl: line.imageUrl ?? null,
+    quantity: line.quantity,
+    line: index >= 0 ? index + 1 : 1,
+    lines: Math.max(lines.length, 1),
+    bin: line.bin ?? null,
+    binColor: null,
+  };
+}
+
+/**
+ * The slot, big, under a drawing of the rack face (rows × cols, row and col counted from 1) with the slot
+ * lit; without face geometry the slot alone.
+ */
+function face(c) {
+  const f = c.face;
+  const label = h("div", { class: "slot-big" }, c.slot);
+  if (!f || !(f.rows > 0 && f.cols > 0)) return h("div", { class: "slot-box" }, label);
+  const cells = [];
+  for (let r = 1; r <= f.rows; r++)
+    for (let col = 1; col <= f.cols; col++)
+      cells.push(h("span", { class: r === f.row && col === f.col ? "cell here" : "cell" }));
+  const drawing = h(
+    "div",
+    { class: "face", role: "img", "aria-label": t("ui.rack_face", { slot: c.slot }) },
+    cells,
+  );
+  // through the CSSOM: the page's Content-Security-Policy refuses style attributes
+  drawing.style.gridTemplateColumns = `repeat(${f.cols}, minmax(0, 1fr))`;
+  drawing.style.gridTemplateRows = `repeat(${f.rows}, minmax(0, 1fr))`;
+  return h("div", { class: "slot-box with-face" }, drawing, label);
+}
+
+function card(c, s) {
+  if (!c) return "";
+  const tile = c.bin ? s.bins.find((b) => b.id === c.bin) : null;
+  const color = c.binColor ?? (tile?.light.mode === "show" ? tile.light.color : null) ?? "none";
+  const scanned = s.task.current?.scanned;
+  return h(
+    "div",
+    { class: "card", "data-phase": c.phase, "aria-label": t("ui.current"), role: "group" },
+    face(c),
+    c.imageUrl ? h("img", { src: c.imageUrl, alt: t("ui.image", { sku: c.sku }), class: "card-image" }) : "",
+    h(
+      "div",
+      { class: "card-what" },
+      h(
+        "p",
+        { class: "card-do" },
+        c.phase === "take" ? t("ui.card_take", { slot: c.slot }) : t("ui.card_put", { bin: c.bin ?? "?" }),
+      ),
+      h("p", { class: "card-sku" }, c.sku),
+      c.description ? h("p", { class: "card-desc" }, c.description) : "",
+      h("p", { class: "card-line" }, t("ui.line_of", { n: c.line, m: c.lines })),
+      scanned !== null && scanned !== undefined
+        ? h("p", { class: "scanned" }, t("ui.scanned", { scanned, quantity: c.quantity }))
+        : "",
+    ),
+    h("p", { class: "card-qty", "aria-label": `${t("ui.quantity")} ${c.quantity}` }, String(c.quantity)),
+    c.bin
+      ? h("p", { class: "card-bin", "data-color": color }, h("span", {}, t("ui.bin", { bin: c.bin })))
+      : "",
+  );
+}
+
+function pick(s) {
+  const task = s.task;
   const racks = task.racks.length
     ? task.racks.map((r) => t("ui.rack", { rack: r })).join(" · ")
     : t("ui.no_rack");
-  const current = task.current
-    ? h(
-        "div",
-        { class: "current", "aria-label": t("ui.current"), role: "group" },
-        image(task.current.imageUrl, task.current.sku),
-        h("span", { class: "big" }, `${task.current.quantity} × ${task.current.sku}`),
-        h("span", { class: "big" }, t("ui.bin", { bin: task.current.bin })),
-        task.current.scanned === null
-          ? ""
-          : h(
-              "span",
-              { class: "scanned" },
-              t("ui.scanned", { scanned: task.current.scanned, quantity: task.current.quantity }),
-            ),
-      )
-    : "";
-  const rows = task.lines.map((l) =>
+  const c = cardOf(s);
+  const currentIndex = c ? c.line - 1 : -1;
+  const rows = task.lines.map((l, i) =>
     h(
       "tr",
-      { class: l.lit ? "lit" : "" },
+      { class: l.lit || (!task.current && i === currentIndex) ? "lit" : "" },
       h("td", {}, l.slot),
       h("td", {}, l.sku, l.scanRequired ? h("span", { class: "tag" }, t("ui.scan_each")) : ""),
       h("td", {}, image(l.imageUrl, l.sku), l.description ?? ""),
@@ -54,8 +130,8 @@ function pick(task) {
   const head = [t("ui.slot"), t("ui.sku"), t("ui.description"), t("ui.quantity"), t("ui.target_bin")];
   return [
     h("p", { class: "racks" }, racks),
-    current,
-    rows.length ? table(t("ui.task"), head, rows) : h("p", { class: "note" }, t("ui.no_lines")),
+    card(c, s),
+    rows.length ? list(table(t("ui.task"), head, rows)) : h("p", { class: "note" }, t("ui.no_lines")),
   ];
 }
 
@@ -89,9 +165,9 @@ function put(task) {
   );
   const head = [t("ui.sku"), t("ui.description"), t("ui.expected"), t("ui.left")];
   return [
-    h("ul", { class: "totes", "aria-label": t("ui.totes") }, totes),
+    list(h("ul", { class: "totes", "aria-label": t("ui.totes") }, totes), "short"),
     current,
-    rows.length ? table(t("ui.task"), head, rows) : "",
+    rows.length ? list(table(t("ui.task"), head, rows)) : "",
   ];
 }
 
@@ -111,14 +187,77 @@ function audit(task) {
   const head = [t("ui.sku"), t("ui.description"), t("ui.counted"), t("ui.damaged"), t("ui.unscannable")];
   return [
     task.slot ? h("p", { class: "big" }, t("ui.counting", { slot: task.slot })) : "",
-    rows.length ? table(t("ui.task"), head, rows) : "",
+    rows.length ? list(table(t("ui.task"), head, rows)) : "",
     h("p", { class: "note" }, t("ui.slots_left", { slots: task.slotsLeft.join(", ") || "–" })),
   ];
 }
 
-export function renderTask(task) {
+export function renderTask(s) {
+  const task = s.task;
   if (!task) return [];
-  if (task.kind === "pick") return pick(task);
+  if (task.kind === "pick") return pick(s);
   if (task.kind === "put") return put(task);
   return audit(task);
+}
+
+// ---- the problem report: choose the problem, key its quantity, confirm, then where the unit goes ----
+
+const tap = (label, onclick, cls = "") => h("button", { type: "button", class: cls, onclick }, label);
+
+function problemBox(titleText, body, bar) {
+  fill(
+    $("problem-box"),
+    h("h2", { id: "problem-title", class: "dialog-title" }, titleText),
+    h("div", { class: "dialog-body" }, body),
+    h("div", { class: "dialog-bar" }, bar),
+  );
+  $("problem").setAttribute("aria-labelledby", "problem-title");
+  $("problem").hidden = false;
+  document.dispatchEvent(new Event("controls"));
+  $("problem-box").querySelector("button:not([disabled])")?.focus();
+}
+
+export function closeProblems() {
+  $("problem").hidden = true;
+}
+
+/**
+ * Step 1: which problem (each in the words of the catalogue). `ctx` has `act(body)` (resolves to
+ * whether the agent took it) and `openNumpad(opts)`.
+ */
+export function openProblems(problems, ctx) {
+  problemBox(
+    t("ui.problem_title"),
+    problems.map((p) => tap(msg(p.label), () => quantity(p, ctx), "warn choice")),
+    [tap(t("ui.back"), closeProblems)],
+  );
+}
+
+/** Step 2: how many (the numpad, with what is left keyed in, at most `max`). */
+function quantity(p, ctx) {
+  closeProblems();
+  ctx.openNumpad({
+    max: p.max,
+    initial: p.default > 0 ? String(Math.min(p.default, p.max)) : "",
+    title: t("ui.problem_quantity", { problem: msg(p.label) }),
+    done: (q) => confirmStep(p, q, ctx),
+  });
+}
+
+/** Step 3: a confirmation, so no problem is reported by a stray tap; then where the unit goes. */
+function confirmStep(p, q, ctx) {
+  const yes = async () => {
+    const ok = await ctx.act({ type: "problem", kind: p.kind, quantity: q, confirmed: true });
+    if (!ok) return closeProblems();
+    problemBox(
+      t("ui.problem_where"),
+      [h("p", { class: "destination" }, msg(p.destination))],
+      [tap(t("ui.done"), closeProblems, "primary")],
+    );
+  };
+  problemBox(
+    t("ui.problem_confirm", { problem: msg(p.label), quantity: q }),
+    [],
+    [tap(t("ui.back"), () => quantity(p, ctx)), tap(t("ui.problem_yes"), yes, "primary")],
+  );
 }

@@ -70,3 +70,40 @@ export async function seedPick(
   await setStock(t, o.slot ?? "S1", o.msu ?? "M1", o.sku, 20);
   await ok(t.call("POST", SR, pickBody(o.order, [pickLine(`${o.order}-1`, o.sku, o.qty)])));
 }
+
+const IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/%3E";
+
+/**
+ * One pick order of `count` lines on rack `msu`, each its own item (`L01`, `L02`, …, from `from`) in its own
+ * slot (`S01`, …), with a description as long as real ones and an image on every other item: with the
+ * orders before it, the rack shows `from - 1 + count` lines.
+ */
+export async function seedRackLines(
+  t: TestAgent,
+  o: { order: string; from: number; count: number; msu?: string },
+): Promise<string[]> {
+  const { itemBody } = await import("../../../support/fixtures.js");
+  const skus: string[] = [];
+  for (let i = o.from; i < o.from + o.count; i++) {
+    const n = String(i).padStart(2, "0");
+    const sku = `L${n}`;
+    skus.push(sku);
+    const item = {
+      description: `Line item ${n}, cotton, long sleeve, size XL`,
+      ...(i % 2 ? { imageUrl: IMAGE } : {}),
+    };
+    await ok(t.call("POST", "/api-gateway/mdm-service/wms-masterdata/item", itemBody(sku, item)));
+    await setStock(t, `S${n}`, o.msu ?? "M1", sku, 20);
+  }
+  await ok(
+    t.call(
+      "POST",
+      SR,
+      pickBody(
+        o.order,
+        skus.map((sku, k) => pickLine(`${o.order}-${k + 1}`, sku, 1 + (k % 3))),
+      ),
+    ),
+  );
+  return skus;
+}
