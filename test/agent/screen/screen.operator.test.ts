@@ -104,7 +104,7 @@ describe("problems", () => {
       slot: "M1-A1",
       quantity: 3,
       bin: "1",
-      binColor: "#2e7d32",
+      binColor: "green",
     });
     expect(lit.keyin).toEqual({ item: "A", expected: 3, max: 3 });
     const damaged = lit.problems.find((p) => p.kind === "damaged");

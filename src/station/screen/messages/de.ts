@@ -232,6 +232,6 @@ export const de: Record<MessageKey, string> = {
   "ui.skip_label": "Ohne Etikett freigeben",
   "ui.call_supervisor": "Vorgesetzten rufen",
   "ui.problems": "Problem",
-  "ui.line_of": "Zeile {line} von {lines}",
+  "ui.line_of": "Zeile {n} von {m}",
   "ui.type_code": "Code eintippen",
 };

@@ -231,7 +231,7 @@ export const en = {
   "ui.skip_label": "Release without a label",
   "ui.call_supervisor": "Call a supervisor",
   "ui.problems": "Problem",
-  "ui.line_of": "Line {line} of {lines}",
+  "ui.line_of": "Line {n} of {m}",
   "ui.type_code": "Type the code",
 } as const;
 

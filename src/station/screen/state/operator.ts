@@ -25,16 +25,6 @@ import type {
   Sound,
 } from "./types.js";
 
-/** The CSS colour of each light colour (the tiles and the card show the bin's light in it). */
-export const CSS_COLOR: Readonly<Record<LightColor, string>> = {
-  green: "#2e7d32",
-  red: "#c62828",
-  yellow: "#f9a825",
-  blue: "#1565c0",
-  orange: "#ef6c00",
-  pink: "#d81b60",
-  cyan: "#00838f",
-};
 
 const msg = (key: string, params?: Msg["params"]): Msg => (params ? { key, params } : { key });
 
@@ -94,8 +84,8 @@ export function signalOf(input: ScreenInput, bin: string): BinTile["signal"] {
   return showing(input) && input.refusal?.signalBin === bin ? "error" : null;
 }
 
-export const colorOf = (light: Desired): string | null =>
-  light.mode === "show" ? CSS_COLOR[light.color] : null;
+/** The colour the bin's light shows, by its name: the page draws it in its own readable shade. */
+export const colorOf = (light: Desired): LightColor | null => (light.mode === "show" ? light.color : null);
 
 // ---- card ----
 

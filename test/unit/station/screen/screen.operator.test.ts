@@ -112,7 +112,7 @@ describe("the task card", () => {
     const lines = [row({ line: "P0", slot: "S0" }), row({ slot: "S1" })];
     const s = deriveScreen(input({ pickLines: lines }, lit));
     expect(s.card).toMatchObject({ phase: "put", slot: "S1", face: null, line: 2, lines: 2, bin: "2" });
-    expect(s.card?.binColor).toBe("#2e7d32");
+    expect(s.card?.binColor).toBe("green");
   });
 
   it("put: at the chosen slot; none while the slot is not chosen, and none in audit or logged out", () => {
