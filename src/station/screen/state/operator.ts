@@ -25,7 +25,6 @@ import type {
   Sound,
 } from "./types.js";
 
-
 const msg = (key: string, params?: Msg["params"]): Msg => (params ? { key, params } : { key });
 
 /** Whether a refusal shows now. */
