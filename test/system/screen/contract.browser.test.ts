@@ -277,7 +277,9 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
     try {
       const keys = await ok(rig.t.call("GET", "/station/seats/back/screen"));
       expect(keys.manualEntry).toBe(true);
-      await back.goto(`${rig.base}/screen/back`);
+      // the seat's own screen key, as its kiosk opens it: the front seat's session does not open back's screen
+      await back.goto(rig.kioskUrl("back"));
+      await back.waitForURL(`${rig.base}/screen/back`);
       await back.locator("body[data-connection=live]").waitFor();
       const scanner = back.locator('[data-kind="scanner_down"]');
       await scanner.waitFor();

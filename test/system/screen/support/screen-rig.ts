@@ -13,6 +13,8 @@ export interface ScreenRig {
   browser: ScreenBrowser;
   /** The seat's screen opened with its screen key, as the station box's kiosk does. */
   open(seat?: string): Promise<Page>;
+  /** The address the seat's kiosk opens: its screen with its screen key (for a page of its own). */
+  kioskUrl(seat: string): string;
   shot: (page: Page, step: string) => Promise<void>;
   /** A scan on the seat's simulated scanner (the device, not the screen). */
   scan(barcode: string, seat?: string): Promise<Json>;
@@ -34,11 +36,12 @@ export async function startScreenRig(
     base,
     browser,
     async open(seat = "front") {
-      const page = await browser.page(`${base}/screen/${seat}?key=${keys[seat]}`);
+      const page = await browser.page(rig.kioskUrl(seat));
       await page.waitForURL(`${base}/screen/${seat}`);
       await page.locator("body[data-connection=live]").waitFor();
       return page;
     },
+    kioskUrl: (seat) => `${base}/screen/${seat}?key=${keys[seat]}`,
     shot: shooter(name),
     async scan(barcode, seat = "front") {
       t.clock.now += 1000; // past the debounce window, as between two scans a person makes
