@@ -23,6 +23,27 @@ async function text(l: Locator, want: string | RegExp) {
 async function attr(l: Locator, name: string, want: string) {
   await expect.poll(() => l.getAttribute(name), { timeout: 5000 }).toBe(want);
 }
+/** Reports a problem as the operator does: Problem, the kind, its quantity (1) on the numpad, yes, done. */
+async function problem(kind: string) {
+  await button("Problem").click();
+  await page
+    .getByRole("dialog", { name: "What is the problem?" })
+    .getByRole("button", { name: kind })
+    .click();
+  const pad = page.locator("#numpad");
+  await expect.poll(() => pad.isVisible()).toBe(true);
+  await button("Clear").click();
+  await button("1").click();
+  await button("OK").click();
+  const confirm = page.getByRole("dialog", { name: /^Report .*: 1\?$/ });
+  await confirm.waitFor();
+  await confirm.getByRole("button", { name: "Yes, report it" }).click();
+  await page
+    .getByRole("dialog", { name: "Where the unit goes" })
+    .getByRole("button", { name: "Done" })
+    .click();
+}
+
 async function requestState(id: string) {
   return (await ok(rig.t.call("GET", `${SR}/${id}?type=PICK`))).state as string;
 }
@@ -89,16 +110,32 @@ describe("operator screen: pick", { timeout: 60_000 }, () => {
     await rig.shot(page, "refused-scan");
   });
 
-  it("each pick exception button raises that exception for the lit quantity", async () => {
-    for (const [i, name] of ["Missing", "Damaged", "Unscannable"].entries()) {
+  it("each pick exception takes a confirmation: missing and damaged with their quantity, unscannable asked once more", async () => {
+    // [button, then the steps that report it]
+    const report: Array<[string, () => Promise<void>]> = [
+      ["Slot empty", () => problem("Slot empty")],
+      ["Damaged", () => problem("Damaged")],
+      [
+        "Unscannable",
+        async () => {
+          await button("Unscannable").click();
+          const ask = page.getByRole("dialog", { name: "Report Unscannable?" });
+          await ask.waitFor();
+          await rig.shot(page, "exception-unscannable-confirm");
+          await ask.getByRole("button", { name: "Yes, report it" }).click();
+        },
+      ],
+    ];
+    for (const [i, [name, steps]] of report.entries()) {
       const order = `EXC-${i + 1}`;
       await seedPick(rig.t, { sku: `B${i}`, order, qty: 1, slot: `S${i + 2}` });
       await ok(rig.t.call("POST", "/station/racks", { msu: "M1", locations: [`S${i + 2}`] }));
       await rig.scan(`BC-B${i}`);
       await text(heading(), new RegExp(`Put 1 × B${i} into bin`));
-      await expect.poll(() => page.getByRole("button", { name }).count()).toBe(1);
-      await rig.shot(page, `exception-${name.toLowerCase()}-offered`);
-      await button(name).click();
+      // no one-tap button abandons units: missing and damaged are in the problem report
+      expect(await button("Missing").count()).toBe(0);
+      await rig.shot(page, `exception-${name.toLowerCase().replace(/ /g, "-")}-offered`);
+      await steps();
       await text(last(), /Exception recorded/);
       expect(await requestState(order)).toBe("abandoned");
       const bins = (await ok(rig.t.call("GET", "/station/state"))).bins as Array<{

@@ -55,11 +55,11 @@ describe("operator screen: put, audit, German", { timeout: 60_000 }, () => {
     await rig.scan("BC-TSHIRT");
     await text(heading(), "Scan the slot for 1 × TSHIRT");
     await expect.poll(() => bin("2").getAttribute("data-light")).toBe("green");
-    // the front seat's put exceptions (spec: front_* states)
-    expect(
-      await buttons(["Missing", "Damaged", "Unscannable", "Extra item", "Warehouse full", "No space"]),
-    ).toBe(true);
-    expect(await button("Oversized").count()).toBe(0);
+    // the front seat's put exceptions (spec: front_* states): those the problem report covers are there,
+    // with their quantity and a confirmation; the others ask once more
+    expect(await buttons(["Problem", "Unscannable", "Warehouse full"])).toBe(true);
+    for (const gone of ["Missing", "Damaged", "Extra item", "No space", "Oversized"])
+      expect(await button(gone).count()).toBe(0);
     await rig.shot(page, "put-item-scanned");
 
     await button("Key in quantity").click();
@@ -76,10 +76,41 @@ describe("operator screen: put, audit, German", { timeout: 60_000 }, () => {
     await text(page.getByRole("list", { name: "Totes" }), /Left 8/);
 
     // each exception of the front seat, one unit each; extra items do not settle what is expected
-    for (const name of ["Missing", "Damaged", "Unscannable", "Warehouse full", "No space", "Extra item"]) {
+    for (const name of [
+      "Not in the tote",
+      "Damaged",
+      "Unscannable",
+      "Warehouse full",
+      "No space in the slot",
+      "Extra units",
+    ]) {
       await rig.scan("BC-TSHIRT");
       await text(heading(), "Scan the slot for 1 × TSHIRT");
-      await button(name).click();
+      if (name === "Unscannable" || name === "Warehouse full") {
+        await button(name).click();
+        await page
+          .getByRole("dialog", { name: `Report ${name}?` })
+          .getByRole("button", { name: "Yes, report it" })
+          .click();
+      } else {
+        await button("Problem").click();
+        await page
+          .getByRole("dialog", { name: "What is the problem?" })
+          .getByRole("button", { name })
+          .click();
+        await expect.poll(() => page.locator("#numpad").isVisible()).toBe(true);
+        await button("Clear").click();
+        await button("1").click();
+        await button("OK").click();
+        await page
+          .getByRole("dialog", { name: /^Report .*: 1\?$/ })
+          .getByRole("button", { name: "Yes, report it" })
+          .click();
+        await page
+          .getByRole("dialog", { name: "Where the unit goes" })
+          .getByRole("button", { name: "Done" })
+          .click();
+      }
       await text(last(), /Exception recorded/);
     }
     await rig.shot(page, "put-exceptions");

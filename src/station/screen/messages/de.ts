@@ -216,6 +216,8 @@ export const de: Record<MessageKey, string> = {
   "problem.short": "Zu wenige im Fach",
   "problem.extra": "Zusätzliche Einheiten",
   "problem.wrong_slot": "Falscher Artikel im Fach",
+  "problem.put.missing": "Nicht in der Kiste",
+  "problem.put.wrong_slot": "Kein Platz im Fach",
   "problem.to.damage_bin": "Beschädigte Einheiten in {bin} legen",
   "problem.to.slot": "Beschädigte Einheiten im Fach lassen",
   "problem.to.irt_bin": "Zusätzliche Einheiten in Fach {bin} legen",

@@ -217,6 +217,8 @@ export const en = {
   "problem.short": "Too few in the slot",
   "problem.extra": "Extra units",
   "problem.wrong_slot": "Wrong item in the slot",
+  "problem.put.missing": "Not in the tote",
+  "problem.put.wrong_slot": "No space in the slot",
   "problem.to.damage_bin": "Put the damaged units into {bin}",
   "problem.to.slot": "Leave the damaged units in the slot",
   "problem.to.irt_bin": "Put the extra units into bin {bin}",

@@ -93,6 +93,14 @@ function last(s) {
   );
 }
 
+/** The exceptions the problem report covers, by the problems that report them. */
+const COVERED = {
+  ITEM_MISSING: ["missing", "short"],
+  PHYSICALLY_DAMAGED: ["damaged"],
+  EXCESS: ["extra"],
+  SPACE_UNAVAILABLE: ["wrong_slot"],
+};
+
 function actions(s, ctx) {
   const { act, openNumpad } = ctx;
   const a = s.allowed;
@@ -102,8 +110,23 @@ function actions(s, ctx) {
   if (a.keyin)
     out.push(button(t("ui.key_in"), () => openNumpad({ done: (q) => act({ type: "keyin", quantity: q }) })));
   if (s.problems?.length) out.push(button(t("ui.problem"), () => ctx.openProblems(), "warn problem"));
-  for (const code of a.exceptions)
-    out.push(button(t(`exception.${code}`), () => act({ type: "exception", code }), "warn"));
+  for (const code of a.exceptions) {
+    // in pick and put an exception ends units of the order: a stray tap must not do that. One the
+    // problem report covers is reported there (its quantity keyed, then confirmed); the others ask
+    // first. In audit an exception is one unit counted, and is taken at once.
+    if (s.mode === "audit") {
+      out.push(button(t(`exception.${code}`), () => act({ type: "exception", code }), "warn"));
+      continue;
+    }
+    if ((COVERED[code] ?? []).some((kind) => s.problems?.some((p) => p.kind === kind))) continue;
+    out.push(
+      button(
+        t(`exception.${code}`),
+        () => ctx.confirmException(t(`exception.${code}`), () => act({ type: "exception", code })),
+        "warn",
+      ),
+    );
+  }
   if (a.cancel) out.push(button(t("ui.cancel"), () => act({ type: "cancel" })));
   for (const mode of a.modes)
     out.push(

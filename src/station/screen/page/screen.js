@@ -5,7 +5,7 @@
 import { $, fill, h, t, useCatalogue } from "./dom.js";
 import { keepInView, render } from "./render.js";
 import { play, unlock } from "./sound.js";
-import { closeProblems, openProblems } from "./task.js";
+import { closeProblems, confirmException, openProblems } from "./task.js";
 
 const seat = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const base = `/station/seats/${encodeURIComponent(seat)}/screen`;
@@ -87,6 +87,7 @@ async function show(s) {
     langs,
     act,
     openNumpad: (opts) => openNumpad({ keyin: s.keyin ?? null, ...opts }),
+    confirmException,
     openProblems: () =>
       openProblems(s.problems ?? [], {
         act,

@@ -261,3 +261,16 @@ function confirmStep(p, q, ctx) {
     [tap(t("ui.back"), () => quantity(p, ctx)), tap(t("ui.problem_yes"), yes, "primary")],
   );
 }
+
+/** An exception the problem report does not cover: asked once more, so no stray tap reports it. */
+export function confirmException(label, report) {
+  const yes = async () => {
+    closeProblems();
+    await report();
+  };
+  problemBox(
+    t("ui.exception_confirm", { exception: label }),
+    [],
+    [tap(t("ui.back"), closeProblems), tap(t("ui.problem_yes"), yes, "primary")],
+  );
+}

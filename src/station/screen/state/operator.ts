@@ -190,7 +190,12 @@ export function problemsOf(input: ScreenInput, state: SeatState): Problem[] {
   if (input.operator === null) return [];
   return problemOptions(state, input.mode, input.seat, nextPick(input)).map((o) => ({
     kind: o.kind,
-    label: msg(`problem.${o.kind}`),
+    // a put's missing unit is not in the tote and its slot has no room: words of their own
+    label: msg(
+      input.mode === "put" && (o.kind === "missing" || o.kind === "wrong_slot")
+        ? `problem.put.${o.kind}`
+        : `problem.${o.kind}`,
+    ),
     max: o.max,
     default: o.default,
     destination: destination(o.kind, input),
