@@ -165,7 +165,7 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
     const wrong = lit === "1" ? "2" : "1";
     await ok(rig.t.call("POST", "/station/sim/press", { ppsBinId: wrong, button: "confirm" }));
     await expect.poll(() => bin(wrong).getAttribute("data-signal")).toBe("error");
-    await text(bin(wrong), /Wrong bin/);
+    await text(bin(wrong), /Refused: see above/);
     for (const ratio of await blinkContrast(page, `.bin[data-signal="error"]`))
       expect(ratio).toBeGreaterThanOrEqual(4.5);
     await expectAccessible(page, "a wrong bin's error signal");

@@ -201,7 +201,7 @@ describe("operator screen: layout at every panel size", { timeout: 120_000 }, ()
     expect(await page.locator(".face .cell").count()).toBe(40);
     expect(await page.locator(".face .cell.here").count()).toBe(1);
     await text(page.locator(".slot-box .slot-big"), slot);
-    await text(page.locator('.bin[data-signal="error"]'), /Wrong bin/);
+    await text(page.locator('.bin[data-signal="error"]'), /Refused: see above/);
     await text(page.locator('.bin[data-outcome="short"]'), /Short/);
     await text(page.locator('[data-kind="lights_down"]'), /Watch bins 7, 8/);
     expect(await page.getByRole("textbox", { name: "Code from the label" }).count()).toBe(1);

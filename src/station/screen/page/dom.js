@@ -41,7 +41,7 @@ const FALLBACK = {
     "ui.notice_supervisor": "Call a supervisor",
     "ui.outcome_short": "Short",
     "ui.outcome_complete": "Complete",
-    "ui.bin_signal_error": "Wrong bin",
+    "ui.bin_signal_error": "Refused: see above",
   },
   de: {
     "ui.connection_ok": "Verbunden",
@@ -76,7 +76,7 @@ const FALLBACK = {
     "ui.notice_supervisor": "Aufsicht rufen",
     "ui.outcome_short": "Unvollständig",
     "ui.outcome_complete": "Vollständig",
-    "ui.bin_signal_error": "Falscher Behälter",
+    "ui.bin_signal_error": "Abgelehnt: siehe oben",
   },
 };
 
