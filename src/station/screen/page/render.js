@@ -64,7 +64,7 @@ function bins(s, act) {
       h("span", { class: "bin-state" }, t(`bin.${b.state}`)),
       h("span", { class: "bin-orders" }, b.orders.map((o) => o.id).join(", ")),
       b.printError && !(s.notices ?? []).some((n) => n.kind === "printer_failed")
-        ? h("span", { class: "bin-error" }, t("ui.print_failed", { error: b.printError }))
+        ? h("span", { class: "bin-error" }, t("ui.label_not_printed"))
         : "",
       actions,
     );
