@@ -117,6 +117,21 @@ describe("revocation at once", () => {
     expect(res.status).toBe(401);
   });
 
+  it("a bearer token that expires ends the stream it opened; a fresh token opens it again", async () => {
+    await cli(["add", "tess", "--role", "operator"], `${PASSWORD}\n`);
+    // past the sweep that the command line's change causes (app/revocation.part.ts, once a second):
+    // nothing else changes the database while the token runs out
+    await new Promise((r) => setTimeout(r, 2000));
+    const res = await grant({ grant_type: "password", username: "tess", password: PASSWORD });
+    const { access_token, expires_in } = (await res.json()) as { access_token: string; expires_in: number };
+    const stream = await openStream(access_token);
+    t.clock.now += (expires_in + 1) * 1000;
+    await until("the stream closed", () => stream.state.ended);
+    const again = await openStream(await tokenOf("tess"));
+    expect(again.state.ended).toBe(false);
+    await again.cancel();
+  });
+
   it("a user removed with the command line: their MQTT connection is closed", async () => {
     const { client, closed } = await connectMqtt("ian");
     await cli(["remove", "ian"]);

@@ -166,6 +166,8 @@ function eventsRoute(app: Hono<AppEnv>, registry: RouteRegistry, deps: Deps): vo
             if (!deps.sessions.check(seat, caller.token)) break;
             checked = Date.now();
           }
+          // a bearer token is good for its lifetime, not the stream's: an expired one ends it
+          if (caller.kind === "api" && !deps.guard.stillValid(caller.authorization)) break;
           if (revoked.now) break;
           await stream.writeSSE({ event: "ping", data: "" });
         }
