@@ -70,6 +70,9 @@ describe("identifiers must be valid Unicode without control characters", () => {
   it.each([
     ["a lone surrogate", LONE],
     ["NUL", NUL],
+    ["a C1 control (U+009B, a terminal's CSI)", "A\u009bB"],
+    ["a bidi override (U+202E)", "ORDER-\u202e1-REDRO"],
+    ["a bidi isolate (U+2066)", "A\u2066B"],
   ])(
     "create service request: externalServiceRequestId with %s → 400 naming it, nothing stored",
     async (_, id) => {
