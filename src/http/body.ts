@@ -14,6 +14,13 @@ function isJsonType(contentType: string | undefined): boolean {
   return mime === "application/json" || mime.endsWith("+json");
 }
 
+/**
+ * The body limit of the routes anyone may call with credentials in the body (the token endpoint, the
+ * screen sign-in): a user name of 128 and a password of 256 characters, each percent-encoded at up to 9
+ * bytes a character, and a refresh token fit well within it.
+ */
+export const CREDENTIALS_BODY_BYTES = 8 * 1024;
+
 function tooLarge(limit: number): AppError {
   return new AppError("payload_too_large", `the body is larger than ${limit} bytes`, [
     { path: "(body)", message: `at most ${limit} bytes` },

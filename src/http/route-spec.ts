@@ -33,6 +33,12 @@ interface RouteSpecBase {
   bodyType?: string;
   /** The body may be left out. */
   bodyOptional?: boolean;
+  /**
+   * A smaller body limit than `http.bodyLimitBytes`, for a route anyone may call (the token endpoint,
+   * the screen sign-in): what it takes is a few hundred bytes, so a caller without a credential cannot
+   * make the agent read and parse a megabyte.
+   */
+  bodyLimitBytes?: number;
   /** Request bodies to show, by name; each must pass `body` (checked by a test). */
   examples?: Record<string, unknown>;
   query?: z.ZodObject;

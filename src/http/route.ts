@@ -1,6 +1,7 @@
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { AppError } from "../domain/errors.js";
 import { forbiddenError, type Role, roleAllows } from "../domain/roles.js";
+import { limitBody } from "./body.js";
 import { clientAddress } from "./client-address.js";
 import type { AppEnv } from "./context.js";
 import type { RouteRegistry, RouteSpec } from "./openapi.js";
@@ -69,8 +70,14 @@ export function route(
   const guard = spec.auth ? registry.guard : undefined;
   if (spec.auth && !guard) throw new Error(`route ${spec.path} needs authentication but no guard is set`);
   const roleCheck = spec.auth ? [requireRole(spec, spec.roles, registry)] : [];
-  const chain = [tag, ...(guard ? [guard, ...roleCheck] : []), negotiate, ...handlers] as unknown as [
-    MiddlewareHandler<AppEnv>,
-  ];
+  // the route's own limit applies before anything else reads the body (body.ts)
+  const limit = spec.bodyLimitBytes === undefined ? [] : [limitBody(spec.bodyLimitBytes)];
+  const chain = [
+    tag,
+    ...limit,
+    ...(guard ? [guard, ...roleCheck] : []),
+    negotiate,
+    ...handlers,
+  ] as unknown as [MiddlewareHandler<AppEnv>];
   app.on(spec.method.toUpperCase(), spec.path, ...chain);
 }

@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
 import type { AuthService, GrantRequest } from "../../services/auth/auth.service.js";
-import { readBodyText } from "../body.js";
+import { CREDENTIALS_BODY_BYTES, readBodyText } from "../body.js";
 import { clientAddress } from "../client-address.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
@@ -77,6 +77,7 @@ export function authRoutes(auth: AuthService) {
           "The client credential goes in `Authorization: Basic base64(clientId:clientSecret)`. The parameters may also come as URL parameters; values in the body win.",
         auth: false,
         tokenEndpoint: true,
+        bodyLimitBytes: CREDENTIALS_BODY_BYTES,
         commits: false,
         query: tokenForm.partial(),
         body: tokenForm,

@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.js";
-import { readJson } from "../../../http/body.js";
+import { CREDENTIALS_BODY_BYTES, readJson } from "../../../http/body.js";
 import { clientAddress } from "../../../http/client-address.js";
 import type { AppEnv } from "../../../http/context.js";
 import type { RouteRegistry } from "../../../http/openapi.js";
@@ -144,6 +144,7 @@ function sessionRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOpt
       summary: "Sign in to a seat's screen with an API user's name and password (sets the session cookie)",
       auth: false,
       commits: false,
+      bodyLimitBytes: CREDENTIALS_BODY_BYTES,
       body: signInBody,
       examples: { signIn: { username: "alice", password: "alice-password" } },
       responses: {
