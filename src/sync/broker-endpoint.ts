@@ -78,6 +78,7 @@ export async function brokerEndpoint(
         agent: { clientId, username: credentials.username, secret: credentials.password },
         anonymous: cfg.embeddedAnonymous,
       },
+      maxMessageBytes: cfg.maxMessageBytes,
       log,
     });
   } catch (err) {

@@ -4,6 +4,7 @@ import { Aedes } from "aedes";
 import type { Logger } from "pino";
 import { type BrokerGuardOptions, brokerGuard } from "./broker-guard.js";
 import { ownRetainedPayloads } from "./broker-retained.js";
+import { createPacketScanner } from "./packet-limit.js";
 
 export interface EmbeddedBrokerOptions {
   host: string;
@@ -13,6 +14,8 @@ export interface EmbeddedBrokerOptions {
   tls?: { host: string; port: number; cert: Buffer; key: Buffer };
   /** Who may connect and what they may do (broker-guard.ts). */
   guard: Omit<BrokerGuardOptions, "log">;
+  /** `mqtt.maxMessageBytes`: the largest payload a packet after CONNECT may carry. */
+  maxMessageBytes: number;
   log: Logger;
 }
 
@@ -27,6 +30,15 @@ export interface EmbeddedBroker {
 
 /** A TLS client that has not finished its handshake in this time is dropped, as an idle HTTP one is. */
 const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/**
+ * The largest CONNECT read before its credentials are checked: a client id, a user name and a password
+ * (each at most 65,535 bytes by the protocol, a few hundred in practice) and a will. A larger one is
+ * closed as its header arrives (packet-limit.ts), instead of being buffered whole.
+ */
+export const MAX_CONNECT_BYTES = 64 * 1024;
+/** What a packet after CONNECT may carry beyond its payload: its topic, packet id and the like. */
+const PACKET_OVERHEAD_BYTES = 64 * 1024;
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise<number>((ok, fail) => {
@@ -61,9 +73,28 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
   // a user's connection is watched for revocation until it ends (broker-guard.ts)
   broker.on("clientDisconnect", closed);
   const sockets = new Set<Socket>();
+  const limits = { connect: MAX_CONNECT_BYTES, other: opts.maxMessageBytes + PACKET_OVERHEAD_BYTES };
   const accept = (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
+    // before aedes' parser sees the bytes: a packet announcing more than its limit closes the socket
+    const scan = createPacketScanner(limits);
+    const watchSize = (chunk: Buffer) => {
+      const verdict = scan(chunk);
+      if (verdict.ok) return;
+      socket.off("data", watchSize);
+      opts.log.warn(
+        {
+          address: socket.remoteAddress,
+          announced: verdict.announced,
+          limit: verdict.limit,
+          connect: verdict.first,
+        },
+        "mqtt broker: a packet over the size limit; connection closed",
+      );
+      socket.destroy();
+    };
+    socket.on("data", watchSize);
     broker.handle(socket);
   };
   const servers: Server[] = [createServer(accept)];
