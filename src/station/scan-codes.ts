@@ -12,8 +12,8 @@ export const BADGE_PREFIX = "BADGE-";
 /** `EXC-<CODE>`: one of EXCEPTION_CODES. */
 export const EXCEPTION_PREFIX = "EXC-";
 
-export const EXCEPTION_CODES = [
-  // exceptions of the spec's pick and put container states
+/** The exceptions of the spec's pick and put container states (the screen's `exception` action takes these). */
+export const CONTAINER_EXCEPTIONS = [
   "ITEM_MISSING",
   "PHYSICALLY_DAMAGED",
   "UNSCANNABLE",
@@ -21,6 +21,10 @@ export const EXCEPTION_CODES = [
   "OVERSIZED",
   "WAREHOUSE_FULL",
   "SPACE_UNAVAILABLE",
+] as const;
+
+export const EXCEPTION_CODES = [
+  ...CONTAINER_EXCEPTIONS,
   // control: drop what is pending at the seat; confirm it (as the lit bin's button would)
   "CANCEL",
   "CONFIRM",

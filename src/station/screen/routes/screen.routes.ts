@@ -10,6 +10,7 @@ import { SCREEN_ACTION_EXAMPLES } from "../../../http/routes/request-examples.js
 import { scanOutcomeSchema } from "../../../http/routes/scan.routes.js";
 import type { LiveSession } from "../../../services/auth/auth.service.js";
 import type { Outcome } from "../../engine.js";
+import { CONTAINER_EXCEPTIONS } from "../../scan-codes.js";
 import { PROBLEM_KINDS } from "../../seat.problem.js";
 import { SCREEN_ROLES, type ScreenCaller, type ScreenGuard, type ScreenSessionPort } from "./screen-auth.js";
 
@@ -42,15 +43,7 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("cancel") }),
   action({
     type: z.literal("exception"),
-    code: z.enum([
-      "ITEM_MISSING",
-      "PHYSICALLY_DAMAGED",
-      "UNSCANNABLE",
-      "EXCESS",
-      "OVERSIZED",
-      "WAREHOUSE_FULL",
-      "SPACE_UNAVAILABLE",
-    ]),
+    code: z.enum(CONTAINER_EXCEPTIONS),
   }),
   action({ type: z.literal("keyin"), quantity: z.number().int().min(1).max(1_000_000) }),
   action({ type: z.literal("mode"), mode: z.enum(["pick", "put", "audit"]) }),
