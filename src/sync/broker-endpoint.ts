@@ -78,7 +78,9 @@ export async function brokerEndpoint(
         agent: { clientId, username: credentials.username, secret: credentials.password },
         anonymous: cfg.embeddedAnonymous,
       },
-      maxMessageBytes: cfg.maxMessageBytes,
+      // a request over http.bodyLimitBytes is still read and answered 413 (requests.ts); only a packet
+      // far beyond what any request may carry closes the connection
+      maxPacketBytes: 2 * Math.max(cfg.maxMessageBytes, config.http.bodyLimitBytes),
       log,
     });
   } catch (err) {

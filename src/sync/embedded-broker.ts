@@ -14,8 +14,8 @@ export interface EmbeddedBrokerOptions {
   tls?: { host: string; port: number; cert: Buffer; key: Buffer };
   /** Who may connect and what they may do (broker-guard.ts). */
   guard: Omit<BrokerGuardOptions, "log">;
-  /** `mqtt.maxMessageBytes`: the largest payload a packet after CONNECT may carry. */
-  maxMessageBytes: number;
+  /** The largest payload a packet after CONNECT may carry before its connection is closed. */
+  maxPacketBytes: number;
   log: Logger;
 }
 
@@ -73,7 +73,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
   // a user's connection is watched for revocation until it ends (broker-guard.ts)
   broker.on("clientDisconnect", closed);
   const sockets = new Set<Socket>();
-  const limits = { connect: MAX_CONNECT_BYTES, other: opts.maxMessageBytes + PACKET_OVERHEAD_BYTES };
+  const limits = { connect: MAX_CONNECT_BYTES, other: opts.maxPacketBytes + PACKET_OVERHEAD_BYTES };
   const accept = (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
