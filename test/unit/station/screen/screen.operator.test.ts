@@ -12,6 +12,7 @@ import type { ScreenInput } from "../../../../src/station/screen/state/types.js"
 import { FIRST, nextVersion } from "../../../../src/station/screen/state/version.js";
 import type { SeatState } from "../../../../src/station/seat.types.js";
 import { PICKING, PUT_CONFIRM, PUT_SLOT } from "../support.js";
+import { BINS, screenInput } from "./support.js";
 
 const row = (over: Partial<ScreenInput["pickLines"][number]> = {}) => ({
   order: "P1",
@@ -26,41 +27,14 @@ const row = (over: Partial<ScreenInput["pickLines"][number]> = {}) => ({
   scanRequired: false,
   ...over,
 });
-const bins = ["1", "2", "3"].map((id) => ({
-  id,
-  state: "empty" as const,
-  printState: "none" as const,
-  completePut: null,
-}));
+const bins = BINS;
 
+/** A pick station with rack M1 presented and station printing, at 10 s on the clock. */
 function input(
   over: Partial<ScreenInput> = {},
   seat: SeatState = { step: "ready", tote: null },
 ): ScreenInput {
-  return {
-    seat: "front",
-    site: "dc1",
-    ppsId: "1",
-    lang: "en",
-    mode: "pick",
-    operator: "alice",
-    seats: new Map([["front", seat]]),
-    bins,
-    orders: {},
-    printErrors: {},
-    stationPrinting: true,
-    devices: [],
-    simulatedScanner: false,
-    racks: ["M1"],
-    pickLines: [],
-    pickWaiting: false,
-    puts: [],
-    audit: null,
-    operators: [],
-    lastEvent: null,
-    now: 10_000,
-    ...over,
-  };
+  return screenInput({ stationPrinting: true, racks: ["M1"], now: 10_000, ...over }, seat);
 }
 
 const device = (id: string, kind: "scanner" | "ptl-controller" | "printer", connected: boolean) => ({

@@ -9,6 +9,7 @@ import { deriveScreen } from "../../../../src/station/screen/state/state.js";
 import type { ScreenInput } from "../../../../src/station/screen/state/types.js";
 import type { SeatState } from "../../../../src/station/seat.types.js";
 import { COUNTING, PICKING, PUT_CONFIRM, PUT_SLOT, pick, put } from "../support.js";
+import { BINS, screenInput } from "./support.js";
 
 const LINE = {
   order: "P1",
@@ -22,41 +23,8 @@ const LINE = {
   bin: "2",
   scanRequired: false,
 };
-const bins = ["1", "2", "3"].map((id) => ({
-  id,
-  state: "empty" as const,
-  printState: "none" as const,
-  completePut: null,
-}));
-
-function input(
-  over: Partial<ScreenInput> = {},
-  seat: SeatState = { step: "ready", tote: null },
-): ScreenInput {
-  return {
-    seat: "front",
-    site: "dc1",
-    ppsId: "1",
-    lang: "en",
-    mode: "pick",
-    operator: "alice",
-    seats: new Map([["front", seat]]),
-    bins,
-    orders: {},
-    printErrors: {},
-    stationPrinting: false,
-    devices: [],
-    simulatedScanner: false,
-    racks: [],
-    pickLines: [],
-    pickWaiting: false,
-    puts: [],
-    audit: null,
-    operators: [],
-    lastEvent: null,
-    ...over,
-  };
-}
+const bins = BINS;
+const input = screenInput;
 
 const TOTE_ITEM = {
   putId: "U1",
