@@ -8,12 +8,19 @@ export const CATALOGUES: Readonly<Record<Lang, Readonly<Record<MessageKey, strin
 
 export const isLang = (x: unknown): x is Lang => LANGUAGES.some((l) => l === x);
 
+/** The names after `prefix` of the catalogue's keys that start with it. */
+const keysUnder = (prefix: string): ReadonlySet<string> =>
+  new Set(
+    Object.keys(en)
+      .filter((k) => k.startsWith(prefix))
+      .map((k) => k.slice(prefix.length)),
+  );
+
 /** Reasons with a `refusal.*` message: the seat machine's reasons and the operations' error codes. */
-export const REFUSAL_KEYS: ReadonlySet<string> = new Set(
-  Object.keys(en)
-    .filter((k) => k.startsWith("refusal."))
-    .map((k) => k.slice("refusal.".length)),
-);
+export const REFUSAL_KEYS = keysUnder("refusal.");
+
+/** Reasons with an `instead.*` message, what to do instead (every other: `instead.other`). */
+export const INSTEAD_KEYS = keysUnder("instead.");
 
 /** `{name}` placeholders filled from `params` (the page does the same in screen.js). */
 export function render(lang: Lang, key: string, params: Record<string, string | number> = {}): string {

@@ -33,27 +33,15 @@ export const showing = (input: ScreenInput): boolean =>
 
 // ---- alert ----
 
-/** What to do instead, by refusal reason (every other reason: look at the instruction). */
-const INSTEAD = new Set([
-  "unknown_barcode",
-  "not_logged_in",
-  "seat_taken",
-  "finish_first",
-  "nothing_pending",
-  "no_work",
-  "not_expected",
-  "slot_not_presented",
-  "not_this_step",
-  "more_than_expected",
-  "exception_not_applicable",
-  "keyin_not_allowed",
-  "scan_each_unit",
-  "level_barcode",
-  "bin_not_lit",
-  "wrong_mode",
-]);
-
-export function alertOf(input: ScreenInput, knownReasons: ReadonlySet<string>): Alert | null {
+/**
+ * The takeover of the instruction area while a refusal's error signal lasts. `knownReasons` and
+ * `insteadReasons` are the reasons the catalogues word (messages.ts); any other is said generally.
+ */
+export function alertOf(
+  input: ScreenInput,
+  knownReasons: ReadonlySet<string>,
+  insteadReasons: ReadonlySet<string>,
+): Alert | null {
   const r = input.refusal;
   if (!r || !showing(input)) return null;
   let reason: Msg;
@@ -63,7 +51,7 @@ export function alertOf(input: ScreenInput, knownReasons: ReadonlySet<string>): 
       : msg("alert.bin_not_lit_none", { bin: r.bin ?? "" });
   else reason = msg(knownReasons.has(r.reason) ? `refusal.${r.reason}` : "refusal.other");
   const item = r.item ? (r.item.description ? `${r.item.description} · ${r.item.sku}` : r.item.sku) : null;
-  const instead = INSTEAD.has(r.reason) ? `instead.${r.reason}` : "instead.other";
+  const instead = insteadReasons.has(r.reason) ? `instead.${r.reason}` : "instead.other";
   return { kind: "refused", reason, code: r.code, item, instead: msg(instead), until: r.until };
 }
 

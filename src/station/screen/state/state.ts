@@ -10,7 +10,7 @@ import { EXCEPTION_CODES, type ExceptionCode, putReason } from "../../scan-codes
 import { pendingBin } from "../../seat.machine.js";
 import { scanEach } from "../../seat.pick.js";
 import { READY, type SeatState, type StationMode } from "../../seat.types.js";
-import { REFUSAL_KEYS } from "../messages/messages.js";
+import { INSTEAD_KEYS, REFUSAL_KEYS } from "../messages/messages.js";
 import {
   alertOf,
   cardOf,
@@ -182,7 +182,7 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     lastEvent: input.lastEvent,
     allowed,
     operators: input.operator === null ? input.operators : [],
-    alert: alertOf(input, REFUSAL_KEYS),
+    alert: alertOf(input, REFUSAL_KEYS, INSTEAD_KEYS),
     card: cardOf(input, state, bins),
     problems: problemsOf(input, state),
     notices,
