@@ -77,7 +77,7 @@ function flash(key) {
 
 async function show(s) {
   const lang = forced ?? s.lang;
-  useCatalogue(await catalogue(lang), lang);
+  useCatalogue(await catalogue(lang));
   const first = state === null;
   state = s;
   signedIn = true;
@@ -355,7 +355,7 @@ function forms() {
 
 async function main() {
   for (const code of ["en", "de"]) langs[code] = (await catalogue(code))["ui.language_name"] ?? code;
-  useCatalogue(await catalogue(forced ?? "en"), forced ?? "en");
+  useCatalogue(await catalogue(forced ?? "en"));
   forms();
   if (location.hash === "#key-refused") {
     history.replaceState(null, "", location.pathname + location.search);

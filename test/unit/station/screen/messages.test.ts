@@ -3,6 +3,7 @@
  * the seat machine and every error code of the station operations has a message, so does every
  * instruction, every `did` and every exception; every `{placeholder}` of one language is in the other.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../../../src/config/config.schema.js";
 import { ERROR_CODES } from "../../../../src/domain/errors.js";
@@ -33,6 +34,17 @@ describe("message catalogues", () => {
       "mode.audit",
     ];
     expect(wanted.filter((k) => !cat[k]?.trim())).toEqual([]);
+  });
+
+  it("every text the page asks for by name is in the catalogue (the page has no texts of its own)", () => {
+    const page = new URL("../../../../src/station/screen/page/", import.meta.url);
+    const asked = readdirSync(page)
+      .filter((f) => f.endsWith(".js"))
+      .flatMap((f) =>
+        [...readFileSync(new URL(f, page), "utf8").matchAll(/\bt\("([\w.]+)"/g)].map((m) => m[1] ?? ""),
+      );
+    expect(asked.length).toBeGreaterThan(20);
+    expect([...new Set(asked)].filter((k) => !(k in en))).toEqual([]);
   });
 
   it("the same placeholders in every language", () => {
