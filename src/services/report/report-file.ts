@@ -1,13 +1,5 @@
-import { join } from "node:path";
-import { writeFileDurablyAsync } from "../../durable-file.js";
-
 export function reportFileName(id: number): string {
   return `inventory-${id}.csv`;
-}
-
-/** Writes a report file whole or not at all (durable-file.ts): a report file is whole or absent. */
-export async function writeDurably(dir: string, name: string, text: string): Promise<void> {
-  await writeFileDurablyAsync(join(dir, name), text, 0o640);
 }
 
 /**

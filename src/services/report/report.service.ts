@@ -13,8 +13,9 @@ import { AppError } from "../../domain/errors.js";
 import { INVENTORY_REPORT_TYPE, inventoryCsv } from "../../domain/inventory-report.js";
 import type { ItemSchema } from "../../domain/item.schema.js";
 import { formatTimestamp } from "../../domain/timestamp.js";
+import { writeFileDurablyAsync } from "../../durable-file.js";
 import type { Tx, UnitOfWork } from "../unit-of-work/unit-of-work.js";
-import { reportFileName, writeDurably } from "./report-file.js";
+import { reportFileName } from "./report-file.js";
 
 export { publicBaseUrl, reportFileName } from "./report-file.js";
 
@@ -81,7 +82,8 @@ async function generate(deps: ReportDeps, uow: UnitOfWork, report: ReportRow): P
   const name = reportFileName(report.id);
   try {
     await mkdir(deps.dir, { recursive: true, mode: 0o750 });
-    await writeDurably(deps.dir, name, csv(deps));
+    // whole or absent after a power cut (durable-file.ts)
+    await writeFileDurablyAsync(join(deps.dir, name), csv(deps), 0o640);
     uow.run((tx) => recordGenerated(deps, report, name, tx));
     log.info({ reportId: report.id }, "report generated");
   } catch (err) {
