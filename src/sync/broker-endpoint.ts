@@ -14,7 +14,8 @@ import type { BrokerAccess, BrokerGuardOptions, VerifyUser } from "./broker-guar
 import type { ConnectionOptions } from "./connection-options.js";
 import type { EmbeddedBroker, EmbeddedBrokerOptions } from "./embedded-broker.js";
 
-type SyncConfig = Pick<Config, "site" | "ppsId" | "mqtt" | "outbox" | "http">;
+/** The part of the agent's configuration the MQTT sync reads (config/ validates it and sets the defaults). */
+export type SyncConfig = Pick<Config, "site" | "ppsId" | "mqtt" | "outbox" | "http">;
 type MqttSettings = Config["mqtt"];
 
 import type { Topics } from "./topics.js";

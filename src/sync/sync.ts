@@ -2,12 +2,11 @@
  * The MQTT sync (docs/mqtt.md; docs/architecture.md#mqtt): the outbox relay, retained state and requests
  * from central over one connection per station, and the embedded broker when `mqtt.url` is `embedded`.
  * Construction does nothing; `start()` never waits for the broker (the station works offline), `stop()`
- * says OFFLINE. The parts are built in sync-parts.ts, wired to the connection and the bus in
- * sync-handlers.ts; where to connect is broker-endpoint.ts.
+ * says OFFLINE. Below: the parts that live as long as the agent, the handlers that wire them to the
+ * connection and the bus, and the lifecycle; where to connect is broker-endpoint.ts.
  */
 
 import type { Logger } from "pino";
-import type { Config } from "../config/config.schema.js";
 import type { MqttRepo } from "../db/mqtt.repo.js";
 import { createMqttRepo } from "../db/mqtt.repo.js";
 import type { Sqlite } from "../db/open.js";
@@ -15,7 +14,7 @@ import type { OutboxRepo } from "../db/outbox.repo.js";
 import type { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
 import type { UnitOfWork } from "../services/unit-of-work/unit-of-work.js";
-import { brokerEndpoint, connectionOptions, readTls } from "./broker-endpoint.js";
+import { brokerEndpoint, connectionOptions, readTls, type SyncConfig } from "./broker-endpoint.js";
 import type { BrokerAccess, BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
 import type { Connection } from "./connection.js";
 import type { EmbeddedBroker } from "./embedded-broker.js";
@@ -29,8 +28,7 @@ import { createRetainedState, type RetainedStateDeps } from "./retained-state.js
 import type { Topics } from "./topics.js";
 import { topicsFor } from "./topics.js";
 
-/** The part of the agent's configuration the MQTT sync reads (config/ validates it and sets the defaults). */
-export type SyncConfig = Pick<Config, "site" | "ppsId" | "mqtt" | "outbox" | "http">;
+export type { SyncConfig } from "./broker-endpoint.js";
 
 /**
  * The parts of the MQTT sync that live as long as the agent, whether or not a connection is up: the
