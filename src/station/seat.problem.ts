@@ -32,12 +32,21 @@ export interface ProblemOption {
 /** Extra units in a tote: no expectation bounds them, this does. */
 export const MAX_EXTRA = 999;
 
-const PUT_CODES: Array<[ProblemKind, ExceptionCode]> = [
-  ["missing", "ITEM_MISSING"],
-  ["damaged", "PHYSICALLY_DAMAGED"],
-  ["extra", "EXCESS"],
-  ["wrong_slot", "SPACE_UNAVAILABLE"],
-];
+/**
+ * The container exception each problem reports, with a quantity where the one-tap exception would
+ * settle everything left (a put's problems are sent as these; the screen offers the problem instead of
+ * the tap).
+ */
+export const EXCEPTION_OF: Readonly<Record<ProblemKind, ExceptionCode>> = {
+  missing: "ITEM_MISSING",
+  short: "ITEM_MISSING",
+  damaged: "PHYSICALLY_DAMAGED",
+  extra: "EXCESS",
+  wrong_slot: "SPACE_UNAVAILABLE",
+};
+
+/** A put's problems, in the order the screen lists them. */
+const PUT_KINDS: readonly ProblemKind[] = ["missing", "damaged", "extra", "wrong_slot"];
 
 const option = (kind: ProblemKind, max: number, def = max): ProblemOption => ({
   kind,
@@ -64,7 +73,7 @@ export function problemOptions(
   }
   if (state.step === "put_slot" || state.step === "put_confirm") {
     const left = Math.max(1, state.put.left);
-    return PUT_CODES.filter(([, code]) => putReason(code, seat) !== null).map(([kind]) =>
+    return PUT_KINDS.filter((kind) => putReason(EXCEPTION_OF[kind], seat) !== null).map((kind) =>
       kind === "extra" ? option(kind, MAX_EXTRA, 1) : option(kind, left),
     );
   }
@@ -129,8 +138,7 @@ export function problemStep(
     return moved(state, calls, "exception", "pick_exception");
   }
   if (state.step === "put_slot" || state.step === "put_confirm") {
-    const code = PUT_CODES.find(([k]) => k === p.kind)?.[1];
-    const put = code ? putReason(code, p.seat) : null;
+    const put = PUT_KINDS.includes(p.kind) ? putReason(EXCEPTION_OF[p.kind], p.seat) : null;
     if (!put) return refused("exception_not_applicable", `no ${p.kind} at seat ${p.seat}`, "exception");
     const input = {
       externalServiceRequestId: state.put.externalServiceRequestId,

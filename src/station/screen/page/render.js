@@ -93,14 +93,6 @@ function last(s) {
   );
 }
 
-/** The exceptions the problem report covers, by the problems that report them. */
-const COVERED = {
-  ITEM_MISSING: ["missing", "short"],
-  PHYSICALLY_DAMAGED: ["damaged"],
-  EXCESS: ["extra"],
-  SPACE_UNAVAILABLE: ["wrong_slot"],
-};
-
 function actions(s, ctx) {
   const { act, openNumpad } = ctx;
   const a = s.allowed;
@@ -118,7 +110,7 @@ function actions(s, ctx) {
       out.push(button(t(`exception.${code}`), () => act({ type: "exception", code }), "warn"));
       continue;
     }
-    if ((COVERED[code] ?? []).some((kind) => s.problems?.some((p) => p.kind === kind))) continue;
+    if (s.problems?.some((p) => p.replaces === code)) continue;
     out.push(
       button(
         t(`exception.${code}`),

@@ -8,7 +8,7 @@
 import type { LightColor } from "../../../devices/hub.types.js";
 import type { Desired } from "../../bin-lights.js";
 import { scanEach } from "../../seat.pick.js";
-import { problemOptions } from "../../seat.problem.js";
+import { EXCEPTION_OF, problemOptions } from "../../seat.problem.js";
 import type { PickTarget, SeatState } from "../../seat.types.js";
 import { faceOf } from "./face.js";
 import type {
@@ -187,6 +187,7 @@ export function problemsOf(input: ScreenInput, state: SeatState): Problem[] {
     max: o.max,
     default: o.default,
     destination: destination(o.kind, input),
+    replaces: EXCEPTION_OF[o.kind],
   }));
 }
 

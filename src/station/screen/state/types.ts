@@ -277,6 +277,8 @@ export interface Problem {
   default: number;
   /** where the units go */
   destination: Msg;
+  /** the one-tap exception this problem stands in for: the page does not offer that tap beside it */
+  replaces: ExceptionCode;
 }
 
 export type NoticeAction = "reprint" | "skip" | "supervisor";

@@ -28,7 +28,14 @@ function setup(over: Partial<ScreenActionDeps> = {}) {
     screen: () => ({
       version: 5,
       problems: [
-        { kind: "damaged", label: { key: "problem.damaged" }, max: 3, default: 3, destination: { key: "x" } },
+        {
+          kind: "damaged",
+          label: { key: "problem.damaged" },
+          max: 3,
+          default: 3,
+          destination: { key: "x" },
+          replaces: "PHYSICALLY_DAMAGED",
+        },
       ],
       next: null,
     }),

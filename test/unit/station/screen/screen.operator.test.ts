@@ -117,6 +117,7 @@ describe("problems", () => {
       max: 3,
       default: 3,
       destination: { key: "problem.to.damage_bin", params: { bin: "DMG-1" } },
+      replaces: "PHYSICALLY_DAMAGED",
     });
     const noBin = deriveScreen(input({}, PICKING)).problems.find((p) => p.kind === "damaged");
     expect(noBin?.destination).toEqual({ key: "problem.to.slot" });
