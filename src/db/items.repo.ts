@@ -29,6 +29,10 @@ export interface KeyFilter {
 /** Items matching every filter, and the index rows read to find them (the work done). */
 export type FilterMatch = { ok: true; ids: number[]; rowsRead: number } | { ok: false; rowsRead: number };
 
+/**
+ * A filter's values, each once. Joined with CROSS JOIN so that SQLite looks each value up in the index
+ * (attr, value): left to itself it scans every row of the attribute and the values for each.
+ */
 const DISTINCT_VALUES = "SELECT DISTINCT value FROM json_each(@values)";
 
 /** The repository's statements, each prepared once. */
@@ -83,11 +87,11 @@ function prepareItemStatements(sqlite: Sqlite) {
     ),
     keyRows: sqlite.prepare<[{ attr: string; values: string; limit: number }], { n: number }>(
       `SELECT count(*) AS n FROM (SELECT 1 FROM (${DISTINCT_VALUES}) v
-         JOIN item_keys k ON k.attr = @attr AND k.value = v.value LIMIT @limit)`,
+         CROSS JOIN item_keys k ON k.attr = @attr AND k.value = v.value LIMIT @limit)`,
     ),
     idsOfKey: sqlite.prepare<[{ attr: string; values: string }], Pick<SqlRow<typeof itemKeys>, "itemId">>(
       `SELECT DISTINCT k.item_id AS itemId FROM (${DISTINCT_VALUES}) v
-         JOIN item_keys k ON k.attr = @attr AND k.value = v.value ORDER BY k.item_id`,
+         CROSS JOIN item_keys k ON k.attr = @attr AND k.value = v.value ORDER BY k.item_id`,
     ),
     keysOf: sqlite.prepare<[string], SqlRow<typeof itemKeys>>(
       `SELECT attr, value, item_id AS itemId FROM item_keys WHERE item_id IN (SELECT value FROM json_each(?))`,
