@@ -116,7 +116,7 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
         404: { description: "unknown externalServiceRequestId" },
         409: {
           description:
-            "PUT past created, except a staging not yet put into (stage_requested, or staged with no put transaction): that staging is withdrawn (stage_cancelled) and the put cancelled",
+            "PUT not in created (details.state names its state); a staged put's tote is in its bin: empty the bin or release the tote first",
           codes: ["invalid_state"],
         },
       },
