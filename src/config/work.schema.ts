@@ -30,8 +30,8 @@ export const pickSchema = z
     packAttributes: packAttributes.describe(
       "line attributes that make a pick a pick+pack (comma-separated in the variable; any of `shipping_address`, `carrier_label_url`, `packing_box_id`, `packing_box_type`, `order_number`); a line carrying only others is a plain pick",
     ),
-    maxLines: count(1, 100_000, PICK.maxLines).describe(
-      "pick lines one request may have (also after a modify); more is a 413 `limit_exceeded`",
+    maxLines: count(1, 1000, PICK.maxLines).describe(
+      "pick lines one request may have (also after a modify), at most 1,000; more is a 413 `limit_exceeded`",
     ),
     maxFilterValues: count(1, 10_000, PICK.maxFilterValues).describe(
       "values in one `in` list of a filter string; more is a 413 `limit_exceeded`",
