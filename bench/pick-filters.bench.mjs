@@ -81,13 +81,21 @@ function pick(id, lines, filters, values) {
 
 /** Sends `payload` while polling /healthz; the longest wait for a /healthz answer is the loop stall. */
 async function measured(base, headers, port, payload) {
-  const poll = keepAliveRequest(port);
+  let poll = keepAliveRequest(port);
   let polling = true;
   let longest = 0;
+  // a stall longer than the keep-alive timeout has the agent close the idle socket as the next /healthz
+  // goes out: counted, and polled again on a new connection
+  let resets = 0;
   const poller = (async () => {
     while (polling) {
       const s = performance.now();
-      await poll("GET", "/healthz", {});
+      try {
+        await poll("GET", "/healthz", {});
+      } catch {
+        resets++;
+        poll = keepAliveRequest(port);
+      }
       longest = Math.max(longest, performance.now() - s);
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -105,6 +113,7 @@ async function measured(base, headers, port, payload) {
     code: answer.code ?? answer.state ?? null,
     ms: Math.round(ms),
     longestHealthzMs: Math.round(longest),
+    healthzResets: resets,
   };
 }
 
