@@ -250,7 +250,7 @@ describe("pick+pack modify", () => {
   });
 });
 
-describe("which pick is a pick+pack (decision: docs/decisions.md#pick-pack-rule)", () => {
+describe("which pick is a pick+pack (decision: docs/decisions.md#service-requests-pick-pickpack-put)", () => {
   const plain = { order_number: "O-7", shipping_address: "7 Side St" };
 
   it("Pick+pack: a pick request whose pick lines carry `attributes` … order_number (all strings): order_number and shipping_address alone make a plain pick: no olpn, its bin is emptied without print_ready, over HTTP", async () => {
