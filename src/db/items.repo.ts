@@ -161,12 +161,12 @@ export function createItemsRepo(sqlite: Sqlite) {
       if (filters.length === 0) return { ok: true, ids: [], rowsRead: 0 };
       let rowsRead = 0;
       let driver: KeyFilter | undefined = filters.length === 1 ? filters[0] : undefined;
-      if (driver) {
-        const limit = Number.isFinite(maxRows) ? maxRows + 1 : -1;
+      if (driver && Number.isFinite(maxRows)) {
+        const limit = maxRows + 1;
         const n = q.keyRows.get({ attr: driver.key, values: JSON.stringify(driver.values), limit })?.n ?? 0;
         if (n > maxRows) return { ok: false, rowsRead: n };
       }
-      for (let probe = 1; driver === undefined; probe *= 2) {
+      for (let probe = 2; driver === undefined; probe *= 2) {
         let fewest = probe;
         for (const f of filters) {
           const n = q.keyRows.get({ attr: f.key, values: JSON.stringify(f.values), limit: probe })?.n ?? 0;
