@@ -152,10 +152,10 @@ export function createItemsRepo(sqlite: Sqlite) {
     /**
      * Items matching every filter (docs/decisions.md "Work limits"), reading at most about `maxRows`
      * index rows. The filter matching fewest rows drives: a lone filter is counted once (at most
-     * `maxRows` + 1 rows); several are counted side by side with a
-     * limit that doubles until one ends below it, so finding it reads at most twice the filters times
-     * its rows; its items are read, and the other filters are checked against their keys in memory.
-     * More than `maxRows` read: `ok: false`, nothing resolved.
+     * `maxRows` + 1 rows, and not at all without a bound); several are counted side by side with a
+     * limit that doubles until one ends below it, so finding it reads at most about four times the
+     * filters times its rows. Its items are read, and the other filters are checked against their keys
+     * in memory. More than `maxRows` read: `ok: false`, nothing resolved.
      */
     matchAll(filters: readonly KeyFilter[], maxRows = Number.POSITIVE_INFINITY): FilterMatch {
       if (filters.length === 0) return { ok: true, ids: [], rowsRead: 0 };
@@ -188,7 +188,11 @@ export function createItemsRepo(sqlite: Sqlite) {
       rowsRead += keys.length;
       if (rowsRead > maxRows) return { ok: false, rowsRead };
       const held = new Map<number, Array<[string, string]>>();
-      for (const k of keys) held.set(k.itemId, [...(held.get(k.itemId) ?? []), [k.attr, k.value]]);
+      for (const k of keys) {
+        const list = held.get(k.itemId) ?? [];
+        list.push([k.attr, k.value]);
+        held.set(k.itemId, list);
+      }
       const matches = (id: number) =>
         others.every((f) =>
           (held.get(id) ?? []).some(([attr, value]) => attr === f.key && f.values.has(value)),

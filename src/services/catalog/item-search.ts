@@ -19,7 +19,7 @@ function valueProblem(v: unknown): string | null {
 /**
  * search_v2 ("`operator` supports only `=`"; "`key` must be one of the unique attributes"): the operator
  * is checked first (a list given to `in` is an unsupported operator, not a bad value), then the values,
- * then the keys; results come from the item_keys index in one statement.
+ * then the keys.
  */
 function checkFilters(deps: CatalogDeps, input: SearchInput): void {
   const params = input.filter_params;
@@ -57,7 +57,8 @@ function checkFilters(deps: CatalogDeps, input: SearchInput): void {
  * The matching items, or a 400 `search_too_broad` when more match than `search.maxResults` or their
  * answer would be over `search.maxAnswerBytes` (docs/decisions.md "Work limits"): a client never gets
  * a cut list it could take for the whole. Views are built one at a time, so at most the limit and one
- * item are held before the refusal.
+ * item are held before the refusal. The items come from the unique-attribute index (items.repo.ts
+ * `matchAll`).
  */
 export function searchItems(deps: CatalogDeps, input: SearchInput): Array<Record<string, unknown>> {
   checkFilters(deps, input);
