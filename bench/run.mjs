@@ -27,6 +27,7 @@ const benches = {
   items: () => import("./items.bench.mjs"),
   mqtt: () => import("./mqtt.bench.mjs"),
   picks: () => import("./picks.bench.mjs"),
+  "pick-filters": () => import("./pick-filters.bench.mjs"),
   "power-cut": () => import("./power-cut.bench.mjs"),
   "scan-light": () => import("./scan-light.bench.mjs"),
   screen: () => import("./screen.bench.mjs"),

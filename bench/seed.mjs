@@ -39,8 +39,11 @@ async function offlineAgent(dataDir, extra = {}) {
 /** The agent's unit of work; builds before the services were grouped by aggregate called it `tx`. */
 const unitOfWork = (agent) => agent.services.unitOfWork ?? agent.services.tx;
 
-/** `count` items (itemBody); with `stock`, each also 50 units in its own slot SLOT-i, 40 slots per MSU. */
-export async function seedItems(dataDir, count, { stock = false } = {}) {
+/**
+ * `count` items (`body(i)`, itemBody unless given); with `stock`, each also 50 units in its own slot
+ * SLOT-i, 40 slots per MSU.
+ */
+export async function seedItems(dataDir, count, { stock = false, body = itemBody } = {}) {
   const agent = await offlineAgent(dataDir);
   const { items, repos } = agent.services;
   const t0 = performance.now();
@@ -49,7 +52,7 @@ export async function seedItems(dataDir, count, { stock = false } = {}) {
     // one transaction per batch: each upsert joins it as a savepoint
     unitOfWork(agent).run(() => {
       for (let i = start; i < Math.min(count, start + batch); i++) {
-        const id = items.upsert(itemBody(i)).id;
+        const id = items.upsert(body(i)).id;
         if (!stock) continue;
         repos.stock.upsertLocation(`SLOT-${i}`, `MSU-${Math.floor(i / 40)}`);
         repos.stock.add(`SLOT-${i}`, id, 50);

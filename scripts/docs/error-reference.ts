@@ -20,6 +20,10 @@ export const WHEN: Record<ErrorCode, string> = {
   unknown_search_key: "a search key is not a unique attribute of any item schema",
   unsupported_operator: "a search operator other than `=`",
   schema_missing: "an item has no schema and its category has none",
+  search_too_broad:
+    "more items match a `search_v2` than `search.maxResults`, or their answer would exceed `search.maxAnswerBytes`: refine the search (add a filter); nothing is answered in part. `details` name the limit (its configuration key) and its value",
+  limit_exceeded:
+    "a request asks for more work than a configured limit allows: pick lines (`pick.maxLines`), values in one `in` list (`pick.maxFilterValues`), index rows read to resolve its filters (`pick.maxCandidates`); nothing was changed. `errors[0].path` names the field, `details` the limit (its configuration key), its value and what was asked",
   unauthorized: "bearer token missing, malformed, unknown, revoked or expired: fetch a new token",
   invalid_credentials:
     "token endpoint: wrong client credential, user, password or refresh token (one answer for all)",

@@ -3,6 +3,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-pol
 import { httpSchema } from "./http.schema.js";
 import { count, flag, mqttSchema } from "./mqtt.schema.js";
 import { metricsSchema } from "./security.schema.js";
+import { pickSchema, searchSchema } from "./work.schema.js";
 
 /**
  * The agent's configuration. Every leaf can be overridden by an environment variable named
@@ -201,6 +202,10 @@ export const configSchema = z
       })
       .default({ synchronous: "FULL", powerSafe: true, busyTimeoutMs: 5000 }),
     station: stationSchema,
+    /** Pick+pack rule and work limits of a pick request (work.schema.ts). */
+    pick: pickSchema,
+    /** Bounds of a search_v2 answer (work.schema.ts). */
+    search: searchSchema,
     outbox: z
       .object({
         maxUndelivered: z.coerce

@@ -20,6 +20,21 @@ export type NewItem = Pick<
   "clientItemId" | "productSku" | "clientCategoryId" | "schemaJson" | "ownSchema" | "doc"
 >;
 
+/** A filter over the unique-attribute index: the items whose `key` has one of `values`. */
+export interface KeyFilter {
+  key: string;
+  values: string[];
+}
+
+/** Items matching every filter, and the index rows read to find them (the work done). */
+export type FilterMatch = { ok: true; ids: number[]; rowsRead: number } | { ok: false; rowsRead: number };
+
+/**
+ * A filter's values, each once. Joined with CROSS JOIN so that SQLite looks each value up in the index
+ * (attr, value): left to itself it scans every row of the attribute and the values for each.
+ */
+const DISTINCT_VALUES = "SELECT DISTINCT value FROM json_each(@values)";
+
 /** The repository's statements, each prepared once. */
 function prepareItemStatements(sqlite: Sqlite) {
   return {
@@ -69,6 +84,17 @@ function prepareItemStatements(sqlite: Sqlite) {
     ),
     idsByKey: sqlite.prepare<[string, string, number], Pick<SqlRow<typeof itemKeys>, "itemId">>(
       "SELECT item_id AS itemId FROM item_keys WHERE attr = ? AND value = ? ORDER BY item_id LIMIT ?",
+    ),
+    keyRows: sqlite.prepare<[{ attr: string; values: string; limit: number }], { n: number }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM (${DISTINCT_VALUES}) v
+         CROSS JOIN item_keys k ON k.attr = @attr AND k.value = v.value LIMIT @limit)`,
+    ),
+    idsOfKey: sqlite.prepare<[{ attr: string; values: string }], Pick<SqlRow<typeof itemKeys>, "itemId">>(
+      `SELECT DISTINCT k.item_id AS itemId FROM (${DISTINCT_VALUES}) v
+         CROSS JOIN item_keys k ON k.attr = @attr AND k.value = v.value ORDER BY k.item_id`,
+    ),
+    keysOf: sqlite.prepare<[string], SqlRow<typeof itemKeys>>(
+      `SELECT attr, value, item_id AS itemId FROM item_keys WHERE item_id IN (SELECT value FROM json_each(?))`,
     ),
     hasKey: sqlite.prepare<[string, string, number], { one: number }>(
       "SELECT 1 AS one FROM item_keys WHERE attr = ? AND value = ? AND item_id = ?",
@@ -123,6 +149,56 @@ export function createItemsRepo(sqlite: Sqlite) {
     isKnownKey: (attr: string): boolean => q.keyKnown.get(attr) !== undefined,
     idsByKey: (attr: string, value: string, limit: number): number[] =>
       q.idsByKey.all(attr, value, limit).map((r) => r.itemId),
+    /**
+     * Items matching every filter (docs/decisions.md "Work limits"), reading at most about `maxRows`
+     * index rows. The filter matching fewest rows drives: a lone filter is counted once (at most
+     * `maxRows` + 1 rows, and not at all without a bound); several are counted side by side with a
+     * limit that doubles until one ends below it, so finding it reads at most about four times the
+     * filters times its rows. Its items are read, and the other filters are checked against their keys
+     * in memory. More than `maxRows` read: `ok: false`, nothing resolved.
+     */
+    matchAll(filters: readonly KeyFilter[], maxRows = Number.POSITIVE_INFINITY): FilterMatch {
+      if (filters.length === 0) return { ok: true, ids: [], rowsRead: 0 };
+      let rowsRead = 0;
+      let driver: KeyFilter | undefined = filters.length === 1 ? filters[0] : undefined;
+      if (driver && Number.isFinite(maxRows)) {
+        const limit = maxRows + 1;
+        const n = q.keyRows.get({ attr: driver.key, values: JSON.stringify(driver.values), limit })?.n ?? 0;
+        if (n > maxRows) return { ok: false, rowsRead: n };
+      }
+      for (let probe = 2; driver === undefined; probe *= 2) {
+        let fewest = probe;
+        for (const f of filters) {
+          const n = q.keyRows.get({ attr: f.key, values: JSON.stringify(f.values), limit: probe })?.n ?? 0;
+          rowsRead += n;
+          if (n < fewest) [fewest, driver] = [n, f];
+        }
+        if (rowsRead > maxRows) return { ok: false, rowsRead };
+      }
+      const ids = q.idsOfKey
+        .all({ attr: driver.key, values: JSON.stringify(driver.values) })
+        .map((r) => r.itemId);
+      const others = filters
+        .filter((f) => f !== driver)
+        .map((f) => ({ key: f.key, values: new Set(f.values) }));
+      rowsRead += ids.length;
+      if (others.length === 0 || ids.length === 0)
+        return rowsRead > maxRows ? { ok: false, rowsRead } : { ok: true, ids, rowsRead };
+      const keys = q.keysOf.all(JSON.stringify(ids));
+      rowsRead += keys.length;
+      if (rowsRead > maxRows) return { ok: false, rowsRead };
+      const held = new Map<number, Array<[string, string]>>();
+      for (const k of keys) {
+        const list = held.get(k.itemId) ?? [];
+        list.push([k.attr, k.value]);
+        held.set(k.itemId, list);
+      }
+      const matches = (id: number) =>
+        others.every((f) =>
+          (held.get(id) ?? []).some(([attr, value]) => attr === f.key && f.values.has(value)),
+        );
+      return { ok: true, ids: ids.filter(matches), rowsRead };
+    },
     hasKey: (itemId: number, attr: string, value: string): boolean =>
       q.hasKey.get(attr, value, itemId) !== undefined,
   };

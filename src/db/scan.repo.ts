@@ -26,6 +26,13 @@ export type PickCandidateRow = Pick<ReservationRow, "location" | "itemId"> & {
 /** `productAttributes.scan_required` is JSON true (docs/interface.md#product-attributes: a boolean). */
 const SCAN_REQUIRED = "json_type(i.doc, '$.productAttributes.scan_required') = 'true'";
 
+/**
+ * A level's `type` in the item's itemConfig, its path (`level.0.level.1`) read as a JSON path
+ * (`$.itemConfig.level[0].level[1]`). A `virtual` level is "not a container, an each" (spec: Item
+ * config level `type`): its barcode means one unit, as the item's own barcode does.
+ */
+const VIRTUAL_LEVEL = `json_extract(i.doc, '$.itemConfig.' || replace(replace(b.level_path, 'level.', 'level['), '.', '].') || ']' || '.type') = 'virtual'`;
+
 export type PutRow = Pick<RequestRow, "id" | "state" | "binId" | "expectationsJson" | "attributesJson"> & {
   externalServiceRequestId: RequestRow["externalId"];
 };
@@ -33,8 +40,8 @@ export type PutRow = Pick<RequestRow, "id" | "state" | "binId" | "expectationsJs
 type LocationRow = SqlRow<typeof locations>;
 
 /**
- * What a scanned text is in the data: an item's barcode, the barcode of one of its packing levels
- * (itemConfig), a slot, an MSU (one row per slot).
+ * What a scanned text is in the data: an item's barcode (or a `virtual` level's: one unit), the barcode
+ * of one of its packing levels (itemConfig), a slot, an MSU (one row per slot).
  */
 export type MeaningRow =
   | {
@@ -65,7 +72,7 @@ export function createScanRepo(sqlite: Sqlite) {
     // three index lookups, one statement: item (or one of its levels) first, then the slot, then the
     // MSU's slots by id
     meanings: sqlite.prepare<[{ text: string }], RawMeaningRow>(
-      `SELECT CASE WHEN b.level_path IS NULL THEN 'item' ELSE 'level' END AS kind, b.item_id AS itemId,
+      `SELECT CASE WHEN b.level_path IS NULL OR ${VIRTUAL_LEVEL} THEN 'item' ELSE 'level' END AS kind, b.item_id AS itemId,
               i.product_sku AS sku, NULL AS location, NULL AS msu, ${SCAN_REQUIRED} AS scanRequired,
               b.level_path AS levelPath, 0 AS rank
          FROM barcodes b JOIN items i ON i.id = b.item_id WHERE b.barcode = @text

@@ -18,6 +18,8 @@ export type ErrorCode =
   | "unknown_search_key"
   | "unsupported_operator"
   | "schema_missing"
+  | "search_too_broad" // 400: more items match a search than its answer may hold (domain/work-limits.ts)
+  | "limit_exceeded" // 413: a request asks for more work than a configured limit allows
   // auth
   | "unauthorized" // 401
   | "invalid_credentials" // 401
@@ -79,6 +81,8 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   unknown_search_key: "invalid",
   unsupported_operator: "invalid",
   schema_missing: "invalid",
+  search_too_broad: "invalid",
+  limit_exceeded: "too_large",
   unauthorized: "unauthenticated",
   invalid_credentials: "unauthenticated",
   forbidden: "forbidden",

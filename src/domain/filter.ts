@@ -3,7 +3,7 @@
  * e.g. `product_sku = 'A-1'` or `product_sku in ('A-1', 'A-2')`.
  *
  *   filter   := ws key ws operator ws value ws
- *   key      := one or more of  A-Z a-z 0-9 _ - .
+ *   key      := one or more characters other than space, tab, ' , ( ) [ ] = ! < > ~
  *   operator := "=" | "in"                      ("in" in any letter case)
  *   value    := string                          (after "=")
  *             | "(" ws list ws ")"              (after "in")
@@ -15,7 +15,9 @@
  * A quote inside a value is written twice (`'O''Brien'`), as in SQL, whose look the grammar borrows;
  * a backslash has no special meaning. Parsing never throws: bad input gives an error with the 0-based
  * position of the offending character and a reason. The spec limits pick filters to `=` and `in`
- * (docs/interface.md "Limits"); any other operator is `unsupported_operator`.
+ * (docs/interface.md "Limits"); any other operator is `unsupported_operator`. A key is an attribute name
+ * as an item schema may give it ("`unique_key` is one of the product's uniquely defining attributes"),
+ * `größe` or `品番` included; only the characters that end a key cannot be in one.
  */
 import type { ErrorCode } from "./errors.js";
 
@@ -32,7 +34,7 @@ export interface FilterError {
 
 export type FilterParse = { ok: true; filter: Filter } | { ok: false; error: FilterError };
 
-const KEY_CHAR = /[A-Za-z0-9_.-]/;
+const KEY_CHAR = /[^ \t'(),[\]=!<>~]/u;
 const OPERATOR_CHAR = /[=!<>~]/;
 const WORD_CHAR = /[A-Za-z]/;
 
@@ -69,8 +71,7 @@ export function parseFilter(text: string): FilterParse {
 
   skipSpace();
   const key = readWhile(KEY_CHAR);
-  if (key === "")
-    return fail(pos === text.length ? "missing key" : "expected a key (letters, digits, _ - .)");
+  if (key === "") return fail(pos === text.length ? "missing key" : "expected a key (an attribute name)");
   skipSpace();
   const opAt = pos;
   const op = OPERATOR_CHAR.test(text[pos] ?? "") ? readWhile(OPERATOR_CHAR) : readWhile(WORD_CHAR);

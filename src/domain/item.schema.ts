@@ -126,7 +126,8 @@ export const itemInputSchema = z
   .object({
     id: z.number().int().optional(),
     schema: itemSchemaSchema.optional(),
-    clientCategoryId: identifier(255).optional(),
+    /** `null` is "no category", as the item's own view says of an uncategorised item (item.view.ts). */
+    clientCategoryId: identifier(255).nullable().optional(),
     /** Not in the create body of the spec; accepted and echoed so clients can keep their own id. */
     clientItemId: str255.nullable().optional(),
     attributes: itemAttributesSchema,
@@ -148,8 +149,10 @@ export const searchInputSchema = z
         z
           .object({
             key: z.string().min(1).max(255),
-            operator: z.string(),
-            value: z.union([z.string().max(255), z.number(), z.boolean()]),
+            operator: z.string().max(255),
+            // a string, number or boolean: checked after the operator (services/catalog/item-search.ts),
+            // so `in` with a list is refused for its operator
+            value: z.unknown().meta({ description: "a string (at most 255), a number or a boolean" }),
           })
           .strict(),
       )

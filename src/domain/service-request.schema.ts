@@ -135,16 +135,25 @@ export type PutCreateInput = z.output<typeof putCreateSchema>;
 /** The create body is told apart by `type` before its own schema runs (400 naming `type`). */
 export const createTypeSchema = z.looseObject({ type: z.enum(["PICK", "PUT"]) });
 
-export const cancelSchema = z.object({
-  externalServiceRequestId: id255,
-  type: z.enum(["PICK", "PUT"]),
-});
+/**
+ * Spec "Cancel pick" / "Cancel put": `externalServiceRequestId` and `type`, nothing else. A cancel is of
+ * the whole request ("Full versus partial cancellation of a pick request: not shown"), so a member it
+ * does not read, `serviceRequests` naming lines above all, is a 400 naming it, never dropped unread
+ * (docs/decisions.md "Cancel and modify (pick)").
+ */
+export const cancelSchema = z
+  .object({
+    externalServiceRequestId: id255,
+    type: z.enum(["PICK", "PUT"]),
+  })
+  .strict();
 
 /**
  * Modify is a partial update (docs/decisions.md#service-requests-pick-pickpack-put, modify): an attribute member given replaces that member
  * and `null` removes it; a line is named by its externalServiceRequestId and changed (the members it
  * gives) or added; `productQuantity: 0` removes it. The root `expectations` (spec: "optional
- * `expectations`") is accepted and ignored: a pick's expectations are its lines'.
+ * `expectations`") is refused unless null, as on create: a pick's expectations are its lines', and a
+ * modify must not answer success for a change it did not make.
  */
 const nullable = <S extends z.ZodType>(schema: S) => schema.nullable().optional();
 
@@ -201,7 +210,9 @@ export type PickModifyLineInput = z.output<typeof pickModifyLineSchema>;
 export const pickModifySchema = z.object({
   externalServiceRequestId: id255,
   type: z.literal("PICK"),
-  expectations: z.looseObject({}).nullable().optional(),
+  expectations: z
+    .null({ error: "a pick's expectations are its lines': change them in serviceRequests" })
+    .optional(),
   serviceRequests: z.array(pickModifyLineSchema).min(1).max(1000).superRefine(uniqueLineIds).optional(),
   attributes: pickModifyAttributesSchema,
 });

@@ -16,7 +16,14 @@ import { createSecurityEventsRepo } from "../db/security-events.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
+import { DEFAULT_PACK_MARKERS, type PackAttribute } from "../domain/pick-pack.js";
 import type { StationMode } from "../domain/station.schema.js";
+import {
+  DEFAULT_PICK_LIMITS,
+  DEFAULT_SEARCH_LIMITS,
+  type PickLimits,
+  type SearchLimits,
+} from "../domain/work-limits.js";
 import { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
@@ -57,6 +64,10 @@ export interface ServiceSettings {
   };
   outbox: { maxUndelivered: number };
   station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
+  /** The pick+pack rule and a pick's work limits (domain/pick-pack.ts, work-limits.ts); defaults when absent. */
+  pick?: PickLimits & { packAttributes: readonly PackAttribute[] };
+  /** A search_v2 answer's bounds (domain/work-limits.ts); defaults when absent. */
+  search?: SearchLimits;
   /** The security event log's retention (docs/security.md#security-event-log); defaults when absent. */
   security?: { eventRetentionDays: number; eventMaxRows: number };
 }
@@ -123,7 +134,11 @@ function createDoors(
     securityRefused: securityLog.refused,
     ...(sleep ? { sleep } : {}),
   });
-  const catalogDeps = { catalog: repos.catalog, items: repos.items };
+  const catalogDeps = {
+    catalog: repos.catalog,
+    items: repos.items,
+    search: config.search ?? DEFAULT_SEARCH_LIMITS,
+  };
   const audits = createAuditsService(
     {
       repo: repos.audits,
@@ -189,6 +204,7 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     stagingWithLogout: sd.config.station.stagingWithLogout,
     auditRunning: () => repos.audits.withStatus("started").length > 0,
     lockedLocations: () => repos.audits.lockedLocations(),
+    pick: sd.config.pick ?? { ...DEFAULT_PICK_LIMITS, packAttributes: DEFAULT_PACK_MARKERS },
     devices: sd.devices ?? (() => []),
   };
   return {

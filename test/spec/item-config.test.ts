@@ -199,3 +199,47 @@ describe("Item Config object: Level attributes", () => {
     expect(answer.data.itemConfig.level[0].level[0]).toMatchObject({ levelType: 2, qty: 6, type: "virtual" });
   });
 });
+
+describe("Item Config at the station", () => {
+  it("Item Config: type | `virtual` (not a container, an each): a virtual level's barcode scanned at the station means one unit and lights the bin; a `marked` level's barcode stays refused (level_barcode)", async () => {
+    const each = level("each", { type: "virtual", qty: 6, barcode: [{ barcode: "V-EACH-1" }] });
+    const box = level("case", { barcode: [{ barcode: "V-CASE-1" }], level: [each] });
+    await ok(post(itemBody("VIRT", { itemConfig: { level: [box] } })));
+    await ok(
+      c.t.call("PUT", "/station/stock", { location: "SV", msu: "MV", product_sku: "VIRT", quantity: 5 }),
+    );
+    await ok(
+      c.t.call("POST", "/api-gateway/sr-service/platform-srms/service-request", {
+        externalServiceRequestId: "VIRT-1",
+        type: "PICK",
+        serviceRequests: [
+          {
+            externalServiceRequestId: "VIRT-1-1",
+            type: "PICK_LINE",
+            expectations: {
+              containers: [
+                {
+                  products: [
+                    {
+                      productQuantity: 1,
+                      productAttributes: { filter_parameters: ["product_sku = 'VIRT'"] },
+                    },
+                  ],
+                },
+              ],
+            },
+          },
+        ],
+      }),
+    );
+    await ok(c.t.call("POST", "/station/racks", { msu: "MV", locations: ["SV"] }));
+    await ok(c.t.call("POST", "/station/seats/front/login", { user: "alice" }));
+    const scan = (barcode: string) => c.t.call("POST", "/station/scans", { seat: "front", barcode });
+    const refusedCase = await scan("V-CASE-1");
+    expect([refusedCase.status, ((await refusedCase.json()) as Json).details?.reason]).toEqual([
+      409,
+      "level_barcode",
+    ]);
+    expect(await ok(scan("V-EACH-1"))).toMatchObject({ result: "done", did: "bin_lit" });
+  });
+});

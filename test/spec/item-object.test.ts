@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { itemBody, level } from "../support/fixtures.js";
 import { ITEM, type Json, ok } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { type Central, startCentral } from "./support/central.js";
 import { CATALOG, catalogBody, pdea, refused, SEARCH } from "./support/masterdata.js";
 
@@ -82,6 +83,27 @@ describe("Item object", () => {
     const item = await ok(post(itemBody("NOCAT", { clientCategoryId: undefined })));
     expect(item.clientCategoryId).toBeNull();
     await bad({ clientCategoryId: 12 }, "clientCategoryId");
+  });
+
+  it("Item object: clientCategoryId | optional: null is no category, so an uncategorised item as answered can be posted back, over HTTP and MQTT (decision: docs/decisions.md#items)", async () => {
+    const item = await ok(post(itemBody("NULLCAT", { clientCategoryId: null })));
+    expect(item.clientCategoryId).toBeNull();
+    const found = (await ok(
+      c.t.call("POST", SEARCH, { filter_params: [{ key: "product_sku", operator: "=", value: "NULLCAT" }] }),
+    )) as unknown as Json[];
+    expect(found[0]?.clientCategoryId).toBeNull();
+    const again = {
+      ...itemBody("NULLCAT", { clientCategoryId: found[0]?.clientCategoryId }),
+      description: "again",
+    };
+    expect((await ok(post(again))).description).toBe("again");
+    const answer = JSON.parse(
+      await ask(c.broker, "upsert_item", {
+        transaction: "nullcat",
+        ...itemBody("NULLCAT2", { clientCategoryId: null }),
+      }),
+    ) as Json;
+    expect([answer.status, answer.data?.clientCategoryId]).toEqual(["ok", null]);
   });
 
   it("Item object: attributes | object, required: weight and dimension", async () => {

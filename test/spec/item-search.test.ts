@@ -140,6 +140,24 @@ describe("Search items", () => {
     }
   });
 
+  it("Items: search filter rules | operator supports only =: the operator is checked before the value, so `in` with a list is unsupported_operator, not a bad value (decision: docs/decisions.md#items)", async () => {
+    for (const value of [["FULL", "OTHER"], { any: 1 }, null]) {
+      await refused(
+        post({ filter_params: [{ key: "product_sku", operator: "in", value }] }),
+        400,
+        "unsupported_operator",
+        "filter_params.0.operator",
+      );
+    }
+    // with `=`, such a value is a bad value
+    await refused(
+      post({ filter_params: [{ key: "product_sku", operator: "=", value: ["FULL"] }] }),
+      400,
+      "validation_failed",
+      "filter_params.0.value",
+    );
+  });
+
   it('Items: search filter rules | value is matched as text: "12" finds 12 (decision: docs/decisions.md#items)', async () => {
     const schema = { unique: [["product_sku"], ["ean"]], type: "object" };
     const item = await ok(

@@ -158,24 +158,29 @@ describe("Limits", () => {
 describe("Limits: Rate limits, page sizes and payload size limits | not shown", () => {
   const nested = (depth: number): unknown => (depth === 0 ? "leaf" : { n: nested(depth - 1) });
 
-  it("Limits: page sizes | not shown → a search returns at most 1,000 items (decision: docs/decisions.md#items)", async () => {
+  it("Limits: page sizes | not shown → a search answers all its matches up to 1,000 items; more is a 400 search_too_broad (refine the search), never a cut list (decision: docs/decisions.md#work-limits)", async () => {
     const schema = { unique: [["product_sku", "client_id"]], type: "object" };
-    for (let from = 0; from < 1001; from += 100) {
-      const batch = Array.from({ length: Math.min(100, 1001 - from) }, (_, i) =>
-        ok(
-          postItem(
-            itemBody("MANY", {
-              schema,
-              productAttributes: { product_sku: "MANY", client_id: `c${from + i}` },
-              barcodeList: [],
-            }),
-          ),
+    const post = (n: number) =>
+      ok(
+        postItem(
+          itemBody("MANY", {
+            schema,
+            productAttributes: { product_sku: "MANY", client_id: `c${n}` },
+            barcodeList: [],
+          }),
         ),
       );
-      await Promise.all(batch);
+    for (let from = 0; from < 1000; from += 100) {
+      await Promise.all(Array.from({ length: 100 }, (_, i) => post(from + i)));
     }
     const found = await search("MANY");
     expect([found.length, new Set(found.map((i) => i.id)).size]).toEqual([1000, 1000]);
+    await post(1000);
+    const res = c.call("POST", SEARCH, {
+      filter_params: [{ key: "product_sku", operator: "=", value: "MANY" }],
+    });
+    const body = await refused(res, 400, "search_too_broad", "filter_params");
+    expect(body.details).toEqual({ limit: "search.maxResults", max: 1000 });
   });
 
   it("Limits: payload size limits | not shown → bodies up to http.bodyLimitBytes (1 MiB), else 413 payload_too_large, over HTTP and MQTT (decision)", async () => {

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAgent } from "../support/agent.js";
-import { kinds, pickBody, pickLine } from "../support/station.js";
+import { type Json, kinds, pickBody, pickLine } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { lineChange, pickStation } from "./pick-support.js";
 import type { Central } from "./support/central.js";
+import { refusedOverMqtt } from "./support/masterdata.js";
 
 /**
  * Conformance: the pick rows of "Endpoints" → "Service requests" and "Process flow trigger", over
@@ -43,7 +45,7 @@ describe("Service request endpoint rows (pick)", () => {
 
   it("Modify pick | POST service-request/modify | optional expectations, serviceRequests, attributes; 202 {id, externalServiceRequestId, type}; 400 bad data", async () => {
     await c.create(pickBody("E2", [pickLine("E2-1", "A", 1)]));
-    for (const change of [{}, { expectations: null }, { expectations: { containers: [] } }]) {
+    for (const change of [{}, { expectations: null }]) {
       const res = await c.modify("E2", change);
       expect(res.status, JSON.stringify(change)).toBe(202);
       expect(Object.keys((await res.json()) as object).sort()).toEqual([
@@ -54,6 +56,53 @@ describe("Service request endpoint rows (pick)", () => {
     }
     expect((await c.modify("E2", { attributes: { simple_priority: "urgent" } })).status).toBe(400);
     expect((await c.cancel("E2")).status).toBe(202);
+  });
+
+  it("Modify pick | optional expectations: a modify carrying only `expectations` (which a pick keeps in its lines) → 400 naming it, no order_modification, nothing changed; over HTTP and MQTT (decision: docs/decisions.md#service-requests-pick-pickpack-put)", async () => {
+    await c.create(pickBody("E4", [pickLine("E4-1", "A", 1)]));
+    await central.mark();
+    const only = { expectations: { containers: [{ products: [{ productQuantity: 5 }] }] } };
+    const res = await c.modify("E4", only);
+    const body = (await res.json()) as Json;
+    expect([res.status, body.code, body.errors[0].path]).toEqual([400, "validation_failed", "expectations"]);
+    const mqtt = { transaction: "e4", externalServiceRequestId: "E4", type: "PICK", ...only };
+    refusedOverMqtt(
+      await ask(central.broker, "modify_service_request", mqtt),
+      400,
+      "validation_failed",
+      "expectations",
+    );
+    expect(await central.since()).toEqual([]);
+    expect(
+      (await c.get("E4")).serviceRequests[0].expectations.containers[0].products[0].productQuantity,
+    ).toBe(1);
+    expect((await c.cancel("E4")).status).toBe(202);
+  });
+
+  it("Cancel pick | `externalServiceRequestId`, `type`; full versus partial cancellation not shown: a cancel naming lines (serviceRequests) → 400 naming the member, nothing cancelled; over HTTP and MQTT (decision: docs/decisions.md#service-requests-pick-pickpack-put)", async () => {
+    await c.create(pickBody("E5", [pickLine("E5-1", "A", 1), pickLine("E5-2", "B", 1)]));
+    await central.mark();
+    const partial = {
+      externalServiceRequestId: "E5",
+      type: "PICK",
+      serviceRequests: [{ externalServiceRequestId: "E5-1" }],
+    };
+    const res = await t.call("POST", "/api-gateway/sr-service/platform-srms/service-request/cancel", partial);
+    const body = (await res.json()) as Json;
+    expect([res.status, body.code, body.message]).toEqual([
+      400,
+      "validation_failed",
+      expect.stringContaining("serviceRequests"),
+    ]);
+    refusedOverMqtt(
+      await ask(central.broker, "cancel_service_request", { transaction: "e5", ...partial }),
+      400,
+      "validation_failed",
+      "(body)",
+    );
+    expect(await central.since()).toEqual([]);
+    expect((await c.get("E5")).state).not.toBe("cancelled");
+    expect((await c.cancel("E5")).status).toBe(202);
   });
 
   it("Print ready | POST orders/print_ready/{id} | 404 service request id not found; 400 invalid order status", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { itemBody } from "../support/fixtures.js";
 import { ITEM, type Json, kinds, ok, pickBody, pickLine } from "../support/station.js";
+import { ask } from "../support/sync/agent.js";
 import { lineChange, orderInfos, pickStation } from "./pick-support.js";
 import type { Central } from "./support/central.js";
 
@@ -85,6 +86,26 @@ describe("Pick request: filter string grammar", () => {
     expect(infos.map((i) => [i.state, i.status])).toEqual([["not_fulfillable", "FAILED"]]);
     expect([reservedAt("SF1", "F1"), reservedAt("SF2", "F2")]).toEqual([0, 0]);
     expect((await c.cancel("FG4")).status).toBe(202);
+  });
+});
+
+describe("Pick request: filter key", () => {
+  it("Pick request: `unique_key` is one of the product's uniquely defining attributes: a name the schema allows in any script (größe, 品番) is a key, over HTTP and MQTT (decision: docs/decisions.md#service-requests-pick-pickpack-put)", async () => {
+    const body = itemBody("GR1", {
+      clientCategoryId: "sized",
+      schema: { unique: [["product_sku"], ["größe", "品番"]], type: "object" },
+      productAttributes: { product_sku: "GR1", größe: "XL", 品番: "H-1" },
+    });
+    await ok(central.call("POST", ITEM, body));
+    await c.stock("SGR", "MG", "GR1", 4);
+    await c.create(pickBody("FK1", [filterLine("FK1-1", ["größe = 'XL'", "品番 in ('H-1')"])]));
+    expect((await c.get("FK1")).state).toBe("fulfillable");
+    expect((await c.cancel("FK1")).status).toBe(202);
+    const mqtt = { transaction: "fk2", ...pickBody("FK2", [filterLine("FK2-1", ["größe='XL'"])]) };
+    const answer = JSON.parse(await ask(central.broker, "create_service_request", mqtt)) as Json;
+    expect(answer.status).toBe("ok");
+    expect((await c.get("FK2")).state).toBe("fulfillable");
+    expect((await c.cancel("FK2")).status).toBe(202);
   });
 });
 

@@ -231,3 +231,48 @@ describe("order_modification failure (Errors: Asynchronous failure)", () => {
     expect(got[1]?.notification_data).toMatchObject({ externalServiceRequestId: "N9", status: "CANCELLED" });
   });
 });
+
+describe("item picked: the root state agrees with its lines (emission rule 2)", () => {
+  /** [root state, line states] of each order_information in `got`. */
+  const states = (got: Envelope[]) =>
+    got
+      .filter((x) => x.notification_type === "order_information")
+      .map((x) => [x.notification_data.state, x.notification_data.serviceRequests.map((l: Json) => l.state)]);
+
+  it("Emission rule 2: Item picked notifications contain the complete current state of the request: an exception that is the pick's last transaction → pick_started with its lines not yet abandoned, then abandoned with the short line abandoned", async () => {
+    await c.stock("SC", "MC", "C", 5);
+    await c.create(pickBody("AG1", [pickLine("AG1-1", "C", 2), pickLine("AG1-2", "C", 1)]));
+    await c.present("MC", ["SC"]);
+    const got = await received(async () => {
+      expect((await c.pick("AG1", "AG1-2", "SC", 1)).status).toBe(200);
+      expect((await c.pick("AG1", "AG1-1", "SC", 1)).status).toBe(200);
+      expect((await c.exception("AG1", "AG1-1", 1, "item_missing")).status).toBe(200);
+    });
+    expect(states(got)).toEqual([
+      ["pick_started", ["fulfillable", "complete"]],
+      ["pick_started", ["pick_started", "complete"]],
+      ["pick_started", ["pick_started", "complete"]],
+      // the complete line stays complete: it was picked in full
+      ["abandoned", ["abandoned", "complete"]],
+    ]);
+    const bin = got.find((x) => x.notification_type === "bin_complete")?.notification_data as Json;
+    expect((await c.empty(bin.ppsBinId)).status).toBe(200);
+    await c.gone("MC");
+  });
+
+  it("Emission rule 2: the same when the first transaction is the last, an exception for the whole line: pick_started agrees with its line, then abandoned", async () => {
+    await c.stock("SD", "MD", "D", 5);
+    await c.create(pickBody("AG2", [pickLine("AG2-1", "D", 1)]));
+    await c.present("MD", ["SD"]);
+    const got = await received(async () => {
+      expect((await c.exception("AG2", "AG2-1", 1, "physically_damaged")).status).toBe(200);
+    });
+    expect(states(got)).toEqual([
+      ["pick_started", ["pick_started"]],
+      ["abandoned", ["abandoned"]],
+    ]);
+    const bin = got.find((x) => x.notification_type === "bin_complete")?.notification_data as Json;
+    expect((await c.empty(bin.ppsBinId)).status).toBe(200);
+    await c.gone("MD");
+  });
+});

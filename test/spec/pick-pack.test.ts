@@ -129,7 +129,7 @@ describe("pick+pack notifications (emission rule 6)", () => {
   it("Emission rule 6: complete notification has status `complete` and may carry attribute `olpn` (decision: state `complete`, status `PROCESSED`, attributes.olpn a string)", async () => {
     const cases: Array<[string, Json, (id: number) => string]> = [
       ["K3", PACK, () => "BOX-2"],
-      ["K4", { order_number: "O-4" }, (id) => `7-${id}`],
+      ["K4", { packing_box_type: "S", order_number: "O-4" }, (id) => `7-${id}`],
     ];
     for (const [id, attributes, olpn] of cases) {
       await locked(id, 1, attributes);
@@ -247,5 +247,40 @@ describe("pick+pack modify", () => {
     expect(after.attributes.order_options).toEqual(tags.order_options);
     expect(after.serviceRequests[0].attributes).toEqual(PACK);
     expect((await c.cancel("K9")).status).toBe(202);
+  });
+});
+
+describe("which pick is a pick+pack (decision: docs/decisions.md#service-requests-pick-pickpack-put)", () => {
+  const plain = { order_number: "O-7", shipping_address: "7 Side St" };
+
+  it("Pick+pack: a pick request whose pick lines carry `attributes` … order_number (all strings): order_number and shipping_address alone make a plain pick: no olpn, its bin is emptied without print_ready, over HTTP", async () => {
+    await locked("K10", 1, plain);
+    const got = await received(async () => expect((await c.pick("K10", "K10-1", "SQ", 1)).status).toBe(200));
+    const complete = infos(got)[1] as Json;
+    expect([complete.state, complete.attributes.olpn]).toEqual(["complete", undefined]);
+    expect(complete.serviceRequests[0].attributes).toEqual(plain);
+    expect((await c.printReady("K10")).status).toBe(400);
+    await clear(got.at(-1)?.notification_data.ppsBinId);
+  });
+
+  it("Pick+pack: the same over MQTT (create_service_request): an order_number line is a plain pick; a packing_box_type line is a pick+pack", async () => {
+    const create = async (id: string, attributes: Json) => {
+      const body = { transaction: `pp-${id}`, ...pickBody(id, [pickLine(`${id}-1`, "PQ", 1, attributes)]) };
+      expect(JSON.parse(await ask(central.broker, "create_service_request", body)).status).toBe("ok");
+    };
+    for (const [id, attributes, waits] of [
+      ["K11", plain, false],
+      ["K12", { packing_box_type: "M" }, true],
+    ] as const) {
+      await c.stock("SQ", "MQ", "PQ", 1);
+      await create(id, attributes);
+      await c.present("MQ", ["SQ"]);
+      const got = await received(async () => expect((await c.pick(id, `${id}-1`, "SQ", 1)).status).toBe(200));
+      const bin = got.at(-1)?.notification_data.ppsBinId as string;
+      expect((await c.empty(bin)).status).toBe(waits ? 409 : 200);
+      if (waits) expect((await c.printReady(id)).status).toBe(200);
+      if (waits) expect((await c.empty(bin)).status).toBe(200);
+      await c.gone("MQ");
+    }
   });
 });

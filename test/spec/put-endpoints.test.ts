@@ -141,7 +141,8 @@ describe("put endpoint rows over HTTP and over MQTT", () => {
     const res = await call("POST", `${SR}/cancel`, { externalServiceRequestId: "E-MQTT", type: "PUT" });
     const body = (await res.json()) as Json;
     expect([res.status, body.code]).toEqual([409, "invalid_state"]);
-    expect(body.message).toContain("before its first put transaction");
+    expect(body.message).toContain("only in state created");
+    expect(body.details).toEqual({ state: "complete" });
     await ok(call("POST", "/station/puts/E-MQTT/release"));
   });
 });

@@ -148,33 +148,53 @@ describe("put staging withdrawn before the first put transaction → stage_cance
     expect(kinds(await c.sinceAtLeast(1))).toEqual([["put_information", "staged"]]);
   });
 
-  it("Put request: staged | cancel from API before any put → stage_cancelled, then cancelled (200)", async () => {
+  it("Put request: Modify and cancel of a put request are allowed only in state `created`: a staged put's cancel → 409 invalid_state naming the state, over HTTP and MQTT; nothing notified, its bin keeps the tote (no second put staged there); once the bin is emptied the cancel passes", async () => {
     await c.mark();
-    await ok(call("POST", `${SR}/cancel`, { externalServiceRequestId: "W-TOTE", type: "PUT" }));
+    const res = await call("POST", `${SR}/cancel`, { externalServiceRequestId: "W-TOTE", type: "PUT" });
+    const body = (await res.json()) as Json;
+    expect([res.status, body.code, body.details]).toEqual([409, "invalid_state", { state: "staged" }]);
+    expect(body.message).toContain("staged");
+    const overMqtt = JSON.parse(
+      await ask(c.broker, "cancel_service_request", {
+        transaction: "x-0",
+        externalServiceRequestId: "W-TOTE",
+        type: "PUT",
+      }),
+    ) as Json;
+    expect(overMqtt).toMatchObject({
+      status: "error",
+      error: { code: "invalid_state", details: { state: "staged" } },
+    });
+    expect(await c.since()).toEqual([]);
+    expect([await stateOf("W-TOTE"), await binState("4")]).toEqual(["staged", "put"]);
+    // the bin is not free: a second put staged into it fails
+    await ok(call("POST", SR, putBody("W-TOTE-2", [["C", 1]])));
+    await ok(call("POST", `${CORE}/stage_put_expectation`, stageBody("W-TOTE-2", "4")));
+    const [failed] = await c.sinceAtLeast(1);
+    expect(failed?.notification_data.state).toBe("stage_failure");
+    expect(failed?.notification_data.attributes.alert_data[0].code).toBe("pps_bin_not_empty");
+    await c.mark();
+    await ok(call("POST", "/station/bins/4/empty"));
     expect(kinds(await c.since())).toEqual([["put_information", "stage_cancelled"]]);
-    expect(await stateOf("W-TOTE")).toBe("cancelled");
-    expect(await binState("4")).toBe("empty");
+    await ok(call("POST", `${SR}/cancel`, { externalServiceRequestId: "W-TOTE", type: "PUT" }));
+    expect([await stateOf("W-TOTE"), await binState("4")]).toEqual(["cancelled", "empty"]);
   });
 
-  it("Put request: stage_requested | cancel before staging is decided → stage_cancelled, then cancelled; a second cancel (over MQTT) is 409", async () => {
+  it("Put request: cancel only in state `created`: stage_requested (staging not yet decided) → 409 invalid_state naming it, nothing notified", async () => {
     await ok(call("POST", SR, putBody("W-REQ", [["C", 1]])));
     await c.mark();
     const { operations, requests } = c.t.agent.services;
     // one turn of the event loop: the staging evaluation (scheduled after the stage call) has not run yet
     operations.stagePut(stageBody("W-REQ", "5"));
     expect(requests.get("W-REQ", "PUT").state).toBe("stage_requested");
-    requests.cancel({ externalServiceRequestId: "W-REQ", type: "PUT" });
-    await new Promise((r) => setImmediate(r));
+    expect(() => requests.cancel({ externalServiceRequestId: "W-REQ", type: "PUT" })).toThrow(
+      /stage_requested/,
+    );
+    expect(requests.get("W-REQ", "PUT").state).toBe("stage_requested");
+    expect(await c.sinceAtLeast(1)).toMatchObject([{ notification_data: { state: "staged" } }]);
+    await c.mark();
+    await ok(call("POST", "/station/bins/5/empty"));
     expect(kinds(await c.since())).toEqual([["put_information", "stage_cancelled"]]);
-    expect(await stateOf("W-REQ")).toBe("cancelled");
-    const again = JSON.parse(
-      await ask(c.broker, "cancel_service_request", {
-        transaction: "x-1",
-        externalServiceRequestId: "W-REQ",
-        type: "PUT",
-      }),
-    ) as Json;
-    expect(again).toMatchObject({ status: "error", error: { code: "invalid_state" } });
   });
 
   it("Put request: staged | station leaves put mode before any put → stage_cancelled for each staged put; the mode changes", async () => {

@@ -117,3 +117,17 @@ describe("staging conditions", () => {
     expect(alerts(failed)).toEqual(["pps_mode_incorrect"]);
   });
 });
+
+describe("Stage put: the answer", () => {
+  it("Stage put | 200 with empty body: answered as JSON to Accept: application/json (the type every endpoint answers), never text/plain", async () => {
+    await ok(c.t.call("POST", SR, putBody("G-TYPE", [["C", 1]])));
+    const res = await c.call("POST", `${CORE}/stage_put_expectation`, stageBody("G-TYPE", "6"), {
+      Accept: "application/json",
+    });
+    expect([res.status, res.headers.get("content-type"), await res.text()]).toEqual([
+      200,
+      "application/json",
+      "",
+    ]);
+  });
+});

@@ -40,7 +40,9 @@ export function integrationRoutes(actions: IntegrationActions) {
       },
       async (c) => {
         actions.stagePut(await readJson(c, stagePutSchema));
-        return c.body(null, 200);
+        // spec: "200 with empty body"; labelled JSON, the type every endpoint answers (the server would
+        // otherwise call an empty body text/plain, which a JSON client refuses)
+        return c.body(null, 200, { "Content-Type": "application/json" });
       },
     );
 

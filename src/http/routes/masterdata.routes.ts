@@ -102,8 +102,9 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         responses: {
           200: { description: "matching items; [] when none", schema: z.array(itemView) },
           400: {
-            description: "unknown key or operator, or bad data",
-            codes: ["validation_failed", "unknown_search_key", "unsupported_operator"],
+            description:
+              "unknown key or operator, bad data, or more matches than one answer holds (refine the search)",
+            codes: ["validation_failed", "unknown_search_key", "unsupported_operator", "search_too_broad"],
           },
           401: { description: "unauthorized" },
         },

@@ -34,6 +34,11 @@ const FILTER_CODES: ErrorCode[] = [
   "unknown_search_key",
   "unsupported_operator",
 ];
+/** A pick over a work limit (docs/decisions.md "Work limits"), or a body over the body limit. */
+const LIMIT_ANSWER = {
+  description: "the body is over the body limit, or a pick asks for more work than a configured limit allows",
+  codes: ["payload_too_large", "limit_exceeded"] satisfies ErrorCode[],
+};
 /** Bodies the service validates itself (a create by the schema its type names). */
 const anyBody = z.unknown();
 
@@ -76,6 +81,7 @@ function createRoute(app: Hono<AppEnv>, registry: RouteRegistry, requests: Reque
           description: "the externalServiceRequestId is used by another request of this type",
           codes: ["duplicate_request"],
         },
+        413: LIMIT_ANSWER,
       },
     },
     async (c) => {
@@ -110,7 +116,7 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
         404: { description: "unknown externalServiceRequestId" },
         409: {
           description:
-            "PUT past created, except a staging not yet put into (stage_requested, or staged with no put transaction): that staging is withdrawn (stage_cancelled) and the put cancelled",
+            "PUT not in created (details.state names its state); a staged put's tote is in its bin: empty the bin or release the tote first",
           codes: ["invalid_state"],
         },
       },
@@ -142,6 +148,7 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
         400: { description: "bad data", codes: FILTER_CODES },
         404: { description: "unknown externalServiceRequestId" },
         409: { description: "PUT not in state created", codes: ["invalid_state"] },
+        413: LIMIT_ANSWER,
       },
     },
     async (c) => {

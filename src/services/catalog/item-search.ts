@@ -2,30 +2,46 @@ import { AppError, type ErrorCode, type FieldError } from "../../domain/errors.j
 import { canonicalValue } from "../../domain/item.identity.js";
 import type { SearchInput } from "../../domain/item.schema.js";
 import { itemView, type StoredItem } from "../../domain/item.view.js";
+import { searchTooBroad } from "../../domain/work-limits.js";
 import { type CatalogDeps, loadItem } from "./catalog-deps.js";
-
-/** search_v2 answers at most this many items (pagination is not shown in the spec; docs/decisions.md). */
-export const SEARCH_LIMIT = 1000;
 
 function refuse(code: ErrorCode, errors: FieldError[]): void {
   if (errors.length) throw new AppError(code, `${errors[0]?.path}: ${errors[0]?.message}`, errors);
 }
 
-/** search_v2: every filter must name a unique attribute; results come from the item_keys index. */
-export function searchItems(deps: CatalogDeps, input: SearchInput): Array<Record<string, unknown>> {
-  const { items } = deps;
+/** A search value is matched against an attribute's text: a string (255 at most), a number or a boolean. */
+function valueProblem(v: unknown): string | null {
+  if (typeof v === "string") return v.length > 255 ? "at most 255 characters" : null;
+  if (typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) return null;
+  return "a string, a number or a boolean";
+}
+
+/**
+ * search_v2 ("`operator` supports only `=`"; "`key` must be one of the unique attributes"): the operator
+ * is checked first (a list given to `in` is an unsupported operator, not a bad value), then the values,
+ * then the keys.
+ */
+function checkFilters(deps: CatalogDeps, input: SearchInput): void {
+  const params = input.filter_params;
   refuse(
     "unsupported_operator",
-    input.filter_params.flatMap((f, i) =>
+    params.flatMap((f, i) =>
       f.operator === "="
         ? []
         : [{ path: `filter_params.${i}.operator`, message: `only '=' is supported, got '${f.operator}'` }],
     ),
   );
   refuse(
+    "validation_failed",
+    params.flatMap((f, i) => {
+      const problem = valueProblem(f.value);
+      return problem ? [{ path: `filter_params.${i}.value`, message: problem }] : [];
+    }),
+  );
+  refuse(
     "unknown_search_key",
-    input.filter_params.flatMap((f, i) =>
-      f.key === "product_sku" || items.isKnownKey(f.key)
+    params.flatMap((f, i) =>
+      f.key === "product_sku" || deps.items.isKnownKey(f.key)
         ? []
         : [
             {
@@ -35,11 +51,33 @@ export function searchItems(deps: CatalogDeps, input: SearchInput): Array<Record
           ],
     ),
   );
-  const [first, ...rest] = input.filter_params;
-  if (!first) return [];
-  const ids = items
-    .idsByKey(first.key, canonicalValue(first.value), rest.length ? -1 : SEARCH_LIMIT)
-    .filter((id) => rest.every((f) => items.hasKey(id, f.key, canonicalValue(f.value))))
-    .slice(0, SEARCH_LIMIT);
-  return ids.map((id) => itemView(loadItem(deps, id) as StoredItem));
+}
+
+/**
+ * The matching items, or a 400 `search_too_broad` when more match than `search.maxResults` or their
+ * answer would be over `search.maxAnswerBytes` (docs/decisions.md "Work limits"): a client never gets
+ * a cut list it could take for the whole. Views are built one at a time, so at most the limit and one
+ * item are held before the refusal. The items come from the unique-attribute index (items.repo.ts
+ * `matchAll`).
+ */
+export function searchItems(deps: CatalogDeps, input: SearchInput): Array<Record<string, unknown>> {
+  checkFilters(deps, input);
+  const { maxResults, maxAnswerBytes } = deps.search;
+  const filters = input.filter_params.map((f) => ({ key: f.key, values: [canonicalValue(f.value)] }));
+  const match = deps.items.matchAll(filters);
+  const ids = match.ok ? match.ids : [];
+  if (ids.length > maxResults)
+    throw searchTooBroad("search.maxResults", maxResults, `more than ${maxResults} items match`);
+  let bytes = 2;
+  return ids.map((id) => {
+    const view = itemView(loadItem(deps, id) as StoredItem);
+    bytes += Buffer.byteLength(JSON.stringify(view)) + 1;
+    if (bytes > maxAnswerBytes)
+      throw searchTooBroad(
+        "search.maxAnswerBytes",
+        maxAnswerBytes,
+        `the ${ids.length} matching items are more than ${maxAnswerBytes} bytes`,
+      );
+    return view;
+  });
 }

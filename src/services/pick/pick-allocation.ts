@@ -5,23 +5,41 @@ import { type Filter, parseFilter } from "../../domain/filter.js";
 import { isRefusal } from "../../domain/machine.js";
 import { type PickState, stepPick } from "../../domain/pick.machine.js";
 import { stepPickLine } from "../../domain/pick-line.machine.js";
-import { parseJson, type RequestContext } from "../requests/request-record.js";
+import { limitExceeded } from "../../domain/work-limits.js";
+import { parseJson } from "../requests/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { inWorkOrder } from "../work-order/work-order.service.js";
 import { expirePick, pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { applyPickEffects, binFor, giveBin, lockAtPresentedRacks, withContext } from "./pick-effects.js";
 
-/** Items matching all of a line's filters, through the unique-attribute index. */
-function candidates(ctx: RequestContext, filters: Filter[]): string[] {
-  let set: Set<number> | null = null;
-  for (const f of filters) {
-    const values = f.operator === "=" ? [f.value] : f.values;
-    const ids = new Set(values.flatMap((v) => ctx.items.idsByKey(f.key, v, -1)));
-    const prev: Set<number> | null = set;
-    set = prev === null ? ids : new Set([...prev].filter((id: number) => ids.has(id)));
-  }
-  return [...(set ?? [])].map(String);
+/**
+ * Items matching all of each line's filters, resolved set-based over the unique-attribute index
+ * (items.repo.ts `matchAll`). The index rows read are counted over the request: past
+ * `pick.maxCandidates` it is a 413 naming the line, and nothing is reserved (docs/decisions.md
+ * "Work limits").
+ */
+function candidatesOf(deps: PickDeps, lines: readonly LineRow[], filters: Filter[][]): string[][] {
+  const budget = deps.pick.maxCandidates;
+  let used = 0;
+  return lines.map((l, i) => {
+    const wanted = (filters[i] ?? []).map((f) => ({
+      key: f.key,
+      values: f.operator === "=" ? [f.value] : f.values,
+    }));
+    const match = deps.items.matchAll(wanted, budget - used);
+    used += match.rowsRead;
+    if (!match.ok) {
+      throw limitExceeded(
+        `serviceRequests.${i}.expectations.containers.0.products.0.productAttributes.filter_parameters`,
+        "pick.maxCandidates",
+        budget,
+        used,
+        `resolving the filters up to line '${l.externalId}' reads more index rows than one request may`,
+      );
+    }
+    return match.ids.map(String);
+  });
 }
 
 /** A new request's lines as just inserted, with the filters `checkLines` parsed: nothing is read back. */
@@ -63,9 +81,10 @@ function keepOrFreeBin(deps: PickDeps, row: RequestRow, allocated: boolean, tx: 
 export function allocatePick(deps: PickDeps, row: RequestRow, tx: Tx, fresh?: NewLines): RequestRow {
   const lines = fresh?.lines ?? deps.requests.lines(row.id);
   if (pastDeadline(row, tx.now)) return expirePick(deps, withContext(deps, row), tx, lines);
+  const found = candidatesOf(deps, lines, fresh?.filters ?? lines.map(parsedFilters));
   const demands: LineDemand[] = lines.map((l, i) => ({
     lineId: String(l.id),
-    candidates: candidates(deps, fresh?.filters[i] ?? parsedFilters(l)),
+    candidates: found[i] ?? [],
     quantity: l.expected,
   }));
   const itemIds = [...new Set(demands.flatMap((d) => d.candidates))].map(Number);

@@ -5,12 +5,13 @@ import { isRefusal } from "../../domain/machine.js";
 import { type PickState, stepPick } from "../../domain/pick.machine.js";
 import { stepPickLine } from "../../domain/pick-line.machine.js";
 import { type LinePatch, mergeAttributes, mergeLines } from "../../domain/pick-modify.js";
+import { isPickPack } from "../../domain/pick-pack.js";
 import { type PickModifyInput, pickAttributesSchema } from "../../domain/service-request.schema.js";
 import { validate } from "../../domain/validate.js";
 import { mustFind, parseJson, type RequestContext } from "../requests/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { allocatePick } from "./pick-allocation.js";
-import { announceHeld, checkFilters, insertLines, isPack, scheduling } from "./pick-create.js";
+import { announceHeld, checkFilters, checkLineCount, insertLines, scheduling } from "./pick-create.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { applyPickEffects, assignBins, checkBin } from "./pick-effects.js";
 
@@ -81,7 +82,7 @@ export function modifyPick(deps: PickDeps, input: PickModifyInput, body: unknown
   next = {
     ...next,
     attributesJson: JSON.stringify(plan.attributes),
-    isPack: isPack(plan.lines) ? 1 : 0,
+    isPack: isPickPack(plan.lines, deps.pick.packAttributes) ? 1 : 0,
     ...plan.sched,
   };
   deps.requests.update(next);
@@ -122,6 +123,7 @@ function planModify(deps: PickDeps, row: RequestRow, input: PickModifyInput) {
     throw new AppError("validation_failed", `${merged.errors[0]?.path}: ${merged.errors[0]?.message}`, [
       ...merged.errors,
     ]);
+  checkLineCount(deps.pick, merged.lines.length);
   const attributes = mergeAttributes(parseJson(row.attributesJson), input.attributes);
   const checked = validate(z.object({ attributes: pickAttributesSchema }), { attributes });
   return {

@@ -3,11 +3,9 @@ import { AppError, type FieldError } from "../../domain/errors.js";
 import { type Filter, parseFilter } from "../../domain/filter.js";
 import { createPick as initialPick, PICK_STATUS } from "../../domain/pick.machine.js";
 import { createPickLine } from "../../domain/pick-line.machine.js";
-import {
-  PACK_ATTRIBUTES,
-  type PickCreateInput,
-  type PickLineInput,
-} from "../../domain/service-request.schema.js";
+import { isPickPack } from "../../domain/pick-pack.js";
+import type { PickCreateInput, PickLineInput } from "../../domain/service-request.schema.js";
+import { limitExceeded, type PickLimits } from "../../domain/work-limits.js";
 import { parseSpecTimestamp, SIMPLE_PRIORITIES } from "../../domain/work-order.js";
 import { type RequestContext, viewOf } from "../requests/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
@@ -23,8 +21,21 @@ export interface Scheduling {
   pickAfter: number | null;
 }
 
+/** At most `pick.maxLines` lines (a 413 naming the limit), checked before anything else is read. */
+export function checkLineCount(limits: PickLimits, count: number): void {
+  if (count > limits.maxLines)
+    throw limitExceeded(
+      "serviceRequests",
+      "pick.maxLines",
+      limits.maxLines,
+      count,
+      "pick lines in one request",
+    );
+}
+
 /** Filters must parse and name unique attributes: a 400 naming the line and the string otherwise. */
-export function checkLines(ctx: RequestContext, lines: PickLineInput[]): Filter[][] {
+export function checkLines(ctx: PickDeps, lines: PickLineInput[]): Filter[][] {
+  checkLineCount(ctx.pick, lines.length);
   return checkFilters(
     ctx,
     lines.map((line) => ({
@@ -34,9 +45,12 @@ export function checkLines(ctx: RequestContext, lines: PickLineInput[]): Filter[
   );
 }
 
-/** The filter strings of each line (`serviceRequests.N`), parsed; lines without filters give none. */
+/**
+ * The filter strings of each line (`serviceRequests.N`), parsed; lines without filters give none. An
+ * `in` list longer than `pick.maxFilterValues` is a 413 naming the string, before any is resolved.
+ */
 export function checkFilters(
-  ctx: RequestContext,
+  ctx: PickDeps,
   lines: Array<{ id: string; filters: string[] | undefined }>,
 ): Filter[][] {
   const errors: FieldError[] = [];
@@ -52,6 +66,16 @@ export function checkFilters(
             message: `line '${line.id}': '${text}': ${p.error.reason} (at ${p.error.position})`,
           });
           return undefined;
+        }
+        const max = ctx.pick.maxFilterValues;
+        if (p.filter.operator === "in" && p.filter.values.length > max) {
+          throw limitExceeded(
+            FILTER_PATH(i, j),
+            "pick.maxFilterValues",
+            max,
+            p.filter.values.length,
+            `values in the in list of line '${line.id}'`,
+          );
         }
         if (p.filter.key !== "product_sku" && !ctx.items.isKnownKey(p.filter.key)) {
           code = "unknown_search_key";
@@ -98,11 +122,6 @@ export function announceHeld(sched: Scheduling, tx: Tx): void {
   for (const at of [sched.pickAfter, sched.pickBefore]) {
     if (at !== null && at > tx.now) tx.announce("heldWork", { releaseAt: at });
   }
-}
-
-/** Pick+pack: any line carries one of the pack attributes (docs/interface.md: "Pick+pack"). */
-export function isPack(lines: Array<{ attributes?: Record<string, unknown> | null }>): boolean {
-  return lines.some((l) => PACK_ATTRIBUTES.some((k) => l.attributes?.[k] !== undefined));
 }
 
 /** Inserts a new request's lines; returns them as stored. */
@@ -173,7 +192,7 @@ export function createPick(
     requestJson,
     attributesJson: JSON.stringify(input.attributes ?? null),
     expectationsJson: null,
-    isPack: isPack(input.serviceRequests) ? 1 : 0,
+    isPack: isPickPack(input.serviceRequests, deps.pick.packAttributes) ? 1 : 0,
     binId: null,
     ...plan.sched,
     executionJson: null,

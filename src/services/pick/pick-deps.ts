@@ -1,6 +1,8 @@
 import type { LineRow } from "../../db/requests.repo.js";
 import type { StockRepo } from "../../db/stock.repo.js";
 import type { PickLine, PickLineState } from "../../domain/pick-line.machine.js";
+import type { PackAttribute } from "../../domain/pick-pack.js";
+import type { PickLimits } from "../../domain/work-limits.js";
 import type { RequestContext } from "../requests/request-record.js";
 
 /** What the pick use cases read and write: the request record, stock, and the station's time zone. */
@@ -10,6 +12,8 @@ export interface PickDeps extends RequestContext {
   timeZone: string;
   /** Slots audits hold now: no pick is allocated there (audits.repo.ts). */
   lockedLocations: () => ReadonlySet<string>;
+  /** Which line attributes make a pick+pack, and the work one request may ask (config `pick`). */
+  pick: PickLimits & { packAttributes: readonly PackAttribute[] };
 }
 
 /** A stored line as the pick-line machine sees it. */

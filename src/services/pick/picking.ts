@@ -22,13 +22,16 @@ function findLine(deps: PickDeps, row: RequestRow, externalLineId: string): Line
   return line;
 }
 
-/** Records the request-level step, then follows with lines_short when nothing is left to pick. */
+/**
+ * Records the request-level step, then follows with lines_short when the transaction left nothing to
+ * pick and some line short (`endsShort`, from the lines as the transaction stepped them).
+ */
 function finish(
   deps: PickDeps,
   row: RequestRow,
   step: { state: PickState; effects: PickEffect[] },
   actor: ActualContext,
-  itemHint: number | null,
+  at: { itemHint: number | null; endsShort: boolean },
   tx: Tx,
 ): RequestRow {
   const exec: Record<string, unknown> = {
@@ -48,10 +51,9 @@ function finish(
     step,
     tx,
     actor,
-    itemHint,
+    at.itemHint,
   );
-  const lines = deps.requests.lines(row.id).map(lineState);
-  if (next.state === "pick_started" && summarizeLines(lines) === "short") {
+  if (next.state === "pick_started" && at.endsShort) {
     const short = stepPick(next.state, { type: "lines_short" });
     if (!isRefusal(short)) {
       for (const l of deps.requests.lines(row.id)) {
@@ -80,6 +82,17 @@ function lineStep(line: PickLine, input: { type: "pick" | "exception"; quantity:
     ]);
   }
   return step.state;
+}
+
+/**
+ * A transaction that leaves nothing to pick but some line short ends the request: `finish` follows with
+ * lines_short → abandoned. The transaction's own item-picked notification still says pick_started, so
+ * the line it settled is held at pick_started there and abandoned with the request in the next one:
+ * "Item picked notifications contain the complete current state of the request" (emission rule 2), and
+ * a root state of pick_started beside lines already abandoned would contradict itself.
+ */
+function heldUntilAbandoned(next: PickLine, endsShort: boolean): PickLine {
+  return next.state === "abandoned" && endsShort ? { ...next, state: "pick_started" } : next;
 }
 
 function refused(row: RequestRow, reason: string): AppError {
@@ -128,8 +141,10 @@ export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx):
   const row = notPastDeadline(mustFind(deps, "PICK", input.externalServiceRequestId), tx.now);
   const line = findLine(deps, row, input.line);
   const res = reservationAt(deps, row, line, input);
-  const nextLine = lineStep(lineState(line), { type: "pick", quantity: input.quantity });
-  const lines = deps.requests.lines(row.id).map((l) => (l.id === line.id ? nextLine : lineState(l)));
+  const stepped = lineStep(lineState(line), { type: "pick", quantity: input.quantity });
+  const lines = deps.requests.lines(row.id).map((l) => (l.id === line.id ? stepped : lineState(l)));
+  const endsShort = summarizeLines(lines) === "short";
+  const nextLine = heldUntilAbandoned(stepped, endsShort);
   const step = stepPick(row.state as PickState, {
     type: "pick_transaction",
     lineId: String(line.id),
@@ -146,7 +161,14 @@ export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx):
     short: nextLine.short,
     updatedOn: tx.now,
   });
-  return finish(deps, row, step, { user_name: op.user, pps_seat_name: op.seat }, null, tx);
+  return finish(
+    deps,
+    row,
+    step,
+    { user_name: op.user, pps_seat_name: op.seat },
+    { itemHint: null, endsShort },
+    tx,
+  );
 }
 
 /**
@@ -158,7 +180,10 @@ export function recordPickException(deps: PickDeps, input: PickExceptionInput, t
   const op = operatorIn(deps, "pick", input.seat);
   const row = notPastDeadline(mustFind(deps, "PICK", input.externalServiceRequestId), tx.now);
   const line = findLine(deps, row, input.line);
-  const nextLine = lineStep(lineState(line), { type: "exception", quantity: input.quantity });
+  const stepped = lineStep(lineState(line), { type: "exception", quantity: input.quantity });
+  const lines = deps.requests.lines(row.id).map((l) => (l.id === line.id ? stepped : lineState(l)));
+  const endsShort = summarizeLines(lines) === "short";
+  const nextLine = heldUntilAbandoned(stepped, endsShort);
   const at = writeDown(deps, row, line, input.quantity, input.location);
   const step = stepPick(row.state as PickState, {
     type: "exception",
@@ -177,7 +202,8 @@ export function recordPickException(deps: PickDeps, input: PickExceptionInput, t
     short: nextLine.short,
     updatedOn: tx.now,
   });
-  return finish(deps, row, step, { user_name: op.user, pps_seat_name: op.seat }, at.itemId, tx);
+  const actor = { user_name: op.user, pps_seat_name: op.seat };
+  return finish(deps, row, step, actor, { itemHint: at.itemId, endsShort }, tx);
 }
 
 /** The slot holds none of the item: what other requests still hold there is all that stays on hand. */

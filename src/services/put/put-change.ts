@@ -6,7 +6,7 @@ import { mustFind, type RequestContext, viewOf } from "../requests/request-recor
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { applyPutEffects, stepPutOrRefuse } from "./put-effects.js";
 import { resolveExpectations, type StoredExpectations } from "./put-expectations.js";
-import { isStaging, withdrawStaging } from "./put-staging.js";
+import { isStaging } from "./put-staging.js";
 
 /** Put requests from the service-request endpoints (spec: Put request): create, cancel, modify. */
 
@@ -48,18 +48,20 @@ export function createPut(
 }
 
 /**
- * Cancel (synchronous for PUT): a put in created. A put being staged, or staged with no put transaction
- * yet, has its staging withdrawn first (rule 5: put_information stage_cancelled, back to created), then
- * is cancelled: the caller asked for the request to end (docs/decisions.md).
+ * Cancel (synchronous for PUT): "Modify and cancel of a put request are allowed only in state
+ * `created`". A put being staged or staged is refused (409 naming its state) and keeps its bin: its tote
+ * stands there, so the bin is not free. The operator empties the bin or releases the tote (which
+ * withdraws the staging, rule 5), and the put can then be cancelled (docs/decisions.md).
  */
 export function cancelPut(ctx: RequestContext, externalId: string, tx: Tx): RequestRow {
-  let row = mustFind(ctx, "PUT", externalId);
-  if (isStaging(row)) row = withdrawStaging(ctx, row, tx);
+  const row = mustFind(ctx, "PUT", externalId);
   if (row.state !== "created") {
+    const hint = isStaging(row) ? ": its tote is in a bin; empty the bin or release the tote first" : "";
     throw new AppError(
       "invalid_state",
-      `put '${externalId}' is ${row.state}: a put is cancelled in created, or while staged before its first put transaction`,
-      [{ path: "externalServiceRequestId", message: `put request is ${row.state}` }],
+      `put '${externalId}' is ${row.state}: a put is cancelled only in state created${hint}`,
+      [{ path: "externalServiceRequestId", message: `put request is ${row.state}, not created` }],
+      { state: row.state },
     );
   }
   return applyPutEffects(ctx, row, stepPutOrRefuse(row, { type: "cancel" }), tx);

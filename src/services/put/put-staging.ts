@@ -95,8 +95,7 @@ export function isStaging(row: RequestRow): boolean {
 
 /**
  * Spec rule 5, "cancellation has state stage_cancelled": the staging of a put is withdrawn before its
- * first put transaction (the tote taken back, the bin emptied, the station leaving put mode, the put
- * cancelled). The request returns to created and its bin is free. Once a put transaction is recorded the
+ * first put transaction (the tote taken back, the bin emptied, the station leaving put mode). The request returns to created and its bin is free. Once a put transaction is recorded the
  * tote holds a partly put expectation: that put must be finished, so the withdrawal is a 409.
  */
 export function withdrawStaging(ctx: RequestContext, row: RequestRow, tx: Tx): RequestRow {

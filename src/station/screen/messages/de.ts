@@ -70,6 +70,8 @@ export const de: Record<MessageKey, string> = {
   "refusal.body_too_deep": "Die Eingabe ist zu tief verschachtelt",
   "refusal.unsupported_media_type": "Die Eingabe ist ungültig",
   "refusal.payload_too_large": "Die Eingabe ist zu groß",
+  "refusal.limit_exceeded": "Die Anfrage verlangt mehr, als die Station auf einmal annimmt",
+  "refusal.search_too_broad": "Zu viele Artikel passen: Suche eingrenzen",
   "refusal.not_acceptable": "Die Eingabe ist ungültig",
   "refusal.unsupported_grant_type": "Anmeldung fehlgeschlagen",
   "refusal.invalid_request": "Die Eingabe ist ungültig",

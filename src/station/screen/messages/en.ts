@@ -72,6 +72,8 @@ export const en = {
   "refusal.body_too_deep": "The input is nested too deeply",
   "refusal.unsupported_media_type": "The input is not valid",
   "refusal.payload_too_large": "The input is too large",
+  "refusal.limit_exceeded": "The request asks for more than the station takes at once",
+  "refusal.search_too_broad": "Too many items match: narrow the search",
   "refusal.not_acceptable": "The input is not valid",
   "refusal.unsupported_grant_type": "Sign-in failed",
   "refusal.invalid_request": "The input is not valid",
