@@ -197,11 +197,22 @@ describe("put staging withdrawn before the first put transaction → stage_cance
     expect(kinds(await c.since())).toEqual([["put_information", "stage_cancelled"]]);
   });
 
-  it("Put request: staged | station leaves put mode before any put → stage_cancelled for each staged put; the mode changes", async () => {
+  it("Put request: staged | station leaves put mode while totes stand in bins → 409 invalid_state naming the bins, nothing withdrawn; once the bins are emptied (stage_cancelled) the mode changes", async () => {
     await stagedPut("W-MODE-1", "5");
     await stagedPut("W-MODE-2", "6");
     await c.mark();
-    await ok(call("PUT", "/station/mode", { mode: "pick" }));
+    const res = await call("PUT", "/station/mode", { mode: "pick" });
+    const body = (await res.json()) as Json;
+    expect([res.status, body.code, body.details]).toEqual([
+      409,
+      "invalid_state",
+      { bins: ["5", "6"], puts: ["W-MODE-1", "W-MODE-2"] },
+    ]);
+    expect(await c.since()).toEqual([]);
+    expect([await binState("5"), await binState("6")]).toEqual(["put", "put"]);
+    expect([await stateOf("W-MODE-1"), await stateOf("W-MODE-2")]).toEqual(["staged", "staged"]);
+    await ok(call("POST", "/station/bins/5/empty"));
+    await ok(call("POST", "/station/bins/6/empty"));
     const notes = await c.since();
     expect(
       notes.map((n) => [n.notification_data.externalServiceRequestId, n.notification_data.state]),
@@ -209,6 +220,7 @@ describe("put staging withdrawn before the first put transaction → stage_cance
       ["W-MODE-1", "stage_cancelled"],
       ["W-MODE-2", "stage_cancelled"],
     ]);
+    await ok(call("PUT", "/station/mode", { mode: "pick" }));
     expect([await stateOf("W-MODE-1"), await stateOf("W-MODE-2")]).toEqual(["created", "created"]);
     await ok(call("PUT", "/station/mode", { mode: "put" }));
   });

@@ -95,7 +95,8 @@ export function isStaging(row: RequestRow): boolean {
 
 /**
  * Spec rule 5, "cancellation has state stage_cancelled": the staging of a put is withdrawn before its
- * first put transaction (the tote taken back, the bin emptied, the station leaving put mode). The request returns to created and its bin is free. Once a put transaction is recorded the
+ * first put transaction (the tote taken back, the bin emptied; leaving put mode only for stagings still requested).
+ * The request returns to created and its bin is free. Once a put transaction is recorded the
  * tote holds a partly put expectation: that put must be finished, so the withdrawal is a 409.
  */
 export function withdrawStaging(ctx: RequestContext, row: RequestRow, tx: Tx): RequestRow {
@@ -115,7 +116,12 @@ export function withdrawStagingInBin(ctx: RequestContext, binId: string, tx: Tx)
   return staged.length > 0;
 }
 
-/** The station leaves put mode: every staging is withdrawn, or none when a put is under way (409). */
+/**
+ * The station leaves put mode. A staged put's tote stands in its bin, so the switch is refused (409,
+ * naming the bins) until the operator has emptied them or released the totes: a bin is never marked
+ * empty while a tote is in it (docs/decisions.md, put cancel and stage_cancelled). Stagings still only
+ * requested are withdrawn (stage_cancelled): no tote is known to be there yet.
+ */
 export function withdrawAllStaging(ctx: RequestContext, tx: Tx): void {
   const rows = ctx.requests.byStates("PUT", [...STAGING]);
   const busy = rows.filter((r) => ctx.requests.actuals(r.id).length > 0);
@@ -123,6 +129,16 @@ export function withdrawAllStaging(ctx: RequestContext, tx: Tx): void {
     throw new AppError("invalid_state", "work in progress in put mode", [
       { path: "mode", message: `finish put '${busy[0]?.externalId}' at the station first` },
     ]);
+  }
+  const holding = rows.filter((r) => r.state === "staged");
+  if (holding.length) {
+    const bins = holding.map((r) => r.binId as string);
+    throw new AppError(
+      "invalid_state",
+      `bins ${bins.join(", ")} hold the totes of staged puts: empty them or release the totes first`,
+      [{ path: "mode", message: "a bin with a tote in it is not given to other work" }],
+      { bins, puts: holding.map((r) => r.externalId) },
+    );
   }
   for (const row of rows) withdrawStaging(ctx, row, tx);
 }

@@ -3,7 +3,7 @@
  * of its dependencies, its input and the caller's transaction (services/unit-of-work/unit-of-work.ts):
  * - the service-request endpoints: create, cancel, modify;
  * - staging: the stage call, its evaluation (staged or stage_failure), put-back staging at the station,
- *   its withdrawal (stage_cancelled: the bin emptied, the station leaving put mode);
+ *   its withdrawal (stage_cancelled: the bin emptied, the tote released);
  * - the operator at the station: a put transaction, a put exception, the tote's release;
  * - the notification it emits: put_information.
  * Callers import this module only; the files beside it are its private parts.

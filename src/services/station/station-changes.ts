@@ -41,7 +41,7 @@ export function logout(deps: StationDeps, name: string, tx: Tx): void {
 
 /**
  * Switching mode is refused while work of the current mode is in progress; pick mode gives out bins.
- * Leaving put mode withdraws the staging of puts not yet begun (stage_cancelled, docs/decisions.md).
+ * Leaving put mode is refused while totes stand in bins (docs/decisions.md, put cancel).
  */
 export function setMode(deps: StationDeps, mode: StationMode, tx: Tx): void {
   const current = deps.station.mode();
