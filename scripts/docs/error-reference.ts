@@ -20,6 +20,8 @@ export const WHEN: Record<ErrorCode, string> = {
   unknown_search_key: "a search key is not a unique attribute of any item schema",
   unsupported_operator: "a search operator other than `=`",
   schema_missing: "an item has no schema and its category has none",
+  ambiguous_item:
+    "a name of an item (`pdfa_values`, or `product_sku` / `pdfa_values` of a station call) matches several items; `details.candidates` lists each one's `uid` and `pdfa_values`: name one of them by a whole uniqueness group or by `uid` (see [item identity](decisions.md#item-identity))",
   unauthorized: "bearer token missing, malformed, unknown, revoked or expired: fetch a new token",
   invalid_credentials:
     "token endpoint: wrong client credential, user, password or refresh token (one answer for all)",

@@ -18,6 +18,7 @@ export type ErrorCode =
   | "unknown_search_key"
   | "unsupported_operator"
   | "schema_missing"
+  | "ambiguous_item" // a name (pdfa_values, product_sku) that matches several items; details.candidates
   // auth
   | "unauthorized" // 401
   | "invalid_credentials" // 401
@@ -79,6 +80,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   unknown_search_key: "invalid",
   unsupported_operator: "invalid",
   schema_missing: "invalid",
+  ambiguous_item: "invalid",
   unauthorized: "unauthenticated",
   invalid_credentials: "unauthenticated",
   forbidden: "forbidden",

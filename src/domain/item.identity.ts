@@ -58,6 +58,99 @@ export function uniqueKeysOf(schema: ItemSchema): string[] {
   return [...new Set(schema.unique.flat())];
 }
 
+/**
+ * The attributes that name an item in what goes out (`pdfa_values` of actuals, audit lines, bin
+ * contents): `product_sku` (the one attribute every item has, spec: Item table) and every attribute of
+ * its uniqueness groups that it carries, so the values always hold a whole group of it
+ * (docs/decisions.md#item-identity).
+ */
+export function identifyingValues(
+  schema: ItemSchema,
+  attrs: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of ["product_sku", ...uniqueKeysOf(schema)]) {
+    const v = attrs[k];
+    if (v !== undefined && v !== null) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Whether a name's values agree with an item's attributes: each named attribute the item carries has
+ * the named value, and a named unique attribute (`isUniqueKey`: a key of some item's uniqueness group)
+ * the item lacks rules it out. Other named keys the item lacks say nothing about it (spec: pdfa_values
+ * carries "product_sku and further key/values"; those are kept as sent).
+ */
+export function agreesWith(
+  name: Readonly<Record<string, unknown>>,
+  attrs: Record<string, unknown>,
+  isUniqueKey: (key: string) => boolean,
+): boolean {
+  return Object.entries(name).every(([k, want]) => {
+    const have = attrs[k];
+    if (have === undefined || have === null) return !isUniqueKey(k);
+    return want !== undefined && want !== null && canonicalValue(want) === canonicalValue(have);
+  });
+}
+
+/**
+ * Whether `name` (pdfa_values, or a station call's attributes) names this item: it holds the values of
+ * one whole identity of the item (a uniqueness group, or product_sku alone for an item that carries no
+ * whole group, as identitiesOf says) and agrees with it (docs/decisions.md#item-identity).
+ */
+export function namesItem(
+  name: Readonly<Record<string, unknown>>,
+  schema: ItemSchema,
+  attrs: Record<string, unknown>,
+  isUniqueKey: (key: string) => boolean,
+): boolean {
+  if (!agreesWith(name, attrs, isUniqueKey)) return false;
+  return identitiesOf(schema, attrs).some((i) => i.groupKey.split("\u001f").every((k) => k in name));
+}
+
+/** The identities a name could hold, one per known group whose every member it gives. */
+export function identitiesIn(
+  name: Readonly<Record<string, unknown>>,
+  groupKeys: readonly string[],
+): Identity[] {
+  const out: Identity[] = [];
+  for (const groupKey of groupKeys) {
+    const names = groupKey.split("\u001f");
+    const values = names.map((n) => name[n]);
+    if (values.some((v) => v === undefined || v === null || !isScalar(v))) continue;
+    out.push({ groupKey, tuple: JSON.stringify(values.map(canonicalValue)) });
+  }
+  return out;
+}
+
+/** An item as a name resolves to it: its id (the actuals' `uid`) and its identifying values. */
+export interface NamedItem {
+  id: number;
+  values: Record<string, unknown>;
+}
+
+/**
+ * The one item a name gives; a 400 when it gives none (`validation_failed`) or several
+ * (`ambiguous_item`, naming each candidate's uid and identifying values so the caller can say which).
+ */
+export function theOneNamed(candidates: readonly NamedItem[], path: string, what: string): NamedItem {
+  const [first, second] = candidates;
+  if (first && !second) return first;
+  if (!first) {
+    throw new AppError("validation_failed", `${path}: ${what} names no item`, [
+      { path, message: "no such item: give the values of one of its uniqueness groups" },
+    ]);
+  }
+  const uids = candidates.map((c) => String(c.id));
+  throw new AppError(
+    "ambiguous_item",
+    `${path}: ${what} names ${candidates.length} items (uid ${uids.join(", ")}); add the attributes of a uniqueness group`,
+    [{ path, message: `names ${candidates.length} items: ${uids.join(", ")}` }],
+    { candidates: candidates.map((c) => ({ uid: String(c.id), uidType: "ITEM_ID", pdfa_values: c.values })) },
+  );
+}
+
 export interface BarcodeRef {
   barcode: string;
   /** JSON path in the request, for error messages. */

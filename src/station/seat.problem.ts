@@ -142,7 +142,7 @@ export function problemStep(
     if (!put) return refused("exception_not_applicable", `no ${p.kind} at seat ${p.seat}`, "exception");
     const input = {
       externalServiceRequestId: state.put.externalServiceRequestId,
-      product_sku: state.put.sku,
+      uid: String(state.put.itemId),
       quantity: q,
       reason: put,
       seat: p.seat,

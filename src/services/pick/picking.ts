@@ -1,10 +1,11 @@
 import type { LineRow, RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
+import { theOneNamed } from "../../domain/item.identity.js";
 import { isRefusal } from "../../domain/machine.js";
 import { type PickEffect, type PickState, stepPick } from "../../domain/pick.machine.js";
 import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../../domain/pick-line.machine.js";
 import type { PickExceptionInput, PickTransactionInput } from "../../domain/station.schema.js";
-import { mustFind, operatorIn, parseJson } from "../requests/request-record.js";
+import { mustFind, operatorIn, parseJson, pdfaValues } from "../requests/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
@@ -88,6 +89,22 @@ function refused(row: RequestRow, reason: string): AppError {
   ]);
 }
 
+/**
+ * The reservation of the item picked: the one the call names by uid, else the line's only item at the
+ * slot; a line whose filters hold several items there needs the uid (docs/decisions.md#item-identity).
+ */
+function oneItemOf<R extends { itemId: number }>(
+  deps: PickDeps,
+  here: R[],
+  uid: string | undefined,
+): R | undefined {
+  if (uid !== undefined) return here.find((r) => r.itemId === Number(uid));
+  if (new Set(here.map((r) => r.itemId)).size < 2) return here[0];
+  const candidates = here.map((r) => ({ id: r.itemId, values: pdfaValues(deps, r.itemId) }));
+  const chosen = theOneNamed(candidates, "uid", "the slot's reservation for this line");
+  return here.find((r) => r.itemId === chosen.id);
+}
+
 /** The line's reservation at the slot, which must be on a presented rack and hold the quantity. */
 function reservationAt(deps: PickDeps, row: RequestRow, line: LineRow, input: PickTransactionInput) {
   if (!deps.stock.isPresented(input.location)) {
@@ -95,9 +112,10 @@ function reservationAt(deps: PickDeps, row: RequestRow, line: LineRow, input: Pi
       { path: "location", message: "present its rack first" },
     ]);
   }
-  const res = deps.requests
+  const here = deps.requests
     .reservationsOfRequest(row.id)
-    .find((r) => r.lineId === line.id && r.location === input.location);
+    .filter((r) => r.lineId === line.id && r.location === input.location && r.quantity > 0);
+  const res = oneItemOf(deps, here, input.uid);
   if (!res || res.quantity < input.quantity) {
     throw new AppError(
       "invalid_state",

@@ -91,7 +91,7 @@ describe("problems with a quantity", () => {
     });
     expect(step).toMatchObject({ ok: true, state: { step: "ready", tote: PUT_SLOT.tote } });
     expect(step.ok && step.calls).toMatchObject([
-      { op: "putException", input: { reason: "front_excess_entities", quantity: 7, product_sku: "A" } },
+      { op: "putException", input: { reason: "front_excess_entities", quantity: 7, uid: "1" } },
     ]);
     const back = problemStep(PUT_SLOT, {
       kind: "missing",
