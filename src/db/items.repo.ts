@@ -79,6 +79,9 @@ function prepareItemStatements(sqlite: Sqlite) {
          UNION ALL SELECT (SELECT min(group_key) FROM item_identities WHERE group_key > g.k) FROM g WHERE g.k IS NOT NULL)
        SELECT k AS groupKey FROM g WHERE k IS NOT NULL`,
     ),
+    idsBySku: sqlite.prepare<[string], Pick<ItemRow, "id">>(
+      "SELECT id FROM items WHERE product_sku = ? ORDER BY id LIMIT 100",
+    ),
     keyKnown: sqlite.prepare<[string], { one: number }>(
       "SELECT 1 AS one FROM item_keys WHERE attr = ? LIMIT 1",
     ),
@@ -104,6 +107,10 @@ export function createItemsRepo(sqlite: Sqlite) {
         const doc = JSON.parse(row.doc) as { productAttributes: Record<string, unknown> };
         return [{ id, schema: JSON.parse(row.schemaJson) as ItemSchema, attrs: doc.productAttributes }];
       });
+  const agreeing = (ids: Iterable<number>, name: Readonly<Record<string, unknown>>): NamedItem[] =>
+    parsedItems(ids).flatMap(({ id, schema, attrs }) =>
+      agreesWith(name, attrs, isKnownKey) ? [{ id, values: identifyingValues(schema, attrs) }] : [],
+    );
   return {
     /** Items that already hold any of these identities. */
     holdersOf(identities: Identity[]): IdentityRow[] {
@@ -157,12 +164,18 @@ export function createItemsRepo(sqlite: Sqlite) {
         namesItem(name, schema, attrs, isKnownKey) ? [{ id, values: identifyingValues(schema, attrs) }] : [],
       );
     },
-    /** Of these items, those the name's values agree with (a name scoped to a request's own items). */
-    agreeing(ids: Iterable<number>, name: Readonly<Record<string, unknown>>): NamedItem[] {
-      return parsedItems(ids).flatMap(({ id, schema, attrs }) =>
-        agreesWith(name, attrs, isKnownKey) ? [{ id, values: identifyingValues(schema, attrs) }] : [],
-      );
+    /** Items of the name's product_sku whose attributes its values agree with: what it may mean in part. */
+    partlyNamed(name: Readonly<Record<string, unknown>>): NamedItem[] {
+      const sku = name.product_sku;
+      return typeof sku === "string"
+        ? agreeing(
+            q.idsBySku.all(sku).map((r) => r.id),
+            name,
+          )
+        : [];
     },
+    /** Of these items, those the name's values agree with (a name scoped to a request's own items). */
+    agreeing,
     /** The item's identifying values (`pdfa_values`), or undefined when there is no such item. */
     valuesOf(id: number): Record<string, unknown> | undefined {
       const [item] = parsedItems([id]);

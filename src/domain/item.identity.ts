@@ -131,24 +131,36 @@ export interface NamedItem {
 }
 
 /**
- * The one item a name gives; a 400 when it gives none (`validation_failed`) or several
- * (`ambiguous_item`, naming each candidate's uid and identifying values so the caller can say which).
+ * The one item a name gives (`named`: the items it names by a whole group); a 400 otherwise. Several
+ * named, or none named but several agreeing in part (`agreeing`: e.g. product_sku alone, shared by items
+ * told apart by client_id), is `ambiguous_item` naming each candidate's uid and identifying values, so
+ * the caller can say which; one agreeing in part, or none at all, is `validation_failed`.
  */
-export function theOneNamed(candidates: readonly NamedItem[], path: string, what: string): NamedItem {
-  const [first, second] = candidates;
+export function theOneNamed(
+  named: readonly NamedItem[],
+  path: string,
+  what: string,
+  agreeing: readonly NamedItem[] = [],
+): NamedItem {
+  const [first, second] = named;
   if (first && !second) return first;
-  if (!first) {
-    throw new AppError("validation_failed", `${path}: ${what} names no item`, [
-      { path, message: "no such item: give the values of one of its uniqueness groups" },
-    ]);
+  const candidates = named.length ? named : agreeing;
+  const details = {
+    candidates: candidates.map((c) => ({ uid: String(c.id), uidType: "ITEM_ID", pdfa_values: c.values })),
+  };
+  const uids = candidates.map((c) => String(c.id)).join(", ");
+  if (candidates.length > 1) {
+    throw new AppError(
+      "ambiguous_item",
+      `${path}: ${what} names ${candidates.length} items (uid ${uids}); give the values of a uniqueness group of one`,
+      [{ path, message: `names ${candidates.length} items: uid ${uids}` }],
+      details,
+    );
   }
-  const uids = candidates.map((c) => String(c.id));
-  throw new AppError(
-    "ambiguous_item",
-    `${path}: ${what} names ${candidates.length} items (uid ${uids.join(", ")}); add the attributes of a uniqueness group`,
-    [{ path, message: `names ${candidates.length} items: ${uids.join(", ")}` }],
-    { candidates: candidates.map((c) => ({ uid: String(c.id), uidType: "ITEM_ID", pdfa_values: c.values })) },
-  );
+  const message = candidates.length
+    ? `names item ${uids} only in part: give the values of a whole uniqueness group of it`
+    : "no such item: give the values of one of its uniqueness groups";
+  throw new AppError("validation_failed", `${path}: ${what} ${message}`, [{ path, message }], details);
 }
 
 export interface BarcodeRef {

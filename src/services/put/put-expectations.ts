@@ -40,7 +40,7 @@ export function resolveExpectations(
       const path = `expectations.containers.${i}.products.${j}.productAttributes.pdfa_values`;
       let itemId = 0;
       try {
-        itemId = theOneNamed(ctx.items.named(values), path, "pdfa_values").id;
+        itemId = theOneNamed(ctx.items.named(values), path, "pdfa_values", ctx.items.partlyNamed(values)).id;
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
         if (e.code === "ambiguous_item") ambiguous ??= e;

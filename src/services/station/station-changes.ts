@@ -104,7 +104,8 @@ function namedItem(deps: StationDeps, ref: ItemRef): number {
     return ref.uid;
   }
   const path = Object.keys(ref.name).some((k) => k !== "product_sku") ? "pdfa_values" : "product_sku";
-  return theOneNamed(deps.items.named(ref.name), path, JSON.stringify(ref.name)).id;
+  const what = JSON.stringify(ref.name);
+  return theOneNamed(deps.items.named(ref.name), path, what, deps.items.partlyNamed(ref.name)).id;
 }
 
 /**
