@@ -89,7 +89,7 @@ async function putByScans(barcode: string, slot: string): Promise<void> {
 
 /** [uid, pdfa_values, quantity] of each actual container of a notification. */
 const booked = (n: Envelope | undefined) =>
-  (n?.notification_data.actuals.containers as Json[]).map((a) => {
+  ((n?.notification_data.actuals.containers ?? []) as Json[]).map((a) => {
     const p = a.products[0] as Json;
     return [p.uid, p.uidType, p.productAttributes.pdfa_values, p.productQuantity];
   });
