@@ -255,3 +255,58 @@ describe("an item whose uniqueness group lacks product_sku", () => {
     ]);
   });
 });
+
+describe("a pick filter that selects two items of one SKU", () => {
+  it("Pick request: `product_sku = 'SOCK'` selects both items of the SKU (\"products matching all of them are selected\") → a scan of either item's barcode books that item; a station pick at a slot holding both for the line must say which (400 ambiguous_item)", async () => {
+    for (const slot of ["S90", "S91"])
+      for (const client of ["C1", "C2"])
+        await ok(
+          c.call("PUT", "/station/stock", { location: slot, msu: "M9", uid: uid[client], quantity: 0 }),
+        );
+    for (const client of ["C1", "C2"])
+      await ok(
+        c.call("PUT", "/station/stock", { location: "S80", msu: "M8", uid: uid[client], quantity: 1 }),
+      );
+    const line = (id: string) => ({
+      externalServiceRequestId: id,
+      type: "PICK_LINE",
+      expectations: {
+        containers: [
+          {
+            products: [
+              { productQuantity: 2, productAttributes: { filter_parameters: ["product_sku = 'SOCK'"] } },
+            ],
+          },
+        ],
+      },
+    });
+    await ok(c.call("POST", SR, pickBody("K-SOCK", [line("K-SOCK-1")])));
+    await ok(c.call("POST", "/station/racks", { msu: "M8", locations: ["S80"] }));
+    const unnamed = await c.call("POST", "/station/picks", {
+      externalServiceRequestId: "K-SOCK",
+      line: "K-SOCK-1",
+      location: "S80",
+      quantity: 1,
+    });
+    const refused = (await unnamed.json()) as Json;
+    expect([unnamed.status, refused.code, refused.errors[0].path]).toEqual([400, "ambiguous_item", "uid"]);
+    expect(refused.details.candidates.map((x: Json) => x.uid)).toEqual([uid.C1, uid.C2]);
+    await c.mark();
+    for (const client of ["C2", "C1"]) {
+      expect(await scan(`BC-SOCK-${client}`)).toMatchObject({ result: "done", as: "item", did: "bin_lit" });
+      await scan("EXC-CONFIRM");
+    }
+    const complete = (await c.since()).find(
+      (n) =>
+        n.notification_data.externalServiceRequestId === "K-SOCK" && n.notification_data.state === "complete",
+    );
+    const actuals = (complete?.notification_data.serviceRequests[0].actuals.containers ?? []) as Json[];
+    expect(actuals.map((a) => [a.products[0].uid, a.products[0].productAttributes.pdfa_values])).toEqual([
+      [uid.C2, { product_sku: "SOCK", client_id: "C2" }],
+      [uid.C1, { product_sku: "SOCK", client_id: "C1" }],
+    ]);
+    expect([onHand("S80", uid.C1 as string)?.quantity, onHand("S80", uid.C2 as string)?.quantity]).toEqual([
+      0, 0,
+    ]);
+  });
+});
