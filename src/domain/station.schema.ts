@@ -91,6 +91,8 @@ export const pickExceptionSchema = z
     externalServiceRequestId: id255,
     line: id255,
     location: id255.optional(),
+    /** the item found wrong, where the line holds several (its reservation is written down first) */
+    uid: uid.optional(),
     quantity: qty,
     reason: z.enum(PICK_EXCEPTION_REASONS),
     seat: seatName.optional(),

@@ -67,7 +67,8 @@ export function pickException(state: Picking, code: ExceptionCode, seat: string)
   const scanned = scanEach(p) ? (state.scanned ?? 0) : 0;
   const calls: OpCall[] = scanned > 0 ? [pickCall(p, scanned, seat)] : [];
   const { externalServiceRequestId, line } = p;
-  const input = { externalServiceRequestId, line, quantity: p.quantity - scanned, reason, seat };
+  const uid = String(p.itemId);
+  const input = { externalServiceRequestId, line, uid, quantity: p.quantity - scanned, reason, seat };
   calls.push({ op: "pickException", input });
   return moved({ step: "ready", tote: null }, calls, "exception", "pick_exception", code);
 }

@@ -94,15 +94,17 @@ function pickCalls(
   seat: string,
 ): OpCall[] {
   const { externalServiceRequestId, line, location } = p;
+  // the item by its uid: the line may hold two items at the slot (docs/decisions.md#item-identity)
+  const uid = String(p.itemId);
   const calls: OpCall[] = [];
   if (picked > 0)
     calls.push({
       op: "pick",
-      input: { externalServiceRequestId, line, location, quantity: picked, seat },
+      input: { externalServiceRequestId, line, location, uid, quantity: picked, seat },
     });
   calls.push({
     op: "pickException",
-    input: { externalServiceRequestId, line, location, quantity, reason, seat },
+    input: { externalServiceRequestId, line, location, uid, quantity, reason, seat },
   });
   return calls;
 }

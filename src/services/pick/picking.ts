@@ -177,7 +177,7 @@ export function recordPickException(deps: PickDeps, input: PickExceptionInput, t
   const row = notPastDeadline(mustFind(deps, "PICK", input.externalServiceRequestId), tx.now);
   const line = findLine(deps, row, input.line);
   const nextLine = lineStep(lineState(line), { type: "exception", quantity: input.quantity });
-  const at = writeDown(deps, row, line, input.quantity, input.location);
+  const at = writeDown(deps, row, line, input);
   const step = stepPick(row.state as PickState, {
     type: "exception",
     lineId: String(line.id),
@@ -205,21 +205,24 @@ function emptySlot(deps: PickDeps, location: string, itemId: number): void {
 }
 
 /**
- * Releases `quantity` of the line's reservations, the named slot first, then those on presented
- * racks; returns the item and the slot the exception is recorded at.
+ * Releases `quantity` of the line's reservations, the named item's and the named slot's first, then
+ * those on presented racks; returns the item and the slot the exception is recorded at.
  */
 function writeDown(
   deps: PickDeps,
   row: RequestRow,
   line: LineRow,
-  quantity: number,
-  location: string | undefined,
+  input: Pick<PickExceptionInput, "quantity" | "location" | "uid">,
 ): { itemId: number | null; location: string | undefined } {
+  const { quantity, location } = input;
   let left = quantity;
   let itemId: number | null = null;
   let where = location;
-  const rank = (r: { location: string }) =>
-    (r.location === location ? 2 : 0) + Number(deps.stock.isPresented(r.location));
+  // the named item first (docs/decisions.md#item-identity), then the named slot, then presented racks
+  const rank = (r: { location: string; itemId: number }) =>
+    (String(r.itemId) === input.uid ? 4 : 0) +
+    (r.location === location ? 2 : 0) +
+    Number(deps.stock.isPresented(r.location));
   const mine = deps.requests.reservationsOfRequest(row.id).filter((r) => r.lineId === line.id);
   mine.sort((a, b) => rank(b) - rank(a));
   for (const r of mine) {

@@ -20,7 +20,14 @@ describe("problems with a quantity", () => {
     expect(step.calls).toEqual([
       {
         op: "pick",
-        input: { externalServiceRequestId: "P1", line: "P1-L1", location: "S1", quantity: 2, seat: "front" },
+        input: {
+          externalServiceRequestId: "P1",
+          line: "P1-L1",
+          location: "S1",
+          uid: "1",
+          quantity: 2,
+          seat: "front",
+        },
       },
       {
         op: "pickException",
@@ -28,6 +35,7 @@ describe("problems with a quantity", () => {
           externalServiceRequestId: "P1",
           line: "P1-L1",
           location: "S1",
+          uid: "1",
           quantity: 1,
           reason: "physically_damaged",
           seat: "front",
@@ -68,6 +76,7 @@ describe("problems with a quantity", () => {
           externalServiceRequestId: "P1",
           line: "P1-L1",
           location: "M1-A1",
+          uid: "1",
           quantity: 4,
           reason: "missing",
           seat: "front",
