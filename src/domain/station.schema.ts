@@ -57,17 +57,19 @@ function checkItemName(v: ItemNameFields, ctx: z.RefinementCtx): void {
     });
 }
 
-/** The item a station call names: its uid, or the attribute values it gives (product_sku among them). */
-export type ItemRef = { uid: number } | { name: Record<string, string | number | boolean> };
+/**
+ * The item a station call names: its uid, or the attribute values it gives (product_sku among them),
+ * with the field a refusal names.
+ */
+export type ItemRef =
+  | { uid: number; path: "uid" }
+  | { name: Record<string, string | number | boolean>; path: "pdfa_values" | "product_sku" };
 
 export function itemRefOf(v: ItemNameFields): ItemRef {
-  if (v.uid !== undefined) return { uid: Number(v.uid) };
-  return {
-    name: {
-      ...(v.pdfa_values ?? {}),
-      ...(v.product_sku === undefined ? {} : { product_sku: v.product_sku }),
-    },
-  };
+  if (v.uid !== undefined) return { uid: Number(v.uid), path: "uid" };
+  const name: Record<string, string | number | boolean> = { ...(v.pdfa_values ?? {}) };
+  if (v.product_sku !== undefined) name.product_sku = v.product_sku;
+  return { name, path: v.pdfa_values === undefined ? "product_sku" : "pdfa_values" };
 }
 
 export const pickTransactionSchema = z.object({

@@ -199,6 +199,45 @@ describe("a name that fits two items", () => {
   });
 });
 
+describe("the station's put transaction names one of the put's items", () => {
+  it("Put request: a put expecting both items of SKU SOCK → a put transaction naming only product_sku is 400 ambiguous_item (nothing booked); by pdfa_values or by uid it books the item named", async () => {
+    const id = "P-NAMED";
+    const body = putOf(
+      id,
+      [
+        [{ product_sku: "SOCK", client_id: "C1" }, 1],
+        [{ product_sku: "SOCK", client_id: "C2" }, 1],
+      ],
+      "TOTE-NAMED",
+    );
+    await ok(c.call("POST", SR, body));
+    await ok(c.call("POST", `/station/puts/${id}/put-back-stage`, { ppsBinId: "2" }));
+    const put = (item: Json) =>
+      c.call("POST", "/station/puts", {
+        externalServiceRequestId: id,
+        location: "S90",
+        quantity: 1,
+        ...item,
+      });
+    await c.mark();
+    const res = await put({ product_sku: "SOCK" });
+    const refused = (await res.json()) as Json;
+    expect([res.status, refused.code, refused.errors[0].path]).toEqual([
+      400,
+      "ambiguous_item",
+      "product_sku",
+    ]);
+    expect(refused.details.candidates.map((x: Json) => x.uid)).toEqual([uid.C1, uid.C2]);
+    expect(await c.since()).toEqual([]);
+    await ok(put({ pdfa_values: { product_sku: "SOCK", client_id: "C2" } }));
+    const other = await put({ uid: uid.C2 });
+    expect([other.status, ((await other.json()) as Json).errors[0].path]).toEqual([400, "quantity"]);
+    await ok(put({ uid: uid.C1 }));
+    expect(booked(completeOf(await c.since(), id)).map(([u]) => u)).toEqual([uid.C2, uid.C1]);
+    await ok(c.call("POST", `/station/puts/${id}/release`));
+  });
+});
+
 describe("an item whose uniqueness group lacks product_sku", () => {
   it.each(["http", "mqtt"] as const)(
     'Item object: unique [["ean"]] → a put naming it by {product_sku, ean} (over %s) is created, put away by a scan, and its actual names it',

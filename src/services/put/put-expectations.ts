@@ -96,10 +96,10 @@ export function itemFor(ctx: RequestContext, row: RequestRow, ref: ItemRef): { i
   const products = expectationsOf(row).containers.flatMap((c) => c.products);
   if ("uid" in ref) {
     const p = products.find((x) => x.itemId === ref.uid);
-    if (!p) throw notExpected(row, "uid", `with uid ${ref.uid}`);
+    if (!p) throw notExpected(row, ref.path, `with uid ${ref.uid}`);
     return { itemId: p.itemId, sku: p.sku };
   }
-  const path = Object.keys(ref.name).some((k) => k !== "product_sku") ? "pdfa_values" : "product_sku";
+  const { path } = ref;
   const expected = new Set(products.map((p) => p.itemId));
   // scoped to the put: its products were named by a whole group when it was created, so the values
   // here need only tell its own items apart (docs/decisions.md#item-identity)

@@ -99,13 +99,12 @@ function namedItem(deps: StationDeps, ref: ItemRef): number {
   if ("uid" in ref) {
     if (!deps.items.get(ref.uid))
       throw new AppError("validation_failed", `no item with uid ${ref.uid}`, [
-        { path: "uid", message: "unknown item" },
+        { path: ref.path, message: "unknown item" },
       ]);
     return ref.uid;
   }
-  const path = Object.keys(ref.name).some((k) => k !== "product_sku") ? "pdfa_values" : "product_sku";
   const what = JSON.stringify(ref.name);
-  return theOneNamed(deps.items.named(ref.name), path, what, deps.items.partlyNamed(ref.name)).id;
+  return theOneNamed(deps.items.named(ref.name), ref.path, what, deps.items.partlyNamed(ref.name)).id;
 }
 
 /**
