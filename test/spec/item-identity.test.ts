@@ -134,6 +134,15 @@ describe("two items of one SKU, told apart by another attribute of their uniquen
         ),
       );
       expect(created.status).toBe(200);
+      // Product: "uid (string or null), uidType (… for example `ITEM_ID`)": each expected product names its item
+      const named = (created.body.expectations.containers[0].products as Json[]).map((p) => [
+        p.uid,
+        p.uidType,
+      ]);
+      expect(named).toEqual([
+        [uid.C1, "ITEM_ID"],
+        [uid.C2, "ITEM_ID"],
+      ]);
       await ok(c.call("POST", `/station/puts/${id}/put-back-stage`, { ppsBinId: "2" }));
       await c.mark();
       const before = { C1: onHand(slot, uid.C1 as string), C2: onHand(slot, uid.C2 as string) };
