@@ -24,6 +24,8 @@ export const WHEN: Record<ErrorCode, string> = {
     "more items match a `search_v2` than `search.maxResults`, or their answer would exceed `search.maxAnswerBytes`: refine the search (add a filter); nothing is answered in part. `details` name the limit (its configuration key) and its value",
   limit_exceeded:
     "a request asks for more work than a configured limit allows: pick lines (`pick.maxLines`), values in one `in` list (`pick.maxFilterValues`), index rows read to resolve its filters (`pick.maxCandidates`); nothing was changed. `errors[0].path` names the field, `details` the limit (its configuration key), its value and what was asked",
+  ambiguous_item:
+    "a name of an item (`pdfa_values`, or `product_sku` / `pdfa_values` of a station call) matches several items; `details.candidates` lists each one's `uid` and `pdfa_values`: name one of them by a whole uniqueness group or by `uid` (see [item identity](decisions.md#item-identity))",
   unauthorized: "bearer token missing, malformed, unknown, revoked or expired: fetch a new token",
   invalid_credentials:
     "token endpoint: wrong client credential, user, password or refresh token (one answer for all)",

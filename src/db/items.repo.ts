@@ -1,4 +1,12 @@
-import type { Identity } from "../domain/item.identity.js";
+import {
+  agreesWith,
+  type Identity,
+  identifyingValues,
+  identitiesIn,
+  type NamedItem,
+  namesItem,
+} from "../domain/item.identity.js";
+import type { ItemSchema } from "../domain/item.schema.js";
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
 import type { barcodes, categories, itemIdentities, itemKeys, items } from "./tables.js";
@@ -79,6 +87,16 @@ function prepareItemStatements(sqlite: Sqlite) {
     insertCategory: sqlite.prepare(
       "INSERT OR IGNORE INTO categories (client_category_id, schema_json, updated_at) VALUES (?, ?, ?)",
     ),
+    // the distinct uniqueness groups, one index seek each (a skip scan): there are few, items are many
+    groupKeys: sqlite.prepare<[], { groupKey: string }>(
+      `WITH RECURSIVE g(k) AS (
+         SELECT min(group_key) FROM item_identities
+         UNION ALL SELECT (SELECT min(group_key) FROM item_identities WHERE group_key > g.k) FROM g WHERE g.k IS NOT NULL)
+       SELECT k AS groupKey FROM g WHERE k IS NOT NULL`,
+    ),
+    idsBySku: sqlite.prepare<[string], Pick<ItemRow, "id">>(
+      "SELECT id FROM items WHERE product_sku = ? ORDER BY id LIMIT 100",
+    ),
     keyKnown: sqlite.prepare<[string], { one: number }>(
       "SELECT 1 AS one FROM item_keys WHERE attr = ? LIMIT 1",
     ),
@@ -104,6 +122,21 @@ function prepareItemStatements(sqlite: Sqlite) {
 
 export function createItemsRepo(sqlite: Sqlite) {
   const q = prepareItemStatements(sqlite);
+  const isKnownKey = (attr: string): boolean => q.keyKnown.get(attr) !== undefined;
+  /** The items of these ids (each once, in id order) with their schema and productAttributes. */
+  const parsedItems = (ids: Iterable<number>) =>
+    [...new Set(ids)]
+      .sort((a, b) => a - b)
+      .flatMap((id) => {
+        const row = q.getItem.get(id);
+        if (!row) return [];
+        const doc = JSON.parse(row.doc) as { productAttributes: Record<string, unknown> };
+        return [{ id, schema: JSON.parse(row.schemaJson) as ItemSchema, attrs: doc.productAttributes }];
+      });
+  const agreeing = (ids: Iterable<number>, name: Readonly<Record<string, unknown>>): NamedItem[] =>
+    parsedItems(ids).flatMap(({ id, schema, attrs }) =>
+      agreesWith(name, attrs, isKnownKey) ? [{ id, values: identifyingValues(schema, attrs) }] : [],
+    );
   return {
     /** Items that already hold any of these identities. */
     holdersOf(identities: Identity[]): IdentityRow[] {
@@ -146,7 +179,35 @@ export function createItemsRepo(sqlite: Sqlite) {
     rememberCategory(id: string, schemaJson: string, now: number): void {
       q.insertCategory.run(id, schemaJson, now);
     },
-    isKnownKey: (attr: string): boolean => q.keyKnown.get(attr) !== undefined,
+    /**
+     * The items a name (pdfa_values, a station call's attributes) names: those holding one of the
+     * identities it gives, kept when none of its values contradicts theirs (domain/item.identity.ts).
+     */
+    named(name: Readonly<Record<string, unknown>>): NamedItem[] {
+      const groups = q.groupKeys.all().map((g) => g.groupKey);
+      const ids = q.identity.all(JSON.stringify(identitiesIn(name, groups))).map((h) => h.itemId);
+      return parsedItems(ids).flatMap(({ id, schema, attrs }) =>
+        namesItem(name, schema, attrs, isKnownKey) ? [{ id, values: identifyingValues(schema, attrs) }] : [],
+      );
+    },
+    /** Items of the name's product_sku whose attributes its values agree with: what it may mean in part. */
+    partlyNamed(name: Readonly<Record<string, unknown>>): NamedItem[] {
+      const sku = name.product_sku;
+      return typeof sku === "string"
+        ? agreeing(
+            q.idsBySku.all(sku).map((r) => r.id),
+            name,
+          )
+        : [];
+    },
+    /** Of these items, those the name's values agree with (a name scoped to a request's own items). */
+    agreeing,
+    /** The item's identifying values (`pdfa_values`), or undefined when there is no such item. */
+    valuesOf(id: number): Record<string, unknown> | undefined {
+      const [item] = parsedItems([id]);
+      return item && identifyingValues(item.schema, item.attrs);
+    },
+    isKnownKey,
     idsByKey: (attr: string, value: string, limit: number): number[] =>
       q.idsByKey.all(attr, value, limit).map((r) => r.itemId),
     /**

@@ -128,16 +128,6 @@ export function auditNotificationData(
   return data;
 }
 
-/** The unique attributes of a product and their values (the line's `pdfa_values`). */
-export function pdfaValues(
-  uniqueKeys: readonly string[],
-  attrs: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of uniqueKeys) if (attrs[key] !== undefined) out[key] = attrs[key];
-  return out;
-}
-
 /**
  * SKU audit filter (docs/interface.md "Audit object"): a product is audited when it matches any one of the sets; a
  * set matches when each attribute it names has one of the listed values. No sets: every product of the

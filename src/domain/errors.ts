@@ -20,6 +20,7 @@ export type ErrorCode =
   | "schema_missing"
   | "search_too_broad" // 400: more items match a search than its answer may hold (domain/work-limits.ts)
   | "limit_exceeded" // 413: a request asks for more work than a configured limit allows
+  | "ambiguous_item" // a name (pdfa_values, product_sku) that matches several items; details.candidates
   // auth
   | "unauthorized" // 401
   | "invalid_credentials" // 401
@@ -83,6 +84,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   schema_missing: "invalid",
   search_too_broad: "invalid",
   limit_exceeded: "too_large",
+  ambiguous_item: "invalid",
   unauthorized: "unauthenticated",
   invalid_credentials: "unauthenticated",
   forbidden: "forbidden",

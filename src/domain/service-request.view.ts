@@ -51,7 +51,13 @@ export interface RequestData {
 export interface PutExpectations {
   containers: Array<{
     id: number;
-    products: Array<{ id: number; productQuantity: number; productAttributes: Record<string, unknown> }>;
+    products: Array<{
+      id: number;
+      productQuantity: number;
+      productAttributes: Record<string, unknown>;
+      /** the item its pdfa_values named, once resolved: the product's `uid` (docs/decisions.md#item-identity) */
+      itemId?: number;
+    }>;
   }>;
 }
 
@@ -176,7 +182,9 @@ export function requestView(r: RequestData) {
               container(
                 c.id,
                 null,
-                c.products.map((p) => product(p.id, p.productQuantity, p.productAttributes, null, created)),
+                c.products.map((p) =>
+                  product(p.id, p.productQuantity, p.productAttributes, p.itemId || null, created),
+                ),
                 null,
                 created,
                 created,

@@ -19,10 +19,65 @@ export const stationModeSchema = z.object({ mode: z.enum(STATION_MODES) });
 
 export const loginSchema = z.object({ user: identifier(128) });
 
+/** An item's own id, as actuals give it (Product `uid`, uidType `ITEM_ID`). */
+const uid = z.string().regex(/^[1-9]\d{0,14}$/, "an item's uid: its id, digits");
+
+/**
+ * How a station call names an item (docs/decisions.md#item-identity): by its `uid`, or by attribute
+ * values that hold one whole uniqueness group of it (`pdfa_values`; `product_sku` alone is such a name
+ * only for an item identified by it).
+ */
+const itemNameFields = {
+  uid: uid.optional(),
+  product_sku: id255.optional(),
+  pdfa_values: z
+    .record(identifier(255), z.union([z.string().max(255), z.number(), z.boolean()]))
+    .refine((v) => Object.keys(v).length <= 64, "at most 64 attributes")
+    .optional(),
+};
+
+interface ItemNameFields {
+  uid?: string | undefined;
+  product_sku?: string | undefined;
+  pdfa_values?: Record<string, string | number | boolean> | undefined;
+}
+
+const NAME_AN_ITEM = "name the item: uid, pdfa_values or product_sku";
+
+/** A station call names its item once: by uid, or by attributes that agree with each other. */
+function checkItemName(v: ItemNameFields, ctx: z.RefinementCtx): void {
+  if (v.uid === undefined && v.product_sku === undefined && v.pdfa_values === undefined)
+    ctx.addIssue({ code: "custom", path: ["product_sku"], message: NAME_AN_ITEM });
+  const inValues = v.pdfa_values?.product_sku;
+  if (v.product_sku !== undefined && inValues !== undefined && inValues !== v.product_sku)
+    ctx.addIssue({
+      code: "custom",
+      path: ["pdfa_values", "product_sku"],
+      message: "differs from product_sku",
+    });
+}
+
+/**
+ * The item a station call names: its uid, or the attribute values it gives (product_sku among them),
+ * with the field a refusal names.
+ */
+export type ItemRef =
+  | { uid: number; path: "uid" }
+  | { name: Record<string, string | number | boolean>; path: "pdfa_values" | "product_sku" };
+
+export function itemRefOf(v: ItemNameFields): ItemRef {
+  if (v.uid !== undefined) return { uid: Number(v.uid), path: "uid" };
+  const name: Record<string, string | number | boolean> = { ...(v.pdfa_values ?? {}) };
+  if (v.product_sku !== undefined) name.product_sku = v.product_sku;
+  return { name, path: v.pdfa_values === undefined ? "product_sku" : "pdfa_values" };
+}
+
 export const pickTransactionSchema = z.object({
   externalServiceRequestId: id255,
   line: id255,
   location: id255,
+  /** the item picked, where the line holds several at the slot (the station engine always sends it) */
+  uid: uid.optional(),
   quantity: qty,
   seat: seatName.optional(),
 });
@@ -38,6 +93,8 @@ export const pickExceptionSchema = z
     externalServiceRequestId: id255,
     line: id255,
     location: id255.optional(),
+    /** the item found wrong, where the line holds several (its reservation is written down first) */
+    uid: uid.optional(),
     quantity: qty,
     reason: z.enum(PICK_EXCEPTION_REASONS),
     seat: seatName.optional(),
@@ -48,22 +105,26 @@ export const pickExceptionSchema = z
   });
 export type PickExceptionInput = z.output<typeof pickExceptionSchema>;
 
-export const putTransactionSchema = z.object({
-  externalServiceRequestId: id255,
-  product_sku: id255,
-  location: id255,
-  quantity: qty,
-  seat: seatName.optional(),
-});
+export const putTransactionSchema = z
+  .object({
+    externalServiceRequestId: id255,
+    ...itemNameFields,
+    location: id255,
+    quantity: qty,
+    seat: seatName.optional(),
+  })
+  .superRefine(checkItemName);
 export type PutTransactionInput = z.output<typeof putTransactionSchema>;
 
-export const putExceptionSchema = z.object({
-  externalServiceRequestId: id255,
-  product_sku: id255,
-  quantity: qty,
-  reason: z.enum(PUT_EXCEPTION_STATES),
-  seat: seatName.optional(),
-});
+export const putExceptionSchema = z
+  .object({
+    externalServiceRequestId: id255,
+    ...itemNameFields,
+    quantity: qty,
+    reason: z.enum(PUT_EXCEPTION_STATES),
+    seat: seatName.optional(),
+  })
+  .superRefine(checkItemName);
 export type PutExceptionInput = z.output<typeof putExceptionSchema>;
 
 export const putBackStageSchema = z.object({
@@ -78,10 +139,12 @@ export const rackPresentedSchema = z.object({
 export type RackPresentedInput = z.output<typeof rackPresentedSchema>;
 
 /** PUT /station/stock: the on-hand quantity of an item at a slot (an inventory adjustment). */
-export const stockAdjustSchema = z.object({
-  location: id255,
-  msu: id255,
-  product_sku: id255,
-  quantity: z.number().int().min(0).max(10_000_000),
-});
+export const stockAdjustSchema = z
+  .object({
+    location: id255,
+    msu: id255,
+    ...itemNameFields,
+    quantity: z.number().int().min(0).max(10_000_000),
+  })
+  .superRefine(checkItemName);
 export type StockAdjustInput = z.output<typeof stockAdjustSchema>;

@@ -23,7 +23,9 @@ export const eachUnit = (as?: Resolved["as"]): SeatStep =>
 /** The pick transaction of `quantity` units of the seat's lit pick. */
 function pickCall(p: PickTarget, quantity: number, seat: string): OpCall {
   const { externalServiceRequestId, line, location } = p;
-  return { op: "pick", input: { externalServiceRequestId, line, location, quantity, seat } };
+  // the item by its uid: a line's filters may hold two items at one slot (docs/decisions.md#item-identity)
+  const uid = String(p.itemId);
+  return { op: "pick", input: { externalServiceRequestId, line, location, uid, quantity, seat } };
 }
 
 export function pickDone(state: Picking, quantity: number, as: Resolved["as"], seat: string): SeatStep {
@@ -65,7 +67,8 @@ export function pickException(state: Picking, code: ExceptionCode, seat: string)
   const scanned = scanEach(p) ? (state.scanned ?? 0) : 0;
   const calls: OpCall[] = scanned > 0 ? [pickCall(p, scanned, seat)] : [];
   const { externalServiceRequestId, line } = p;
-  const input = { externalServiceRequestId, line, quantity: p.quantity - scanned, reason, seat };
+  const uid = String(p.itemId);
+  const input = { externalServiceRequestId, line, uid, quantity: p.quantity - scanned, reason, seat };
   calls.push({ op: "pickException", input });
   return moved({ step: "ready", tote: null }, calls, "exception", "pick_exception", code);
 }

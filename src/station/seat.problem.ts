@@ -94,15 +94,17 @@ function pickCalls(
   seat: string,
 ): OpCall[] {
   const { externalServiceRequestId, line, location } = p;
+  // the item by its uid: the line may hold two items at the slot (docs/decisions.md#item-identity)
+  const uid = String(p.itemId);
   const calls: OpCall[] = [];
   if (picked > 0)
     calls.push({
       op: "pick",
-      input: { externalServiceRequestId, line, location, quantity: picked, seat },
+      input: { externalServiceRequestId, line, location, uid, quantity: picked, seat },
     });
   calls.push({
     op: "pickException",
-    input: { externalServiceRequestId, line, location, quantity, reason, seat },
+    input: { externalServiceRequestId, line, location, uid, quantity, reason, seat },
   });
   return calls;
 }
@@ -142,7 +144,7 @@ export function problemStep(
     if (!put) return refused("exception_not_applicable", `no ${p.kind} at seat ${p.seat}`, "exception");
     const input = {
       externalServiceRequestId: state.put.externalServiceRequestId,
-      product_sku: state.put.sku,
+      uid: String(state.put.itemId),
       quantity: q,
       reason: put,
       seat: p.seat,

@@ -71,6 +71,8 @@ export function putKeyin(state: Extract<SeatState, { step: "put_slot" }>, quanti
   return moved(next, [], "keyin", "quantity_set");
 }
 
+// A put call names the scanned item by its uid, never by its SKU, which two expected items may share
+// (docs/decisions.md#item-identity).
 export function putConfirm(
   state: Extract<SeatState, { step: "put_confirm" }>,
   as: Resolved["as"],
@@ -87,7 +89,7 @@ export function putConfirm(
     );
   const input = {
     externalServiceRequestId: state.put.externalServiceRequestId,
-    product_sku: state.put.sku,
+    uid: String(state.put.itemId),
     location: state.location,
     quantity: q,
     seat,
@@ -106,7 +108,7 @@ export function putException(state: Putting, code: ExceptionCode, w: SeatFacts):
     );
   const input = {
     externalServiceRequestId: state.put.externalServiceRequestId,
-    product_sku: state.put.sku,
+    uid: String(state.put.itemId),
     quantity: state.quantity,
     reason,
     seat: w.seat,

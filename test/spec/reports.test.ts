@@ -132,8 +132,8 @@ describe("report CSV", () => {
     const schema = { unique: [["product_sku", "client_id"]], type: "object" };
     const boot = itemBody("BOOT", { schema, productAttributes: { product_sku: "BOOT", client_id: "C-9" } });
     await ok(proxied.t.call("POST", ITEM, boot));
-    await setStock(proxied.t, "S-2", "M-1", "BOOT", 2);
-    await setStock(proxied.t, "S-3", "M-2", "BOOT", 1);
+    await setStock(proxied.t, "S-2", "M-1", { product_sku: "BOOT", client_id: "C-9" }, 2);
+    await setStock(proxied.t, "S-3", "M-2", { product_sku: "BOOT", client_id: "C-9" }, 1);
     await proxied.mark();
     const id = await generateVia(proxied.t, "10.20.30.40:8080");
     await generated(proxied);

@@ -30,8 +30,16 @@ export async function seedItem(t: TestAgent, sku: string, over: Json = {}): Prom
 }
 
 /** Stock set over the station API (`PUT /station/stock` names the item by its product_sku). */
-export async function seedStock(t: TestAgent, location: string, msu: string, sku: string, qty: number) {
-  const res = await t.call("PUT", "/station/stock", { location, msu, product_sku: sku, quantity: qty });
+/** Stock of an item named by its SKU (where that is a whole uniqueness group) or by its pdfa_values. */
+export async function seedStock(
+  t: TestAgent,
+  location: string,
+  msu: string,
+  item: string | Record<string, unknown>,
+  qty: number,
+) {
+  const name = typeof item === "string" ? { product_sku: item } : { pdfa_values: item };
+  const res = await t.call("PUT", "/station/stock", { location, msu, ...name, quantity: qty });
   expect(res.status, await res.text()).toBe(200);
 }
 

@@ -83,8 +83,16 @@ export async function seedItem(t: TestAgent, sku: string): Promise<number> {
   return (await ok(t.call("POST", ITEM, itemBody(sku)))).id as number;
 }
 
-export async function setStock(t: TestAgent, location: string, msu: string, sku: string, quantity: number) {
-  await ok(t.call("PUT", "/station/stock", { location, msu, product_sku: sku, quantity }));
+/** Sets stock of an item named by its SKU (where that is a whole uniqueness group) or by pdfa_values. */
+export async function setStock(
+  t: TestAgent,
+  location: string,
+  msu: string,
+  item: string | Json,
+  quantity: number,
+) {
+  const name = typeof item === "string" ? { product_sku: item } : { pdfa_values: item };
+  await ok(t.call("PUT", "/station/stock", { location, msu, ...name, quantity }));
 }
 
 export function pickLine(id: string, sku: string, qty: number, attributes?: Json): Json {

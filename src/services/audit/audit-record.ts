@@ -2,15 +2,10 @@ import type { Logger } from "pino";
 import type { AuditLineRow, AuditRow, AuditsRepo } from "../../db/audits.repo.js";
 import type { StationRepo } from "../../db/station.repo.js";
 import type { AuditStatus } from "../../domain/audit.machine.js";
-import {
-  type AuditLineRecord,
-  auditNotificationData,
-  type LineCount,
-  pdfaValues,
-} from "../../domain/audit.view.js";
+import { type AuditLineRecord, auditNotificationData, type LineCount } from "../../domain/audit.view.js";
 import type { AuditLineStatus } from "../../domain/audit-line.machine.js";
 import { AppError } from "../../domain/errors.js";
-import { uniqueKeysOf } from "../../domain/item.identity.js";
+import { identifyingValues } from "../../domain/item.identity.js";
 import type { ItemSchema } from "../../domain/item.schema.js";
 
 /** What the audit use cases read and write. */
@@ -47,7 +42,6 @@ export function auditView(deps: AuditDeps, a: AuditRow, now: number): Record<str
 
 function lineRecord(l: AuditLineRow): AuditLineRecord {
   const attrs = l.attrsJson ? (JSON.parse(l.attrsJson) as Record<string, unknown>) : {};
-  const keys = l.schemaJson ? uniqueKeysOf(JSON.parse(l.schemaJson) as ItemSchema) : [];
   return {
     auditLineId: l.auditLineId,
     itemId: l.itemId,
@@ -55,7 +49,7 @@ function lineRecord(l: AuditLineRow): AuditLineRecord {
     status: l.status as AuditLineStatus,
     expectedQty: l.expectedQty,
     count: l.countJson ? (JSON.parse(l.countJson) as LineCount) : null,
-    pdfaValues: pdfaValues(keys, attrs),
+    pdfaValues: l.schemaJson ? identifyingValues(JSON.parse(l.schemaJson) as ItemSchema, attrs) : {},
   };
 }
 

@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
 import type { RequestRow } from "../../db/requests.repo.js";
-import { AppError } from "../../domain/errors.js";
 import type { StagePutInput } from "../../domain/service-request.schema.js";
 import type {
   PickExceptionInput,
@@ -23,19 +22,6 @@ export interface OperationsDeps {
   deps: StationDeps & PutDeps;
   unitOfWork: UnitOfWork;
   log: Logger;
-}
-
-/** The item a product_sku names; a 400 when it names none or several. */
-function itemBySku(deps: StationDeps, sku: string): number {
-  const ids = deps.items.idsByKey("product_sku", sku, 2);
-  if (ids.length !== 1) {
-    throw new AppError(
-      "validation_failed",
-      ids.length ? `product_sku '${sku}' names several items` : `no item '${sku}'`,
-      [{ path: "product_sku", message: ids.length ? "ambiguous" : "unknown item" }],
-    );
-  }
-  return ids[0] as number;
 }
 
 /**
@@ -94,8 +80,7 @@ export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps)
     setMode: (mode: StationMode) => uow.run((tx) => station.setMode(deps, mode, tx)),
     rackPresented: (input: RackPresentedInput) => uow.run((tx) => station.presentRack(deps, input, tx)),
     rackGone: (msu: string) => uow.run((tx) => station.removeRack(deps, msu, tx)),
-    setStock: (input: StockAdjustInput) =>
-      uow.run((tx) => station.setStock(deps, { ...input, itemId: itemBySku(deps, input.product_sku) }, tx)),
+    setStock: (input: StockAdjustInput) => uow.run((tx) => station.setStock(deps, input, tx)),
     pick: done(records.pick),
     pickException: done(records.pickException),
     printReady: (externalId: string) => uow.run((tx) => pick.printReady(deps, externalId, tx)),

@@ -1,10 +1,11 @@
 import type { LineRow, RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
+import { theOneNamed } from "../../domain/item.identity.js";
 import { isRefusal } from "../../domain/machine.js";
 import { type PickEffect, type PickState, stepPick } from "../../domain/pick.machine.js";
 import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../../domain/pick-line.machine.js";
 import type { PickExceptionInput, PickTransactionInput } from "../../domain/station.schema.js";
-import { mustFind, operatorIn, parseJson } from "../requests/request-record.js";
+import { mustFind, operatorIn, parseJson, pdfaValues } from "../requests/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
@@ -101,6 +102,22 @@ function refused(row: RequestRow, reason: string): AppError {
   ]);
 }
 
+/**
+ * The reservation of the item picked: the one the call names by uid, else the line's only item at the
+ * slot; a line whose filters hold several items there needs the uid (docs/decisions.md#item-identity).
+ */
+function oneItemOf<R extends { itemId: number }>(
+  deps: PickDeps,
+  here: R[],
+  uid: string | undefined,
+): R | undefined {
+  if (uid !== undefined) return here.find((r) => r.itemId === Number(uid));
+  if (new Set(here.map((r) => r.itemId)).size < 2) return here[0];
+  const candidates = here.map((r) => ({ id: r.itemId, values: pdfaValues(deps, r.itemId) }));
+  const chosen = theOneNamed(candidates, "uid", "the slot's reservation for this line");
+  return here.find((r) => r.itemId === chosen.id);
+}
+
 /** The line's reservation at the slot, which must be on a presented rack and hold the quantity. */
 function reservationAt(deps: PickDeps, row: RequestRow, line: LineRow, input: PickTransactionInput) {
   if (!deps.stock.isPresented(input.location)) {
@@ -108,9 +125,10 @@ function reservationAt(deps: PickDeps, row: RequestRow, line: LineRow, input: Pi
       { path: "location", message: "present its rack first" },
     ]);
   }
-  const res = deps.requests
+  const here = deps.requests
     .reservationsOfRequest(row.id)
-    .find((r) => r.lineId === line.id && r.location === input.location);
+    .filter((r) => r.lineId === line.id && r.location === input.location && r.quantity > 0);
+  const res = oneItemOf(deps, here, input.uid);
   if (!res || res.quantity < input.quantity) {
     throw new AppError(
       "invalid_state",
@@ -184,7 +202,7 @@ export function recordPickException(deps: PickDeps, input: PickExceptionInput, t
   const lines = deps.requests.lines(row.id).map((l) => (l.id === line.id ? stepped : lineState(l)));
   const endsShort = summarizeLines(lines) === "short";
   const nextLine = heldUntilAbandoned(stepped, endsShort);
-  const at = writeDown(deps, row, line, input.quantity, input.location);
+  const at = writeDown(deps, row, line, input);
   const step = stepPick(row.state as PickState, {
     type: "exception",
     lineId: String(line.id),
@@ -213,21 +231,24 @@ function emptySlot(deps: PickDeps, location: string, itemId: number): void {
 }
 
 /**
- * Releases `quantity` of the line's reservations, the named slot first, then those on presented
- * racks; returns the item and the slot the exception is recorded at.
+ * Releases `quantity` of the line's reservations, the named item's and the named slot's first, then
+ * those on presented racks; returns the item and the slot the exception is recorded at.
  */
 function writeDown(
   deps: PickDeps,
   row: RequestRow,
   line: LineRow,
-  quantity: number,
-  location: string | undefined,
+  input: Pick<PickExceptionInput, "quantity" | "location" | "uid">,
 ): { itemId: number | null; location: string | undefined } {
+  const { quantity, location } = input;
   let left = quantity;
   let itemId: number | null = null;
   let where = location;
-  const rank = (r: { location: string }) =>
-    (r.location === location ? 2 : 0) + Number(deps.stock.isPresented(r.location));
+  // the named item first (docs/decisions.md#item-identity), then the named slot, then presented racks
+  const rank = (r: { location: string; itemId: number }) =>
+    (String(r.itemId) === input.uid ? 4 : 0) +
+    (r.location === location ? 2 : 0) +
+    Number(deps.stock.isPresented(r.location));
   const mine = deps.requests.reservationsOfRequest(row.id).filter((r) => r.lineId === line.id);
   mine.sort((a, b) => rank(b) - rank(a));
   for (const r of mine) {

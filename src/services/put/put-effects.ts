@@ -73,7 +73,7 @@ export function applyPutEffects(
 export function recordPutActual(
   ctx: RequestContext,
   row: RequestRow,
-  actual: { sku: string; itemId: number; state: string; quantity: number; location: string | null },
+  actual: { itemId: number; state: string; quantity: number; location: string | null },
   actor: object,
   tx: Tx,
 ): number {
@@ -87,7 +87,7 @@ export function recordPutActual(
     itemId: actual.itemId,
     quantity: actual.quantity,
     productJson: JSON.stringify({
-      pdfa_values: { product_sku: actual.sku, ...pdfaValues(ctx, actual.itemId) },
+      pdfa_values: pdfaValues(ctx, actual.itemId),
       package_name: "each",
       package_count: actual.quantity,
     }),

@@ -1,6 +1,6 @@
 import type { RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
-import type { PutExceptionInput, PutTransactionInput } from "../../domain/station.schema.js";
+import { itemRefOf, type PutExceptionInput, type PutTransactionInput } from "../../domain/station.schema.js";
 import { mustFind, operatorIn, parseJson, type RequestContext } from "../requests/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import type { PutDeps } from "./put-deps.js";
@@ -30,7 +30,7 @@ function actedBy(row: RequestRow, actor: { user_name: string; pps_seat_name: str
 export function recordPut(deps: PutDeps, input: PutTransactionInput, tx: Tx): RequestRow {
   const op = operatorIn(deps, "put", input.seat);
   const row = mustFind(deps, "PUT", input.externalServiceRequestId);
-  const itemId = itemFor(row, input.product_sku);
+  const { itemId, sku } = itemFor(deps, row, itemRefOf(input));
   const loc = deps.stock.location(input.location);
   if (!loc || !deps.stock.isPresented(input.location)) {
     throw new AppError("invalid_state", `slot '${input.location}' is not on a rack at the station`, [
@@ -38,11 +38,11 @@ export function recordPut(deps: PutDeps, input: PutTransactionInput, tx: Tx): Re
     ]);
   }
   const p = progress(deps, row);
-  const left = p.left(input.product_sku);
+  const left = p.left(itemId);
   if (row.state === "staged" && input.quantity > left) throw moreThanExpected(input.quantity, left);
   const s = stepPutOrRefuse(row, {
     type: "put_transaction",
-    productSku: input.product_sku,
+    productSku: sku,
     location: input.location,
     itemId: String(itemId),
     quantity: input.quantity,
@@ -50,7 +50,6 @@ export function recordPut(deps: PutDeps, input: PutTransactionInput, tx: Tx): Re
   });
   deps.stock.add(input.location, itemId, input.quantity);
   const actual = {
-    sku: input.product_sku,
     itemId,
     state: "complete",
     quantity: input.quantity,
@@ -66,21 +65,20 @@ export function recordPut(deps: PutDeps, input: PutTransactionInput, tx: Tx): Re
 export function recordPutException(deps: PutDeps, input: PutExceptionInput, tx: Tx): RequestRow {
   const op = operatorIn(deps, "put", input.seat);
   const row = mustFind(deps, "PUT", input.externalServiceRequestId);
-  const itemId = itemFor(row, input.product_sku);
+  const { itemId, sku } = itemFor(deps, row, itemRefOf(input));
   const p = progress(deps, row);
   const excess = EXCESS.includes(input.reason);
-  const left = p.left(input.product_sku);
+  const left = p.left(itemId);
   if (row.state === "staged" && !excess && input.quantity > left)
     throw moreThanExpected(input.quantity, left);
   const s = stepPutOrRefuse(row, {
     type: "put_exception",
-    productSku: input.product_sku,
+    productSku: sku,
     state: input.reason,
     quantity: input.quantity,
     finished: p.total - (excess ? 0 : input.quantity) === 0,
   });
   const actual = {
-    sku: input.product_sku,
     itemId,
     state: input.reason,
     quantity: input.quantity,

@@ -95,16 +95,9 @@ export function mustFind(
   return row;
 }
 
-/** The product attributes that identify an item in actuals (its unique attributes). */
+/** The product attributes that identify an item in actuals: its `pdfa_values` (domain/item.identity.ts). */
 export function pdfaValues(ctx: RequestContext, itemId: number): Record<string, unknown> {
-  const row = ctx.items.get(itemId);
-  if (!row) return {};
-  const doc = JSON.parse(row.doc) as { productAttributes: Record<string, unknown> };
-  const schema = JSON.parse(row.schemaJson) as { unique: string[][] };
-  const out: Record<string, unknown> = {};
-  for (const k of new Set(schema.unique.flat()))
-    if (k in doc.productAttributes) out[k] = doc.productAttributes[k];
-  return out;
+  return ctx.items.valuesOf(itemId) ?? {};
 }
 
 /** Writes the request's notification with its full current state, and announces the change. */

@@ -1,6 +1,13 @@
 import type { SeatRow } from "../../db/station.repo.js";
 import { AppError } from "../../domain/errors.js";
-import type { RackPresentedInput, StationMode } from "../../domain/station.schema.js";
+import { theOneNamed } from "../../domain/item.identity.js";
+import {
+  type ItemRef,
+  itemRefOf,
+  type RackPresentedInput,
+  type StationMode,
+  type StockAdjustInput,
+} from "../../domain/station.schema.js";
 import { assignBins, lockAtPresentedRacks } from "../pick/pick.service.js";
 import { withdrawAllStaging } from "../put/put.service.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
@@ -85,14 +92,27 @@ export function removeRack(deps: StationDeps, msu: string, tx: Tx): void {
 }
 
 /**
+ * The item a station call names: its uid, or the values of a whole uniqueness group of it, never a
+ * SKU shared by several (docs/decisions.md#item-identity). A 400 naming the field otherwise.
+ */
+function namedItem(deps: StationDeps, ref: ItemRef): number {
+  if ("uid" in ref) {
+    if (!deps.items.get(ref.uid))
+      throw new AppError("validation_failed", `no item with uid ${ref.uid}`, [
+        { path: ref.path, message: "unknown item" },
+      ]);
+    return ref.uid;
+  }
+  const what = JSON.stringify(ref.name);
+  return theOneNamed(deps.items.named(ref.name), ref.path, what, deps.items.partlyNamed(ref.name)).id;
+}
+
+/**
  * Sets the on-hand quantity of an item at a slot (an inventory adjustment by the dashboard; the spec
  * shows no stock endpoint). It may not go below what pick lines hold reserved there.
  */
-export function setStock(
-  deps: StationDeps,
-  input: { location: string; msu: string; itemId: number; quantity: number },
-  tx: Tx,
-): void {
+export function setStock(deps: StationDeps, adjust: StockAdjustInput, tx: Tx): void {
+  const input = { ...adjust, itemId: namedItem(deps, itemRefOf(adjust)) };
   const loc = deps.stock.location(input.location);
   if (loc && loc.msu !== input.msu) {
     throw new AppError("validation_failed", `slot '${input.location}' belongs to MSU '${loc.msu}'`, [

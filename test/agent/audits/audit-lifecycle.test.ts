@@ -54,7 +54,7 @@ beforeAll(async () => {
     productAttributes: { product_sku: "CAP", client_id: "C1", colour: "red" },
   });
   await seedStock(t, "S-1", "MSU-1", "SHIRT", 10);
-  await seedStock(t, "S-2", "MSU-1", "CAP", 4);
+  await seedStock(t, "S-2", "MSU-1", { product_sku: "CAP", client_id: "C1" }, 4);
   await seedStock(t, "S-9", "MSU-9", "SHIRT", 3);
   await stationReady(t, "op-1");
 });

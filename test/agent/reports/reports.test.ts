@@ -35,7 +35,7 @@ beforeAll(async () => {
   await seedItem(t, "NO-STOCK");
   await seedStock(t, "S-1", "MSU-1", "SHIRT", 10);
   await seedStock(t, "S-2", "MSU-1", "SHIRT", 5);
-  await seedStock(t, "S-2", "MSU-1", "CAP", 4);
+  await seedStock(t, "S-2", "MSU-1", { product_sku: "CAP", client_id: "C1" }, 4);
   await seedStock(t, "S-3", "MSU-2", 'PEN "fine", blue', 7);
   await seedStock(t, "S-3", "MSU-2", "NO-STOCK", 0);
 });

@@ -34,9 +34,18 @@ describe("inventory CSV (RFC 4180)", () => {
       },
       { schema: sku, attrs: { product_sku: "C", lot: "ignored: not unique here" }, quantity: 9 },
     ]);
-    expect(csv).toBe(
-      "product_sku,client_id,lot,sealed,quantity\r\nA,7,,,2\r\nB,,L1,true,1\r\nC,,ignored: not unique here,,9\r\n",
-    );
+    expect(csv).toBe("product_sku,client_id,lot,sealed,quantity\r\nA,7,,,2\r\nB,,L1,true,1\r\nC,,,,9\r\n");
+  });
+
+  it("each row names its own item (docs/decisions.md#item-identity): one row per item of a shared SKU, each with its own unique fields only", () => {
+    const byClient = { unique: [["product_sku", "client_id"]], type: "object" as const };
+    const byEan = { unique: [["ean"]], type: "object" as const };
+    const csv = inventoryCsv([
+      { schema: byClient, attrs: { product_sku: "SOCK", client_id: "C1", ean: "401" }, quantity: 1 },
+      { schema: byClient, attrs: { product_sku: "SOCK", client_id: "C2" }, quantity: 2 },
+      { schema: byEan, attrs: { product_sku: "SOCK", ean: "402", client_id: "C1" }, quantity: 3 },
+    ]);
+    expect(csv).toBe("product_sku,client_id,ean,quantity\r\nSOCK,C1,,1\r\nSOCK,C2,,2\r\nSOCK,,402,3\r\n");
   });
 });
 

@@ -104,7 +104,7 @@ const rows = [
     "put: the button puts the scanned count",
     EACH_PUT_CONFIRM,
     bin("3", "confirm", { mode: "put" }),
-    "ready put | put U1/A@S9x2, lit none",
+    "ready put | put U1/#1@S9x2, lit none",
   ),
   // audit: key-in after a scan-required item is refused; exceptions count damaged / unscannable
   row(

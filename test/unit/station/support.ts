@@ -141,11 +141,11 @@ export function call(c: OpCall): string {
     }
     case "put": {
       const p = c.input;
-      return `put ${p.externalServiceRequestId}/${p.product_sku}@${p.location}x${p.quantity}`;
+      return `put ${p.externalServiceRequestId}/#${p.uid}@${p.location}x${p.quantity}`;
     }
     case "putException": {
       const e = c.input;
-      return `${e.reason} ${e.externalServiceRequestId}/${e.product_sku}x${e.quantity}`;
+      return `${e.reason} ${e.externalServiceRequestId}/#${e.uid}x${e.quantity}`;
     }
     case "release":
       return `release ${c.externalServiceRequestId}`;

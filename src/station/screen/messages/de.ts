@@ -79,6 +79,7 @@ export const de: Record<MessageKey, string> = {
   "refusal.unknown_search_key": "Die Eingabe ist ungültig",
   "refusal.unsupported_operator": "Die Eingabe ist ungültig",
   "refusal.schema_missing": "Der Artikel hat kein Schema",
+  "refusal.ambiguous_item": "Der Artikel ist nicht eindeutig benannt",
   "refusal.unauthorized": "Nicht angemeldet",
   "refusal.invalid_credentials": "Falscher Benutzername oder falsches Passwort",
   "refusal.forbidden": "Nicht erlaubt: der Bildschirm ist für Bediener, und für seinen eigenen Platz",

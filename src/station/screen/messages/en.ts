@@ -81,6 +81,7 @@ export const en = {
   "refusal.unknown_search_key": "The input is not valid",
   "refusal.unsupported_operator": "The input is not valid",
   "refusal.schema_missing": "The item has no schema",
+  "refusal.ambiguous_item": "The item is not named uniquely",
   "refusal.unauthorized": "Not signed in",
   "refusal.invalid_credentials": "Wrong user name or password",
   "refusal.forbidden": "Not allowed: the screen is for operators, and for its own seat",

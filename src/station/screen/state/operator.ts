@@ -138,7 +138,7 @@ function pickCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]
 function putCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]): Card | null {
   if (state.step !== "put_confirm") return null;
   const items = input.puts.filter((r) => r.putId === state.put.externalServiceRequestId);
-  const i = items.findIndex((r) => r.sku === state.put.sku);
+  const i = items.findIndex((r) => r.itemId === state.put.itemId);
   const row = items[i];
   const tile = bins.find((b) => b.id === state.put.binId);
   return {

@@ -20,7 +20,14 @@ describe("problems with a quantity", () => {
     expect(step.calls).toEqual([
       {
         op: "pick",
-        input: { externalServiceRequestId: "P1", line: "P1-L1", location: "S1", quantity: 2, seat: "front" },
+        input: {
+          externalServiceRequestId: "P1",
+          line: "P1-L1",
+          location: "S1",
+          uid: "1",
+          quantity: 2,
+          seat: "front",
+        },
       },
       {
         op: "pickException",
@@ -28,6 +35,7 @@ describe("problems with a quantity", () => {
           externalServiceRequestId: "P1",
           line: "P1-L1",
           location: "S1",
+          uid: "1",
           quantity: 1,
           reason: "physically_damaged",
           seat: "front",
@@ -68,6 +76,7 @@ describe("problems with a quantity", () => {
           externalServiceRequestId: "P1",
           line: "P1-L1",
           location: "M1-A1",
+          uid: "1",
           quantity: 4,
           reason: "missing",
           seat: "front",
@@ -91,7 +100,7 @@ describe("problems with a quantity", () => {
     });
     expect(step).toMatchObject({ ok: true, state: { step: "ready", tote: PUT_SLOT.tote } });
     expect(step.ok && step.calls).toMatchObject([
-      { op: "putException", input: { reason: "front_excess_entities", quantity: 7, product_sku: "A" } },
+      { op: "putException", input: { reason: "front_excess_entities", quantity: 7, uid: "1" } },
     ]);
     const back = problemStep(PUT_SLOT, {
       kind: "missing",
