@@ -110,6 +110,8 @@ describe("staging conditions", () => {
   });
 
   it("Stage put: staging with logout still needs put mode → stage_failure pps_mode_incorrect only", async () => {
+    // L-OUT's tote stands in bin 2: the bin is emptied before the station may leave put mode
+    await ok(lax.t.call("POST", "/station/bins/2/empty"));
     await ok(lax.t.call("PUT", "/station/mode", { mode: "audit" }));
     const before = await lax.t.call("GET", `${SR}/L-OUT?type=PUT`);
     expect(((await before.json()) as Json).state).toBe("created");
