@@ -200,6 +200,30 @@ export const configSchema = z
           "NORMAL can lose acknowledged changes on power loss: use FULL, or set db.powerSafe: false to accept that",
       })
       .default({ synchronous: "FULL", powerSafe: true, busyTimeoutMs: 5000 }),
+    // the storage budget (docs/operations.md#storage-budget): past it, changes are refused, reads go on
+    storage: z
+      .object({
+        maxDatabaseBytes: z.coerce
+          .number()
+          .int()
+          .min(1_000_000)
+          .max(2 ** 48)
+          .default(4 * 2 ** 30)
+          .describe(
+            "the station database's budget: from this many bytes of pages in use on, changes are refused (503 `storage_budget`) before they begin; reads go on",
+          ),
+        minFreeDiskBytes: z.coerce
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 48)
+          .default(512 * 2 ** 20)
+          .describe(
+            "the free disk the database must leave: with less free, changes are refused (503 `storage_budget`)",
+          ),
+      })
+      .strict()
+      .default({ maxDatabaseBytes: 4 * 2 ** 30, minFreeDiskBytes: 512 * 2 ** 20 }),
     station: stationSchema,
     outbox: z
       .object({
@@ -212,9 +236,18 @@ export const configSchema = z
           .describe(
             "changes are refused (503 `outbox_full`) while this many notifications wait; none is dropped",
           ),
+        maxUndeliveredBytes: z.coerce
+          .number()
+          .int()
+          .min(1_000_000)
+          .max(2 ** 48)
+          .default(256 * 2 ** 20)
+          .describe(
+            "changes are refused (503 `outbox_full`) while the waiting notifications take this many bytes; none is dropped",
+          ),
       })
       .strict()
-      .default({ maxUndelivered: 1_000_000 }),
+      .default({ maxUndelivered: 1_000_000, maxUndeliveredBytes: 256 * 2 ** 20 }),
     devices: z
       .object({
         profilesDir: z.string().min(1).optional().meta({

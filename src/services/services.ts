@@ -15,8 +15,10 @@ import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
 import { createSecurityEventsRepo } from "../db/security-events.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
+import { storageMeter } from "../db/storage-use.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
 import type { StationMode } from "../domain/station.schema.js";
+import type { StorageBudget } from "../domain/storage-budget.js";
 import { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
@@ -33,6 +35,7 @@ import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
 import { createStationWork } from "./scan-lookup/station-work.js";
 import { stationState } from "./station/station.service.js";
+import { createStorageBudget } from "./unit-of-work/storage-budget.js";
 import { createStorageHealth } from "./unit-of-work/storage-health.js";
 import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work/unit-of-work.js";
 import { nextHeldRelease } from "./work-order/work-order.service.js";
@@ -55,7 +58,9 @@ export interface ServiceSettings {
     publicUrl?: string | undefined;
     tls?: { certFile?: string | undefined };
   };
-  outbox: { maxUndelivered: number };
+  outbox: { maxUndelivered: number; maxUndeliveredBytes?: number | undefined };
+  /** The storage budget (docs/operations.md#storage-budget); none when absent (tests of the services alone). */
+  storage?: StorageBudget | undefined;
   station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
   /** The security event log's retention (docs/security.md#security-event-log); defaults when absent. */
   security?: { eventRetentionDays: number; eventMaxRows: number };
@@ -209,6 +214,14 @@ export function createServices(sd: ServiceDeps) {
   const bus = sd.bus ?? new EventBus();
   const repos = createRepos(handle, config);
   const storage = createStorageHealth({ log, now, metrics: sd.metrics });
+  const budget = config.storage
+    ? createStorageBudget({
+        budget: config.storage,
+        measure: storageMeter(handle.sqlite),
+        log,
+        metrics: sd.metrics,
+      })
+    : undefined;
   const unitOfWork = createUnitOfWork({
     sqlite: handle.sqlite,
     outbox: repos.outbox,
@@ -216,8 +229,12 @@ export function createServices(sd: ServiceDeps) {
     now,
     log,
     outboxLimit: config.outbox.maxUndelivered,
+    ...(config.outbox.maxUndeliveredBytes === undefined
+      ? {}
+      : { outboxLimitBytes: config.outbox.maxUndeliveredBytes }),
     onCommit: sd.onCommit,
     storage,
+    ...(budget ? { budget } : {}),
     memory: [repos.requests, repos.station, repos.audits],
   });
   const doors = createDoors(repos, unitOfWork, bus, sd);
@@ -227,13 +244,15 @@ export function createServices(sd: ServiceDeps) {
     unitOfWork,
     /** Whether writes commit (a full disk, an I/O error): the /readyz `storage` check. */
     storage,
+    /** Whether the storage budget admits changes: the /readyz `storage_budget` check (none without one). */
+    budget,
     ...doors,
     ...createStationDoors(repos, unitOfWork, sd),
     /** Lifecycle part: the agent starts it after the HTTP app is built and stops it first. */
     auditConflicts: createAuditConflictWatcher({ bus, resolveConflicts: doors.audits.resolveConflicts, log }),
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
     init(): void {
-      unitOfWork.run((t) =>
+      unitOfWork.runUpkeep((t) =>
         repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, t.now),
       );
     },

@@ -9,6 +9,7 @@ import {
   type Tx,
   transaction,
   type UnitState,
+  undoAppends,
 } from "./transaction.js";
 
 /** At most this many queued changes share one commit. */
@@ -61,7 +62,7 @@ export function createGroupCommit(s: UnitState) {
 
   /** The batch failed as a whole: nothing of it is durable. True when it is queued again instead. */
   function failed(batch: Pending[], outcomes: Outcome[], error: unknown): boolean {
-    for (const o of outcomes) if (o.ok) s.undeliveredEstimate -= o.fx.appended;
+    for (const o of outcomes) if (o.ok) undoAppends(s, o.fx);
     if (outcomes.length === 0 && isBusy(error) && (batch[0]?.attempts ?? s.retries) < s.retries) {
       for (const p of batch) p.attempts++;
       queue.unshift(...batch);
@@ -77,6 +78,8 @@ export function createGroupCommit(s: UnitState) {
     const batch = queue.splice(0, groupLimit());
     const outcomes: Outcome[] = [];
     try {
+      // past the storage budget nothing of the batch begins (storage-budget.ts)
+      s.deps.budget?.admit();
       const body = () => {
         const began = performance.now();
         // a change SQLite rolled the whole transaction back for ends the batch: none of it is durable

@@ -96,6 +96,8 @@ export const de: Record<MessageKey, string> = {
   "refusal.scan_refused": "Abgelehnt",
   "refusal.outbox_full": "Die Station kann keine Änderungen mehr speichern: Hilfe rufen",
   "refusal.storage_full": "Der Speicher der Station ist voll, nichts wurde gespeichert: Hilfe rufen",
+  "refusal.storage_budget":
+    "Der Speicher der Station hat seine Grenze erreicht, nichts wurde gespeichert: Hilfe rufen",
   "refusal.storage_error": "Die Station konnte das nicht speichern, nichts wurde geändert: erneut versuchen",
   "refusal.not_ready": "Noch nicht bereit",
   "refusal.other": "Abgelehnt",

@@ -97,6 +97,7 @@ export const en = {
   "refusal.scan_refused": "Refused",
   "refusal.outbox_full": "The station cannot store more changes: call for help",
   "refusal.storage_full": "The station's disk is full, nothing was saved: call for help",
+  "refusal.storage_budget": "The station's storage is full up to its limit, nothing was saved: call for help",
   "refusal.storage_error": "The station could not save this, nothing was changed: try again",
   "refusal.not_ready": "Not ready yet",
   "refusal.other": "Refused",
