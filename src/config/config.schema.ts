@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { originOf } from "../domain/origin.js";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-policy.js";
 import { httpSchema } from "./http.schema.js";
 import { count, flag, mqttSchema } from "./mqtt.schema.js";
@@ -85,6 +86,30 @@ const stationSchema = z
       .default(null)
       .describe(
         "where the operator puts a damaged unit (a bin or tote named on the screen, e.g. `DMG-1`); unset: the unit is left in the slot",
+      ),
+    imageHosts: z
+      .preprocess(
+        (v) =>
+          typeof v === "string"
+            ? v
+                .split(",")
+                .map((s) => s.trim())
+                .filter((s) => s !== "")
+            : v,
+        z
+          .array(
+            z
+              .string()
+              .refine(
+                (o) => originOf(o) === o,
+                "an origin: http(s)://host[:port], no path and no trailing '/'",
+              ),
+          )
+          .max(16)
+          .optional(),
+      )
+      .describe(
+        "origins the operator screen shows item images (`imageUrl`) from, e.g. `https://images.example.com` (comma-separated in the variable); unset: none. An image elsewhere is not shown, and the page's CSP lets the browser fetch none",
       ),
   })
   .strict()
