@@ -174,6 +174,7 @@ function createDoors(
     screenSessions: createScreenSessions({
       repo: repos.screenSessions,
       login: auth.screenLogin,
+      keyAttempt: auth.screenKeyAttempt,
       seats: config.station.seats,
       now,
       security: securityLog.record,

@@ -114,13 +114,18 @@ function pageRoute(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptions
         200: { description: "the page" },
         303: { description: "key exchanged for a session (or refused): to the page without `?key=`" },
         404: { description: "no such seat" },
+        429: {
+          description:
+            "too many wrong screen keys from this address (docs/security.md#login-policy); `Retry-After` gives the seconds to wait",
+          codes: ["too_many_attempts"],
+        },
       },
     },
-    (c) => {
+    async (c) => {
       const seat = seatOf(c, opts.seats);
       const key = c.req.query("key");
       if (key !== undefined) {
-        const grant = opts.sessions.openWithKey(seat, key);
+        const grant = await opts.sessions.openWithKey(seat, key, clientAddress(c));
         if (grant) setScreenCookie(c, grant);
         return c.redirect(grant ? `/screen/${seat}` : `/screen/${seat}#key-refused`, 303);
       }

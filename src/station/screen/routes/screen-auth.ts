@@ -29,7 +29,7 @@ export interface ScreenSessionGrant {
 }
 
 export interface ScreenSessionPort {
-  openWithKey(seat: string, key: string): ScreenSessionGrant | null;
+  openWithKey(seat: string, key: string, address?: string): Promise<ScreenSessionGrant | null>;
   signIn(
     seat: string,
     username: string,
