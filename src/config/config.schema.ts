@@ -299,6 +299,18 @@ export const configSchema = z
       })
       .strict()
       .default({ eventRetentionDays: 90, eventMaxRows: 100_000 }),
+    // inventory reports and their files do not pile up (docs/operations.md#report-retention)
+    reports: z
+      .object({
+        keep: count(1, 100_000, 100).describe(
+          "at most this many finished inventory reports (rows and CSV files) are kept; the oldest go first",
+        ),
+        maxAgeDays: count(1, 3650, 30).describe(
+          "finished inventory reports older than this are deleted, with their files",
+        ),
+      })
+      .strict()
+      .default({ keep: 100, maxAgeDays: 30 }),
     log: z
       .object({
         level: logLevel.default("info").describe("`fatal` … `trace`, `silent`"),

@@ -62,6 +62,8 @@ export interface ServiceSettings {
   /** The storage budget (docs/operations.md#storage-budget); none when absent (tests of the services alone). */
   storage?: StorageBudget | undefined;
   station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
+  /** The inventory reports' retention (docs/operations.md#report-retention); all kept when absent. */
+  reports?: { keep: number; maxAgeDays: number } | undefined;
   /** The security event log's retention (docs/security.md#security-event-log); defaults when absent. */
   security?: { eventRetentionDays: number; eventMaxRows: number };
 }
@@ -151,6 +153,8 @@ function createDoors(
         repo: repos.reports,
         log,
         dir: resolve(config.dataDir, "reports"),
+        retention: config.reports,
+        now,
         baseUrl: (caller, port) =>
           config.http.publicUrl ??
           caller ??
