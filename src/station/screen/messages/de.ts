@@ -237,6 +237,7 @@ export const de: Record<MessageKey, string> = {
   "ui.connection_lost_short": "Verbindung verloren",
   "ui.line_of": "Zeile {n} von {m}",
   "ui.lines": "Alle Zeilen",
+  "ui.not_allowed": "Das darf nur ein Admin: als Admin anmelden oder fragen",
   "ui.stale_screen": "Die Anzeige hat sich geändert: bitte neu hinsehen",
   "ui.card_take": "Aus Fach {slot} nehmen",
   "ui.card_put": "In Behälter {bin} legen",

@@ -235,6 +235,7 @@ export const en = {
   "ui.connection_lost_short": "Connection lost",
   "ui.line_of": "Line {n} of {m}",
   "ui.lines": "All lines",
+  "ui.not_allowed": "Only an admin may do this: sign in as one, or ask",
   "ui.stale_screen": "The screen changed: look again",
   "ui.card_take": "Take from slot {slot}",
   "ui.card_put": "Put into bin {bin}",

@@ -84,7 +84,7 @@ export function screenGuard(auth: AuthService, sessions: ScreenSessionPort): Scr
     c: Context<AppEnv>,
     user: AuthUser | undefined,
     roles: readonly Role[],
-    what?: string,
+    tap?: string,
   ): void {
     const role = user?.role ?? DISPLAY_ROLE;
     if (roleAllows(roles, role)) return;
@@ -92,11 +92,13 @@ export function screenGuard(auth: AuthService, sessions: ScreenSessionPort): Scr
       username: user?.username,
       role,
       via: "screen",
-      what: what ?? `${c.req.method} ${c.req.path}`,
+      what: tap === undefined ? `${c.req.method} ${c.req.path}` : `screen action ${tap}`,
       needed: roles,
       address: clientAddress(c),
     });
-    throw forbiddenError(role, roles);
+    const e = forbiddenError(role, roles);
+    // `details.tap`: the page says the tap is not this user's, rather than asking to sign in again
+    throw tap === undefined ? e : new AppError("forbidden", e.message, e.errors, { tap });
   }
   function authorizeScreen(c: Context<AppEnv>, seat: string, roles: readonly Role[]): ScreenCaller {
     const bearer = c.req.header("authorization");
@@ -133,8 +135,8 @@ export function screenGuard(auth: AuthService, sessions: ScreenSessionPort): Scr
       return false;
     }
   };
-  const permit = (c: Context<AppEnv>, caller: ScreenCaller, roles: readonly Role[], what: string): void =>
-    allowed(c, caller.user, roles, what);
+  const permit = (c: Context<AppEnv>, caller: ScreenCaller, roles: readonly Role[], tap: string): void =>
+    allowed(c, caller.user, roles, tap);
   return Object.assign(authorizeScreen, { stillValid, permit });
 }
 
@@ -143,8 +145,8 @@ export interface ScreenGuard {
   (c: Context<AppEnv>, seat: string, roles: readonly Role[]): ScreenCaller;
   stillValid(authorization: string): boolean;
   /**
-   * Refuses (403 `forbidden`, recorded as every role refusal) a caller whose role may not do `what`:
-   * the user's role, or the display's for a key session.
+   * Refuses (403 `forbidden` with `details.tap`, recorded as every role refusal) a caller whose role may
+   * not make the tap `tap`: the user's role, or the display's for a key session.
    */
-  permit(c: Context<AppEnv>, caller: ScreenCaller, roles: readonly Role[], what: string): void;
+  permit(c: Context<AppEnv>, caller: ScreenCaller, roles: readonly Role[], tap: string): void;
 }

@@ -219,7 +219,7 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
       const caller = guard(c, seat, SCREEN_ROLES);
       const action = await readJson(c, screenActionSchema);
       // a tap is held to the rule of the operation it performs, as that operation's route is
-      guard.permit(c, caller, rolesFor(SCREEN_ACTION_OPERATION[action.type]), `screen action ${action.type}`);
+      guard.permit(c, caller, rolesFor(SCREEN_ACTION_OPERATION[action.type]), action.type);
       const out = await port.act(seat, action);
       if (out.result === "refused")
         throw new AppError(
