@@ -225,6 +225,7 @@ export function createServices(sd: ServiceDeps) {
         measure: storageMeter(handle.sqlite),
         log,
         metrics: sd.metrics,
+        onChange: () => bus.emit("station", {}, (e) => log.error({ err: e }, "station listener failed")),
       })
     : undefined;
   const unitOfWork = createUnitOfWork({

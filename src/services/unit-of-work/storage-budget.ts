@@ -25,6 +25,8 @@ export interface StorageBudgetDeps {
   measure: () => StorageUse;
   log: Logger;
   metrics?: Metrics | undefined;
+  /** Told when the budget becomes spent or admits again (the operator screen shows it). */
+  onChange?: (() => void) | undefined;
 }
 
 export function createStorageBudget({
@@ -32,6 +34,7 @@ export function createStorageBudget({
   measure,
   log,
   metrics,
+  onChange,
 }: StorageBudgetDeps): StorageBudgetGuard {
   let spent = false;
   const refused = metrics?.counter(
@@ -61,7 +64,10 @@ export function createStorageBudget({
     if (!v.ok && !spent)
       log.error({ limit: v.limit }, `storage budget spent (${v.detail}); changes are refused with 503`);
     if (v.ok && spent) log.info("storage budget: changes are admitted again");
-    spent = !v.ok;
+    if (spent !== !v.ok) {
+      spent = !v.ok;
+      onChange?.();
+    }
     return v;
   }
 

@@ -25,7 +25,7 @@ interface ScreenPartDeps {
   lookup: ScanLookup;
   /** The screen's repository, as it is. */
   store: ScreenStore;
-  services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions">;
+  services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions" | "budget">;
   hub: StationDeviceHub;
   config: Config;
   dataDir: string;
@@ -104,6 +104,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       bins: lookup.bins,
       devices: hub.health,
       printErrors: () => printErrors(deps),
+      storageBudgetSpent: () => deps.services.budget?.check().ok === false,
       item: (barcode) => itemOf(deps, barcode),
     },
     station: {

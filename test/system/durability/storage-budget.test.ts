@@ -2,7 +2,7 @@
  * The storage budget (docs/operations.md#storage-budget) filled by an integration client over a real
  * HTTP server and a real SQLite file: past `storage.maxDatabaseBytes` every change is refused with
  * `503 storage_budget` naming the limit, before it begins (nothing of it stored), while reads and logins
- * go on; `/readyz` and `/metrics` say so, and deleting data makes room at once. The outbox's byte limit
+ * go on; `/readyz`, `/metrics` and the operator screen say so, and deleting data makes room at once. The outbox's byte limit
  * refuses a change whose notifications would wait beyond `outbox.maxUndeliveredBytes`.
  */
 import { afterEach, describe, expect, it } from "vitest";
@@ -75,9 +75,20 @@ describe("the storage budget", () => {
     expect(metrics).toMatch(/db_storage_budget_refusals_total\{limit="storage.maxDatabaseBytes"\} 2/);
     expect(metrics).toMatch(/db_database_budget_bytes 2000000/);
 
+    // the operator screen says so, before anyone's scan is refused
+    const agent = t;
+    const notices = async () => {
+      const state = (await (await agent.call("GET", "/station/seats/front/screen")).json()) as {
+        notices: Array<{ kind: string }>;
+      };
+      return state.notices.map((n) => n.kind);
+    };
+    expect(await notices()).toContain("storage_budget");
+
     // deleting makes room at once: freed pages count no more
     sqlite.exec("DELETE FROM items WHERE id IN (SELECT id FROM items ORDER BY id LIMIT 5)");
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    expect(await notices()).not.toContain("storage_budget");
     expect((await post("S-after", 1)).status).toBe(200);
   });
 

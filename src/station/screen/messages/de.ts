@@ -225,6 +225,8 @@ export const de: Record<MessageKey, string> = {
   "problem.to.irt_bin": "Zusätzliche Einheiten in Fach {bin} legen",
   "problem.to.tote": "Zusätzliche Einheiten in der Wanne lassen",
   "problem.to.nothing": "Nichts zu bewegen",
+  "notice.storage_budget":
+    "Der Speicher der Station hat seine Grenze erreicht: nichts Neues kann gespeichert werden, Hilfe rufen",
   "notice.scanner_down": "Der Scanner ist nicht verbunden: Code eintippen",
   "notice.lights_down": "Die Fachleuchten sind aus: Fächer {bins} auf diesem Bildschirm beachten",
   "notice.printer_not_installed":

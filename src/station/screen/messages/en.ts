@@ -225,6 +225,8 @@ export const en = {
   "problem.to.irt_bin": "Put the extra units into bin {bin}",
   "problem.to.tote": "Leave the extra units in the tote",
   "problem.to.nothing": "Nothing to move",
+  "notice.storage_budget":
+    "The station's storage is full up to its limit: nothing new can be saved, call for help",
   "notice.scanner_down": "The scanner is not connected: type the code",
   "notice.lights_down": "The bin lights are off: watch bins {bins} on this screen",
   "notice.printer_not_installed": "The label of bin {bin} did not print: the printer is not installed",
