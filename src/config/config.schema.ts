@@ -246,9 +246,22 @@ export const configSchema = z
           .describe(
             "the free disk the database must leave: with less free, changes are refused (503 `storage_budget`)",
           ),
+        stationReserveBytes: z.coerce
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 40)
+          .default(64 * 2 ** 20)
+          .describe(
+            "past `storage.maxDatabaseBytes` the work at the station (picks, puts, scans, the screen's taps) goes on for this many more bytes, so a client that filled the budget does not stop the operators",
+          ),
       })
       .strict()
-      .default({ maxDatabaseBytes: 4 * 2 ** 30, minFreeDiskBytes: 512 * 2 ** 20 }),
+      .default({
+        maxDatabaseBytes: 4 * 2 ** 30,
+        minFreeDiskBytes: 512 * 2 ** 20,
+        stationReserveBytes: 64 * 2 ** 20,
+      }),
     station: stationSchema,
     outbox: z
       .object({

@@ -11,7 +11,18 @@ export interface StorageBudget {
   maxDatabaseBytes: number;
   /** The free bytes the disk holding it must keep (config `storage.minFreeDiskBytes`). */
   minFreeDiskBytes: number;
+  /**
+   * The bytes past `maxDatabaseBytes` the station's own work may still take (config
+   * `storage.stationReserveBytes`): a client that fills the budget does not stop the operators.
+   */
+  stationReserveBytes?: number | undefined;
 }
+
+/**
+ * Who asks: `client` for the interface's clients (central's requests, master data, reports), held to the
+ * budget; `station` for the work at the station (operators' picks, puts, scans), which may use the reserve.
+ */
+export type BudgetTier = "client" | "station";
 
 /** What the database takes and what the disk has left, as measured now. */
 export interface StorageUse {
@@ -25,12 +36,17 @@ export type BudgetVerdict =
 
 const mb = (bytes: number) => `${Math.round(bytes / 1e5) / 10} MB`;
 
-export function budgetVerdict(use: StorageUse, budget: StorageBudget): BudgetVerdict {
-  if (use.databaseBytes >= budget.maxDatabaseBytes)
+export function budgetVerdict(
+  use: StorageUse,
+  budget: StorageBudget,
+  tier: BudgetTier = "client",
+): BudgetVerdict {
+  const limit = budget.maxDatabaseBytes + (tier === "station" ? (budget.stationReserveBytes ?? 0) : 0);
+  if (use.databaseBytes >= limit)
     return {
       ok: false,
       limit: "storage.maxDatabaseBytes",
-      detail: `the database takes ${mb(use.databaseBytes)}, its budget is ${mb(budget.maxDatabaseBytes)}`,
+      detail: `the database takes ${mb(use.databaseBytes)}, its budget is ${mb(limit)}`,
     };
   if (use.freeDiskBytes < budget.minFreeDiskBytes)
     return {

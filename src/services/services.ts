@@ -203,7 +203,8 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
   };
   return {
     requests: createRequestsService(deps, unitOfWork),
-    operations: createOperations({ deps, unitOfWork, log: sd.log }),
+    // the work at the station may use the storage budget's reserve (docs/operations.md#storage-budget)
+    operations: createOperations({ deps, unitOfWork: unitOfWork.forStation(), log: sd.log }),
     station: { state: (at: number, site: string) => stationState(deps, at, site) },
     picks: { labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt) },
     workOrder: { nextHeldRelease: (at: number) => nextHeldRelease(deps, at) },

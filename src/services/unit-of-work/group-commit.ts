@@ -1,3 +1,4 @@
+import type { BudgetTier } from "../../domain/storage-budget.js";
 import { isBusy } from "./storage-failure.js";
 import {
   type Effects,
@@ -29,6 +30,8 @@ interface Pending {
   reject: (e: unknown) => void;
   /** Times the database refused to begin this change's transaction. */
   attempts: number;
+  /** Whose change it is, for the storage budget (storage-budget.ts). */
+  tier: BudgetTier;
 }
 
 type Outcome = { ok: true; value: unknown; fx: Effects } | { ok: false; error: unknown };
@@ -73,13 +76,26 @@ export function createGroupCommit(s: UnitState) {
     return false;
   }
 
+  function admitted(p: Pending): boolean {
+    try {
+      s.deps.budget?.admit(p.tier);
+      return true;
+    } catch (e) {
+      p.reject(e);
+      return false;
+    }
+  }
+
   function flush(): void {
     scheduled = false;
-    const batch = queue.splice(0, groupLimit());
+    // past the storage budget a change is refused before anything of it begins (storage-budget.ts)
+    const batch = queue.splice(0, groupLimit()).filter((p) => admitted(p));
     const outcomes: Outcome[] = [];
+    if (!batch.length) {
+      if (queue.length) schedule();
+      return;
+    }
     try {
-      // past the storage budget nothing of the batch begins (storage-budget.ts)
-      s.deps.budget?.admit();
       const body = () => {
         const began = performance.now();
         // a change SQLite rolled the whole transaction back for ends the batch: none of it is durable
@@ -127,9 +143,9 @@ export function createGroupCommit(s: UnitState) {
   }
 
   return {
-    runAsync<T>(fn: (tx: Tx) => T): Promise<T> {
+    runAsync<T>(fn: (tx: Tx) => T, tier: BudgetTier = "client"): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0 });
+        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0, tier });
         schedule();
       });
     },

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import {
+  type BudgetTier,
   type BudgetVerdict,
   budgetError,
   budgetVerdict,
@@ -14,8 +15,11 @@ import type { Metrics } from "../../metrics.js";
  * episode once, shows it on `/metrics` and in the `/readyz` check. Reads never come here.
  */
 export interface StorageBudgetGuard {
-  /** Throws 503 `storage_budget` when the budget is spent; called before a transaction begins. */
-  admit(): void;
+  /**
+   * Throws 503 `storage_budget` when the budget is spent for `tier` (a client by default; the station's
+   * own work may use the reserve); called before a transaction begins.
+   */
+  admit(tier?: BudgetTier): void;
   /** The `/readyz` check: ok, or what is spent (measured afresh, so freed space shows at once). */
   check(): { ok: boolean; detail?: string };
 }
@@ -72,8 +76,8 @@ export function createStorageBudget({
   }
 
   return {
-    admit() {
-      const v = verdict();
+    admit(tier = "client") {
+      const v = tier === "client" ? verdict() : budgetVerdict(measure(), budget, tier);
       if (v.ok) return;
       refused?.inc({ limit: v.limit });
       throw budgetError(v);

@@ -1,3 +1,4 @@
+import type { BudgetTier } from "../../domain/storage-budget.js";
 import { createGroupCommit } from "./group-commit.js";
 import {
   effects,
@@ -19,7 +20,7 @@ export type { CommitTiming, Tx, TxMemory, UnitOfWorkDeps } from "./transaction.j
  * One change, one transaction, now (or a savepoint of the transaction already open). `budgeted`: refused
  * before it begins once the storage budget is spent (the station's own upkeep at start is not).
  */
-function run<T>(s: UnitState, fn: (tx: Tx) => T, budgeted = true): T {
+function run<T>(s: UnitState, fn: (tx: Tx) => T, budgeted: BudgetTier | false = "client"): T {
   const fx = effects();
   const outer = s.active;
   if (outer) {
@@ -39,7 +40,7 @@ function run<T>(s: UnitState, fn: (tx: Tx) => T, budgeted = true): T {
         s.active = undefined;
       }
     };
-    if (budgeted) s.deps.budget?.admit();
+    if (budgeted) s.deps.budget?.admit(budgeted);
     result = transaction(s, body, 1, (attempt) => attempt < s.retries);
   } catch (e) {
     undoAppends(s, fx);
@@ -61,7 +62,7 @@ function run<T>(s: UnitState, fn: (tx: Tx) => T, budgeted = true): T {
 export function createUnitOfWork(deps: UnitOfWorkDeps) {
   const s = unitState(deps);
   const group = createGroupCommit(s);
-  return {
+  const uow = {
     run: <T>(fn: (tx: Tx) => T): T => run(s, fn),
     /** The station's own upkeep (its seats and bins at start), admitted past the storage budget. */
     runUpkeep: <T>(fn: (tx: Tx) => T): T => run(s, fn, false),
@@ -73,7 +74,26 @@ export function createUnitOfWork(deps: UnitOfWorkDeps) {
       // the bytes are an upper bound until counted again (outboxBytesRoom); none wait when none do
       if (n === 0) s.undeliveredBytesEstimate = 0;
     },
+    /**
+     * The same unit of work for the work at the station (the operations door: picks, puts, scans): past
+     * the storage budget it may still use `storage.stationReserveBytes`, so a client that filled the
+     * budget does not stop the operators (docs/operations.md#storage-budget).
+     */
+    forStation(): UnitOfWork {
+      return {
+        ...uow,
+        run: <T>(fn: (tx: Tx) => T): T => run(s, fn, "station"),
+        runAsync: <T>(fn: (tx: Tx) => T): Promise<T> => group.runAsync(fn, "station"),
+      };
+    },
   };
+  return uow;
 }
 
-export type UnitOfWork = ReturnType<typeof createUnitOfWork>;
+export interface UnitOfWork {
+  run<T>(fn: (tx: Tx) => T): T;
+  runUpkeep<T>(fn: (tx: Tx) => T): T;
+  runAsync<T>(fn: (tx: Tx) => T): Promise<T>;
+  setUndelivered(n: number): void;
+  forStation(): UnitOfWork;
+}

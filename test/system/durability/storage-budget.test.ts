@@ -57,6 +57,14 @@ describe("the storage budget", () => {
     expect((await post("S-again", 0)).status).toBe(503);
     expect(items()).toBe(acknowledged);
 
+    // the work at the station goes on in the reserve (storage.stationReserveBytes): an operator logs in
+    const seatLogin = await fetch(`${base}/station/seats/front/login`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ user: "alice" }),
+    });
+    expect(seatLogin.status).toBe(200);
+
     // reads and logins go on
     expect((await fetch(`${base}${CATALOG}`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(
       200,
@@ -90,6 +98,17 @@ describe("the storage budget", () => {
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect(await notices()).not.toContain("storage_budget");
     expect((await post("S-after", 1)).status).toBe(200);
+  });
+
+  it("refuses the station's work too once its reserve is spent", async () => {
+    t = await startTestAgent({
+      storage: { maxDatabaseBytes: 1_000_000, minFreeDiskBytes: 0, stationReserveBytes: 0 },
+    });
+    // the database past its budget (a table written beside the agent's unit of work)
+    t.agent.db.sqlite.exec("CREATE TABLE filler (b BLOB); INSERT INTO filler VALUES (randomblob(1500000))");
+    const res = await t.call("POST", "/station/seats/front/login", { user: "alice" });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: "storage_budget" });
   });
 
   it("refuses changes while the disk has less than storage.minFreeDiskBytes free", async () => {
