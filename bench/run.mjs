@@ -24,6 +24,7 @@ import { agentBuild, machine, RESULTS_DIR, writeResult } from "./lib.mjs";
 
 const benches = {
   fleet: () => import("./fleet.bench.mjs"),
+  backup: () => import("./backup.bench.mjs"),
   items: () => import("./items.bench.mjs"),
   mqtt: () => import("./mqtt.bench.mjs"),
   picks: () => import("./picks.bench.mjs"),

@@ -56,10 +56,12 @@ export const WHEN: Record<ErrorCode, string> = {
   not_logged_in: "no operator is logged in at the seat the action needs",
   user_exists: "`pps-edge user add` for a user that exists",
   outbox_full:
-    "`outbox.maxUndelivered` notifications wait undelivered: the change is refused, nothing is dropped",
+    "`outbox.maxUndelivered` notifications, or `outbox.maxUndeliveredBytes` bytes of them, wait undelivered: the change is refused, nothing is dropped",
   not_ready: "the part that would answer is not ready (e.g. an MQTT request before its operation exists)",
   storage_full:
     "the disk holding the database is full: the change is refused and rolled back, nothing is half-written (see [storage faults](operations.md#storage-faults))",
+  storage_budget:
+    "the database reached `storage.maxDatabaseBytes`, or the disk has less than `storage.minFreeDiskBytes` free: the change is refused before it begins, nothing is written; reads go on (see [storage budget](operations.md#storage-budget))",
   storage_error:
     "the database could not be read or written (I/O error, or locked by another process for too long); nothing was changed",
 };

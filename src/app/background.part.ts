@@ -1,7 +1,8 @@
 /**
  * The agent's background jobs as parts: the audit conflict watcher, the report writer, the held-work
  * scheduler, put staging left over from before a restart, and the pruning of expired API tokens,
- * operator screen sessions and security events past retention (`security.*`).
+ * operator screen sessions, security events past retention (`security.*`) and inventory reports past
+ * retention (`reports.*`).
  */
 import { isStorage, sqliteCode } from "../services/unit-of-work/storage-failure.js";
 import { createWorkScheduler } from "../station/work-scheduler.js";
@@ -20,6 +21,7 @@ function tokenPruning(f: Foundation): Part {
           f.svc.auth.pruneExpired();
           f.svc.screenSessions.pruneExpired();
           f.svc.securityLog.prune();
+          void f.svc.reports.prune().catch((err: unknown) => f.log.error({ err }, "pruning reports failed"));
         } catch (err) {
           // a full or failing disk belongs to its episode (logged once); expired rows are pruned next time
           const code = sqliteCode(err);

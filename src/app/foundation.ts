@@ -22,6 +22,7 @@ import {
   devicesCheck,
   durabilityCheck,
   powerLossWarning,
+  storageBudgetCheck,
   storageCheck,
 } from "../services/status/agent-status.js";
 import { stationSeatsAndBins } from "../station/topology.js";
@@ -117,6 +118,7 @@ export async function openFoundation(ctx: AgentContext): Promise<Foundation> {
     status.add(
       databaseCheck(handle.sqlite),
       storageCheck(svc.storage),
+      ...(svc.budget ? [storageBudgetCheck(svc.budget)] : []),
       devicesCheck(() => hub.health()),
       ...durabilityCheck(config.db),
     );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { originOf } from "../domain/origin.js";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-policy.js";
 import { httpSchema } from "./http.schema.js";
 import { count, flag, mqttSchema } from "./mqtt.schema.js";
@@ -86,6 +87,30 @@ const stationSchema = z
       .default(null)
       .describe(
         "where the operator puts a damaged unit (a bin or tote named on the screen, e.g. `DMG-1`); unset: the unit is left in the slot",
+      ),
+    imageHosts: z
+      .preprocess(
+        (v) =>
+          typeof v === "string"
+            ? v
+                .split(",")
+                .map((s) => s.trim())
+                .filter((s) => s !== "")
+            : v,
+        z
+          .array(
+            z
+              .string()
+              .refine(
+                (o) => originOf(o) === o,
+                "an origin: http(s)://host[:port], no path and no trailing '/'",
+              ),
+          )
+          .max(16)
+          .optional(),
+      )
+      .describe(
+        "origins the operator screen shows item images (`imageUrl`) from, e.g. `https://images.example.com` (comma-separated in the variable); unset: none. An image elsewhere is not shown, and the page's CSP lets the browser fetch none",
       ),
   })
   .strict()
@@ -201,6 +226,43 @@ export const configSchema = z
           "NORMAL can lose acknowledged changes on power loss: use FULL, or set db.powerSafe: false to accept that",
       })
       .default({ synchronous: "FULL", powerSafe: true, busyTimeoutMs: 5000 }),
+    // the storage budget (docs/operations.md#storage-budget): past it, changes are refused, reads go on
+    storage: z
+      .object({
+        maxDatabaseBytes: z.coerce
+          .number()
+          .int()
+          .min(1_000_000)
+          .max(2 ** 48)
+          .default(4 * 2 ** 30)
+          .describe(
+            "the station database's budget: from this many bytes of pages in use on, changes are refused (503 `storage_budget`) before they begin; reads go on",
+          ),
+        minFreeDiskBytes: z.coerce
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 48)
+          .default(512 * 2 ** 20)
+          .describe(
+            "the free disk the database must leave: with less free, changes are refused (503 `storage_budget`)",
+          ),
+        stationReserveBytes: z.coerce
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 40)
+          .default(64 * 2 ** 20)
+          .describe(
+            "past `storage.maxDatabaseBytes` the work at the station (picks, puts, scans, the screen's taps) goes on for this many more bytes, so a client that filled the budget does not stop the operators",
+          ),
+      })
+      .strict()
+      .default({
+        maxDatabaseBytes: 4 * 2 ** 30,
+        minFreeDiskBytes: 512 * 2 ** 20,
+        stationReserveBytes: 64 * 2 ** 20,
+      }),
     station: stationSchema,
     /** Pick+pack rule and work limits of a pick request (work.schema.ts). */
     pick: pickSchema,
@@ -217,9 +279,18 @@ export const configSchema = z
           .describe(
             "changes are refused (503 `outbox_full`) while this many notifications wait; none is dropped",
           ),
+        maxUndeliveredBytes: z.coerce
+          .number()
+          .int()
+          .min(1_000_000)
+          .max(2 ** 48)
+          .default(256 * 2 ** 20)
+          .describe(
+            "changes are refused (503 `outbox_full`) while the waiting notifications take this many bytes; none is dropped",
+          ),
       })
       .strict()
-      .default({ maxUndelivered: 1_000_000 }),
+      .default({ maxUndelivered: 1_000_000, maxUndeliveredBytes: 256 * 2 ** 20 }),
     devices: z
       .object({
         profilesDir: z.string().min(1).optional().meta({
@@ -246,6 +317,18 @@ export const configSchema = z
       })
       .strict()
       .default({ eventRetentionDays: 90, eventMaxRows: 100_000 }),
+    // inventory reports and their files do not pile up (docs/operations.md#report-retention)
+    reports: z
+      .object({
+        keep: count(1, 100_000, 100).describe(
+          "at most this many finished inventory reports (rows and CSV files) are kept; the oldest go first",
+        ),
+        maxAgeDays: count(1, 3650, 30).describe(
+          "finished inventory reports older than this are deleted, with their files",
+        ),
+      })
+      .strict()
+      .default({ keep: 100, maxAgeDays: 30 }),
     log: z
       .object({
         level: logLevel.default("info").describe("`fatal` … `trace`, `silent`"),

@@ -10,6 +10,8 @@
  * change committed before the step began, none half), and in WAL mode the agent keeps writing meanwhile.
  * The copy is written under a temporary name, checked with `PRAGMA integrity_check`, made a single
  * self-contained file (journal_mode DELETE: no -wal beside it), synced, and only then renamed into place.
+ * Inside the agent all of this runs in a worker thread (db/backup-off-loop.ts): the step, the check and
+ * the hash take time in proportion to the database's size.
  */
 import { createHash } from "node:crypto";
 import {
@@ -184,10 +186,12 @@ export const DEFAULT_KEEP = 5;
 /**
  * A backup of the data folder's database into `<dataDir>/backups/pps-edge-<UTC stamp>.db`, then the
  * folder pruned to the newest `keep` (the package's upgrade step, and the MQTT request `backup`).
+ * `copy` writes the file: `backupDatabase` here, or in a worker thread inside the agent
+ * (db/backup-off-loop.ts), where the event loop must stay free.
  */
 export async function backupIntoDataFolder(
   dataDir: string,
-  opts: { keep: number; now: Date },
+  opts: { keep: number; now: Date; copy?: (source: string, target: string) => Promise<BackupResult> },
 ): Promise<BackupResult & { pruned: string[] }> {
   const dir = backupsDir(dataDir);
   const source = join(dataDir, DB_FILE);
@@ -197,7 +201,7 @@ export async function backupIntoDataFolder(
     ownLikeDataFolder(dir, dataDir);
   }
   removeBackupLeftovers(dataDir);
-  const result = await backupDatabase(source, stampedBackupPath(dataDir, opts.now));
+  const result = await (opts.copy ?? backupDatabase)(source, stampedBackupPath(dataDir, opts.now));
   ownLikeDataFolder(result.path, dataDir);
   return { ...result, pruned: pruneBackups(dir, opts.keep, result.path) };
 }

@@ -68,6 +68,9 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
          FROM outbox WHERE delivered_at IS NULL AND seq > ? ORDER BY seq LIMIT ?`,
     ),
     undelivered: sqlite.prepare<[], { n: number }>(`SELECT count(*) AS n FROM outbox WHERE ${UNDELIVERED}`),
+    undeliveredBytes: sqlite.prepare<[], { n: number }>(
+      `SELECT coalesce(sum(length(CAST(envelope AS BLOB))), 0) AS n FROM outbox WHERE ${UNDELIVERED}`,
+    ),
     oldestUndelivered: sqlite.prepare<[], { seq: number; createdAt: number }>(
       `SELECT seq, created_at AS createdAt FROM outbox WHERE ${UNDELIVERED} ORDER BY seq LIMIT 1`,
     ),
@@ -98,12 +101,17 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
   let next: number | undefined;
 
   return {
-    append(type: NotificationType, data: unknown, now: number): { seq: number; notificationId: string } {
+    append(
+      type: NotificationType,
+      data: unknown,
+      now: number,
+    ): { seq: number; notificationId: string; bytes: number } {
       const seq = next ?? q.nextSeq.get()?.next ?? 1;
       const id = notificationId(station.site, station.ppsId, seq);
-      q.insert.run(seq, id, type, JSON.stringify(envelope(type, id, data)), now);
+      const text = JSON.stringify(envelope(type, id, data));
+      q.insert.run(seq, id, type, text, now);
       next = seq + 1;
-      return { seq, notificationId: id };
+      return { seq, notificationId: id, bytes: Buffer.byteLength(text) };
     },
     /** A rollback may have undone appends: the next seq is read again (services/unit-of-work/unit-of-work.ts). */
     forget(): void {
@@ -120,6 +128,8 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
     pending: (seq: number, limit: number): PendingRow[] => q.pending.all(seq, limit),
     /** How many notifications are undelivered (the one definition, see UNDELIVERED). */
     undeliveredCount: (): number => q.undelivered.get()?.n ?? 0,
+    /** The bytes their envelopes take (the outbox's byte limit, `outbox.maxUndeliveredBytes`). */
+    undeliveredBytes: (): number => q.undeliveredBytes.get()?.n ?? 0,
     /** The oldest undelivered notification: an index lookup, cheap enough for every scrape. */
     oldestUndelivered: () => q.oldestUndelivered.get(),
     /** Every row up to this seq is delivered or moved aside (the publisher's durable mark). */

@@ -23,6 +23,15 @@ export function createReportsRepo(sqlite: Sqlite) {
       "UPDATE reports SET status = 'generated', file_name = ?, generated_on = ? WHERE id = ? AND status = 'requested'",
     ),
     failed: sqlite.prepare("UPDATE reports SET status = 'failed' WHERE id = ? AND status = 'requested'"),
+    // finished reports past retention: older than the cutoff, or beyond the newest `keep`
+    stale: sqlite.prepare<[number, number], { id: number; fileName: string | null }>(
+      `SELECT id, file_name AS fileName FROM reports
+        WHERE status != 'requested'
+          AND (requested_on < ? OR id NOT IN (
+            SELECT id FROM reports WHERE status != 'requested' ORDER BY id DESC LIMIT ?))
+        ORDER BY id`,
+    ),
+    remove: sqlite.prepare("DELETE FROM reports WHERE id = ? AND status != 'requested'"),
     inventory: sqlite.prepare<
       [],
       { quantity: number; attrsJson: string } & Pick<SqlRow<typeof items>, "schemaJson">
@@ -42,6 +51,12 @@ export function createReportsRepo(sqlite: Sqlite) {
     markGenerated: (id: number, fileName: string, now: number): boolean =>
       q.generated.run(fileName, now, id).changes > 0,
     markFailed: (id: number): boolean => q.failed.run(id).changes > 0,
+    /**
+     * Finished reports (generated or failed) requested before `before` (epoch ms) or beyond the newest
+     * `keep`; a report still requested is never among them.
+     */
+    stale: (before: number, keep: number) => q.stale.all(before, keep),
+    remove: (id: number): boolean => q.remove.run(id).changes > 0,
     /** One row per item with stock, quantities summed over locations; one statement, so one snapshot. */
     inventory: () => q.inventory.all(),
   };

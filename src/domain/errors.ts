@@ -45,6 +45,7 @@ export type ErrorCode =
   | "outbox_full" // 503
   | "not_ready" // 503
   | "storage_full" // 503: the disk holding the database is full
+  | "storage_budget" // 503: the database reached its configured size, or the disk its free-space floor
   | "storage_error"; // 503: the database could not be read or written (I/O error, locked too long)
 
 /** What an error means to the caller, whatever the protocol that carries it. */
@@ -107,6 +108,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   outbox_full: "unavailable",
   not_ready: "unavailable",
   storage_full: "unavailable",
+  storage_budget: "unavailable",
   storage_error: "unavailable",
 };
 

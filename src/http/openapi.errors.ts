@@ -86,7 +86,7 @@ export function errorCodes(r: RouteSpec): Map<number, ErrorCode[]> {
     add(415, "unsupported_media_type");
     if (!r.bodyType) add(400, "validation_failed", "malformed_json", "body_too_deep");
   }
-  if (commits(r)) add(503, "outbox_full", "storage_full", "storage_error");
+  if (commits(r)) add(503, "outbox_full", "storage_full", "storage_budget", "storage_error");
   return new Map([...out].sort(([a], [b]) => a - b).map(([s, set]) => [s, [...set]]));
 }
 

@@ -15,6 +15,7 @@ import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
 import { createSecurityEventsRepo } from "../db/security-events.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
+import { storageMeter } from "../db/storage-use.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
 import { DEFAULT_PACK_MARKERS, type PackAttribute } from "../domain/pick-pack.js";
 import type { StationMode } from "../domain/station.schema.js";
@@ -24,6 +25,7 @@ import {
   type PickLimits,
   type SearchLimits,
 } from "../domain/work-limits.js";
+import type { StorageBudget } from "../domain/storage-budget.js";
 import { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
@@ -40,6 +42,7 @@ import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
 import { createStationWork } from "./scan-lookup/station-work.js";
 import { stationState } from "./station/station.service.js";
+import { createStorageBudget } from "./unit-of-work/storage-budget.js";
 import { createStorageHealth } from "./unit-of-work/storage-health.js";
 import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work/unit-of-work.js";
 import { nextHeldRelease } from "./work-order/work-order.service.js";
@@ -62,12 +65,16 @@ export interface ServiceSettings {
     publicUrl?: string | undefined;
     tls?: { certFile?: string | undefined };
   };
-  outbox: { maxUndelivered: number };
+  outbox: { maxUndelivered: number; maxUndeliveredBytes?: number | undefined };
+  /** The storage budget (docs/operations.md#storage-budget); none when absent (tests of the services alone). */
+  storage?: StorageBudget | undefined;
   station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
   /** The pick+pack rule and a pick's work limits (domain/pick-pack.ts, work-limits.ts); defaults when absent. */
   pick?: PickLimits & { packAttributes: readonly PackAttribute[] };
   /** A search_v2 answer's bounds (domain/work-limits.ts); defaults when absent. */
   search?: SearchLimits;
+  /** The inventory reports' retention (docs/operations.md#report-retention); all kept when absent. */
+  reports?: { keep: number; maxAgeDays: number } | undefined;
   /** The security event log's retention (docs/security.md#security-event-log); defaults when absent. */
   security?: { eventRetentionDays: number; eventMaxRows: number };
 }
@@ -161,6 +168,8 @@ function createDoors(
         repo: repos.reports,
         log,
         dir: resolve(config.dataDir, "reports"),
+        retention: config.reports,
+        now,
         baseUrl: (caller, port) =>
           config.http.publicUrl ??
           caller ??
@@ -184,6 +193,7 @@ function createDoors(
     screenSessions: createScreenSessions({
       repo: repos.screenSessions,
       login: auth.screenLogin,
+      keyAttempt: auth.screenKeyAttempt,
       seats: config.station.seats,
       now,
       security: securityLog.record,
@@ -209,7 +219,8 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
   };
   return {
     requests: createRequestsService(deps, unitOfWork),
-    operations: createOperations({ deps, unitOfWork, log: sd.log }),
+    // the work at the station may use the storage budget's reserve (docs/operations.md#storage-budget)
+    operations: createOperations({ deps, unitOfWork: unitOfWork.forStation(), log: sd.log }),
     station: { state: (at: number, site: string) => stationState(deps, at, site) },
     picks: { labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt) },
     workOrder: { nextHeldRelease: (at: number) => nextHeldRelease(deps, at) },
@@ -225,6 +236,15 @@ export function createServices(sd: ServiceDeps) {
   const bus = sd.bus ?? new EventBus();
   const repos = createRepos(handle, config);
   const storage = createStorageHealth({ log, now, metrics: sd.metrics });
+  const budget = config.storage
+    ? createStorageBudget({
+        budget: config.storage,
+        measure: storageMeter(handle.sqlite),
+        log,
+        metrics: sd.metrics,
+        onChange: () => bus.emit("station", {}, (e) => log.error({ err: e }, "station listener failed")),
+      })
+    : undefined;
   const unitOfWork = createUnitOfWork({
     sqlite: handle.sqlite,
     outbox: repos.outbox,
@@ -232,8 +252,12 @@ export function createServices(sd: ServiceDeps) {
     now,
     log,
     outboxLimit: config.outbox.maxUndelivered,
+    ...(config.outbox.maxUndeliveredBytes === undefined
+      ? {}
+      : { outboxLimitBytes: config.outbox.maxUndeliveredBytes }),
     onCommit: sd.onCommit,
     storage,
+    ...(budget ? { budget } : {}),
     memory: [repos.requests, repos.station, repos.audits],
   });
   const doors = createDoors(repos, unitOfWork, bus, sd);
@@ -243,13 +267,15 @@ export function createServices(sd: ServiceDeps) {
     unitOfWork,
     /** Whether writes commit (a full disk, an I/O error): the /readyz `storage` check. */
     storage,
+    /** Whether the storage budget admits changes: the /readyz `storage_budget` check (none without one). */
+    budget,
     ...doors,
     ...createStationDoors(repos, unitOfWork, sd),
     /** Lifecycle part: the agent starts it after the HTTP app is built and stops it first. */
     auditConflicts: createAuditConflictWatcher({ bus, resolveConflicts: doors.audits.resolveConflicts, log }),
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */
     init(): void {
-      unitOfWork.run((t) =>
+      unitOfWork.runUpkeep((t) =>
         repos.station.init(config.station.seats, config.station.bins, config.station.initialMode, t.now),
       );
     },

@@ -5,7 +5,7 @@
  */
 
 import type { Role } from "../domain/roles.js";
-import { ADMIN_REQUESTS } from "./topics.js";
+import { requestsRefusedTo } from "./topics.js";
 
 /** Who a connection authenticated as. */
 export type BrokerPrincipal =
@@ -45,16 +45,18 @@ export function grantsFor(principal: BrokerPrincipal, root: string): Grants {
   if (principal.kind === "agent")
     return { publish: [`${root}/#`], publishExcept: [], read: ["#"], retain: true, anywhere: true };
   if (!mayConnect(principal)) return NOTHING;
+  // a request is refused to a role that may not perform its operation, as its HTTP route is
+  // (domain/permissions.ts); anonymous clients have the central system's rights
+  const role = principal.kind === "user" ? principal.role : "integration";
   const central: Grants = {
     publish: [`${root}/request/#`],
-    // sending dead letters again is the station's management, as over HTTP (docs/mqtt.md#roles)
-    publishExcept: ADMIN_REQUESTS.map((name) => `${root}/request/${name}`),
+    publishExcept: requestsRefusedTo(role).map((name) => `${root}/request/${name}`),
     read: [`${root}/connection`, `${root}/notification`, `${root}/state/#`, `${root}/response/#`],
     retain: false,
     anywhere: false,
   };
   if (principal.kind === "user" && principal.role === "admin")
-    return { ...central, publishExcept: [], read: [...central.read, "#", "$SYS/#"], anywhere: true };
+    return { ...central, read: [...central.read, "#", "$SYS/#"], anywhere: true };
   return central;
 }
 

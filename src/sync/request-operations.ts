@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { backupIntoDataFolder, DEFAULT_KEEP } from "../db/backup.js";
+import { backupOffLoop } from "../db/backup-off-loop.js";
 import { auditCreateSchema, auditIdSchema } from "../domain/audit.schema.js";
 import { catalogInputSchema } from "../domain/catalog.schema.js";
 import { deadLetterReplaySchema } from "../domain/dead-letter.schema.js";
@@ -61,12 +62,14 @@ export function requestOperations(s: Services, station: StationRequestDeps): Req
     replay_notifications: query(replayRequestSchema, (b, room) =>
       s.notifications.replay({ after: b.after, limit: b.limit, room: room.dataBytes }),
     ),
-    // no HTTP call: a backup into <dataDir>/backups, pruned like `pps-edge backup` (db/backup.ts); the
-    // same transaction again answers the stored result and takes no second backup
+    // no HTTP call: a backup into <dataDir>/backups, pruned like `pps-edge backup` (db/backup.ts), written
+    // in a worker thread so that no size stalls the agent; the same transaction again answers the stored
+    // result and takes no second backup
     backup: slowOperation(z.strictObject({}), async () => {
       const r = await backupIntoDataFolder(station.dataDir, {
         keep: DEFAULT_KEEP,
         now: new Date(station.now()),
+        copy: backupOffLoop,
       });
       return { name: r.name, size: r.size, sha256: r.sha256 };
     }),

@@ -3,6 +3,9 @@
  * `ppsedge/v1/<site>/<ppsId>/`, with `v1` the major version of the interface (docs/mqtt.md#topics).
  * Pure: no IO.
  */
+
+import { mayPerform, type Operation } from "../domain/permissions.js";
+import type { Role } from "../domain/roles.js";
 export const TOPIC_PREFIX = "ppsedge/v1";
 
 /**
@@ -30,11 +33,31 @@ export const REQUEST_NAMES = [
 export type RequestName = (typeof REQUEST_NAMES)[number];
 
 /**
- * Requests only admins may send (docs/mqtt.md#roles); the embedded broker refuses them to anyone else.
- * Both are the station's management, as `pps-edge backup` and the dead-letter route are: a backup copies
- * the whole database (password hashes included) and works the disk.
+ * The operation each request performs (domain/permissions.ts): the same as its HTTP route's, so a role
+ * may send a request exactly when it may call the route. The embedded broker refuses the others.
  */
-export const ADMIN_REQUESTS: readonly RequestName[] = ["backup", "replay_dead_letters"];
+export const REQUEST_OPERATION: Readonly<Record<RequestName, Operation>> = {
+  create_service_request: "create_service_request",
+  cancel_service_request: "cancel_service_request",
+  modify_service_request: "modify_service_request",
+  stage_put: "stage_put",
+  create_audit: "create_audit",
+  delete_audit: "delete_audit",
+  upsert_item: "upsert_item",
+  upsert_catalog: "upsert_catalog",
+  generate_inventory_report: "generate_inventory_report",
+  print_ready: "print_ready",
+  rack_presented: "rack_presented",
+  replay_notifications: "read_notifications",
+  backup: "backup",
+  replay_dead_letters: "replay_dead_letters",
+  health_check: "health_check",
+};
+
+/** The requests `role` may not send (docs/mqtt.md#roles): for an admin, none. */
+export function requestsRefusedTo(role: Role): RequestName[] {
+  return REQUEST_NAMES.filter((name) => !mayPerform(role, REQUEST_OPERATION[name]));
+}
 
 export function isRequestName(name: string): name is RequestName {
   return (REQUEST_NAMES as readonly string[]).includes(name);

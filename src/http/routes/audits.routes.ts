@@ -8,6 +8,7 @@ import {
   auditViewSchema,
 } from "../../domain/audit.schema.js";
 import type { ErrorCode } from "../../domain/errors.js";
+import { rolesFor } from "../../domain/permissions.js";
 import { AUDIT_ACTIONS, type AuditAction, type AuditsService } from "../../services/audit/audit.service.js";
 import { readJson, readOptionalJson } from "../body.js";
 import type { AppEnv } from "../context.js";
@@ -53,7 +54,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
       tag: "audits",
       summary: "Create an audit of locations or SKUs",
       auth: true,
-      roles: ["integration"],
+      roles: rolesFor("create_audit"),
       body: auditCreateSchema,
       examples: AUDIT_EXAMPLES,
       responses: {
@@ -74,7 +75,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
       tag: "audits",
       summary: "Delete an audit that has not been started",
       auth: true,
-      roles: ["integration"],
+      roles: rolesFor("delete_audit"),
       responses: {
         200: { description: "deleted", schema: auditDeletedSchema },
         401: { description: "unauthorized" },
@@ -102,7 +103,7 @@ function stationRoutes(
       tag: "station",
       summary: "The audit as it is now, with its lines",
       auth: true,
-      roles: ["integration", "operator"],
+      roles: rolesFor("read_audit"),
       responses: { 200: { description: "the audit", schema: auditViewSchema }, 404: unknownAudit },
     },
     (c) => c.json(audits.get(c.req.param("audit_id") ?? "", now())),
@@ -120,7 +121,7 @@ function stationRoutes(
         auth: true,
         // the manager dashboard's actions (an approval corrects stock): for admins; the operator at the
         // station may pause the audit being counted (called away) and resume it (docs/decisions.md)
-        roles: action === "pause" || action === "resume" ? ["operator"] : ["admin"],
+        roles: rolesFor(`audit_${action}`),
         responses: {
           200: { description: "the audit after the move", schema: auditViewSchema },
           404: unknownAudit,
@@ -143,7 +144,7 @@ function countingRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: Audi
       tag: "station",
       summary: "Begin counting a queued audit at a seat (station in audit mode, operator logged in)",
       auth: true,
-      roles: ["operator"],
+      roles: rolesFor("audit_begin"),
       body: auditBeginSchema,
       bodyOptional: true,
       examples: { seat: { seat: "front" } },
@@ -172,7 +173,7 @@ function countingRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: Audi
       tag: "station",
       summary: "Key in the count of one audit line (only for audits created with kq true)",
       auth: true,
-      roles: ["operator"],
+      roles: rolesFor("audit_count"),
       body: auditCountSchema,
       examples: { count: AUDIT_COUNT_EXAMPLE },
       responses: {

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { deadLetterReplaySchema } from "../../domain/dead-letter.schema.js";
+import { rolesFor } from "../../domain/permissions.js";
 import type { DeadLetters } from "../../services/notifications/dead-letters.service.js";
 import { readOptionalJson } from "../body.js";
 import type { AppEnv } from "../context.js";
@@ -38,7 +39,7 @@ export function deadLettersRoutes(dead: Pick<DeadLetters, "list" | "replay">) {
         summary: "Notifications the broker refused for good (dead letters), in seq order",
         description: "At most 1000; `pps-edge outbox` lists the same on the station.",
         auth: true,
-        roles: ["admin"],
+        roles: rolesFor("read_dead_letters"),
         responses: {
           200: {
             description: "the dead letters",
@@ -59,7 +60,7 @@ export function deadLettersRoutes(dead: Pick<DeadLetters, "list" | "replay">) {
         description:
           "They go out under their own seq and notification_id. One unknown seq, or one that is not a dead letter, refuses the whole request (404) and changes nothing.",
         auth: true,
-        roles: ["admin"],
+        roles: rolesFor("replay_dead_letters"),
         body: deadLetterReplaySchema,
         bodyOptional: true,
         examples: { all: {}, some: { seqs: [1042, 1043] } },

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
+import { rolesFor } from "../../domain/permissions.js";
 import { type StagePutInput, stagePutSchema } from "../../domain/service-request.schema.js";
 import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
@@ -27,7 +28,7 @@ export function integrationRoutes(actions: IntegrationActions) {
         summary:
           "Stage a put request into a bin; the outcome comes as put_information (staged or stage_failure)",
         auth: true,
-        roles: ["integration"],
+        roles: rolesFor("stage_put"),
         body: stagePutSchema,
         examples: { stage: STAGE_PUT_EXAMPLE },
         responses: {
@@ -55,7 +56,7 @@ export function integrationRoutes(actions: IntegrationActions) {
         tag: "process flow",
         summary: "External printing of an order is done: its bin may be released",
         auth: true,
-        roles: ["integration"],
+        roles: rolesFor("print_ready"),
         responses: {
           200: {
             description: "the flow resumes",

@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { catalogInputSchema, catalogOutputSchema } from "../../domain/catalog.schema.js";
 import { itemInputSchema, searchInputSchema } from "../../domain/item.schema.js";
+import { rolesFor } from "../../domain/permissions.js";
 import type { CatalogService, ItemsService } from "../../services/catalog/catalog.service.js";
 import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
@@ -28,7 +29,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         tag: "catalog",
         summary: "List catalogs",
         auth: true,
-        roles: ["integration"],
+        roles: rolesFor("read_catalog"),
         responses: {
           200: { description: "all catalogs with ids", schema: z.array(catalogOutputSchema) },
           401: { description: "unauthorized" },
@@ -46,7 +47,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         tag: "catalog",
         summary: "Create or update a catalog by clientCatalogId",
         auth: true,
-        roles: ["integration"],
+        roles: rolesFor("upsert_catalog"),
         body: catalogInputSchema,
         examples: { catalog: CATALOG_EXAMPLE },
         responses: {
@@ -67,7 +68,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         tag: "items",
         summary: "Create or update an item, identified by its schema's unique attribute groups",
         auth: true,
-        roles: ["integration"],
+        roles: rolesFor("upsert_item"),
         body: itemInputSchema,
         examples: { item: ITEM_EXAMPLE },
         responses: {
@@ -96,7 +97,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         tag: "items",
         summary: "Search items by unique attributes (operator '=' only)",
         auth: true,
-        roles: ["integration"],
+        roles: rolesFor("search_items"),
         body: searchInputSchema,
         examples: { search: SEARCH_EXAMPLE },
         responses: {

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
+import { rolesFor } from "../../domain/permissions.js";
 import type { NotificationsService } from "../../services/notifications/notifications.service.js";
 import { validate } from "../body.js";
 import type { AppEnv } from "../context.js";
@@ -42,8 +43,8 @@ export function notificationsRoutes(notifications: NotificationsService) {
         tag: "station",
         summary: "Notifications after a sequence number, oldest first",
         auth: true,
-        // the station's whole notification log: for admins (central reads it over MQTT)
-        roles: ["admin"],
+        // what central missed: the same rule as request/replay_notifications (domain/permissions.ts)
+        roles: rolesFor("read_notifications"),
         query,
         responses: {
           200: { description: "a page of notifications", schema: page },

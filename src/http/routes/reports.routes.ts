@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
+import { rolesFor } from "../../domain/permissions.js";
 import { REPORT_PREFIX, type ReportsService } from "../../services/report/report.service.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
@@ -48,7 +49,7 @@ export function reportsRoutes(reports: ReportsService) {
         tag: "reports",
         summary: "Request an inventory report; a report_generation notification follows with its URL",
         auth: true,
-        roles: ["integration"],
+        roles: rolesFor("generate_inventory_report"),
         responses: {
           200: { description: "the report id", schema: z.object({ id: z.number().int() }) },
           401: { description: "unauthorized" },
@@ -66,7 +67,7 @@ export function reportsRoutes(reports: ReportsService) {
         tag: "reports",
         summary: "Download a generated report (the report_url of its notification)",
         auth: true,
-        roles: ["integration"],
+        roles: rolesFor("download_report"),
         produces: "text/csv",
         params: reportParams,
         responses: {

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import type { ErrorCode } from "../../domain/errors.js";
+import { rolesFor } from "../../domain/permissions.js";
 import {
   cancelSchema,
   pickCreateSchema,
@@ -65,7 +66,7 @@ function createRoute(app: Hono<AppEnv>, registry: RouteRegistry, requests: Reque
       summary:
         "Create a PICK (also pick+pack) or PUT request; the same body again returns the stored request",
       auth: true,
-      roles: ["integration"],
+      roles: rolesFor("create_service_request"),
       body: z.union([pickCreateSchema, putCreateSchema]),
       examples: SERVICE_REQUEST_EXAMPLES,
       responses: {
@@ -103,7 +104,7 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
       summary:
         "Cancel: PICK asynchronously (202 + transaction id, order_modification follows), PUT synchronously",
       auth: true,
-      roles: ["integration"],
+      roles: rolesFor("cancel_service_request"),
       body: cancelSchema,
       examples: { cancel: CANCEL_EXAMPLE },
       responses: {
@@ -136,7 +137,7 @@ function changeRoutes(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requ
       tag: "service requests",
       summary: "Modify: PICK asynchronously (202 + transaction id), PUT synchronously (only in created)",
       auth: true,
-      roles: ["integration"],
+      roles: rolesFor("modify_service_request"),
       body: z.union([pickModifySchema, putModifySchema]),
       examples: MODIFY_EXAMPLES,
       responses: {
@@ -168,7 +169,7 @@ function getRoute(app: Hono<AppEnv>, registry: RouteRegistry, requests: Requests
       tag: "service requests",
       summary: "The current state of a request (not in the spec; docs/decisions.md)",
       auth: true,
-      roles: ["integration"],
+      roles: rolesFor("read_service_request"),
       query: getQuery,
       responses: {
         200: { description: "the request", schema: srView },

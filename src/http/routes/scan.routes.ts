@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { AppError, type ErrorCode } from "../../domain/errors.js";
+import { rolesFor } from "../../domain/permissions.js";
 import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
@@ -102,7 +103,7 @@ export function scanRoutes(engine: ScanPort, sim: SimPort) {
           tag: "station",
           auth: true,
           // the seat's devices and their simulator: an operator's hands
-          roles: ["operator"],
+          roles: rolesFor("seat_input"),
           body: io.body,
           examples: { example: io.example },
           responses: { 200: { description: "done", schema: io.answer ?? scanOutcomeSchema }, ...errors },
@@ -119,7 +120,7 @@ export function scanRoutes(engine: ScanPort, sim: SimPort) {
           summary,
           tag: "station",
           auth: true,
-          roles: ["integration", "operator"],
+          roles: rolesFor("read_station"),
           responses: { 200: { description: "done", schema: answer } },
         },
         handler,

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
+import { rolesFor } from "../../domain/permissions.js";
 import {
   SECURITY_CHANNELS,
   SECURITY_EVENT_KINDS,
@@ -56,7 +57,7 @@ export function securityEventsRoutes(securityLog: Pick<SecurityLog, "list">) {
         description:
           "Filters combine; `since` is inclusive and `until` exclusive. A page holds at most `limit` events; `nextBeforeId` fetches the next, older one.",
         auth: true,
-        roles: ["admin"],
+        roles: rolesFor("read_security_events"),
         query: securityEventQuerySchema,
         responses: {
           200: { description: "a page of events", schema: page },

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import type { ErrorCode } from "../../domain/errors.js";
+import { rolesFor } from "../../domain/permissions.js";
 import type { Role } from "../../domain/roles.js";
 import {
   loginSchema,
@@ -94,17 +95,22 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/seats/:seat/login",
     "An operator logs in at a seat",
-    { roles: ["operator"], body: loginSchema, examples: { login: EX.login } },
+    { roles: rolesFor("seat_login"), body: loginSchema, examples: { login: EX.login } },
     async (c) => {
       const { user } = await readJson(c, loginSchema);
       ops.login(c.req.param("seat") as string, user);
       return c.json({ ok: true });
     },
   );
-  post("/station/seats/:seat/logout", "The operator at a seat logs out", { roles: ["operator"] }, (c) => {
-    ops.logout(c.req.param("seat") as string);
-    return c.json({ ok: true });
-  });
+  post(
+    "/station/seats/:seat/logout",
+    "The operator at a seat logs out",
+    { roles: rolesFor("seat_logout") },
+    (c) => {
+      ops.logout(c.req.param("seat") as string);
+      return c.json({ ok: true });
+    },
+  );
   route(
     app,
     registry,
@@ -115,7 +121,7 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
       summary: "Switch the station's mode",
       auth: true,
       // the station's mode is the manager's: for admins
-      roles: ["admin"],
+      roles: rolesFor("set_mode"),
       body: stationModeSchema,
       examples: { mode: EX.mode },
       responses: { 200: { description: "done", schema: ok }, ...errors },
@@ -128,7 +134,7 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/racks",
     "A rack (MSU face) is presented; pick requests with stock on it lock",
-    { roles: ["integration"], body: rackPresentedSchema, examples: { rack: EX.rack } },
+    { roles: rolesFor("rack_presented"), body: rackPresentedSchema, examples: { rack: EX.rack } },
     async (c) => {
       ops.rackPresented(await readJson(c, rackPresentedSchema));
       return c.json({ ok: true });
@@ -144,7 +150,7 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
       summary: "The rack left the station",
       auth: true,
       // the rack left: robot control, like rack presented
-      roles: ["integration"],
+      roles: rolesFor("rack_gone"),
       responses: { 200: { description: "done", schema: ok }, ...errors },
     },
     (c) => {
@@ -160,14 +166,19 @@ function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/picks",
     "One pick transaction (item from slot into the order's bin)",
-    { roles: ["operator"], body: pickTransactionSchema, examples: { pick: EX.pick }, answer: requestAfter },
+    {
+      roles: rolesFor("pick"),
+      body: pickTransactionSchema,
+      examples: { pick: EX.pick },
+      answer: requestAfter,
+    },
     async (c) => c.json(ops.viewed.pick(await readJson(c, pickTransactionSchema))),
   );
   post(
     "/station/picks/exceptions",
     "A pick exception: missing, damaged or unscannable items",
     {
-      roles: ["operator"],
+      roles: rolesFor("pick_exception"),
       body: pickExceptionSchema,
       examples: { exception: EX.pickException },
       answer: requestAfter,
@@ -177,14 +188,14 @@ function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/puts",
     "One put transaction (item from tote into a slot)",
-    { roles: ["operator"], body: putTransactionSchema, examples: { put: EX.put }, answer: requestAfter },
+    { roles: rolesFor("put"), body: putTransactionSchema, examples: { put: EX.put }, answer: requestAfter },
     async (c) => c.json(ops.viewed.put(await readJson(c, putTransactionSchema))),
   );
   post(
     "/station/puts/exceptions",
     "A put exception (front/back states of the spec)",
     {
-      roles: ["operator"],
+      roles: rolesFor("put_exception"),
       body: putExceptionSchema,
       examples: { exception: EX.putException },
       answer: requestAfter,
@@ -194,14 +205,14 @@ function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
   post(
     "/station/puts/:externalServiceRequestId/release",
     "The tote (or roll cage) of a complete put is released",
-    { roles: ["operator"], answer: requestAfter },
+    { roles: rolesFor("release_put"), answer: requestAfter },
     (c) => c.json(ops.viewed.release(c.req.param("externalServiceRequestId") as string)),
   );
   post(
     "/station/puts/:externalServiceRequestId/put-back-stage",
     "Put back staging at the station: created → staged into a bin",
     {
-      roles: ["operator"],
+      roles: rolesFor("put_back_stage"),
       body: putBackStageSchema,
       examples: { stage: EX.putBackStage },
       answer: requestAfter,
@@ -224,10 +235,15 @@ function binAndStockRoutes(
   state: () => unknown,
 ): void {
   const post = poster(app, registry);
-  post("/station/bins/:ppsBinId/empty", "The operator emptied a bin", { roles: ["operator"] }, (c) => {
-    ops.binEmptied(c.req.param("ppsBinId") as string);
-    return c.json({ ok: true });
-  });
+  post(
+    "/station/bins/:ppsBinId/empty",
+    "The operator emptied a bin",
+    { roles: rolesFor("empty_bin") },
+    (c) => {
+      ops.binEmptied(c.req.param("ppsBinId") as string);
+      return c.json({ ok: true });
+    },
+  );
   route(
     app,
     registry,
@@ -238,7 +254,7 @@ function binAndStockRoutes(
       summary: "Set the on-hand quantity of an item at a slot (inventory adjustment)",
       auth: true,
       // a stock correction: for admins
-      roles: ["admin"],
+      roles: rolesFor("correct_stock"),
       body: stockAdjustSchema,
       examples: { stock: EX.stock },
       responses: { 200: { description: "done", schema: ok }, ...errors },
@@ -257,7 +273,7 @@ function binAndStockRoutes(
       tag: "station",
       summary: "Mode, seats, bins, racks, the pick queue in work order, puts",
       auth: true,
-      roles: ["integration", "operator"],
+      roles: rolesFor("read_station"),
       responses: {
         200: {
           description: "the station",

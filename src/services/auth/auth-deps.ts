@@ -31,7 +31,12 @@ export interface AuthOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export type LoginFailureReason = "unknown_user" | "wrong_password" | "bad_client" | "throttled";
+export type LoginFailureReason =
+  | "unknown_user"
+  | "wrong_password"
+  | "bad_client"
+  | "throttled"
+  | "wrong_screen_key";
 
 /** The login throttle and where failures go (login-attempts.ts). */
 export interface LoginAttempts {

@@ -19,7 +19,13 @@ import {
   setRole,
 } from "./auth-users.js";
 import { createLiveSessions, type LiveSession } from "./live-sessions.js";
-import { brokerLogin, createLoginAttempts, type LoginOrigin, screenLogin } from "./login-attempts.js";
+import {
+  brokerLogin,
+  createLoginAttempts,
+  type LoginOrigin,
+  screenKeyAttempt,
+  screenLogin,
+} from "./login-attempts.js";
 import { hasScrapeToken, isScrapeToken, setScrapeToken } from "./scrape-token.js";
 
 export type { AccessEvents, ForbiddenEvent, RevokedEvent } from "./access-events.js";
@@ -79,6 +85,9 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
     /** The operator screen's sign-in: throttled and recorded like the token endpoint's. */
     screenLogin: (username: string, password: string, address: string | undefined) =>
       screenLogin(deps, username, password, address),
+    /** A seat's screen key offered: throttled and recorded like a password login (login-attempts.ts). */
+    screenKeyAttempt: (seat: string, right: boolean, address: string | undefined) =>
+      screenKeyAttempt(deps, seat, right, address),
     hasUser: (username: string): boolean => repo.findUser(username) !== undefined,
     listUsers: () => repo.listUsers(),
     /** Role refusals and revocations: logged and counted in one place each (access-events.ts). */

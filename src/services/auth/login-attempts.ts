@@ -104,6 +104,53 @@ export async function attemptLogin(
   throw badCredentials();
 }
 
+/**
+ * A seat's screen key offered by the client at `address` (the station box's display opening its page):
+ * throttled like a password login, as if the seat's key were a user name (docs/security.md#login-policy),
+ * so a LAN host cannot guess keys at speed; a wrong key is logged, counted on /metrics
+ * (`wrong_screen_key`) and recorded in the security event log. Throws `too_many_attempts` while locked
+ * (the right key too); otherwise answers whether the key was right.
+ */
+export async function screenKeyAttempt(
+  deps: AuthDeps,
+  seat: string,
+  right: boolean,
+  address: string | undefined,
+): Promise<boolean> {
+  const { attempts } = deps;
+  const username = `(screen key ${seat})`;
+  const from = address ?? UNKNOWN_ADDRESS;
+  const verdict = attempts.throttle.check(username, from, deps.now());
+  if (!verdict.allowed) {
+    attempts.failures?.("throttled");
+    attempts.throttled?.();
+    attempts.log?.warn({ seat, address: from, via: "screen", reason: "throttled" }, "screen key refused");
+    throw tooMany(verdict.retryAfterSeconds);
+  }
+  if (right) {
+    attempts.throttle.succeed(username, from);
+    return true;
+  }
+  const { locked, delayMs } = attempts.throttle.failure(username, from, deps.now());
+  const reason: LoginFailureReason = "wrong_screen_key";
+  attempts.failures?.(reason);
+  attempts.log?.warn({ seat, address: from, via: "screen", reason }, "screen key refused");
+  const event = { channel: "screen" as const, username, address: from };
+  deps.security?.({
+    kind: "login_failed",
+    ...event,
+    detail: { reason, seat, ...(delayMs ? { delayMs } : {}) },
+  });
+  if (locked)
+    deps.security?.({
+      kind: "login_throttled",
+      ...event,
+      detail: { scope: locked, lockSeconds: attempts.throttle.policy.lockMs / 1000 },
+    });
+  if (delayMs > 0) await (deps.sleep ?? wait)(delayMs);
+  return false;
+}
+
 /** A sign-in on the operator screen: the same throttle and log as the token endpoint's. */
 export function screenLogin(
   deps: AuthDeps,

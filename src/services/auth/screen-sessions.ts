@@ -56,6 +56,8 @@ export interface ScreenSessionsDeps {
   repo: ScreenSessionsRepo;
   /** Checks a user's password: throttled and recorded like the token endpoint (login-attempts.ts). */
   login: (username: string, password: string, address: string | undefined) => Promise<AuthUser>;
+  /** Throttles and records a screen key offered (login-attempts.ts `screenKeyAttempt`); none: unthrottled. */
+  keyAttempt?: (seat: string, right: boolean, address: string | undefined) => Promise<boolean>;
   seats: readonly string[];
   now: () => number;
   security?: SecurityRecorder | undefined;
@@ -140,10 +142,14 @@ export function createScreenSessions(deps: ScreenSessionsDeps) {
      */
     ensureKeys: (dataDir: string, log: Logger): string => loadKeys(keys, deps.seats, dataDir, log),
 
-    /** The station box's display: its seat's key opens a session, or null. */
-    openWithKey(seat: string, key: string): ScreenSession | null {
+    /**
+     * The station box's display: its seat's key opens a session, or null. A wrong key is throttled and
+     * recorded per client address like a wrong password (`too_many_attempts` while locked).
+     */
+    async openWithKey(seat: string, key: string, address?: string): Promise<ScreenSession | null> {
       const k = keys.get(seat);
-      if (!k || !sameText(k, key)) return null;
+      const right = k !== undefined && sameText(k, key);
+      if (!(deps.keyAttempt ? await deps.keyAttempt(seat, right, address) : right)) return null;
       return open(seat, "key", null);
     },
 

@@ -31,6 +31,32 @@ export interface ReportDeps {
    * to once it listens (the configured one may be 0, "any free port").
    */
   baseUrl: (caller: string | null, listenerPort?: number) => string;
+  /** How many finished reports are kept, and for how long (config `reports.*`); none: all are kept. */
+  retention?: { keep: number; maxAgeDays: number } | undefined;
+  now?: () => number;
+}
+
+/**
+ * Deletes the finished reports past retention: each row first, then its file, so a download never finds
+ * a row without its file; a file that cannot be removed is logged and left. Answers how many went.
+ * Housekeeping, as the security log's pruning: no notification, and admitted past the storage budget.
+ */
+export async function pruneReports(deps: ReportDeps, now: number): Promise<number> {
+  const { retention } = deps;
+  if (!retention) return 0;
+  const stale = deps.repo.stale(now - retention.maxAgeDays * 86_400_000, retention.keep);
+  let removed = 0;
+  for (const r of stale) {
+    if (!deps.repo.remove(r.id)) continue;
+    removed++;
+    if (r.fileName)
+      await unlink(join(deps.dir, r.fileName)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== "ENOENT")
+          deps.log.warn({ err, reportId: r.id }, "could not remove a pruned report's file");
+      });
+  }
+  if (removed) deps.log.info({ removed }, "inventory reports past retention removed");
+  return removed;
 }
 
 export const REPORT_PREFIX = "/api-gateway/platform-dashboard/report";
@@ -131,10 +157,15 @@ export function createReportsService(reportDeps: ReportDeps, uow: UnitOfWork) {
     listeningOn(port: number): void {
       listenerPort = port;
     },
+    /** Removes finished reports past `reports.keep` / `reports.maxAgeDays` (with their files). */
+    prune: (): Promise<number> => pruneReports(deps, (deps.now ?? Date.now)()),
     /** Finishes reports a previous run left requested (a stop or a crash between request and file). */
     start(): void {
       stopping = false;
       for (const r of deps.repo.requested()) schedule(r.id);
+      void pruneReports(deps, (deps.now ?? Date.now)()).catch((err: unknown) =>
+        deps.log.error({ err }, "pruning reports failed"),
+      );
     },
     /** Lets running jobs finish; jobs not yet begun stay requested for the next start. */
     async stop(): Promise<void> {

@@ -64,6 +64,14 @@ export function storageCheck(storage: Pick<StorageHealth, "check">): ReadinessCh
   return { name: "storage", check: () => storage.check() };
 }
 
+/**
+ * `storage_budget`: unready while the database's budget or the disk's free-space floor is spent
+ * (unit-of-work/storage-budget.ts); measured at each look, so freed space shows at once.
+ */
+export function storageBudgetCheck(budget: { check(): { ok: boolean; detail?: string } }): ReadinessCheck {
+  return { name: "storage_budget", check: () => budget.check() };
+}
+
 interface DeviceHealth {
   id: string;
   transport: string;

@@ -1,3 +1,4 @@
+import type { BudgetTier } from "../../domain/storage-budget.js";
 import { isBusy } from "./storage-failure.js";
 import {
   type Effects,
@@ -9,6 +10,7 @@ import {
   type Tx,
   transaction,
   type UnitState,
+  undoAppends,
 } from "./transaction.js";
 
 /** At most this many queued changes share one commit. */
@@ -28,6 +30,8 @@ interface Pending {
   reject: (e: unknown) => void;
   /** Times the database refused to begin this change's transaction. */
   attempts: number;
+  /** Whose change it is, for the storage budget (storage-budget.ts). */
+  tier: BudgetTier;
 }
 
 type Outcome = { ok: true; value: unknown; fx: Effects } | { ok: false; error: unknown };
@@ -61,7 +65,7 @@ export function createGroupCommit(s: UnitState) {
 
   /** The batch failed as a whole: nothing of it is durable. True when it is queued again instead. */
   function failed(batch: Pending[], outcomes: Outcome[], error: unknown): boolean {
-    for (const o of outcomes) if (o.ok) s.undeliveredEstimate -= o.fx.appended;
+    for (const o of outcomes) if (o.ok) undoAppends(s, o.fx);
     if (outcomes.length === 0 && isBusy(error) && (batch[0]?.attempts ?? s.retries) < s.retries) {
       for (const p of batch) p.attempts++;
       queue.unshift(...batch);
@@ -72,10 +76,25 @@ export function createGroupCommit(s: UnitState) {
     return false;
   }
 
+  function admitted(p: Pending): boolean {
+    try {
+      s.deps.budget?.admit(p.tier);
+      return true;
+    } catch (e) {
+      p.reject(e);
+      return false;
+    }
+  }
+
   function flush(): void {
     scheduled = false;
-    const batch = queue.splice(0, groupLimit());
+    // past the storage budget a change is refused before anything of it begins (storage-budget.ts)
+    const batch = queue.splice(0, groupLimit()).filter((p) => admitted(p));
     const outcomes: Outcome[] = [];
+    if (!batch.length) {
+      if (queue.length) schedule();
+      return;
+    }
     try {
       const body = () => {
         const began = performance.now();
@@ -124,9 +143,9 @@ export function createGroupCommit(s: UnitState) {
   }
 
   return {
-    runAsync<T>(fn: (tx: Tx) => T): Promise<T> {
+    runAsync<T>(fn: (tx: Tx) => T, tier: BudgetTier = "client"): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0 });
+        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, attempts: 0, tier });
         schedule();
       });
     },

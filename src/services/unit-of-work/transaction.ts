@@ -4,6 +4,7 @@ import type { OutboxRepo } from "../../db/outbox.repo.js";
 import { AppError } from "../../domain/errors.js";
 import type { NotificationType } from "../../domain/notification.js";
 import type { AgentEvents, EventBus } from "../../events.js";
+import type { StorageBudgetGuard } from "./storage-budget.js";
 import { isBusy, isStorage, sqliteCode, storageAppError } from "./storage-failure.js";
 import type { StorageHealth } from "./storage-health.js";
 
@@ -44,7 +45,7 @@ export interface TxMemory {
 
 export interface UnitOfWorkDeps {
   sqlite: Sqlite;
-  outbox: Pick<OutboxRepo, "append" | "undeliveredCount"> & TxMemory;
+  outbox: Pick<OutboxRepo, "append" | "undeliveredCount" | "undeliveredBytes"> & TxMemory;
   /** The other repositories' memory (the outbox's is forgotten as well). */
   memory?: readonly TxMemory[];
   bus: EventBus;
@@ -57,6 +58,10 @@ export interface UnitOfWorkDeps {
   onCommit?: (timing: CommitTiming) => void;
   /** Told of every storage failure and every commit: logs the episode, /readyz and /metrics. */
   storage?: StorageHealth;
+  /** Refuses a change before its transaction begins once the storage budget is spent (storage-budget.ts). */
+  budget?: Pick<StorageBudgetGuard, "admit">;
+  /** Refuse changes when the undelivered notifications' envelopes take this many bytes. */
+  outboxLimitBytes?: number;
 }
 
 /** What one transaction did besides its own writes: published after its commit. */
@@ -64,9 +69,16 @@ export interface Effects {
   events: Array<[keyof AgentEvents, unknown]>;
   lastSeq: number;
   appended: number;
+  appendedBytes: number;
 }
 
-export const effects = (): Effects => ({ events: [], lastSeq: 0, appended: 0 });
+export const effects = (): Effects => ({ events: [], lastSeq: 0, appended: 0, appendedBytes: 0 });
+
+/** A rolled-back change's notifications no longer wait: the estimates drop them again. */
+export function undoAppends(s: UnitState, fx: Effects): void {
+  s.undeliveredEstimate -= fx.appended;
+  s.undeliveredBytesEstimate -= fx.appendedBytes;
+}
 
 /** The unit of work's state, shared with the group commit beside it (group-commit.ts). */
 export interface UnitState {
@@ -77,6 +89,8 @@ export interface UnitState {
    * notification costs no count; a refusal is decided on the count itself.
    */
   undeliveredEstimate: number;
+  /** The same for the undelivered envelopes' bytes (`outbox.undeliveredBytes`). */
+  undeliveredBytesEstimate: number;
   /** The effects of the transaction open right now: a nested unit of work adds to them. */
   active: Effects | undefined;
   /**
@@ -98,10 +112,27 @@ export function unitState(deps: UnitOfWorkDeps): UnitState {
     deps,
     retries: deps.busyRetries ?? 2,
     undeliveredEstimate: deps.outbox.undeliveredCount(),
+    undeliveredBytesEstimate: deps.outboxLimitBytes === undefined ? 0 : deps.outbox.undeliveredBytes(),
     active: undefined,
     lost: undefined,
     within: deps.sqlite.transaction((body: () => unknown) => body()),
   };
+}
+
+/**
+ * The outbox's byte limit (config `outbox.maxUndeliveredBytes`): a few large notifications take the disk
+ * that a count limit lets through. Decided on the bytes themselves once the estimate reaches it.
+ */
+function outboxBytesRoom(s: UnitState): void {
+  const limit = s.deps.outboxLimitBytes;
+  if (limit === undefined || s.undeliveredBytesEstimate < limit) return;
+  s.undeliveredBytesEstimate = s.deps.outbox.undeliveredBytes();
+  if (s.undeliveredBytesEstimate >= limit)
+    throw new AppError(
+      "outbox_full",
+      `the notifications waiting for delivery take ${s.undeliveredBytesEstimate} bytes (limit ${limit}); the change is refused, nothing was lost`,
+      [{ path: "outbox.maxUndeliveredBytes", message: `${s.undeliveredBytesEstimate} bytes wait` }],
+    );
 }
 
 export function makeTx(s: UnitState, fx: Effects): Tx {
@@ -118,9 +149,13 @@ export function makeTx(s: UnitState, fx: Effects): Tx {
           );
         }
       }
-      fx.lastSeq = deps.outbox.append(type, data, tx.now).seq;
+      outboxBytesRoom(s);
+      const appended = deps.outbox.append(type, data, tx.now);
+      fx.lastSeq = appended.seq;
       fx.appended++;
+      fx.appendedBytes += appended.bytes;
       s.undeliveredEstimate++;
+      s.undeliveredBytesEstimate += appended.bytes;
     },
     announce(event, payload) {
       fx.events.push([event, payload]);
@@ -167,7 +202,7 @@ export function inSavepoint<T>(s: UnitState, fn: (tx: Tx) => T, fx: Effects): T 
   try {
     return s.within(() => fn(makeTx(s, fx))) as T;
   } catch (e) {
-    s.undeliveredEstimate -= fx.appended;
+    undoAppends(s, fx);
     rolledBack(s);
     if (isStorage(e)) s.lost ??= e;
     throw e;

@@ -1,3 +1,4 @@
+import type { BudgetTier } from "../../domain/storage-budget.js";
 import { createGroupCommit } from "./group-commit.js";
 import {
   effects,
@@ -9,13 +10,17 @@ import {
   transaction,
   type UnitOfWorkDeps,
   type UnitState,
+  undoAppends,
   unitState,
 } from "./transaction.js";
 
 export type { CommitTiming, Tx, TxMemory, UnitOfWorkDeps } from "./transaction.js";
 
-/** One change, one transaction, now (or a savepoint of the transaction already open). */
-function run<T>(s: UnitState, fn: (tx: Tx) => T): T {
+/**
+ * One change, one transaction, now (or a savepoint of the transaction already open). `budgeted`: refused
+ * before it begins once the storage budget is spent (the station's own upkeep at start is not).
+ */
+function run<T>(s: UnitState, fn: (tx: Tx) => T, budgeted: BudgetTier | false = "client"): T {
   const fx = effects();
   const outer = s.active;
   if (outer) {
@@ -35,9 +40,10 @@ function run<T>(s: UnitState, fn: (tx: Tx) => T): T {
         s.active = undefined;
       }
     };
+    if (budgeted) s.deps.budget?.admit(budgeted);
     result = transaction(s, body, 1, (attempt) => attempt < s.retries);
   } catch (e) {
-    s.undeliveredEstimate -= fx.appended;
+    undoAppends(s, fx);
     throw failureOf(s, e);
   }
   publish(s, fx);
@@ -56,15 +62,38 @@ function run<T>(s: UnitState, fn: (tx: Tx) => T): T {
 export function createUnitOfWork(deps: UnitOfWorkDeps) {
   const s = unitState(deps);
   const group = createGroupCommit(s);
-  return {
+  const uow = {
     run: <T>(fn: (tx: Tx) => T): T => run(s, fn),
+    /** The station's own upkeep (its seats and bins at start), admitted past the storage budget. */
+    runUpkeep: <T>(fn: (tx: Tx) => T): T => run(s, fn, false),
     /** One change, committed together with the others queued meanwhile (group-commit.ts). */
     runAsync: group.runAsync,
     /** The sync tells how many are still undelivered (outbox.undeliveredCount) after a delivery. */
     setUndelivered(n: number): void {
       s.undeliveredEstimate = n;
+      // the bytes are an upper bound until counted again (outboxBytesRoom); none wait when none do
+      if (n === 0) s.undeliveredBytesEstimate = 0;
+    },
+    /**
+     * The same unit of work for the work at the station (the operations door: picks, puts, scans): past
+     * the storage budget it may still use `storage.stationReserveBytes`, so a client that filled the
+     * budget does not stop the operators (docs/operations.md#storage-budget).
+     */
+    forStation(): UnitOfWork {
+      return {
+        ...uow,
+        run: <T>(fn: (tx: Tx) => T): T => run(s, fn, "station"),
+        runAsync: <T>(fn: (tx: Tx) => T): Promise<T> => group.runAsync(fn, "station"),
+      };
     },
   };
+  return uow;
 }
 
-export type UnitOfWork = ReturnType<typeof createUnitOfWork>;
+export interface UnitOfWork {
+  run<T>(fn: (tx: Tx) => T): T;
+  runUpkeep<T>(fn: (tx: Tx) => T): T;
+  runAsync<T>(fn: (tx: Tx) => T): Promise<T>;
+  setUndelivered(n: number): void;
+  forStation(): UnitOfWork;
+}

@@ -13,6 +13,7 @@
  * is refused (`stale_screen`) and nothing is done (the stale-tap rule, docs/decisions.md).
  */
 import { AppError, isAppError } from "../../domain/errors.js";
+import type { Operation } from "../../domain/permissions.js";
 import type { Outcome } from "../engine.js";
 import { BADGE_PREFIX, EXCEPTION_PREFIX, type ExceptionCode } from "../scan-codes.js";
 import { pendingBin } from "../seat.machine.js";
@@ -45,6 +46,28 @@ export type ScreenAction = (
   | { type: "supervisor"; bin?: string | undefined }
 ) &
   Versioned;
+
+/**
+ * The operation each tap performs (domain/permissions.ts): a tap is allowed to whoever may perform it
+ * through its HTTP route, so the screen is no way around a role (a mode switch stays an admin's).
+ */
+export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Operation>> = {
+  login: "seat_login",
+  logout: "seat_logout",
+  confirm: "seat_input",
+  cancel: "seat_input",
+  exception: "seat_input",
+  keyin: "seat_input",
+  scan: "seat_input",
+  problem: "seat_input",
+  mode: "set_mode",
+  empty: "empty_bin",
+  release: "release_put",
+  reprint: "reprint_label",
+  language: "set_language",
+  skip_label: "skip_label",
+  supervisor: "call_supervisor",
+};
 
 export interface ScreenActionDeps {
   engine: {

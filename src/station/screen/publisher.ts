@@ -64,6 +64,8 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   bins(): BinView[];
   devices(): DeviceHealth[];
   printErrors(): Readonly<Record<string, string>>;
+  /** Whether the storage budget is spent (services/unit-of-work/storage-budget.ts). */
+  storageBudgetSpent(): boolean;
   /** The item a scanned text is a barcode of, or null. */
   item(barcode: string): { sku: string; description: string | null } | null;
 }
@@ -163,6 +165,7 @@ function seatScreen(
     lastEvent: lastEvent(),
     now: deps.now(),
     refusal,
+    storageBudgetSpent: reads.storageBudgetSpent(),
     damageBin: station.damageBin,
     irtBin: station.irtBin,
     scanners: station.scanners[seat] ?? [],

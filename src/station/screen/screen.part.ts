@@ -12,6 +12,7 @@ import type { ScanLookup } from "../../services/scan-lookup/scan-lookup.service.
 import type { Services } from "../../services/services.js";
 import type { StationEngine } from "../engine.js";
 import { createScreenActions } from "./actions.js";
+import { withShownImages } from "./image-policy.js";
 import { CATALOGUES, isLang } from "./messages/messages.js";
 import { createScreenPublisher, type ScreenPublisher, type ScreenStore } from "./publisher.js";
 import { screenPageRoutes } from "./routes/page.routes.js";
@@ -24,7 +25,7 @@ interface ScreenPartDeps {
   lookup: ScanLookup;
   /** The screen's repository, as it is. */
   store: ScreenStore;
-  services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions">;
+  services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions" | "budget">;
   hub: StationDeviceHub;
   config: Config;
   dataDir: string;
@@ -96,12 +97,14 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
     engine: deps.engine,
     bus: deps.services.bus,
     reads: {
-      ...deps.store,
+      // item images only from the configured hosts (image-policy.ts)
+      ...withShownImages(deps.store, config.station.imageHosts ?? []),
       mode: lookup.mode,
       user: lookup.user,
       bins: lookup.bins,
       devices: hub.health,
       printErrors: () => printErrors(deps),
+      storageBudgetSpent: () => deps.services.budget?.check().ok === false,
       item: (barcode) => itemOf(deps, barcode),
     },
     station: {
@@ -186,7 +189,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
     sessions,
     routes: [
       screenRoutes(port, screenGuard(auth, sessions), sessions, auth.track),
-      screenPageRoutes({ seats, sessions, catalogue }),
+      screenPageRoutes({ seats, sessions, catalogue, imageHosts: deps.config.station.imageHosts ?? [] }),
     ],
     start(): void {
       sessions.ensureKeys(deps.dataDir, log);

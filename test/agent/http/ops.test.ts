@@ -25,6 +25,7 @@ describe("health, readiness, metrics, API description", () => {
       checks: {
         database: { ok: true },
         storage: { ok: true },
+        storage_budget: { ok: true },
         devices: { ok: true, detail: "4 of 4 connected" },
         outbox: { ok: true, detail: "0 undelivered, oldest 0 s, 0 moved aside" },
         mqtt: { ok: true, detail: "off" },

@@ -62,7 +62,8 @@ const EXPECTED: Record<string, Role[]> = {
   "POST /station/seats/:seat/screen/actions": O,
   "PUT /station/mode": A,
   "PUT /station/stock": A,
-  "GET /station/notifications": A,
+  // central reads what it missed, over HTTP as over MQTT (request/replay_notifications)
+  "GET /station/notifications": I,
   "GET /station/security-events": A,
   "GET /station/outbox/dead-letters": A,
   "POST /station/outbox/dead-letters/replay": A,

@@ -33,9 +33,10 @@ describe("pps-edge status", () => {
       new RegExp(`^agent: running, pid ${process.pid}, since .+; version ${VERSION}$`),
     );
     expect(lines[1]).toBe("ready: yes");
-    expect(lines.slice(2, 7).map((l) => l.trim().split(/\s+/).slice(0, 2))).toEqual([
+    expect(lines.slice(2, 8).map((l) => l.trim().split(/\s+/).slice(0, 2))).toEqual([
       ["database", "ok"],
       ["storage", "ok"],
+      ["storage_budget", "ok"],
       ["devices", "ok"],
       ["outbox", "ok"],
       ["mqtt", "ok"],

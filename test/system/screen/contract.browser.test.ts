@@ -227,20 +227,27 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
     await emptyCompleteBins();
   });
 
-  it("a tap on a screen that has changed is refused: the page says so and shows the latest state", async () => {
+  it("a mode switch tapped on the station box's display is an admin's: the page says so, the mode stays", async () => {
     await expect.poll(() => button("Switch to Put").count()).toBe(1);
+    await button("Switch to Put").click();
+    await text(page.locator("#flash"), "Only an admin may do this: sign in as one, or ask");
+    await text(page.locator("#mode"), "Pick");
+  });
+
+  it("a tap on a screen that has changed is refused: the page says so and shows the latest state", async () => {
+    await expect.poll(() => button("Log out").count()).toBe(1);
     // the tap carries the version of a state older than the one the agent has
     await page.route("**/screen/actions", async (route) => {
       const body = route.request().postDataJSON();
       await route.continue({ postData: JSON.stringify({ ...body, version: body.version - 1 }) });
     });
     try {
-      await button("Switch to Put").click();
+      await button("Log out").click();
       await text(page.locator("#flash"), "The screen changed: look again");
     } finally {
       await page.unroute("**/screen/actions");
     }
-    await text(page.locator("#mode"), "Pick");
+    await expect.poll(() => button("Log out").count()).toBe(1);
   });
 
   it("a label that did not print: the reason in words, Reprint, Skip and Call a supervisor", async () => {

@@ -44,6 +44,7 @@ describe("health_check and replay_dead_letters over MQTT", () => {
     expect(Object.keys(first.data.checks as object)).toEqual([
       "database",
       "storage",
+      "storage_budget",
       "devices",
       "outbox",
       "mqtt",

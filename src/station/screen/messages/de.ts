@@ -99,6 +99,8 @@ export const de: Record<MessageKey, string> = {
   "refusal.scan_refused": "Abgelehnt",
   "refusal.outbox_full": "Die Station kann keine Änderungen mehr speichern: Hilfe rufen",
   "refusal.storage_full": "Der Speicher der Station ist voll, nichts wurde gespeichert: Hilfe rufen",
+  "refusal.storage_budget":
+    "Der Speicher der Station hat seine Grenze erreicht, nichts wurde gespeichert: Hilfe rufen",
   "refusal.storage_error": "Die Station konnte das nicht speichern, nichts wurde geändert: erneut versuchen",
   "refusal.not_ready": "Noch nicht bereit",
   "refusal.other": "Abgelehnt",
@@ -226,6 +228,8 @@ export const de: Record<MessageKey, string> = {
   "problem.to.irt_bin": "Zusätzliche Einheiten in Fach {bin} legen",
   "problem.to.tote": "Zusätzliche Einheiten in der Wanne lassen",
   "problem.to.nothing": "Nichts zu bewegen",
+  "notice.storage_budget":
+    "Der Speicher der Station hat seine Grenze erreicht: nichts Neues kann gespeichert werden, Hilfe rufen",
   "notice.scanner_down": "Der Scanner ist nicht verbunden: Code eintippen",
   "notice.lights_down": "Die Fachleuchten sind aus: Fächer {bins} auf diesem Bildschirm beachten",
   "notice.printer_not_installed":
@@ -238,6 +242,7 @@ export const de: Record<MessageKey, string> = {
   "ui.connection_lost_short": "Verbindung verloren",
   "ui.line_of": "Zeile {n} von {m}",
   "ui.lines": "Alle Zeilen",
+  "ui.not_allowed": "Das darf nur ein Admin: als Admin anmelden oder fragen",
   "ui.stale_screen": "Die Anzeige hat sich geändert: bitte neu hinsehen",
   "ui.card_take": "Aus Fach {slot} nehmen",
   "ui.card_put": "In Behälter {bin} legen",

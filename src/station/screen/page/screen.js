@@ -134,7 +134,14 @@ async function act(body) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(sent),
     });
-    if (res.status === 401 || res.status === 403) showSignIn();
+    if (res.status === 403) {
+      // a tap this screen's user (or the station box's display) may not make, e.g. a mode switch,
+      // which is an admin's: said on the page; any other 403 asks to sign in again
+      const err = await res.json().catch(() => ({}));
+      if (err.details?.tap) flash("ui.not_allowed");
+      else showSignIn();
+    }
+    if (res.status === 401) showSignIn();
     if (res.status === 409) {
       const err = await res.json().catch(() => ({}));
       if (err.code === "stale_screen") {

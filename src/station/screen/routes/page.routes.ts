@@ -9,6 +9,7 @@ import { clientAddress } from "../../../http/client-address.js";
 import type { AppEnv } from "../../../http/context.js";
 import type { RouteRegistry } from "../../../http/openapi.js";
 import { route } from "../../../http/route.js";
+import { screenCsp } from "../image-policy.js";
 import { seatOf } from "./screen.routes.js";
 import {
   clearScreenCookie,
@@ -42,14 +43,12 @@ const pageQuery = z.object({
 });
 const seatView = z.object({ seat: z.string() });
 
-/** Only what the page itself loads; images of items come from their `imageUrl`. */
-const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src * data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
 interface PageOptions {
   seats: readonly string[];
   sessions: ScreenSessionPort;
   catalogue(lang: string): Readonly<Record<string, string>> | undefined;
+  /** Origins item images may come from (`station.imageHosts`): the page's `img-src` (image-policy.ts). */
+  imageHosts: readonly string[];
   dir?: string;
 }
 
@@ -115,17 +114,22 @@ function pageRoute(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptions
         200: { description: "the page" },
         303: { description: "key exchanged for a session (or refused): to the page without `?key=`" },
         404: { description: "no such seat" },
+        429: {
+          description:
+            "too many wrong screen keys from this address (docs/security.md#login-policy); `Retry-After` gives the seconds to wait",
+          codes: ["too_many_attempts"],
+        },
       },
     },
-    (c) => {
+    async (c) => {
       const seat = seatOf(c, opts.seats);
       const key = c.req.query("key");
       if (key !== undefined) {
-        const grant = opts.sessions.openWithKey(seat, key);
+        const grant = await opts.sessions.openWithKey(seat, key, clientAddress(c));
         if (grant) setScreenCookie(c, grant);
         return c.redirect(grant ? `/screen/${seat}` : `/screen/${seat}#key-refused`, 303);
       }
-      c.header("Content-Security-Policy", CSP);
+      c.header("Content-Security-Policy", screenCsp(opts.imageHosts));
       c.header("Cache-Control", "no-store");
       c.header("Referrer-Policy", "no-referrer");
       return c.html(readFileSync(`${dir}index.html`, "utf8"));

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { AppError } from "../../../domain/errors.js";
+import { rolesFor } from "../../../domain/permissions.js";
 import { forbiddenError, type Role, roleAllows } from "../../../domain/roles.js";
 import { clientAddress } from "../../../http/client-address.js";
 import type { AppEnv } from "../../../http/context.js";
@@ -10,7 +11,13 @@ import type { AuthService, AuthUser } from "../../../services/auth/auth.service.
  * Who may use the operator screen (docs/security.md#roles): its routes declare these, and a sign-in on the screen
  * is refused to other roles. Admins may too, as everywhere.
  */
-export const SCREEN_ROLES: Role[] = ["operator"];
+export const SCREEN_ROLES: Role[] = rolesFor("use_screen");
+
+/**
+ * The role a seat's key session acts with: the station box's own display has no user, and is a person
+ * at the station, so it may do what an operator may and no more (docs/roles.md).
+ */
+export const DISPLAY_ROLE: Role = "operator";
 
 /** A screen session as the sessions service hands it out (services/auth/screen-sessions.ts). */
 export interface ScreenSessionGrant {
@@ -22,7 +29,7 @@ export interface ScreenSessionGrant {
 }
 
 export interface ScreenSessionPort {
-  openWithKey(seat: string, key: string): ScreenSessionGrant | null;
+  openWithKey(seat: string, key: string, address?: string): Promise<ScreenSessionGrant | null>;
   signIn(
     seat: string,
     username: string,
@@ -73,17 +80,25 @@ export function clearScreenCookie(c: Context<AppEnv>, seat: string): void {
  * sessions are accepted nowhere else: every other route takes only bearer tokens.
  */
 export function screenGuard(auth: AuthService, sessions: ScreenSessionPort): ScreenGuard {
-  function allowed(c: Context<AppEnv>, user: AuthUser, roles: readonly Role[]): void {
-    if (roleAllows(roles, user.role)) return;
-    const what = `${c.req.method} ${c.req.path}`;
+  function allowed(
+    c: Context<AppEnv>,
+    user: AuthUser | undefined,
+    roles: readonly Role[],
+    tap?: string,
+  ): void {
+    const role = user?.role ?? DISPLAY_ROLE;
+    if (roleAllows(roles, role)) return;
     auth.access.onForbidden({
-      username: user.username,
-      role: user.role,
+      username: user?.username,
+      role,
       via: "screen",
-      what,
+      what: tap === undefined ? `${c.req.method} ${c.req.path}` : `screen action ${tap}`,
+      needed: roles,
       address: clientAddress(c),
     });
-    throw forbiddenError(user.role, roles);
+    const e = forbiddenError(role, roles);
+    // `details.tap`: the page says the tap is not this user's, rather than asking to sign in again
+    throw tap === undefined ? e : new AppError("forbidden", e.message, e.errors, { tap });
   }
   function authorizeScreen(c: Context<AppEnv>, seat: string, roles: readonly Role[]): ScreenCaller {
     const bearer = c.req.header("authorization");
@@ -120,11 +135,18 @@ export function screenGuard(auth: AuthService, sessions: ScreenSessionPort): Scr
       return false;
     }
   };
-  return Object.assign(authorizeScreen, { stillValid });
+  const permit = (c: Context<AppEnv>, caller: ScreenCaller, roles: readonly Role[], tap: string): void =>
+    allowed(c, caller.user, roles, tap);
+  return Object.assign(authorizeScreen, { stillValid, permit });
 }
 
 /** Authenticates a screen call; `stillValid` re-checks a bearer token later (an open event stream). */
 export interface ScreenGuard {
   (c: Context<AppEnv>, seat: string, roles: readonly Role[]): ScreenCaller;
   stillValid(authorization: string): boolean;
+  /**
+   * Refuses (403 `forbidden` with `details.tap`, recorded as every role refusal) a caller whose role may
+   * not make the tap `tap`: the user's role, or the display's for a key session.
+   */
+  permit(c: Context<AppEnv>, caller: ScreenCaller, roles: readonly Role[], tap: string): void;
 }

@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.js";
+import { rolesFor } from "../../../domain/permissions.js";
 import { readJson } from "../../../http/body.js";
 import type { AppEnv } from "../../../http/context.js";
 import type { RouteRegistry } from "../../../http/openapi.js";
@@ -12,6 +13,7 @@ import type { LiveSession } from "../../../services/auth/auth.service.js";
 import type { Outcome } from "../../engine.js";
 import { CONTAINER_EXCEPTIONS } from "../../scan-codes.js";
 import { PROBLEM_KINDS } from "../../seat.problem.js";
+import { SCREEN_ACTION_OPERATION } from "../actions.js";
 import { SCREEN_ROLES, type ScreenCaller, type ScreenGuard, type ScreenSessionPort } from "./screen-auth.js";
 
 /**
@@ -199,7 +201,10 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
       responses: {
         200: { description: "done; the new state follows on the event stream", schema: scanOutcomeSchema },
         401: { description: "not signed in" },
-        403: { description: "a screen session of another seat" },
+        403: {
+          description:
+            "a screen session of another seat, or a tap whose operation the caller's role may not perform (a mode switch is an admin's)",
+        },
         404: { description: "no such seat" },
         400: { description: "a bad action (`errors[].path` names the field); nothing changed" },
         409: {
@@ -211,8 +216,11 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
     },
     async (c) => {
       const seat = seatOf(c, port.seats);
-      guard(c, seat, SCREEN_ROLES);
-      const out = await port.act(seat, await readJson(c, screenActionSchema));
+      const caller = guard(c, seat, SCREEN_ROLES);
+      const action = await readJson(c, screenActionSchema);
+      // a tap is held to the rule of the operation it performs, as that operation's route is
+      guard.permit(c, caller, rolesFor(SCREEN_ACTION_OPERATION[action.type]), action.type);
+      const out = await port.act(seat, action);
       if (out.result === "refused")
         throw new AppError(
           "scan_refused",

@@ -209,6 +209,7 @@ export function printCause(error: string): "not_installed" | "no_answer" | "fail
 
 export function noticesOf(input: ScreenInput): Notice[] {
   const out: Notice[] = [];
+  if (input.storageBudgetSpent) out.push({ kind: "storage_budget", text: msg("notice.storage_budget") });
   const down = new Set(input.devices.filter((d) => !d.connected).map((d) => d.id));
   if ((input.scanners ?? []).some((id) => down.has(id)))
     out.push({ kind: "scanner_down", text: msg("notice.scanner_down") });

@@ -107,6 +107,8 @@ export interface BinOrder {
 
 /** Everything one seat's screen is derived from. */
 export interface ScreenInput {
+  /** the station's storage budget is spent: changes are refused (docs/operations.md#storage-budget) */
+  storageBudgetSpent?: boolean;
   seat: string;
   site: string;
   ppsId: string;
@@ -284,7 +286,7 @@ export interface Problem {
 export type NoticeAction = "reprint" | "skip" | "supervisor";
 
 export interface Notice {
-  kind: "scanner_down" | "lights_down" | "printer_failed";
+  kind: "scanner_down" | "lights_down" | "printer_failed" | "storage_budget";
   text: Msg;
   bins?: string[];
   actions?: NoticeAction[];
