@@ -19,13 +19,13 @@ import { storageMeter } from "../db/storage-use.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
 import { DEFAULT_PACK_MARKERS, type PackAttribute } from "../domain/pick-pack.js";
 import type { StationMode } from "../domain/station.schema.js";
+import type { StorageBudget } from "../domain/storage-budget.js";
 import {
   DEFAULT_PICK_LIMITS,
   DEFAULT_SEARCH_LIMITS,
   type PickLimits,
   type SearchLimits,
 } from "../domain/work-limits.js";
-import type { StorageBudget } from "../domain/storage-budget.js";
 import { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
