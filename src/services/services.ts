@@ -15,6 +15,7 @@ import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
 import { createSecurityEventsRepo } from "../db/security-events.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
+import { createWebhooksRepo } from "../db/webhooks.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
 import type { StationMode } from "../domain/station.schema.js";
 import { EventBus } from "../events.js";
@@ -35,6 +36,7 @@ import { createStationWork } from "./scan-lookup/station-work.js";
 import { stationState } from "./station/station.service.js";
 import { createStorageHealth } from "./unit-of-work/storage-health.js";
 import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work/unit-of-work.js";
+import { createWebhooks } from "./webhooks/webhooks.service.js";
 import { nextHeldRelease } from "./work-order/work-order.service.js";
 
 /**
@@ -59,6 +61,8 @@ export interface ServiceSettings {
   station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
   /** The security event log's retention (docs/security.md#security-event-log); defaults when absent. */
   security?: { eventRetentionDays: number; eventMaxRows: number };
+  /** Which webhook URLs the config allows beyond ordinary addresses (docs/webhooks.md#safety). */
+  webhooks?: { allow: { loopback: boolean; linkLocal: boolean; plainHttp: boolean } };
 }
 
 export interface ServiceDeps {
@@ -78,6 +82,9 @@ export interface ServiceDeps {
   bus?: EventBus;
 }
 
+/** No loopback, link-local or plain-HTTP webhook URLs unless the config allows them. */
+const NO_ALLOWANCE = { loopback: false, linkLocal: false, plainHttp: false };
+
 function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
   return {
     auth: createAuthRepo(db),
@@ -93,6 +100,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
     screen: createScreenRepo(sqlite),
     screenSessions: createScreenSessionsRepo(sqlite),
     securityEvents: createSecurityEventsRepo(sqlite),
+    webhooks: createWebhooksRepo(sqlite),
   };
 }
 
@@ -160,6 +168,15 @@ function createDoors(
       transaction: (fn) => unitOfWork.run(() => fn()),
       now,
       log,
+    }),
+    /** Webhook endpoints for admins (docs/webhooks.md#endpoints); delivery itself is webhooks/. */
+    webhooks: createWebhooks({
+      repo: repos.webhooks,
+      outbox: repos.outbox,
+      transaction: (fn) => unitOfWork.run(() => fn()),
+      rules: { allow: config.webhooks?.allow ?? NO_ALLOWANCE, selfPort: config.http.port },
+      now,
+      record: securityLog.record,
     }),
     scanLookup: createScanLookup({
       scan: repos.scan,
