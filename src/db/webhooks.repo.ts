@@ -39,6 +39,24 @@ const SELECT = `SELECT e.id, e.url, e.types, e.secret, e.enabled, e.disabled_rea
     c.replay_next AS replayNext, c.replay_to AS replayTo
   FROM webhook_endpoints e JOIN webhook_cursors c ON c.endpoint_id = e.id`;
 
+/**
+ * What a cursor write also records: when it delivered, and, unless the notification after it is failing
+ * already (`failing` 1: its retry state was written first and must stay), a fresh retry state.
+ */
+const RESET = `last_delivered_at = @at,
+  attempts = CASE WHEN @failing THEN attempts ELSE 0 END,
+  failing_since = CASE WHEN @failing THEN failing_since ELSE NULL END,
+  last_status = CASE WHEN @failing THEN last_status ELSE coalesce(@status, last_status) END,
+  last_error = CASE WHEN @failing THEN last_error ELSE NULL END`;
+
+/** A cursor write: delivered up to `seq`, at `at`, the last answer `status`, and whether the next fails. */
+export interface CursorMark {
+  seq: number;
+  at: number;
+  status: number | null;
+  failing: boolean;
+}
+
 export function createWebhooksRepo(sqlite: Sqlite) {
   const q = {
     all: sqlite.prepare<[], WebhookRow>(`${SELECT} ORDER BY e.id`),
@@ -70,14 +88,13 @@ export function createWebhooksRepo(sqlite: Sqlite) {
     replay: sqlite.prepare("UPDATE webhook_cursors SET replay_next = ?, replay_to = ? WHERE endpoint_id = ?"),
     bump: sqlite.prepare("UPDATE webhook_endpoints SET revision = revision + 1, updated_at = ? WHERE id = ?"),
     advance: sqlite.prepare(
-      `UPDATE webhook_cursors SET delivered_seq = max(delivered_seq, ?), attempts = 0, failing_since = NULL,
-         last_delivered_at = ? WHERE endpoint_id = ?`,
+      `UPDATE webhook_cursors SET delivered_seq = max(delivered_seq, @seq), ${RESET} WHERE endpoint_id = @id`,
     ),
     // Only the replay the deliverer is carrying out: a newer one asked for meanwhile is left alone.
     advanceReplay: sqlite.prepare(
-      `UPDATE webhook_cursors SET replay_next = CASE WHEN ? > replay_to THEN NULL ELSE ? END,
-         replay_to = CASE WHEN ? > replay_to THEN NULL ELSE replay_to END, attempts = 0, failing_since = NULL,
-         last_delivered_at = ? WHERE endpoint_id = ? AND replay_to = ?`,
+      `UPDATE webhook_cursors SET replay_next = CASE WHEN @seq > replay_to THEN NULL ELSE @seq END,
+         replay_to = CASE WHEN @seq > replay_to THEN NULL ELSE replay_to END, ${RESET}
+       WHERE endpoint_id = @id AND replay_to = @replayTo`,
     ),
     attempt: sqlite.prepare(
       `UPDATE webhook_cursors SET attempts = ?, failing_since = ?, last_status = ?, last_error = ?,
@@ -120,13 +137,13 @@ export function createWebhooksRepo(sqlite: Sqlite) {
       q.replay.run(from, to, id);
       q.bump.run(now, id);
     },
-    /** Delivered up to `seq` (never moves back); the retry state starts afresh. */
-    advance(id: string, seq: number, at: number): void {
-      q.advance.run(seq, at, id);
+    /** Delivered up to `m.seq` (never moves back). */
+    advance(id: string, m: CursorMark): void {
+      q.advance.run({ ...m, failing: m.failing ? 1 : 0, id });
     },
-    /** The replay ending at `replayTo` goes on from `next` (finished once past it). */
-    advanceReplay(id: string, next: number, replayTo: number, at: number): void {
-      q.advanceReplay.run(next, next, next, at, id, replayTo);
+    /** The replay ending at `replayTo` goes on after `m.seq` (finished once past it). */
+    advanceReplay(id: string, m: CursorMark, replayTo: number): void {
+      q.advanceReplay.run({ ...m, seq: m.seq + 1, failing: m.failing ? 1 : 0, id, replayTo });
     },
     recordAttempt(id: string, a: AttemptRecord): void {
       q.attempt.run(a.attempts, a.failingSince, a.lastStatus, a.lastError, a.at, id);

@@ -54,6 +54,15 @@ function outcomeText(o: Outcome): { status: number | null; error: string | null;
   return { status: null, error: o.error, reason: o.kind };
 }
 
+/** Where to read next: a replay under way, or after the cursor up to the last notification committed. */
+function positionOf(row: WebhookRow, outbox: Pick<OutboxRepo, "lastSeq">): Position {
+  if (row.replayNext !== null && row.replayTo !== null) {
+    const to = row.replayTo;
+    return { after: row.replayNext - 1, upTo: () => to, replayTo: to };
+  }
+  return { after: row.deliveredSeq, upTo: () => outbox.lastSeq(), replayTo: null };
+}
+
 /** The loop's waits: idle until new notifications (or a stop), or a retry's delay (only a stop ends it early). */
 function createWaiter() {
   /** New notifications were committed while it was not waiting for them. */
@@ -87,7 +96,11 @@ function createWaiter() {
 }
 
 /** The durable cursor behind the loop: written at most every MARK_EVERY_MS, or at once when forced. */
-function createMarker(deps: Pick<EndpointDeliveryDeps, "id" | "repo" | "now">) {
+function createMarker(
+  deps: Pick<EndpointDeliveryDeps, "id" | "repo" | "now">,
+  /** The last answer, and whether the notification after the cursor has failed already. */
+  head: () => { status: number | null; failing: boolean },
+) {
   let pending: { seq: number; replayTo: number | null } | undefined;
   let markedAt = 0;
   return {
@@ -100,8 +113,9 @@ function createMarker(deps: Pick<EndpointDeliveryDeps, "id" | "repo" | "now">) {
       const now = deps.now();
       if (!force && now - markedAt < MARK_EVERY_MS) return;
       const p = pending;
-      if (p.replayTo === null) deps.repo.advance(deps.id, p.seq, now);
-      else deps.repo.advanceReplay(deps.id, p.seq + 1, p.replayTo, now);
+      const m = { seq: p.seq, at: now, ...head() };
+      if (p.replayTo === null) deps.repo.advance(deps.id, m);
+      else deps.repo.advanceReplay(deps.id, m, p.replayTo);
       pending = undefined;
       markedAt = now;
     },
@@ -112,21 +126,15 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
   const { id, repo, outbox } = deps;
   let stopped = false;
   const waiter = createWaiter();
-  const marker = createMarker(deps);
+  const marker = createMarker(deps, () => ({ status: lastStatus, failing }));
   const mark = (force: boolean) => marker.mark(force);
   const pause = (ms?: number) => waiter.pause(stopped, ms);
   let position: Position | undefined;
   let running: Promise<void> | undefined;
   /** The status of the last answer, for /metrics (the database has it from failures on). */
   let lastStatus: number | null = null;
-
-  function positionOf(row: WebhookRow): Position {
-    if (row.replayNext !== null && row.replayTo !== null) {
-      const to = row.replayTo;
-      return { after: row.replayNext - 1, upTo: () => to, replayTo: to };
-    }
-    return { after: row.deliveredSeq, upTo: () => outbox.lastSeq(), replayTo: null };
-  }
+  /** The notification being sent has failed before: its retry state is in the database, kept by marks. */
+  let failing = false;
 
   function failed(
     row: OutboxWebhookRow,
@@ -135,7 +143,7 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
     now: number,
   ): void {
     const text = outcomeText(outcome);
-    mark(true);
+    failing = true;
     lastStatus = text.status;
     repo.recordAttempt(id, {
       attempts: d.head.attempts,
@@ -175,9 +183,9 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
       const d = decide(h, outcome, now, deps.policy, deps.random);
       if (d.kind === "delivered") {
         deps.onDelivered(row, now - row.createdAt);
+        // the retry state is cleared by the next cursor write (throttled like every delivery)
         lastStatus = outcome.kind === "answered" ? outcome.status : null;
-        if (h.attempts > 0)
-          repo.recordAttempt(id, { attempts: 0, failingSince: null, lastStatus, lastError: null, at: now });
+        failing = false;
         return true;
       }
       failed(row, outcome, d, now);
@@ -203,7 +211,7 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
   async function loop(): Promise<void> {
     let row = repo.get(id);
     while (!stopped && row && row.enabled === 1) {
-      if (!position) position = positionOf(row);
+      if (!position) position = positionOf(row, outbox);
       const pos = position;
       const upTo = pos.upTo();
       const batch = outbox.forWebhook(pos.after, upTo, row.types, BATCH);
