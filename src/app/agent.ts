@@ -96,6 +96,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
   // webhooks: the same outbox to each endpoint on its own cursor; admin changes restart its loop at once
   const webhooks = createWebhookDelivery({
     config: config.webhooks,
+    selfPort: config.http.port,
     repo: svc.repos.webhooks,
     outbox: svc.repos.outbox,
     bus: svc.bus,

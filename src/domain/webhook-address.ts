@@ -65,8 +65,6 @@ export function refusedUrl(raw: string, rules: UrlRules): string | undefined {
     return "not a URL";
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return "only https:// (or http://) URLs";
-  if (url.protocol === "http:" && !rules.allow.plainHttp)
-    return "http:// is not encrypted; use https://, or allow it with webhooks.allow.plainHttp";
   if (url.username || url.password) return "no user or password in the URL: the signature authenticates";
   if (url.hash) return "no #fragment";
   const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
@@ -74,7 +72,15 @@ export function refusedUrl(raw: string, rules: UrlRules): string | undefined {
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const local = host === "localhost" || host.endsWith(".localhost") || addressKind(host) === "loopback";
   if (local && port === rules.selfPort) return "that is the agent itself (its own HTTP port)";
-  if (host === "localhost" || host.endsWith(".localhost")) return refusedAddress("127.0.0.1", rules.allow);
+  const named =
+    host === "localhost" || host.endsWith(".localhost")
+      ? refusedAddress("127.0.0.1", rules.allow)
+      : undefined;
+  if (named) return named;
   const literal = v4(host) !== undefined || host.includes(":");
-  return literal ? refusedAddress(host, rules.allow) : undefined;
+  const address = literal ? refusedAddress(host, rules.allow) : undefined;
+  if (address) return address;
+  if (url.protocol === "http:" && !rules.allow.plainHttp)
+    return "http:// is not encrypted; use https://, or allow it with webhooks.allow.plainHttp";
+  return undefined;
 }

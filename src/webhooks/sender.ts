@@ -11,13 +11,15 @@ import type { AddressAllowance } from "../domain/webhook-address.js";
 import { refusedAddress } from "../domain/webhook-address.js";
 import { type Outcome, retryAfterMs } from "../domain/webhook-delivery.js";
 import { VERSION } from "../version.js";
-import { AddressRefused, guardedLookup } from "./address-guard.js";
+import { AddressRefused, guardedLookup, ownAddresses } from "./address-guard.js";
 
 export interface SenderOptions {
   url: string;
   secret: string;
   timeoutMs: number;
   allow: AddressAllowance;
+  /** The agent's own HTTP port: this computer's addresses on it are refused (the agent itself). */
+  selfPort: number;
   /** PEM: CAs trusted for this endpoint, and the client certificate and key for mTLS. */
   tls?: { ca?: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined };
   now(): number;
@@ -49,7 +51,9 @@ export function createSender(opts: SenderOptions) {
   const https = url.protocol === "https:";
   const signer = new Webhook(opts.secret);
   // one connection, kept alive: one request in flight per endpoint, in order
-  const agentOptions = { keepAlive: true, maxSockets: 1, lookup: guardedLookup(opts.allow) };
+  const port = Number(url.port || (https ? 443 : 80));
+  const self = port === opts.selfPort ? ownAddresses() : undefined;
+  const agentOptions = { keepAlive: true, maxSockets: 1, lookup: guardedLookup(opts.allow, self) };
   const agent = https
     ? new HttpsAgent({ ...agentOptions, ...opts.tls, rejectUnauthorized: true })
     : new HttpAgent(agentOptions);
@@ -74,8 +78,12 @@ export function createSender(opts: SenderOptions) {
     /** One attempt; never rejects. */
     attempt(d: Delivery): Promise<Outcome> {
       // an address literal skips the lookup: checked here (names are checked as they resolve)
-      const why =
-        literal.includes(":") || /^[\d.]+$/.test(literal) ? refusedAddress(literal, opts.allow) : undefined;
+      const isLiteral = literal.includes(":") || /^[\d.]+$/.test(literal);
+      const why = !isLiteral
+        ? undefined
+        : self?.has(literal)
+          ? `${literal} is this computer, on the agent's own port`
+          : refusedAddress(literal, opts.allow);
       if (why) return Promise.resolve({ kind: "refused", error: why });
       return new Promise<Outcome>((ok) => {
         let done = false;

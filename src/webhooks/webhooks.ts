@@ -22,6 +22,8 @@ import { endpointHealth, registerWebhookMetrics, webhooksCheck } from "./webhook
 
 export interface WebhookDeliveryDeps {
   config: WebhooksConfig;
+  /** The agent's own HTTP port (docs/webhooks.md#safety). */
+  selfPort: number;
   repo: WebhooksRepo;
   outbox: Pick<OutboxRepo, "forWebhook" | "lastSeq" | "oldestForWebhook">;
   bus: EventBus;
@@ -98,6 +100,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
       secret: row.secret,
       timeoutMs: config.timeoutMs,
       allow: config.allow,
+      selfPort: deps.selfPort,
       tls: tls?.byId.get(id) ?? tls?.shared,
       now: deps.now,
     });
