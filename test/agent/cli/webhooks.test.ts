@@ -5,6 +5,8 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { databaseReport } from "../../../src/app/cli/diag.command.js";
+import { parseConfig } from "../../../src/config/config.load.js";
 import { type DatabaseHandle, DB_FILE, openDatabase } from "../../../src/db/open.js";
 import { createOutboxRepo } from "../../../src/db/outbox.repo.js";
 import { createWebhooksRepo } from "../../../src/db/webhooks.repo.js";
@@ -94,5 +96,17 @@ describe("pps-edge webhooks", () => {
     const events = handle.sqlite.prepare("SELECT kind, channel FROM security_events ORDER BY id").all();
     expect(events).toContainEqual({ kind: "webhook_disabled", channel: "cli" });
     expect(events).toContainEqual({ kind: "webhook_changed", channel: "cli" });
+  });
+
+  it("diag's database report has a line per endpoint: state, cursor, lag, last status, failures", async () => {
+    await runCli(["webhooks", "add", "a", "https://wms.example.com/hook", "--secret", SECRET], env());
+    handle.sqlite
+      .prepare("UPDATE webhook_cursors SET delivered_seq = 3, attempts = 4, last_status = 503")
+      .run();
+    const { text } = await databaseReport(parseConfig({ dataDir: dir }));
+    expect(text).toMatch(
+      /^webhook a enabled: delivered to seq 3, lag \d+ s, last status 503, failing: 4 attempts, 503$/m,
+    );
+    expect(text).not.toContain(SECRET);
   });
 });
