@@ -4,7 +4,8 @@
  * answers as its script says: a status, `Retry-After`, a delay, or no answer at all. It dedupes by
  * `webhook-id` as a real receiver would, and records what it accepted in arrival order.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from "node:http";
+import { createServer as createHttpsServer, type ServerOptions } from "node:https";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 
@@ -43,7 +44,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(secret = TEST_SECRET): Promise<Receiver> {
+/** `tls`: an HTTPS receiver with these options (its certificate, and a CA to ask clients for theirs). */
+export async function startReceiver(secret = TEST_SECRET, tls?: ServerOptions): Promise<Receiver> {
   const verifier = new Webhook(secret);
   const hanging = new Set<() => void>();
   const acceptedIds = new Set<string>();
@@ -69,7 +71,7 @@ export async function startReceiver(secret = TEST_SECRET): Promise<Receiver> {
         server.close(() => ok());
       }),
   };
-  server = createServer((req, res) => {
+  const handle: RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -109,11 +111,12 @@ export async function startReceiver(secret = TEST_SECRET): Promise<Receiver> {
       if (a.delayMs) setTimeout(answer, a.delayMs);
       else answer();
     });
-  });
+  };
+  server = tls ? createHttpsServer(tls, handle) : createServer(handle);
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   r.port = (server.address() as AddressInfo).port;
-  r.url = `http://127.0.0.1:${r.port}/hook`;
+  r.url = tls ? `https://localhost:${r.port}/hook` : `http://127.0.0.1:${r.port}/hook`;
   return r;
 }
 
