@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
 import { assertInOrder, type Receiver, startReceiver } from "../../support/webhook-receiver.js";
-import { commit, endpoint, webhookAgent } from "./support.js";
+import { commit, endpoint, realClock, webhookAgent } from "./support.js";
 
 describe("webhook delivery to a real receiver", () => {
   const open: Array<{ close(): Promise<void> }> = [];
@@ -159,5 +159,35 @@ describe("webhook delivery to a real receiver", () => {
     commit(t, 2);
     await r.waitFor(12);
     expect(r.requests.slice(14).map((q) => q.seq)).toEqual([11, 12]);
+  });
+
+  it("an endpoint failing past the horizon is disabled with an alarm, its cursor kept", async () => {
+    const r = await receiver();
+    r.script = () => ({ status: 503 });
+    const t = await agent([endpoint("central", r.url)], { horizonHours: 72 });
+    const offset = realClock(t);
+    commit(t, 3);
+    const until = Date.now() + 5000;
+    while (r.requests.length < 2 && Date.now() < until) await new Promise((ok) => setTimeout(ok, 10));
+    offset.ms = 73 * 3_600_000; // three days and an hour later, still failing
+    let view: { enabled: boolean; disabledReason: string | null; deliveredSeq: number } | undefined;
+    while (Date.now() < until + 5000) {
+      view = (await (await t.call("GET", "/station/webhooks/central")).json()) as typeof view;
+      if (view && !view.enabled) break;
+      await new Promise((ok) => setTimeout(ok, 20));
+    }
+    expect(view).toMatchObject({ enabled: false, disabledReason: "horizon", deliveredSeq: 0 });
+    const metrics = await t.agent.metrics.render();
+    expect(metrics).toMatch(/webhook_enabled\{endpoint="central"\} 0/);
+    expect(metrics).toMatch(/webhook_disabled_total\{endpoint="central",reason="horizon"\} 1/);
+    expect(metrics).toMatch(/webhook_lag_seconds\{endpoint="central"\} [1-9]\d{5}/);
+    const ready = (await (await t.request("/readyz")).json()) as {
+      checks: Record<string, { ok: boolean; detail: string }>;
+    };
+    // a dead endpoint never makes the station unready (the outbox's own age check may, three days on)
+    expect(ready.checks.webhooks?.ok).toBe(true);
+    expect(ready.checks.webhooks?.detail).toMatch(
+      /^central DISABLED \(horizon\): delivered to seq 0, lag \d+ s, last status 503/,
+    );
   });
 });
