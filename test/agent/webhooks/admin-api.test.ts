@@ -133,6 +133,14 @@ describe("/station/webhooks", () => {
     expect(await res.json()).toMatchObject({ code: "replay_not_kept", details: { firstKept: 2 } });
   });
 
+  it("changes an admin endpoint's secret and types; its cursor stays", async () => {
+    const res = await t.call("PUT", "/station/webhooks/bins", { secret: SECRET, types: null });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: "bins", types: null, deliveredSeq: 4 });
+    const row = t.agent.services.repos.webhooks.get("bins");
+    expect(row?.secret).toBe(SECRET);
+  });
+
   it("disables and enables an endpoint, recording both in the security event log", async () => {
     expect(
       ((await (await t.call("POST", "/station/webhooks/bins/disable")).json()) as { enabled: boolean })
