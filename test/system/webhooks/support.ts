@@ -1,3 +1,4 @@
+import type { DestinationStream } from "pino";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { PPS, SITE } from "../../support/sync/agent.js";
 import { TEST_SECRET } from "../../support/webhook-receiver.js";
@@ -22,10 +23,17 @@ export async function webhookAgent(
   endpoints: unknown[],
   more: Record<string, unknown> = {},
   mqtt: Record<string, unknown> = { url: "off" },
+  logTo?: DestinationStream,
 ): Promise<TestAgent> {
   const t = await startTestAgent(
-    { site: SITE, ppsId: PPS, mqtt, webhooks: { ...FAST_WEBHOOKS, endpoints, ...more } },
-    { listen: true },
+    {
+      site: SITE,
+      ppsId: PPS,
+      mqtt,
+      webhooks: { ...FAST_WEBHOOKS, endpoints, ...more },
+      log: { level: "debug" },
+    },
+    { listen: true, ...(logTo ? { logTo } : {}) },
   );
   realClock(t);
   return t;
