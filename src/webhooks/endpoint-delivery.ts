@@ -39,6 +39,8 @@ export interface EndpointDeliveryDeps {
 
 const BATCH = 64;
 const MARK_EVERY_MS = 100;
+/** The retry state is written at most this often while attempts fail. */
+const RECORD_EVERY_MS = 1000;
 
 /** Where the loop reads: normal delivery after the cursor, or a replay. */
 interface Position {
@@ -133,8 +135,9 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
   let running: Promise<void> | undefined;
   /** The status of the last answer, for /metrics (the database has it from failures on). */
   let lastStatus: number | null = null;
-  /** The notification being sent has failed before: its retry state is in the database, kept by marks. */
+  /** The notification being sent has failed before and its retry state is in the database, kept by marks. */
   let failing = false;
+  let recordedAt = Number.NEGATIVE_INFINITY;
 
   function failed(
     row: OutboxWebhookRow,
@@ -143,15 +146,20 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
     now: number,
   ): void {
     const text = outcomeText(outcome);
-    failing = true;
     lastStatus = text.status;
-    repo.recordAttempt(id, {
-      attempts: d.head.attempts,
-      failingSince: d.head.failingSince,
-      lastStatus: text.status,
-      lastError: text.error,
-      at: now,
-    });
+    // one write a second at most while an endpoint fails fast (each is an fsync); a crash before the
+    // first can only start the horizon a moment later
+    if (d.kind === "disable" || now - recordedAt >= RECORD_EVERY_MS) {
+      repo.recordAttempt(id, {
+        attempts: d.head.attempts,
+        failingSince: d.head.failingSince,
+        lastStatus: text.status,
+        lastError: text.error,
+        at: now,
+      });
+      recordedAt = now;
+      failing = true;
+    }
     deps.onFailed(text.reason, d.kind === "retry");
     if (d.kind === "disable") {
       repo.disable(id, d.reason, now);
