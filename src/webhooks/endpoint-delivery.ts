@@ -39,6 +39,8 @@ export interface EndpointDeliveryDeps {
 
 const BATCH = 64;
 const MARK_EVERY_MS = 100;
+/** After an unexpected error (the database refused a write) the loop starts again after this. */
+const RESTART_MS = 1000;
 /** The retry state is written at most this often while attempts fail. */
 const RECORD_EVERY_MS = 1000;
 
@@ -54,6 +56,28 @@ function outcomeText(o: Outcome): { status: number | null; error: string | null;
   if (o.kind === "answered") return { status: o.status, error: null, reason: String(o.status) };
   if (o.kind === "timeout") return { status: null, error: "timeout", reason: "timeout" };
   return { status: null, error: o.error, reason: o.kind };
+}
+
+/** The log line of a failed attempt that will be tried again (never the secret or the signature). */
+function warnRetry(
+  log: Logger,
+  id: string,
+  row: OutboxWebhookRow,
+  text: ReturnType<typeof outcomeText>,
+  d: Extract<Decision, { kind: "retry" }>,
+): void {
+  const { status, error } = text;
+  const { seq, notificationId } = row;
+  const at = {
+    endpoint: id,
+    seq,
+    notificationId,
+    status,
+    error,
+    attempts: d.head.attempts,
+    retryInMs: d.delayMs,
+  };
+  log.warn(at, "webhook: attempt failed; retrying");
 }
 
 /** Where to read next: a replay under way, or after the cursor up to the last notification committed. */
@@ -166,18 +190,7 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
       deps.onDisabled(d.reason, row, outcome);
       return;
     }
-    deps.log.warn(
-      {
-        endpoint: id,
-        seq: row.seq,
-        notificationId: row.notificationId,
-        status: text.status,
-        error: text.error,
-        attempts: d.head.attempts,
-        retryInMs: d.delayMs,
-      },
-      "webhook: attempt failed; retrying",
-    );
+    warnRetry(deps.log, id, row, text, d);
   }
 
   /** Tries one notification until delivered (true), or the endpoint is disabled or stopping (false). */
@@ -247,9 +260,20 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
     id,
     start(): void {
       stopped = false;
-      running = loop().catch((err: unknown) => {
-        deps.log.error({ err, endpoint: id }, "webhook: delivery stopped by an error");
-      });
+      running = (async () => {
+        // a database that refuses a write (a full disk) stops the loop for a moment, not for good:
+        // it reads its place again and goes on, sending the unrecorded ones again at worst
+        while (!stopped) {
+          try {
+            await loop();
+            return;
+          } catch (err) {
+            deps.log.error({ err, endpoint: id }, "webhook: delivery failed; starting again in a second");
+            position = undefined;
+            await pause(RESTART_MS);
+          }
+        }
+      })();
     },
     /** New notifications committed. */
     wake: () => waiter.wake(),
