@@ -33,6 +33,7 @@ const benches = {
   "scan-light": () => import("./scan-light.bench.mjs"),
   screen: () => import("./screen.bench.mjs"),
   soak: () => import("./soak.bench.mjs"),
+  webhooks: () => import("./webhooks.bench.mjs"),
 };
 
 const { values: opts, positionals: wanted } = parseArgs({

@@ -99,6 +99,9 @@ const SECRET_KEYS = [
   "key",
   "screenKey",
   "keys",
+  // a webhook endpoint's signing secret and the signature made with it (docs/webhooks.md#signature)
+  "secret",
+  '["webhook-signature"]',
 ];
 
 const SECRET_NAMES = new Set(SECRET_KEYS.map((k) => k.replace(/^\["(.*)"\]$/, "$1")));

@@ -44,6 +44,13 @@ export const WHEN: Record<ErrorCode, string> = {
     "the station engine refused a scan, key-in or press (`details.reason`: see [station engine](station.md#station-engine-scans-lights-and-buttons)); nothing changed",
   stale_screen:
     "an operator-screen tap carried a `version` older than the seat's screen state (the screen changed since it was tapped: look again); nothing changed",
+  webhook_url_refused:
+    "a webhook endpoint URL that points at the agent itself, a cloud metadata service, or a loopback or link-local address the config does not allow, or is `http://` where only `https://` is allowed (see [webhooks](webhooks.md#safety)); nothing changed",
+  webhook_exists: "a webhook endpoint with this `id` exists; nothing changed",
+  webhook_in_config:
+    "a change to the URL, types or secret of a webhook endpoint the config file declares, or its removal: edit the config file instead; nothing changed",
+  replay_not_kept:
+    "a webhook replay range that starts before the oldest notification the outbox still keeps (`details.firstKept`); nothing changed",
   payload_too_large: "the body is over `http.bodyLimitBytes`",
   unsupported_media_type:
     "wrong `Content-Type` (JSON endpoints take `application/json`, the token endpoint a form)",

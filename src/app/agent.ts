@@ -24,6 +24,7 @@ import { createScreenPart, type ScreenPart } from "../station/screen/screen.part
 import { requestOperations } from "../sync/request-operations.js";
 import { requestSnapshots, stationSnapshot } from "../sync/snapshots.js";
 import { createSync, type Sync } from "../sync/sync.js";
+import { createWebhookDelivery } from "../webhooks/webhooks.js";
 import { backgroundParts } from "./background.part.js";
 import { deadLettersPart } from "./dead-letters.part.js";
 import { type AgentContext, DB_FILE, type Foundation, openFoundation } from "./foundation.js";
@@ -31,6 +32,7 @@ import { type Part, startParts, stopParts } from "./lifecycle.js";
 import { revocationPart } from "./revocation.part.js";
 import { createStationPart, type StationPart } from "./station.part.js";
 import { systemdPart } from "./systemd.part.js";
+import { webhooksPart } from "./webhooks.part.js";
 
 export { DB_FILE };
 
@@ -91,6 +93,19 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
   f.status.add(...sync.readiness());
   // a dead-letter replay moves the delivery cursor back: the publisher reads again from it
   svc.deadLetters.useRedelivery(sync.redelivery);
+  // webhooks: the same outbox to each endpoint on its own cursor; admin changes restart its loop at once
+  const webhooks = createWebhookDelivery({
+    config: config.webhooks,
+    selfPort: config.http.port,
+    repo: svc.repos.webhooks,
+    outbox: svc.repos.outbox,
+    bus: svc.bus,
+    metrics: f.metrics,
+    record: svc.securityLog.record,
+    log: f.log,
+    now: f.now,
+  });
+  f.status.add(webhooks.readiness());
   // the station engine: device events and scans → station operations → lights
   const station = createStationPart({
     hub,
@@ -137,6 +152,8 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     deadLettersPart(svc.deadLetters, f.log),
     ...(opts.listen
       ? [
+          // stopped after the HTTP server, like the sync: the last deliveries are recorded
+          webhooksPart(f, webhooks),
           { name: "mqtt sync", start: () => sync.start(), stop: () => sync.stop() },
           httpServer(config.http, f.log, app, opts.listening),
           // last: READY=1 once everything above is up; first to stop, with STOPPING=1

@@ -4,6 +4,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-pol
 import { httpSchema } from "./http.schema.js";
 import { count, flag, mqttSchema } from "./mqtt.schema.js";
 import { metricsSchema } from "./security.schema.js";
+import { webhooksSchema } from "./webhooks.schema.js";
 import { pickSchema, searchSchema } from "./work.schema.js";
 
 /**
@@ -302,6 +303,7 @@ export const configSchema = z
       .default({}),
     /** MQTT sync (docs/mqtt.md, docs/mqtt.md#connection-will-and-session-numbers). */
     mqtt: mqttSchema,
+    webhooks: webhooksSchema,
     /** Who may read `/metrics` (security.schema.ts). */
     metrics: metricsSchema,
     printing: printingSchema,

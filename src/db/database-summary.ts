@@ -6,12 +6,27 @@
 import Database from "better-sqlite3";
 import { databaseProblems } from "./integrity.js";
 import { createOutboxRepo } from "./outbox.repo.js";
+import { createWebhooksRepo } from "./webhooks.repo.js";
+
+/** One webhook endpoint as `diag` reports it (docs/webhooks.md#observability); never its secret. */
+export interface WebhookSummary {
+  id: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  deliveredSeq: number;
+  /** When the oldest notification it still wants was committed (epoch ms), if any. */
+  oldestWanted: number | undefined;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+}
 
 export interface DatabaseSummary {
   sqliteVersion: string;
   migrations: number;
   undelivered: number;
   dead: number;
+  webhooks: WebhookSummary[];
   problems: string[];
 }
 
@@ -25,9 +40,30 @@ export function databaseSummary(path: string, station: { site: string; ppsId: st
       migrations: count("SELECT count(*) AS n FROM __drizzle_migrations"),
       undelivered: outbox.undeliveredCount(),
       dead: outbox.deadCount(),
+      // a database from before webhooks has no such table: read-only, so it is not migrated here
+      webhooks: hasTable(sqlite, "webhook_cursors")
+        ? createWebhooksRepo(sqlite)
+            .list()
+            .map((r) => ({
+              id: r.id,
+              enabled: r.enabled === 1,
+              disabledReason: r.disabledReason,
+              deliveredSeq: r.deliveredSeq,
+              oldestWanted: outbox.oldestForWebhook(r.deliveredSeq, r.types),
+              attempts: r.attempts,
+              lastStatus: r.lastStatus,
+              lastError: r.lastError,
+            }))
+        : [],
       problems: databaseProblems(sqlite, "full"),
     };
   } finally {
     sqlite.close();
   }
+}
+
+function hasTable(sqlite: Database.Database, name: string): boolean {
+  return (
+    sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined
+  );
 }

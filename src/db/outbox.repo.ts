@@ -12,6 +12,12 @@ export interface PendingRow {
   payload: Buffer;
 }
 
+/** A notification as a webhook endpoint reads it: the pending row and its type and commit time. */
+export interface WebhookRow extends PendingRow {
+  type: string;
+  createdAt: number;
+}
+
 export interface DeadRow {
   seq: number;
   notificationId: string;
@@ -61,7 +67,21 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
     ),
     lastSeq: sqlite.prepare<[], { last: number }>(LAST_SEQ),
     firstSeq: sqlite.prepare<[], { first: number | null }>("SELECT min(seq) AS first FROM outbox"),
-    prune: sqlite.prepare("DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?"),
+    // Not below what a webhook endpoint still needs, enabled or not (docs/webhooks.md#nothing-is-dropped).
+    prune: sqlite.prepare(
+      `DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?
+         AND seq <= coalesce((SELECT min(coalesce(replay_next - 1, delivered_seq)) FROM webhook_cursors), seq)`,
+    ),
+    // A webhook endpoint's read: its types only (NULL: all), in seq order, delivered over MQTT or not.
+    forWebhook: sqlite.prepare<[number, number, string | null, string | null, number], WebhookRow>(
+      `SELECT seq, notification_id AS notificationId, type, CAST(envelope AS BLOB) AS payload, created_at AS createdAt
+         FROM outbox WHERE seq > ? AND seq <= ? AND (? IS NULL OR type IN (SELECT value FROM json_each(?)))
+         ORDER BY seq LIMIT ?`,
+    ),
+    oldestForWebhook: sqlite.prepare<[number, string | null, string | null], { createdAt: number }>(
+      `SELECT created_at AS createdAt FROM outbox
+         WHERE seq > ? AND (? IS NULL OR type IN (SELECT value FROM json_each(?))) ORDER BY seq LIMIT 1`,
+    ),
     // The envelope as bytes: published as they are, without a round trip through a JS string.
     pending: sqlite.prepare<[number, number], PendingRow>(
       `SELECT seq, notification_id AS notificationId, CAST(envelope AS BLOB) AS payload
@@ -124,6 +144,15 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
     firstSeq: (): number | null => q.firstSeq.get()?.first ?? null,
     /** Deletes delivered rows older than `before` (epoch ms); undelivered rows are never pruned. */
     prune: (before: number): number => q.prune.run(before).changes,
+    /**
+     * A webhook endpoint's next notifications: after `seq` up to `upTo`, of the `types` (JSON array, null:
+     * all), oldest first, envelopes as bytes (webhooks/endpoint-delivery.ts).
+     */
+    forWebhook: (seq: number, upTo: number, types: string | null, limit: number): WebhookRow[] =>
+      q.forWebhook.all(seq, upTo, types, types, limit),
+    /** When the oldest notification after `seq` of the `types` was committed (a webhook endpoint's lag). */
+    oldestForWebhook: (seq: number, types: string | null): number | undefined =>
+      q.oldestForWebhook.get(seq, types, types)?.createdAt,
     /** Undelivered notifications after `seq`, oldest first, envelopes as bytes (the publisher's read). */
     pending: (seq: number, limit: number): PendingRow[] => q.pending.all(seq, limit),
     /** How many notifications are undelivered (the one definition, see UNDELIVERED). */

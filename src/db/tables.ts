@@ -11,3 +11,4 @@ export * from "./tables/outbox.table.js";
 export * from "./tables/requests.table.js";
 export * from "./tables/screen.table.js";
 export * from "./tables/station.table.js";
+export * from "./tables/webhooks.table.js";

@@ -41,6 +41,10 @@ export type ErrorCode =
   | "keyin_not_allowed" // 409: a key-in audit count for an audit created without kq
   | "scan_refused" // 409: a scan, key-in or press the station engine refused (details.reason says why)
   | "stale_screen" // 409: an operator-screen tap made on a screen state older than the seat's current one
+  | "webhook_url_refused" // 400: a webhook URL to the agent itself, a metadata or link-local address (docs/webhooks.md#safety)
+  | "webhook_exists" // 409: a webhook endpoint with this id exists
+  | "webhook_in_config" // 409: the config file owns this endpoint's URL, types and secret
+  | "replay_not_kept" // 409: a webhook replay range reaches notifications already pruned
   // capacity and availability
   | "outbox_full" // 503
   | "not_ready" // 503
@@ -105,6 +109,10 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   keyin_not_allowed: "conflict",
   scan_refused: "conflict",
   stale_screen: "conflict",
+  webhook_url_refused: "invalid",
+  webhook_exists: "conflict",
+  webhook_in_config: "conflict",
+  replay_not_kept: "conflict",
   outbox_full: "unavailable",
   not_ready: "unavailable",
   storage_full: "unavailable",

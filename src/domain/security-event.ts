@@ -18,10 +18,15 @@ export const SECURITY_EVENT_KINDS = [
   "token_revoked",
   /** A caller without the route's role (403 `forbidden`). */
   "role_refused",
+  /** A webhook endpoint added, changed, removed, enabled again or replayed by an admin (`detail.action`). */
+  "webhook_changed",
+  /** A webhook endpoint disabled: 410 Gone, failing past the horizon, or by an admin (docs/webhooks.md). */
+  "webhook_disabled",
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
-export const SECURITY_CHANNELS = ["http", "mqtt", "screen", "cli"] as const;
+/** `webhook`: the agent's own delivery did it (an endpoint disabled on a 410 or at the horizon). */
+export const SECURITY_CHANNELS = ["http", "mqtt", "screen", "cli", "webhook"] as const;
 export type SecurityChannel = (typeof SECURITY_CHANNELS)[number];
 
 export type SecurityDetail = Record<string, string | number | boolean | null>;

@@ -25,6 +25,7 @@ import { reportsRoutes } from "./routes/reports.routes.js";
 import { requestsRoutes } from "./routes/requests.routes.js";
 import { securityEventsRoutes } from "./routes/security-events.routes.js";
 import { stationRoutes } from "./routes/station.routes.js";
+import { webhooksRoutes } from "./routes/webhooks.routes.js";
 
 export interface StationApiDeps {
   svc: Services;
@@ -61,6 +62,7 @@ export function createStationApi(deps: StationApiDeps, partRoutes: RouteGroup[])
       masterdataRoutes(svc.catalog, svc.items),
       notificationsRoutes(svc.notifications),
       deadLettersRoutes(svc.deadLetters),
+      webhooksRoutes(svc.webhooks),
       securityEventsRoutes(svc.securityLog),
       requestsRoutes(svc.requests),
       integrationRoutes(svc.operations),

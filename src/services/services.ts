@@ -16,6 +16,7 @@ import { createSecurityEventsRepo } from "../db/security-events.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { storageMeter } from "../db/storage-use.js";
+import { createWebhooksRepo } from "../db/webhooks.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
 import { DEFAULT_PACK_MARKERS, type PackAttribute } from "../domain/pick-pack.js";
 import type { StationMode } from "../domain/station.schema.js";
@@ -45,6 +46,7 @@ import { stationState } from "./station/station.service.js";
 import { createStorageBudget } from "./unit-of-work/storage-budget.js";
 import { createStorageHealth } from "./unit-of-work/storage-health.js";
 import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work/unit-of-work.js";
+import { createWebhooks } from "./webhooks/webhooks.service.js";
 import { nextHeldRelease } from "./work-order/work-order.service.js";
 
 /**
@@ -77,6 +79,8 @@ export interface ServiceSettings {
   reports?: { keep: number; maxAgeDays: number } | undefined;
   /** The security event log's retention (docs/security.md#security-event-log); defaults when absent. */
   security?: { eventRetentionDays: number; eventMaxRows: number };
+  /** Which webhook URLs the config allows beyond ordinary addresses (docs/webhooks.md#safety). */
+  webhooks?: { allow: { loopback: boolean; linkLocal: boolean; plainHttp: boolean } };
 }
 
 export interface ServiceDeps {
@@ -96,6 +100,9 @@ export interface ServiceDeps {
   bus?: EventBus;
 }
 
+/** No loopback, link-local or plain-HTTP webhook URLs unless the config allows them. */
+const NO_ALLOWANCE = { loopback: false, linkLocal: false, plainHttp: false };
+
 function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
   return {
     auth: createAuthRepo(db),
@@ -111,6 +118,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
     screen: createScreenRepo(sqlite),
     screenSessions: createScreenSessionsRepo(sqlite),
     securityEvents: createSecurityEventsRepo(sqlite),
+    webhooks: createWebhooksRepo(sqlite),
   };
 }
 
@@ -184,6 +192,15 @@ function createDoors(
       transaction: (fn) => unitOfWork.run(() => fn()),
       now,
       log,
+    }),
+    /** Webhook endpoints for admins (docs/webhooks.md#endpoints); delivery itself is webhooks/. */
+    webhooks: createWebhooks({
+      repo: repos.webhooks,
+      outbox: repos.outbox,
+      transaction: (fn) => unitOfWork.run(() => fn()),
+      rules: { allow: config.webhooks?.allow ?? NO_ALLOWANCE, selfPort: config.http.port },
+      now,
+      record: securityLog.record,
     }),
     scanLookup: createScanLookup({
       scan: repos.scan,

@@ -8,7 +8,7 @@
  * (docs/mqtt.md#failure-modes-designed-against).
  */
 import mqtt, { type IConnackPacket, type MqttClient } from "mqtt";
-import { backoffDelay, STABLE_CONNECTION_MS } from "./backoff.js";
+import { backoffDelay, STABLE_CONNECTION_MS } from "../domain/backoff.js";
 import { createLink, type OwnedLink } from "./connection-link.js";
 import { type ConnectionOptions, clientOptions, connectionPayload } from "./connection-options.js";
 import type { ConnectionHandlers, Link } from "./link.js";

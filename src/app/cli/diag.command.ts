@@ -179,6 +179,14 @@ export async function databaseReport(config: Config): Promise<{ text: string; sq
       `migrations applied ${s.migrations}`,
       `outbox undelivered ${s.undelivered}`,
       `outbox dead letters ${s.dead}`,
+      ...s.webhooks.map((w) => {
+        const state = w.enabled ? "enabled" : `DISABLED (${w.disabledReason ?? "?"})`;
+        const lag =
+          w.oldestWanted === undefined ? 0 : Math.max(0, Math.round((Date.now() - w.oldestWanted) / 1000));
+        const failing =
+          w.attempts > 0 ? `, failing: ${w.attempts} attempts, ${w.lastError ?? w.lastStatus}` : "";
+        return `webhook ${w.id} ${state}: delivered to seq ${w.deliveredSeq}, lag ${lag} s, last status ${w.lastStatus ?? "-"}${failing}`;
+      }),
       `PRAGMA integrity_check: ${s.problems.length === 0 ? "ok" : s.problems.join("\n  ")}`,
       `durability: ${durability}`,
       "",

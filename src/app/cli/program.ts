@@ -19,6 +19,7 @@ import { defineSecurityEvents } from "./security-events.command.js";
 import { defineSim } from "./sim.command.js";
 import { defineStatus } from "./status.command.js";
 import { defineUser } from "./user.command.js";
+import { defineWebhooks } from "./webhooks.command.js";
 
 const AFTER_HELP = `
 Configuration: --config FILE (or PPS_EDGE_CONFIG), and PPS_EDGE_<KEY> variables over it.
@@ -62,6 +63,7 @@ export function createProgram(cli: Cli): Command {
     defineStatus,
     defineSecurityEvents,
     defineOutbox,
+    defineWebhooks,
     defineCompletion,
   ]) {
     program.addCommand(define(cli));

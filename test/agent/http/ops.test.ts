@@ -29,6 +29,7 @@ describe("health, readiness, metrics, API description", () => {
         devices: { ok: true, detail: "4 of 4 connected" },
         outbox: { ok: true, detail: "0 undelivered, oldest 0 s, 0 moved aside" },
         mqtt: { ok: true, detail: "off" },
+        webhooks: { ok: true, detail: "no endpoints" },
       },
     });
   });

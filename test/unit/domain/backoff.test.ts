@@ -4,7 +4,7 @@
  * growing to `flappingMaxMs` for connections that keep breaking soon after they were made.
  */
 import { describe, expect, it } from "vitest";
-import { type BackoffOptions, backoffDelay } from "../../../src/sync/backoff.js";
+import { type BackoffOptions, backoffDelay } from "../../../src/domain/backoff.js";
 
 /** The defaults (docs/configuration.md). */
 const opts: BackoffOptions = { minMs: 1000, maxMs: 4000, flappingMaxMs: 60_000 };
