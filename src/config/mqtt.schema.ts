@@ -96,6 +96,19 @@ const mqttObject = z
       .pipe(z.union([z.literal(4), z.literal(5)]))
       .default(5)
       .describe("`5` or `4` (3.1.1) for the central broker; the embedded broker speaks 3.1.1"),
+    /**
+     * The QoS of the agent's `request/+` subscription. The session is clean, so requests are never kept
+     * for a station that is away at either QoS and central retries by `transaction`; 0 lets a clustered
+     * RabbitMQ keep a station that lost its node: it keeps a QoS 1 subscription in a durable queue on
+     * that node, which the other nodes refuse to declare anew until it is back (docs/mqtt.md#rabbitmq).
+     */
+    requestQos: z.coerce
+      .number()
+      .pipe(z.union([z.literal(0), z.literal(1)]))
+      .default(1)
+      .describe(
+        "QoS of the `request/+` subscription: `1`, or `0` on a RabbitMQ cluster so a station can move to another node at once (see docs/mqtt.md)",
+      ),
     username: z.string().min(1).max(256).optional().describe("broker user name"),
     password: z
       .string()

@@ -149,6 +149,7 @@ export function connectionOptions(
     tls,
     topics: ctx.topics,
     subscriptions: [ctx.topics.requests],
+    subscriptionQos: cfg.requestQos,
     nextSession: ctx.repo.nextSession,
     now: ctx.now,
     log: ctx.log,

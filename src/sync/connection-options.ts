@@ -24,6 +24,8 @@ export interface ConnectionOptions {
   tls?: { ca?: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined };
   topics: Topics;
   subscriptions: string[];
+  /** The subscriptions' QoS (`mqtt.requestQos`). */
+  subscriptionQos: 0 | 1;
   nextSession(): number;
   now(): number;
   log: Logger;

@@ -81,7 +81,7 @@ function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number):
   const url = currentUrl(run);
   opts.log.info({ url: redact(url), session: s, clientId: opts.clientId }, "mqtt: connected");
   (async () => {
-    for (const filter of opts.subscriptions) await c.subscribeAsync(filter, { qos: 1 });
+    for (const filter of opts.subscriptions) await c.subscribeAsync(filter, { qos: opts.subscriptionQos });
     await l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s, opts.now()), true);
     await handlers.onUp(l);
   })().catch((err) => {
