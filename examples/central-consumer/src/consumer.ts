@@ -24,6 +24,8 @@ export interface ConsumerOptions extends Partial<Partition> {
   clientId?: string;
   /** MQTT 5 session expiry: how long the broker keeps the session while the consumer is away. */
   sessionExpirySeconds?: number;
+  /** 5 (default), or 4 for brokers that speak MQTT 3.1.1 only (NATS; docs/mqtt.md#nats). */
+  protocolVersion?: 4 | 5;
   stream?: Partial<StreamOptions>;
   replayLimit?: number;
   replayTimeoutMs?: number;
@@ -65,8 +67,13 @@ class CentralConsumer implements Consumer {
       // A persistent session: while the consumer is away (not the broker), the broker keeps its
       // subscriptions and queues its QoS 1 messages for up to the session expiry (MQTT 5 §3.1.2.11.2).
       clean: false,
-      protocolVersion: 5,
-      properties: { sessionExpiryInterval: opts.sessionExpirySeconds ?? 3600 },
+      // MQTT 3.1.1 has no expiry: the broker keeps the session until the consumer returns (§3.1.2.4)
+      ...(opts.protocolVersion === 4
+        ? { protocolVersion: 4 as const }
+        : {
+            protocolVersion: 5 as const,
+            properties: { sessionExpiryInterval: opts.sessionExpirySeconds ?? 3600 },
+          }),
       reconnectPeriod: 500,
       connectTimeout: 10_000,
       resubscribe: false,

@@ -28,12 +28,13 @@ const { values: a } = parseArgs({
     amqp: { type: "string" },
     partitions: { type: "string", default: "4" },
     replica: { type: "string" },
+    "protocol-version": { type: "string", default: "5" },
   },
 });
 if (!(a.url || (a.amqp && a.replica)) || !a.site || !a.state) {
   process.stderr.write("usage: main.ts --url URL --site SITE --state FILE.db [--user U --password P]\n");
   process.stderr.write(
-    "       [--out FILE.jsonl] [--instance I --instances N] [--client-id ID] [--stats-every S]\n",
+    "       [--out FILE.jsonl] [--instance I --instances N] [--client-id ID] [--stats-every S] [--protocol-version 4]\n",
   );
   process.stderr.write(
     "   or: main.ts --amqp URL,URL,... --replica NAME [--partitions N] --site SITE --state FILE.db\n",
@@ -61,6 +62,7 @@ const consumer = a.amqp
       sink: out.sink,
       instance: Number(a.instance),
       instances: Number(a.instances),
+      protocolVersion: a["protocol-version"] === "4" ? 4 : 5,
       log,
       ...(a.user === undefined ? {} : { username: a.user, password: a.password ?? "" }),
       ...(a["client-id"] === undefined ? {} : { clientId: a["client-id"] }),
