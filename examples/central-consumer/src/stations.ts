@@ -52,7 +52,7 @@ export interface StationsOptions {
 export class Stations {
   private readonly streams = new Map<string, StationStream>();
   private readonly repairing = new Set<string>();
-  private readonly totals = { delivered: 0, replayRequests: 0, replayFailures: 0 };
+  private readonly totals = { delivered: 0, replayRequests: 0, replayFailures: 0, dropped: 0 };
   private stopped = false;
 
   constructor(private readonly opts: StationsOptions) {}
@@ -77,9 +77,10 @@ export class Stations {
   stats(): ConsumerStats {
     const sum = (k: "duplicates" | "overflow" | "unavailable") =>
       [...this.streams.values()].reduce((n, s) => n + s.counts[k], 0);
+    const { dropped, ...totals } = this.totals;
     return {
-      ...this.totals,
-      duplicates: sum("duplicates"),
+      ...totals,
+      duplicates: sum("duplicates") + dropped,
       overflow: sum("overflow"),
       unavailable: sum("unavailable"),
       stations: this.streams.size,
@@ -155,10 +156,26 @@ export class Stations {
   }
 
   private deliver(station: string, run: Notification[]): void {
-    if (run.length === 0) return;
-    this.opts.sink(run.map((n) => ({ station, seq: n.seq, payload: n.payload })));
-    this.opts.store.save(station, (run.at(-1) as Notification).seq, this.opts.owner);
-    this.totals.delivered += run.length;
+    const fresh = this.opts.owner === undefined ? run : this.notYetHanded(station, run);
+    if (fresh.length === 0) return;
+    this.opts.sink(fresh.map((n) => ({ station, seq: n.seq, payload: n.payload })));
+    this.opts.store.save(station, (fresh.at(-1) as Notification).seq, this.opts.owner);
+    this.totals.delivered += fresh.length;
+  }
+
+  /**
+   * With replicas sharing the store: what another replica has not handed on meanwhile. A repair this
+   * replica started may answer after the station's queue moved to another replica, which delivered
+   * further; those are dropped (counted as duplicates) and the station continues from the stored seq.
+   */
+  private notYetHanded(station: string, run: Notification[]): Notification[] {
+    const stored = this.opts.store.get(station);
+    if (!stored || stored.owner === this.opts.owner || run.length === 0) return run;
+    const fresh = run.filter((n) => n.seq > stored.seq);
+    this.totals.dropped += run.length - fresh.length;
+    if (fresh.length === 0 && (this.streams.get(station)?.delivered ?? 0) < stored.seq)
+      this.resume(station, stored.seq);
+    return fresh;
   }
 
   /** Pages of the replay until the station says there is no more, or an attempt fails. */
