@@ -6,12 +6,15 @@ import mqtt from "mqtt";
 
 const seqOf = (id) => Number(id.slice(id.lastIndexOf(".") + 1));
 
-/** Per station: delivered, distinct ids, highest seq, reordered; latencies from commit to delivery. */
+/**
+ * Per station: delivered, distinct ids, highest seq, reordered; latencies from commit to delivery. Reads
+ * `stream`, and every stream given to `add` (the replicas of central), into the same figures.
+ */
 export function watchDeliveries(stream) {
   const stations = new Map();
   const latencies = [];
   let delivered = 0;
-  createInterface({ input: stream }).on("line", (line) => {
+  const onLine = (line) => {
     let d;
     try {
       d = JSON.parse(line);
@@ -35,8 +38,11 @@ export function watchDeliveries(stream) {
     const committedAt = d.notification.notification_data?.committedAt;
     if (typeof committedAt === "number")
       latencies.push({ committedAt, ms: Date.parse(d.deliveredAt) - committedAt });
-  });
+  };
+  const add = (s) => createInterface({ input: s }).on("line", onLine);
+  if (stream) add(stream);
   return {
+    add,
     stations,
     latencies,
     delivered: () => delivered,

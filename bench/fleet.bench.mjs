@@ -8,14 +8,13 @@
 // catch-up is the time from its return until every station's backlog (all it had committed by then)
 // is delivered. Last, the load stops and everything must arrive: lost, reordered and duplicates are
 // counted over the whole run; agent, consumer and broker RSS from /proc.
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import Database from "better-sqlite3";
-import { shareGroup, watchDeliveries, watchReconnects } from "./fleet-watch.mjs";
-import { AGENT_NODE_FLAGS, agentFlags, BENCH_DIR, procStatusMb, summary } from "./lib.mjs";
+import { clusterFigures, runCluster } from "./fleet-cluster.bench.mjs";
+import { startCentral, startFleetAgent, until } from "./fleet-procs.mjs";
+import { shareGroup, watchReconnects } from "./fleet-watch.mjs";
+import { procStatusMb, summary } from "./lib.mjs";
 import { hasMosquitto, startMosquitto } from "./mosquitto.mjs";
 
 const N = Number(process.env.BENCH_FLEET_N ?? 10);
@@ -23,78 +22,13 @@ const RATE = Number(process.env.BENCH_FLEET_RATE ?? 50);
 const STEADY_S = Number(process.env.BENCH_FLEET_SECONDS ?? 20);
 const OUTAGE_S = Number(process.env.BENCH_FLEET_OUTAGE_SECONDS ?? 5);
 const SITE = "fleet";
-const CONSUMER = join(BENCH_DIR, "..", "examples", "central-consumer", "src", "main.ts");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const say = (text) => process.stderr.write(`bench fleet: ${text}\n`);
 
-async function until(what, done, timeoutMs) {
-  const t0 = Date.now();
-  while (!done()) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(50);
-  }
-  return Date.now() - t0;
-}
-
-/** One station as its own process (servers/fleet-agent.mjs), told over stdin when to produce. */
-function startAgent(dir, url, ppsId) {
-  const dataDir = join(dir, `agent-${ppsId}`);
-  mkdirSync(dataDir);
-  const script = join(BENCH_DIR, "servers", "fleet-agent.mjs");
-  const child = spawn(process.execPath, [...agentFlags("fleet-agent"), script, dataDir, url, SITE, ppsId], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  return new Promise((ok, fail) => {
-    child.once("exit", (code) => fail(new Error(`fleet agent ${ppsId} exited with ${code}`)));
-    createInterface({ input: child.stdout }).once("line", () => {
-      const db = new Database(join(dataDir, "pps-edge.db"), { readonly: true, fileMustExist: true });
-      const seq = db.prepare(
-        "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) AS s",
-      );
-      ok({
-        station: `${SITE}/${ppsId}`,
-        pid: child.pid,
-        send: (line) => child.stdin.write(`${line}\n`),
-        lastSeq: () => seq.get().s,
-        stop: () =>
-          new Promise((done) => {
-            if (db.open) db.close();
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.removeAllListeners("exit");
-            child.once("exit", () => done());
-            child.kill("SIGTERM");
-          }),
-      });
-    });
-  });
-}
-
-/** The reference consumer as an integrator runs it (tsx), its JSON lines on stdout, its log on stderr. */
-function startConsumer(dir, url) {
-  const args = ["--url", url, "--site", SITE, "--state", join(dir, "central.db")];
-  const child = spawn(process.execPath, [...AGENT_NODE_FLAGS, "--import", "tsx", CONSUMER, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const events = [];
-  createInterface({ input: child.stderr }).on("line", (line) => {
-    try {
-      events.push(JSON.parse(line));
-    } catch {
-      process.stderr.write(`consumer: ${line}\n`);
-    }
-  });
-  return {
-    pid: child.pid,
-    watch: watchDeliveries(child.stdout),
-    events,
-    stop: () =>
-      new Promise((ok) => {
-        if (child.exitCode !== null || child.signalCode !== null) return ok();
-        child.once("exit", () => ok());
-        child.kill("SIGTERM");
-      }),
-  };
-}
+/** The reference consumer as an integrator runs it, on the one Mosquitto. */
+const startConsumer = (dir, url) =>
+  startCentral(["--url", url, "--site", SITE, "--state", join(dir, "central.db")]);
+const startAgent = (dir, url, ppsId) => startFleetAgent(dir, url, SITE, ppsId);
 
 /** Steady state: throughput at central, latency of what was committed after a warm-up, `$share` order. */
 async function steady(broker, consumer, agents) {
@@ -179,7 +113,11 @@ async function drain(consumer, agents) {
   };
 }
 
+/** `--broker rabbitmq-cluster|nats-cluster` (run.mjs) runs the fleet on a cluster: fleet-cluster.bench.mjs. */
+const onCluster = () => (process.env.BENCH_FLEET_BROKER ?? "mosquitto") !== "mosquitto";
+
 export async function run() {
+  if (onCluster()) return runCluster();
   if (!hasMosquitto()) return { skipped: "mosquitto is not installed" };
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-fleet-"));
   const broker = await startMosquitto(dir);
@@ -240,6 +178,7 @@ function summarise(steadyState, outageRun, drained, memory, consumerStats) {
 /** The figures run.mjs compares between runs (compare.mjs). */
 export function figures(r) {
   if (r.skipped) return {};
+  if (r.config?.broker && r.config.broker !== "mosquitto") return clusterFigures(r);
   return {
     "notifications/s at central": { value: r.steady.perSecondAtCentral, better: "higher" },
     "latency p50 ms": { value: r.steady.latencyMs.p50, better: "lower" },

@@ -14,6 +14,8 @@
 //   --sql-count              count the agent's SQL by statement (sql-count.mjs) into
 //                            bench/results/sql-counts/<time>/<bench>/<role>/<pid>.txt.
 //   --strict                 exit 1 when a figure regressed by more than 10%.
+//   --broker <name>          the fleet benchmark's broker: mosquitto (default), rabbitmq-cluster or
+//                            nats-cluster (fleet-cluster.bench.mjs; sets BENCH_FLEET_BROKER).
 // Benchmark settings are environment variables (BENCH_CONCURRENCY, BENCH_SCANS, ...; see each bench).
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -45,6 +47,7 @@ const { values: opts, positionals: wanted } = parseArgs({
     "cpu-prof-interval": { type: "string" },
     "sql-count": { type: "boolean", default: false },
     strict: { type: "boolean", default: false },
+    broker: { type: "string" },
   },
 });
 for (const w of wanted) if (!(w in benches)) throw new Error(`no benchmark '${w}' (${Object.keys(benches)})`);
@@ -53,6 +56,11 @@ if (opts["agent-dir"]) {
   if (!existsSync(join(dir, "dist", "app", "agent.js")) && !existsSync(join(dir, "dist", "agent.js")))
     throw new Error(`${dir}/dist/app/agent.js does not exist: run \`npm run build\` in ${dir} first`);
   process.env.BENCH_AGENT_DIR = dir;
+}
+if (opts.broker) {
+  if (!["mosquitto", "rabbitmq-cluster", "nats-cluster"].includes(opts.broker))
+    throw new Error(`--broker ${opts.broker}: mosquitto, rabbitmq-cluster or nats-cluster`);
+  process.env.BENCH_FLEET_BROKER = opts.broker;
 }
 const started = new Date().toISOString().replace(/[:.]/g, "-");
 const profileRoot = opts["cpu-prof"]

@@ -6,7 +6,9 @@
 // (throwaway certificates for the HTTPS and MQTT TLS tests), systemd (systemd-analyze checks the unit,
 // systemd-notify carries the agent's readiness and watchdog messages), fuse3 and python3-fusepy (the
 // power-cut tests' file system, test/support/powercut/: fusermount, and the FUSE binding of Debian's
-// /usr/bin/python3). Run by `npm run setup` (and by
+// /usr/bin/python3), rabbitmq-server and nats-server (the clustered brokers of the fleet system test
+// and `npm run bench fleet -- --broker rabbitmq-cluster|nats-cluster`; each test starts its own nodes on
+// free ports, never the system service). Run by `npm run setup` (and by
 // `npm run bench`'s prebench), so `npm ci && npm run setup && npm test` works on a fresh Debian machine;
 // `npm test` itself installs nothing.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -20,6 +22,8 @@ const wanted = [
   { bin: "openssl", pkg: "openssl" },
   { bin: "systemd-analyze", pkg: "systemd" },
   { bin: "fusermount3", pkg: "fuse3" },
+  { bin: "rabbitmq-server", pkg: "rabbitmq-server", paths: ["/usr/lib/rabbitmq/bin/rabbitmq-server"] },
+  { bin: "nats-server", pkg: "nats-server", paths: ["/usr/sbin/nats-server"] },
 ];
 const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core", "python3-fusepy"];
 

@@ -2,7 +2,8 @@
 // to `url` as `<site>/<ppsId>`, producing notifications while told to. Reads commands on stdin:
 // `go <perSecond>` starts producing (one transaction per notification, as a use case commits them,
 // `notification_data.committedAt` the commit time for the latency at central), `halt` stops. Prints
-// `READY 0 {}` once started; SIGTERM stops it cleanly.
+// `READY 0 {}` once started; SIGTERM stops it cleanly. BENCH_FLEET_MQTT (JSON) adds `mqtt.*` settings,
+// e.g. a cluster's `failoverUrls`, `protocolVersion: 4` and `requestQos: 0` (docs/mqtt.md#rabbitmq).
 import { createInterface } from "node:readline";
 import pino from "pino";
 import { agentModules, BENCH_USER } from "../lib.mjs";
@@ -16,7 +17,7 @@ const config = parseConfig({
   ...BENCH_USER,
   http: { host: "127.0.0.1", port: 0 },
   log: { level: "silent" },
-  mqtt: { url, protocolVersion: 5 },
+  mqtt: { url, protocolVersion: 5, ...JSON.parse(process.env.BENCH_FLEET_MQTT ?? "{}") },
 });
 const agent = createAgent(config, { log: pino({ level: "silent" }) });
 await agent.start();

@@ -77,7 +77,11 @@ export function configKeys(schema: z.ZodType, defaults: unknown, prefix: string[
   const value = valueAt(defaults, prefix);
   const shown =
     meta.shownDefault ??
-    (value === undefined ? "—" : `\`${Array.isArray(value) ? value.join(",") : String(value)}\``);
+    (value === undefined
+      ? "—"
+      : Array.isArray(value) && value.length === 0
+        ? "none"
+        : `\`${Array.isArray(value) ? value.join(",") : String(value)}\``);
   return [
     {
       path: prefix,

@@ -34,6 +34,11 @@ function embeddedListenersOnLoopback(m: {
  * `clientId` defaults to `pps-edge-<site>-<ppsId>`: stable and unique per station, because two
  * clients with one id kick each other off in a loop (docs/mqtt.md#backoff-and-reconnects).
  */
+/** `mqtt://host[:port]` or `mqtts://host[:port]`. */
+const brokerUrl = z.string().refine((v) => /^mqtts?:\/\/[^\s/]+/.test(v), {
+  message: "an mqtt:// or mqtts:// URL",
+});
+
 const mqttObject = z
   .object({
     url: z
@@ -44,6 +49,26 @@ const mqttObject = z
       .default("embedded")
       .describe(
         "`embedded` (a broker inside the agent), `off`, or the central broker: `mqtt://host:1883`, `mqtts://host:8883` (see docs/mqtt.md)",
+      ),
+    /**
+     * The other nodes of a clustered broker (docs/mqtt.md#a-clustered-broker): when the connection is
+     * lost or cannot be made, the next address is tried at once, so a station whose node dies publishes
+     * through another one within seconds; the backoff grows only once every address has failed.
+     */
+    failoverUrls: z
+      .preprocess(
+        (v) =>
+          typeof v === "string"
+            ? v
+                .split(",")
+                .map((u) => u.trim())
+                .filter((u) => u !== "")
+            : v,
+        z.array(brokerUrl).max(16),
+      )
+      .default([])
+      .describe(
+        "further addresses of the same clustered broker, tried in turn after `mqtt.url` (a list, or comma-separated in the environment); only with a broker URL in `mqtt.url`",
       ),
     embeddedHost: z
       .string()
@@ -71,6 +96,19 @@ const mqttObject = z
       .pipe(z.union([z.literal(4), z.literal(5)]))
       .default(5)
       .describe("`5` or `4` (3.1.1) for the central broker; the embedded broker speaks 3.1.1"),
+    /**
+     * The QoS of the agent's `request/+` subscription. The session is clean, so requests are never kept
+     * for a station that is away at either QoS and central retries by `transaction`; 0 lets a clustered
+     * RabbitMQ keep a station that lost its node: it keeps a QoS 1 subscription in a durable queue on
+     * that node, which the other nodes refuse to declare anew until it is back (docs/mqtt.md#rabbitmq).
+     */
+    requestQos: z.coerce
+      .number()
+      .pipe(z.union([z.literal(0), z.literal(1)]))
+      .default(1)
+      .describe(
+        "QoS of the `request/+` subscription: `1`, or `0` on a RabbitMQ cluster so a station can move to another node at once (see docs/mqtt.md)",
+      ),
     username: z.string().min(1).max(256).optional().describe("broker user name"),
     password: z
       .string()
@@ -150,6 +188,10 @@ const mqttObject = z
   .refine((m) => m.reconnectMinMs <= m.reconnectMaxMs, {
     message: "reconnectMinMs must not exceed reconnectMaxMs",
     path: ["reconnectMinMs"],
+  })
+  .refine((m) => m.failoverUrls.length === 0 || /^mqtts?:/.test(m.url), {
+    message: "failover addresses belong to a central broker named in mqtt.url, not to `embedded` or `off`",
+    path: ["failoverUrls"],
   })
   .refine((m) => !m.embeddedAnonymous || m.url !== "embedded" || embeddedListenersOnLoopback(m), {
     message: "anonymous clients are allowed only when the embedded broker listens on loopback",

@@ -11,6 +11,11 @@
  *   least half of it ("equal jitter"), so a loop slows down for good and a broker that bans flapping
  *   clients (EMQX flapping detection) is not provoked.
  *
+ * - A clustered broker (`mqtt.failoverUrls`, docs/mqtt.md#a-clustered-broker): after a close the next
+ *   address is taken; each other node is tried at once (attempt 0), and the step grows once per round,
+ *   when the list comes back to the node where the round began. A station whose node dies thus publishes
+ *   through another node within `minMs`, and a whole cluster away is backed off as one broker is.
+ *
  * Pure: the random source is an input.
  */
 export interface BackoffOptions {
@@ -44,3 +49,19 @@ export function backoffDelay(
  * it. Greengrass has the same knob (`minimumConnectedTimeBeforeRetryResetSeconds`).
  */
 export const STABLE_CONNECTION_MS = 10_000;
+
+/** Where a station is in its list of broker addresses: the one last tried, and where the round began. */
+export interface ServerRound {
+  server: number;
+  roundStart: number;
+}
+
+/**
+ * The address for the next attempt after a close. `lost`: a connection was up (a new round begins at
+ * its node). `fresh`: a node not yet tried in this round, to be tried at once.
+ */
+export function nextServer(r: ServerRound, count: number, lost: boolean): ServerRound & { fresh: boolean } {
+  const roundStart = lost ? r.server : r.roundStart;
+  const server = (r.server + 1) % Math.max(count, 1);
+  return { server, roundStart, fresh: server !== roundStart };
+}

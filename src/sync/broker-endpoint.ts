@@ -26,6 +26,8 @@ import type { Topics } from "./topics.js";
  */
 export interface Endpoint {
   url: string;
+  /** Further nodes of the same clustered broker, tried in turn after `url`. */
+  failoverUrls?: string[];
   protocolVersion: 4 | 5;
   broker?: EmbeddedBroker;
   credentials?: { username: string; password: string };
@@ -54,7 +56,8 @@ export async function brokerEndpoint(
   log: Logger,
 ): Promise<Endpoint | { failure: string }> {
   const cfg = config.mqtt;
-  if (cfg.url !== "embedded") return { url: cfg.url, protocolVersion: cfg.protocolVersion };
+  if (cfg.url !== "embedded")
+    return { url: cfg.url, failoverUrls: cfg.failoverUrls, protocolVersion: cfg.protocolVersion };
   const clientId = agentClientId(config);
   const credentials = { username: clientId, password: randomBytes(24).toString("base64url") };
   let broker: EmbeddedBroker;
@@ -132,7 +135,7 @@ export function connectionOptions(
 ): ConnectionOptions {
   const cfg = config.mqtt;
   return {
-    url: endpoint.url,
+    urls: [endpoint.url, ...(endpoint.failoverUrls ?? [])],
     clientId: agentClientId(config),
     protocolVersion: endpoint.protocolVersion,
     keepaliveSeconds: cfg.keepaliveSeconds,
@@ -146,6 +149,7 @@ export function connectionOptions(
     tls,
     topics: ctx.topics,
     subscriptions: [ctx.topics.requests],
+    subscriptionQos: cfg.requestQos,
     nextSession: ctx.repo.nextSession,
     now: ctx.now,
     log: ctx.log,

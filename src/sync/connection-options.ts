@@ -9,7 +9,8 @@ import { formatTimestamp } from "../domain/timestamp.js";
 import type { Topics } from "./topics.js";
 
 export interface ConnectionOptions {
-  url: string;
+  /** The broker's address, then the other nodes of its cluster (docs/mqtt.md#a-clustered-broker). */
+  urls: readonly string[];
   clientId: string;
   protocolVersion: 4 | 5;
   keepaliveSeconds: number;
@@ -23,6 +24,8 @@ export interface ConnectionOptions {
   tls?: { ca?: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined };
   topics: Topics;
   subscriptions: string[];
+  /** The subscriptions' QoS (`mqtt.requestQos`). */
+  subscriptionQos: 0 | 1;
   nextSession(): number;
   now(): number;
   log: Logger;
@@ -36,7 +39,7 @@ export function connectionPayload(state: ConnectionState, session: number, now: 
 }
 
 /** A fresh options object for each connection, so nothing of a broken one leaks into the next. */
-export function clientOptions(opts: ConnectionOptions, session: number): IClientOptions {
+export function clientOptions(opts: ConnectionOptions, url: string, session: number): IClientOptions {
   const o: IClientOptions = {
     clientId: opts.clientId,
     protocolVersion: opts.protocolVersion,
@@ -62,6 +65,6 @@ export function clientOptions(opts: ConnectionOptions, session: number): IClient
   if (opts.tls?.ca) o.ca = opts.tls.ca;
   if (opts.tls?.cert) o.cert = opts.tls.cert;
   if (opts.tls?.key) o.key = opts.tls.key;
-  if (opts.url.startsWith("mqtts:")) o.rejectUnauthorized = true;
+  if (url.startsWith("mqtts:")) o.rejectUnauthorized = true;
   return o;
 }

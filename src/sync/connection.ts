@@ -8,7 +8,7 @@
  * (docs/mqtt.md#failure-modes-designed-against).
  */
 import mqtt, { type IConnackPacket, type MqttClient } from "mqtt";
-import { backoffDelay, STABLE_CONNECTION_MS } from "../domain/backoff.js";
+import { backoffDelay, nextServer, STABLE_CONNECTION_MS } from "../domain/backoff.js";
 import { createLink, type OwnedLink } from "./connection-link.js";
 import { type ConnectionOptions, clientOptions, connectionPayload } from "./connection-options.js";
 import type { ConnectionHandlers, Link } from "./link.js";
@@ -32,6 +32,9 @@ interface Run {
   upSince: number | undefined;
   lastError: string | undefined;
   session: number;
+  /** The address (index into `opts.urls`) of the current or last attempt, and where its round began. */
+  server: number;
+  roundStart: number;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
@@ -42,6 +45,10 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
+function currentUrl(run: Run): string {
+  return run.opts.urls[run.server] ?? (run.opts.urls[0] as string);
+}
+
 /** A new client with the next session number; its events drive the run. */
 function connect(run: Run): void {
   const { opts } = run;
@@ -49,7 +56,8 @@ function connect(run: Run): void {
   if (run.stopped) return;
   run.session = opts.nextSession();
   const s = run.session;
-  const c = mqtt.connect(opts.url, clientOptions(opts, s));
+  const url = currentUrl(run);
+  const c = mqtt.connect(url, clientOptions(opts, url, s));
   run.client = c;
   c.on("connect", (connack) => onConnect(run, c, connack, s));
   c.on("message", (topic, payload) => {
@@ -57,7 +65,7 @@ function connect(run: Run): void {
   });
   c.on("error", (err) => {
     run.lastError = err.message;
-    opts.log.warn({ err: err.message, url: redact(opts.url) }, "mqtt: connection error");
+    opts.log.warn({ err: err.message, url: redact(url) }, "mqtt: connection error");
   });
   c.on("close", () => onClose(run, c));
 }
@@ -70,9 +78,10 @@ function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number):
   run.lastError = undefined;
   const l = createLink(c, connack, s, opts);
   run.link = l;
-  opts.log.info({ url: redact(opts.url), session: s, clientId: opts.clientId }, "mqtt: connected");
+  const url = currentUrl(run);
+  opts.log.info({ url: redact(url), session: s, clientId: opts.clientId }, "mqtt: connected");
   (async () => {
-    for (const filter of opts.subscriptions) await c.subscribeAsync(filter, { qos: 1 });
+    for (const filter of opts.subscriptions) await c.subscribeAsync(filter, { qos: opts.subscriptionQos });
     await l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s, opts.now()), true);
     await handlers.onUp(l);
   })().catch((err) => {
@@ -104,8 +113,11 @@ function onClose(run: Run, c: MqttClient): void {
     handlers.onDown(l);
   }
   if (run.stopped) return;
+  const next = nextServer(run, opts.urls.length, l !== undefined);
+  run.server = next.server;
+  run.roundStart = next.roundStart;
   const delay = backoffDelay(
-    { attempt: run.attempt++, flaps: run.flaps },
+    { attempt: next.fresh ? 0 : run.attempt++, flaps: run.flaps },
     { minMs: opts.reconnectMinMs, maxMs: opts.reconnectMaxMs, flappingMaxMs: opts.reconnectFlappingMaxMs },
   );
   handlers.onReconnectScheduled?.(delay);
@@ -150,6 +162,8 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
     upSince: undefined,
     lastError: undefined,
     session: 0,
+    server: 0,
+    roundStart: 0,
   };
   return {
     start(): void {
@@ -163,6 +177,7 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
     stop: (): Promise<void> => stop(run),
     status() {
       return {
+        url: currentUrl(run),
         connected: run.link?.up ?? false,
         session: run.session,
         upSince: run.upSince,

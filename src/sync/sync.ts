@@ -297,13 +297,15 @@ export function createSync(deps: SyncDeps) {
     /** For /readyz: the outbox is judged by depth and age; the link itself never makes the agent unready. */
     readiness: () =>
       readinessChecks(monitor, () =>
-        cfg.url === "off" ? { off: true } : { failure, url: url ?? cfg.url, status: connection?.status() },
+        cfg.url === "off"
+          ? { off: true }
+          : { failure, url: connection?.status().url ?? url ?? cfg.url, status: connection?.status() },
       ),
     /** The publisher's side of a dead-letter replay (services/notifications/dead-letters.service.ts). */
     redelivery: { record: () => publisher.record(), rewind: () => publisher.rewind() },
+    /** `url`: the node of the current or last attempt (docs/mqtt.md#a-clustered-broker). */
     status: () => ({
-      url,
-      ...(connection?.status() ?? { connected: false }),
+      ...(connection?.status() ?? { url, connected: false }),
       inFlight: publisher.inFlight(),
     }),
   };

@@ -27,4 +27,18 @@ describe("positions", () => {
     );
     again.close();
   });
+
+  it("say which replica stored a station's position, so another one can take it over from there", () => {
+    dir = mkdtempSync(join(tmpdir(), "central-consumer-"));
+    const file = join(dir, "state.db");
+    const a = openPositions(file);
+    const b = openPositions(file);
+    a.save("dc1/1", 5, "replica-a");
+    expect(b.get("dc1/1")).toEqual({ seq: 5, owner: "replica-a" });
+    b.save("dc1/1", 9, "replica-b");
+    expect(a.get("dc1/1")).toEqual({ seq: 9, owner: "replica-b" });
+    expect(a.get("dc1/2")).toBeUndefined();
+    a.close();
+    b.close();
+  });
 });

@@ -92,4 +92,10 @@ describe("config", () => {
     writeFileSync(file, "- a list\n");
     expect(failure(() => loadConfig(file, {})).message).toContain("mapping");
   });
+
+  it("takes the request subscription's QoS as 1 or 0 (docs/mqtt.md#rabbitmq), from the file or the environment", () => {
+    expect(parseConfig({}).mqtt.requestQos).toBe(1);
+    expect(parseConfig({}, { PPS_EDGE_MQTT_REQUEST_QOS: "0" }).mqtt.requestQos).toBe(0);
+    expect(failure(() => parseConfig({ mqtt: { requestQos: 2 } })).paths).toEqual(["mqtt.requestQos"]);
+  });
 });

@@ -40,6 +40,8 @@ describe("docs/configuration.md: the configuration table", () => {
       const value = valueAt(defaults, r.key);
       if (r.fallback === "—" || r.fallback === "generated") {
         expect([r.key, value]).toEqual([r.key, undefined]);
+      } else if (r.fallback === "none") {
+        expect([r.key, value]).toEqual([r.key, []]);
       } else {
         expect([r.key, codes(r.fallback)]).toEqual([r.key, [shown(value)]]);
       }

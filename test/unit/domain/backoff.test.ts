@@ -4,7 +4,7 @@
  * growing to `flappingMaxMs` for connections that keep breaking soon after they were made.
  */
 import { describe, expect, it } from "vitest";
-import { type BackoffOptions, backoffDelay } from "../../../src/domain/backoff.js";
+import { type BackoffOptions, backoffDelay, nextServer } from "../../../src/domain/backoff.js";
 
 /** The defaults (docs/configuration.md). */
 const opts: BackoffOptions = { minMs: 1000, maxMs: 4000, flappingMaxMs: 60_000 };
@@ -107,5 +107,33 @@ describe("reconnect backoff while connections flap (equal jitter)", () => {
   it("jitter spreads a fleet's reconnects", () => {
     const delays = new Set(Array.from({ length: 50 }, () => backoffDelay({ attempt: 4, flaps: 1 }, opts)));
     expect(delays.size).toBeGreaterThan(10);
+  });
+});
+
+describe("the nodes of a clustered broker, tried in turn (docs/mqtt.md#a-clustered-broker)", () => {
+  it("a lost connection goes to the next node at once; the step grows once per round", () => {
+    // lost at node 0 of 3: nodes 1 and 2 are fresh, node 0 again closes the round
+    let r = nextServer({ server: 0, roundStart: 0 }, 3, true);
+    expect(r).toEqual({ server: 1, roundStart: 0, fresh: true });
+    r = nextServer(r, 3, false);
+    expect(r).toEqual({ server: 2, roundStart: 0, fresh: true });
+    r = nextServer(r, 3, false);
+    expect(r).toEqual({ server: 0, roundStart: 0, fresh: false });
+    r = nextServer(r, 3, false);
+    expect(r.fresh).toBe(true);
+  });
+
+  it("a connection lost at a later node starts the round there", () => {
+    const r = nextServer({ server: 2, roundStart: 0 }, 3, true);
+    expect(r).toEqual({ server: 0, roundStart: 2, fresh: true });
+  });
+
+  it("one address: every attempt is a new round, as without a cluster", () => {
+    expect(nextServer({ server: 0, roundStart: 0 }, 1, true)).toEqual({
+      server: 0,
+      roundStart: 0,
+      fresh: false,
+    });
+    expect(nextServer({ server: 0, roundStart: 0 }, 1, false).fresh).toBe(false);
   });
 });

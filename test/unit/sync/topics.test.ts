@@ -62,10 +62,12 @@ describe("mqtt configuration", () => {
         PPS_EDGE_MQTT_INFLIGHT_WINDOW: "16",
         PPS_EDGE_MQTT_PROTOCOL_VERSION: "4",
         PPS_EDGE_MQTT_OUTBOX_WARN_DEPTH: "500",
+        PPS_EDGE_MQTT_FAILOVER_URLS: "mqtts://node2.example:8883, mqtts://node3.example:8883",
       },
     );
     expect(c.mqtt).toMatchObject({
       url: "mqtts://broker.example:8883",
+      failoverUrls: ["mqtts://node2.example:8883", "mqtts://node3.example:8883"],
       username: "pps7",
       inflightWindow: 16,
       protocolVersion: 4,
@@ -81,6 +83,9 @@ describe("mqtt configuration", () => {
     [{ protocolVersion: 3 }, "mqtt.protocolVersion"],
     [{ clientId: "a b" }, "mqtt.clientId"],
     [{ colour: "red" }, "mqtt"],
+    [{ url: "mqtt://a:1883", failoverUrls: ["http://b"] }, "mqtt.failoverUrls.0"],
+    [{ url: "embedded", failoverUrls: ["mqtt://b:1883"] }, "mqtt.failoverUrls"],
+    [{ url: "off", failoverUrls: ["mqtt://b:1883"] }, "mqtt.failoverUrls"],
   ])("refuses %j naming %s", (mqtt, path) => {
     expect(() => parseConfig({ mqtt })).toThrow(path);
   });

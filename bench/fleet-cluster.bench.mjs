@@ -1,0 +1,262 @@
+// The fleet on a clustered broker (issue 28; `npm run bench fleet -- --broker rabbitmq-cluster|nats-cluster`):
+// BENCH_FLEET_N (3) real agents, each on its own node with the others as `mqtt.failoverUrls`, and
+// BENCH_FLEET_SIM (27) simulated stations (sim-station.mjs, in servers/sim-fleet.mjs) produce
+// BENCH_FLEET_RATE (2) notifications/s each for BENCH_FLEET_SECONDS (150); every BENCH_FLEET_KILL_EVERY
+// (60) s a node is SIGKILLed and started again BENCH_FLEET_DOWN (20) s later. Central: BENCH_FLEET_REPLICAS
+// (2) reference consumers: on RabbitMQ its AMQP path (quorum queues, single active consumer,
+// BENCH_FLEET_PARTITIONS (4)); on NATS its MQTT path with its own partitioning, all on node 1, which is
+// therefore never killed there. Then central's outage: the replicas stopped for BENCH_FLEET_OUTAGE (30)
+// s while the stations keep producing, started again, and the time until the backlog is drained.
+// Reported: acknowledged by stations, delivered to central, missing after repair, per-station
+// inversions, duplicates, failover (a real agent's delivery cursor moving on; a simulated station's
+// next connection) and catch-up after each kill (until central has everything committed up to 2 s after
+// the kill), end-to-end p50/p99, CPU seconds and RSS per process (broker nodes: since their last start). The figures and what they were measured at go to bench/results/ (run.mjs).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startCentral, startFleetAgent, until } from "./fleet-procs.mjs";
+import { watchDeliveries } from "./fleet-watch.mjs";
+import { summary } from "./lib.mjs";
+import { hasNats, startNatsCluster } from "./nats-cluster.mjs";
+import { usage } from "./proc-usage.mjs";
+import { hasRabbitmq, startRabbitCluster } from "./rabbitmq-cluster.mjs";
+import { startSimFleet } from "./sim-fleet.mjs";
+
+const env = (k, d) => Number(process.env[`BENCH_FLEET_${k}`] ?? d);
+const CFG = {
+  broker: process.env.BENCH_FLEET_BROKER,
+  agents: env("N", 3),
+  simulated: env("SIM", 27),
+  perStationPerSecond: env("RATE", 2),
+  seconds: env("SECONDS", 150),
+  killEverySeconds: env("KILL_EVERY", 60),
+  downSeconds: env("DOWN", 20),
+  replicas: env("REPLICAS", 2),
+  partitions: env("PARTITIONS", 4),
+  centralOutageSeconds: env("OUTAGE", 30),
+};
+const SITE = "fleet";
+const CATCH_UP_WINDOW_MS = 2000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const say = (text) => process.stderr.write(`bench fleet (${CFG.broker}): ${text}\n`);
+const rotated = (urls, i) => [...urls.slice(i % urls.length), ...urls.slice(0, i % urls.length)];
+
+/** The cluster, how the agents reach it and how central consumes from it. */
+async function broker(dir) {
+  if (CFG.broker === "rabbitmq-cluster") {
+    const c = await startRabbitCluster();
+    return {
+      cluster: c,
+      killable: c.nodes,
+      // docs/mqtt.md#rabbitmq: MQTT 3.1.1, requests at QoS 0
+      agentMqtt: { protocolVersion: 4, requestQos: 0 },
+      central: (i) => [
+        ...["--amqp", rotated(c.amqpUrls, i).join(","), "--replica", `r${i}`],
+        ...["--partitions", String(CFG.partitions), "--site", SITE, "--state", join(dir, "central.db")],
+      ],
+    };
+  }
+  const c = await startNatsCluster();
+  return {
+    cluster: c,
+    killable: c.nodes.slice(1),
+    agentMqtt: { protocolVersion: 4 },
+    central: (i) => [
+      ...["--url", c.mqttUrls[0], "--protocol-version", "4"],
+      ...["--instance", String(i), "--instances", String(CFG.replicas)],
+      ...["--site", SITE, "--state", join(dir, `central-${i}.db`)],
+    ],
+  };
+}
+
+/** Every station's newest seq now: real agents from their database, simulated ones from their process. */
+async function lastSeqs(agents, sims) {
+  const report = await sims.report();
+  return new Map([
+    ...agents.map((a) => [a.station, a.lastSeq()]),
+    ...report.map((s) => [s.station, s.lastSeq]),
+  ]);
+}
+
+/** Time until central has, of every station, everything in `targets`. */
+function caughtUp(watch, targets, timeoutMs) {
+  return until(
+    "central to catch up",
+    () => [...targets].every(([s, seq]) => watch.last(s) >= seq),
+    timeoutMs,
+  );
+}
+
+/** One node SIGKILLed under load: each real agent's failover (its delivery cursor moving on), catch-up. */
+async function kill(node, agents, sims, watch) {
+  const onNode = agents.filter((a) => a.url === node.mqttUrl);
+  const marks = onNode.map((a) => a.deliveredSeq());
+  const at = Date.now();
+  await node.kill();
+  const back = onNode.map(() => null);
+  const failover = until(
+    "the agents of the killed node publishing again",
+    () => {
+      onNode.forEach((a, i) => {
+        if (back[i] === null && a.deliveredSeq() > marks[i]) back[i] = Date.now() - at;
+      });
+      return back.every((b) => b !== null);
+    },
+    60_000,
+  ).catch(() => null);
+  // catch-up: from the kill until central has everything the stations committed in the 2 s after it
+  await sleep(Math.max(0, at + CATCH_UP_WINDOW_MS - Date.now()));
+  const targets = await lastSeqs(agents, sims);
+  const catchUp = caughtUp(watch, targets, 120_000)
+    .then(() => Date.now() - at)
+    .catch(() => null);
+  await sleep(CFG.downSeconds * 1000);
+  const restart = Date.now();
+  // a node that does not come back in time (NATS: JetStream not current again) is reported, not fatal
+  const restartError = await node.start().then(
+    () => null,
+    (e) => e.message,
+  );
+  const restartMs = restartError === null ? Date.now() - restart : null;
+  await failover;
+  const catchUpMs = await catchUp;
+  const simConnects = (await sims.report())
+    .map((s) => s.connects.find((c) => c.at > at && c.url !== node.mqttUrl)?.at)
+    .filter((t) => t !== undefined);
+  return {
+    node: node.name,
+    agentsOnNode: onNode.map((a) => a.station),
+    agentFailoverMs: back,
+    simulatedFailoverMs: summary(simConnects.map((t) => t - at)),
+    catchUpMs,
+    restartMs,
+    ...(restartError === null ? {} : { restartError }),
+  };
+}
+
+/** Load off; everything committed must be at central: missing, inversions and duplicates over the run. */
+async function drain(agents, sims, watch) {
+  for (const a of agents) a.send("halt");
+  sims.send("halt");
+  await sleep(1000);
+  const committed = await lastSeqs(agents, sims);
+  const drainedMs = await caughtUp(watch, committed, 120_000).catch(() => null);
+  const stations = [...committed.keys()].map((s) => watch.stations.get(s));
+  const sum = (f) => stations.reduce((n, s) => n + (s ? f(s) : 0), 0);
+  const total = [...committed.values()].reduce((n, c) => n + c, 0);
+  const acked = await sims.report();
+  return {
+    drainedMs,
+    committed: total,
+    acknowledgedByStations:
+      agents.reduce((n, a) => n + a.deliveredSeq(), 0) + acked.reduce((n, s) => n + s.acked, 0),
+    deliveredToCentral: watch.delivered(),
+    missingAfterRepair: total - sum((s) => s.ids.size),
+    inversions: sum((s) => s.reordered),
+    duplicates: sum((s) => s.duplicates),
+  };
+}
+
+/** Central's replicas down while the stations keep producing; then the time the backlog takes to drain. */
+async function centralOutage(agents, sims, central, startReplicas) {
+  for (const c of central.splice(0)) await c.stop();
+  for (const a of agents) a.send(`go ${CFG.perStationPerSecond}`);
+  sims.send(`go ${CFG.perStationPerSecond}`);
+  await sleep(CFG.centralOutageSeconds * 1000);
+  const watch = watchDeliveries();
+  const backlogTargets = await lastSeqs(agents, sims);
+  central.push(...startReplicas(watch));
+  const drainMs = await caughtUp(watch, backlogTargets, 300_000).catch(() => null);
+  for (const a of agents) a.send("halt");
+  sims.send("halt");
+  return { outageSeconds: CFG.centralOutageSeconds, drainMs, scanToLightP99Ms: "not measured" };
+}
+
+export async function runCluster() {
+  if (CFG.broker === "rabbitmq-cluster" && !hasRabbitmq())
+    return { skipped: "rabbitmq-server is not installed" };
+  if (CFG.broker === "nats-cluster" && !hasNats()) return { skipped: "nats-server is not installed" };
+  const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-cluster-"));
+  const b = await broker(dir);
+  const urls = b.cluster.mqttUrls;
+  const watch = watchDeliveries();
+  const startReplicas = (w) => Array.from({ length: CFG.replicas }, (_, i) => startCentral(b.central(i), w));
+  const central = startReplicas(watch);
+  const agents = [];
+  let sims;
+  try {
+    for (let i = 0; i < CFG.agents; i++) {
+      const [url, ...failoverUrls] = rotated(urls, i);
+      const a = await startFleetAgent(dir, url, SITE, String(i + 1), { ...b.agentMqtt, failoverUrls });
+      agents.push({ ...a, url });
+    }
+    sims = await startSimFleet({ urls, site: SITE, first: 1000, count: CFG.simulated });
+    await sleep(3000);
+    say(
+      `${CFG.agents} agents, ${CFG.simulated} simulated, ${CFG.replicas} replicas; load for ${CFG.seconds} s`,
+    );
+    const t0 = Date.now();
+    for (const a of agents) a.send(`go ${CFG.perStationPerSecond}`);
+    sims.send(`go ${CFG.perStationPerSecond}`);
+    const kills = [];
+    for (let k = 0; Date.now() - t0 + CFG.killEverySeconds * 1000 <= CFG.seconds * 1000; k++) {
+      await sleep(Math.max(0, t0 + (k + 0.5) * CFG.killEverySeconds * 1000 - Date.now()));
+      const node = b.killable[k % b.killable.length];
+      say(`SIGKILL ${node.name}`);
+      kills.push(await kill(node, agents, sims, watch));
+      say(JSON.stringify(kills.at(-1)));
+    }
+    await sleep(Math.max(0, t0 + CFG.seconds * 1000 - Date.now()));
+    const total = await drain(agents, sims, watch);
+    say(JSON.stringify(total));
+    const latencyMs = summary(watch.latencies.map((l) => l.ms));
+    const processes = {
+      agents: agents.map((a) => usage(a.pid)),
+      simulatedStations: usage(sims.pid),
+      central: central.map((c) => usage(c.pid)),
+      brokerNodes: b.cluster.nodes.map((n) => ({ node: n.name, ...usage(n.pid()) })),
+    };
+    const outage = await centralOutage(agents, sims, central, startReplicas);
+    say(JSON.stringify(outage));
+    return {
+      config: CFG,
+      kills,
+      total,
+      latencyMs,
+      processes,
+      centralOutage: outage,
+      met: met(kills, total, outage),
+    };
+  } finally {
+    for (const c of central) await c.stop();
+    await Promise.all(agents.map((a) => a.stop()));
+    await sims?.stop();
+    await b.cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function met(kills, total, outage) {
+  const worst = (f) => Math.max(...kills.flatMap(f).map((v) => (v === null ? Number.POSITIVE_INFINITY : v)));
+  return {
+    "0 missing after repair": total.missingAfterRepair === 0,
+    "0 per-station inversions": total.inversions === 0,
+    "every real agent publishing again within 5 s of its node's death":
+      worst((k) => k.agentFailoverMs) <= 5000,
+    "catch-up ≤ 10 s after each kill": worst((k) => [k.catchUpMs]) <= 10_000,
+    "central's backlog drained in < 5 min": outage.drainMs !== null && outage.drainMs < 300_000,
+  };
+}
+
+/** The figures run.mjs compares between runs of the same broker (compare.mjs). */
+export function clusterFigures(r) {
+  const failovers = r.kills.flatMap((k) => k.agentFailoverMs).filter((v) => v !== null);
+  const catchUps = r.kills.map((k) => k.catchUpMs).filter((v) => v !== null);
+  return {
+    "missing after repair": { value: r.total.missingAfterRepair, better: "lower" },
+    "agent failover max ms": { value: failovers.length ? Math.max(...failovers) : null, better: "lower" },
+    "catch-up max ms": { value: catchUps.length ? Math.max(...catchUps) : null, better: "lower" },
+    "latency p99 ms": { value: r.latencyMs.p99, better: "lower" },
+    "central backlog drain ms": { value: r.centralOutage.drainMs, better: "lower" },
+  };
+}

@@ -1,0 +1,43 @@
+// The benchmark's side of servers/sim-fleet.mjs: starts the simulated stations' process, resolves once
+// every station is connected, and reads their `report` (per station: last seq, acknowledged seq, the
+// times it connected and to which node).
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { BENCH_DIR } from "./lib.mjs";
+
+export function startSimFleet(opts) {
+  const script = join(BENCH_DIR, "servers", "sim-fleet.mjs");
+  const child = spawn(process.execPath, [script, JSON.stringify(opts)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const waiting = [];
+  let ready;
+  const isReady = new Promise((ok, fail) => {
+    ready = ok;
+    child.once("exit", (code) => fail(new Error(`simulated stations exited with ${code}`)));
+  });
+  lines.on("line", (line) => {
+    if (line === "READY") ready();
+    else waiting.shift()?.(JSON.parse(line));
+  });
+  const send = (line) => child.stdin.write(`${line}\n`);
+  const fleet = {
+    pid: child.pid,
+    send,
+    report: () =>
+      new Promise((ok) => {
+        waiting.push(ok);
+        send("report");
+      }),
+    stop: () =>
+      new Promise((ok) => {
+        if (child.exitCode !== null || child.signalCode !== null) return ok();
+        child.removeAllListeners("exit");
+        child.once("exit", () => ok());
+        child.kill("SIGTERM");
+      }),
+  };
+  return isReady.then(() => fleet);
+}

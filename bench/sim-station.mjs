@@ -1,0 +1,179 @@
+// A simulated station for the fleet benchmark and the fleet system test: real agents do not fit by the
+// hundred on two cores, so the rest of a warehouse is these. Each one speaks the agent's MQTT contract
+// (docs/mqtt.md) as far as central can tell: the same client id, Will and retained `connection` with a
+// session number, the retained `state/station` with `lastNotificationSeq` on every connect and at most
+// 2 s after new notifications, the notification envelope with `notification_id` `<site>.<ppsId>.<seq>`
+// on the one `notification` topic at QoS 1, at most 64 unacknowledged, resent from the oldest
+// unacknowledged after a reconnect, and `request/replay_notifications` answered from its outbox. Like
+// the agent with `mqtt.failoverUrls`, it moves to the next node at once when its node is lost. Its
+// outbox is in memory: a simulated station is never restarted.
+import mqtt from "mqtt";
+
+const WINDOW = 64;
+const STATE_EVERY_MS = 2000;
+
+export function simStation({
+  urls,
+  site,
+  ppsId,
+  protocolVersion = 4,
+  requestQos = 0,
+  reconnectMs = 100,
+  version = "1.5.0",
+}) {
+  const root = `ppsedge/v1/${site}/${ppsId}`;
+  const outbox = [];
+  const ackedSet = new Set();
+  let acked = 0;
+  let next = 1;
+  let session = 0;
+  let node = 0;
+  let client;
+  let stateFor = -1;
+  let stopped = false;
+  /** When each connection came up, and the node it is on: what the failover figures are read from. */
+  const connects = [];
+
+  const stamp = () => new Date().toISOString();
+  const state = () =>
+    JSON.stringify({
+      site,
+      ppsId,
+      mode: "pick",
+      lastNotificationSeq: outbox.length,
+      simulated: true,
+      timestamp: stamp(),
+    });
+
+  function publishState(c) {
+    stateFor = outbox.length;
+    c.publish(`${root}/state/station`, state(), { qos: 1, retain: true });
+  }
+
+  function pump() {
+    const c = client;
+    if (!c?.connected) return;
+    while (next <= outbox.length && next - acked <= WINDOW) {
+      const seq = next++;
+      c.publish(`${root}/notification`, outbox[seq - 1], { qos: 1 }, (err) => {
+        if (err || c !== client) return; // resent on the next connection
+        ackedSet.add(seq);
+        while (ackedSet.delete(acked + 1)) acked++;
+        pump();
+      });
+    }
+  }
+
+  function answer(c, topic, payload) {
+    if (!topic.endsWith("/request/replay_notifications")) return;
+    let r;
+    try {
+      r = JSON.parse(payload.toString());
+    } catch {
+      return;
+    }
+    const after = Number(r.after ?? 0);
+    const limit = Math.min(Number(r.limit ?? 100), 500);
+    const notifications = outbox
+      .slice(after, after + limit)
+      .map((p, i) => ({ seq: after + i + 1, payload: p }));
+    const nextAfter = after + notifications.length;
+    const data = {
+      notifications,
+      next_after: nextAfter,
+      more: nextAfter < outbox.length,
+      last_seq: outbox.length,
+      first_available_seq: outbox.length ? 1 : null,
+    };
+    const body = JSON.stringify({ transaction: r.transaction, status: "ok", data, error: null });
+    c.publish(`${root}/response/replay_notifications`, body, { qos: 1 });
+  }
+
+  function connect() {
+    if (stopped) return;
+    session++;
+    const url = urls[node % urls.length];
+    const c = mqtt.connect(url, {
+      clientId: `pps-edge-${site}-${ppsId}`,
+      protocolVersion,
+      clean: true,
+      keepalive: 15,
+      connectTimeout: 5000,
+      reconnectPeriod: 0,
+      queueQoSZero: false,
+      resubscribe: false,
+      will: {
+        topic: `${root}/connection`,
+        payload: Buffer.from(JSON.stringify({ state: "CONNECTION_BROKEN", session, timestamp: stamp() })),
+        qos: 1,
+        retain: true,
+      },
+    });
+    client = c;
+    c.on("connect", () => {
+      if (c !== client) return; // closed meanwhile
+      connects.push({ at: Date.now(), url });
+      c.subscribe(`${root}/request/+`, { qos: requestQos });
+      c.publish(`${root}/connection`, JSON.stringify({ state: "ONLINE", session, timestamp: stamp() }), {
+        qos: 1,
+        retain: true,
+      });
+      publishState(c);
+      next = acked + 1;
+      pump();
+    });
+    c.on("message", (topic, payload) => answer(c, topic, payload));
+    c.on("error", () => {});
+    c.once("close", () => {
+      c.end(true);
+      if (c !== client || stopped) return;
+      client = undefined;
+      node++; // the next node at once, as the agent does (docs/mqtt.md#a-clustered-broker)
+      setTimeout(connect, Math.random() * reconnectMs);
+    });
+  }
+
+  const ticker = setInterval(() => {
+    if (client?.connected && stateFor < outbox.length) publishState(client);
+  }, STATE_EVERY_MS);
+  connect();
+
+  return {
+    station: `${site}/${ppsId}`,
+    connects,
+    connected: () => client?.connected === true,
+    url: () => urls[node % urls.length],
+    /** One notification committed: into the outbox, then out in order. */
+    notify(type, data) {
+      const id = `${site}.${ppsId}.${outbox.length + 1}`;
+      outbox.push(
+        JSON.stringify({
+          notification_type: type,
+          version_number: version,
+          notification_id: id,
+          notification_data: data,
+        }),
+      );
+      pump();
+    },
+    committed: () => outbox,
+    lastSeq: () => outbox.length,
+    acked: () => acked,
+    async stop() {
+      stopped = true;
+      clearInterval(ticker);
+      const c = client;
+      client = undefined;
+      if (c?.connected)
+        await c.publishAsync(
+          `${root}/connection`,
+          JSON.stringify({ state: "OFFLINE", session, timestamp: stamp() }),
+          {
+            qos: 1,
+            retain: true,
+          },
+        );
+      await c?.endAsync();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openPositions, type Positions } from "../src/positions.js";
+import type { Replayer, ReplayPage } from "../src/replay.js";
+import { DEFAULT_STREAM } from "../src/station-stream.js";
+import { type Delivery, Stations } from "../src/stations.js";
+
+const env = (seq: number) =>
+  JSON.stringify({
+    notification_type: "bin_complete",
+    notification_id: `dc1.7.${seq}`,
+    notification_data: {},
+  });
+/** No station answers here: a repair that starts fails, which these tests do not reach. */
+const silent: Replayer = {
+  ask: () => Promise.reject(new Error("no station")),
+  answer: () => {},
+  cancel: () => {},
+};
+
+let dir: string | undefined;
+const stores: Positions[] = [];
+afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function replica(name: string, file: string, handed: Delivery[], replay: Replayer = silent): Stations {
+  const store = openPositions(file);
+  stores.push(store);
+  return new Stations({
+    store,
+    sink: (batch) => handed.push(...batch),
+    replay,
+    stream: DEFAULT_STREAM,
+    replayLimit: 100,
+    log: () => {},
+    owner: name,
+  });
+}
+
+describe("replicas sharing positions (the RabbitMQ path)", () => {
+  it("the one that takes a station over continues from the stored position, and never hands one on twice", () => {
+    dir = mkdtempSync(join(tmpdir(), "central-consumer-"));
+    const file = join(dir, "central.db");
+    const handed: Delivery[] = [];
+    const a = replica("a", file, handed);
+    const b = replica("b", file, handed);
+    for (const seq of [1, 2, 3]) a.notification("dc1/7", env(seq));
+    // a's queue moves to b: what a had not acknowledged comes again, then the new ones
+    for (const seq of [3, 4, 5]) b.notification("dc1/7", env(seq));
+    // and back to a, which still remembers 3 but must continue after b's 5
+    for (const seq of [5, 6]) a.notification("dc1/7", env(seq));
+    expect(handed.map((d) => d.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(b.stats().duplicates + a.stats().duplicates).toBe(2);
+  });
+
+  it("a replay answer that comes after another replica moved the station on hands nothing on twice", async () => {
+    dir = mkdtempSync(join(tmpdir(), "central-consumer-"));
+    const file = join(dir, "central.db");
+    const handed: Delivery[] = [];
+    let answer: (page: ReplayPage) => void = () => {};
+    const a = replica("a", file, handed, {
+      ask: () => new Promise<ReplayPage>((ok) => (answer = ok)),
+      answer: () => {},
+      cancel: () => {},
+    });
+    const b = replica("b", file, handed);
+    a.notification("dc1/7", env(1));
+    a.notification("dc1/7", env(3)); // 2 lost: a asks the station for it
+    await new Promise((ok) => setTimeout(ok, 600));
+    a.tick();
+    // meanwhile the queue moved to b, which repaired and delivered up to 4 itself
+    for (const seq of [2, 3, 4]) b.notification("dc1/7", env(seq));
+    answer({
+      notifications: [{ seq: 2, payload: env(2) }],
+      next_after: 2,
+      more: false,
+      last_seq: 4,
+      first_available_seq: 1,
+    });
+    await new Promise((ok) => setTimeout(ok, 10));
+    expect(handed.map((d) => d.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("a station's high-water mark counts only at the replica that delivered it last", () => {
+    dir = mkdtempSync(join(tmpdir(), "central-consumer-"));
+    const file = join(dir, "central.db");
+    const handed: Delivery[] = [];
+    const a = replica("a", file, handed);
+    const b = replica("b", file, handed);
+    a.notification("dc1/7", env(1));
+    b.stationState("dc1/7", JSON.stringify({ lastNotificationSeq: 9 }));
+    // b never delivered dc1/7: it does not even start following it
+    expect(b.has("dc1/7")).toBe(false);
+  });
+});

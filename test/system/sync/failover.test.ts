@@ -1,0 +1,81 @@
+/**
+ * A clustered broker (docs/mqtt.md#a-clustered-broker): the agent knows every node (`mqtt.url` and
+ * `mqtt.failoverUrls`), so when its node dies it publishes through another one while that node stays
+ * down, and nothing committed is lost on the way. Two real brokers stand for two nodes; each has a
+ * consumer inside it, like a central system whose own link to the cluster stays up.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { TestAgent } from "../../support/agent.js";
+import { agentOn, committed, inOrderWithoutGaps, notify, ROOT } from "../../support/sync/agent.js";
+import { startAedes, type TestBroker } from "../../support/sync/brokers.js";
+import type { Subscriber } from "../../support/sync/subscriber.js";
+
+const tick = () => new Promise<void>((ok) => setImmediate(ok));
+const seqOf = (payload: string) =>
+  Number((JSON.parse(payload) as { notification_id: string }).notification_id.split(".").pop());
+
+/** What central sees across the nodes: every notification once, by seq. */
+function acrossNodes(subs: Subscriber[]): string[] {
+  const bySeq = new Map<number, string>();
+  for (const s of subs) for (const m of s.on(`${ROOT}/notification`)) bySeq.set(seqOf(m.payload), m.payload);
+  return [...bySeq.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+}
+
+async function emit(t: TestAgent, from: number, to: number): Promise<void> {
+  for (let i = from; i <= to; i++) {
+    notify(t, "order_information", { externalServiceRequestId: `ORD-${i}`, state: "fulfillable" });
+    if (i % 10 === 0) await tick();
+  }
+}
+
+describe("failover across the nodes of a clustered broker", () => {
+  const nodes: TestBroker[] = [];
+  const subs: Subscriber[] = [];
+  let t: TestAgent | undefined;
+  afterEach(async () => {
+    for (const s of subs.splice(0)) await s.close();
+    await t?.close();
+    for (const n of nodes.splice(0)) await n.close();
+  });
+
+  it("its node dies: the station publishes through the other node, which it was never told to wait for", async () => {
+    for (let i = 0; i < 2; i++) nodes.push(await startAedes({ keepSessions: true }));
+    const [a, b] = nodes as [TestBroker, TestBroker];
+    const [subA, subB] = [await a.inside?.(`${ROOT}/#`), await b.inside?.(`${ROOT}/#`)] as Subscriber[];
+    subs.push(subA as Subscriber, subB as Subscriber);
+    t = await agentOn(a, { failoverUrls: [b.url] });
+    await subA?.waitFor("ONLINE on node A", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+    await emit(t, 1, 100);
+    await subA?.waitFor("100 on node A", () => (subA?.on(`${ROOT}/notification`).length ?? 0) >= 100);
+    expect(t.agent.sync.status().url).toBe(a.url);
+
+    // node A dies and stays down for the rest of the test
+    await a.stop();
+    await emit(t, 101, 300);
+    await subB?.waitFor("ONLINE on node B", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+    await subB?.waitFor("the rest through node B", () => acrossNodes(subs).length >= 300);
+    expect(t.agent.sync.status()).toMatchObject({ url: b.url, connected: true });
+    // node B carried what came after the failover, in order from where node A stopped
+    const onB = (subB as Subscriber).on(`${ROOT}/notification`).map((m) => seqOf(m.payload));
+    expect(onB.length).toBeGreaterThan(0);
+    expect(Math.max(...onB)).toBe(300);
+    expect(inOrderWithoutGaps(acrossNodes(subs))).toEqual(committed(t as TestAgent));
+  }, 30_000);
+
+  it("the last node dies while the first is back: the station returns to the first", async () => {
+    for (let i = 0; i < 2; i++) nodes.push(await startAedes({ keepSessions: true }));
+    const [a, b] = nodes as [TestBroker, TestBroker];
+    const [subA, subB] = [await a.inside?.(`${ROOT}/#`), await b.inside?.(`${ROOT}/#`)] as Subscriber[];
+    subs.push(subA as Subscriber, subB as Subscriber);
+    t = await agentOn(a, { failoverUrls: [b.url] });
+    await subA?.waitFor("ONLINE on node A", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+    await a.stop();
+    await subB?.waitFor("ONLINE on node B", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+    await a.start();
+    await b.stop();
+    await emit(t, 1, 50);
+    await subA?.waitFor("50 through node A again", () => acrossNodes(subs).length >= 50);
+    expect(t.agent.sync.status()).toMatchObject({ url: a.url, connected: true });
+    expect(inOrderWithoutGaps(acrossNodes(subs))).toEqual(committed(t as TestAgent));
+  }, 30_000);
+});
