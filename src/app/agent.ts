@@ -138,7 +138,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     ...(opts.listen
       ? [
           { name: "mqtt sync", start: () => sync.start(), stop: () => sync.stop() },
-          httpServer(config.http, f.log, app, opts.listening),
+          httpServer(config.http, f.log, app, opts.listening, f.metrics),
           // last: READY=1 once everything above is up; first to stop, with STOPPING=1
           systemdPart(f, sync),
         ]
