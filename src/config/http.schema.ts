@@ -19,6 +19,8 @@ const SERVER_LIMITS = {
   maxConnections: 256,
   maxConnectionsPerAddress: 64,
   requestsInFlightPerConnection: 4,
+  costlyRequestsPerSecond: 100,
+  costlyBurst: 200,
 };
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 const serverLimits = {
@@ -63,6 +65,25 @@ const serverLimits = {
     .default(SERVER_LIMITS.requestsInFlightPerConnection)
     .describe(
       "pipelined requests of one connection worked on at once; later ones wait, and the connection is not read while they do",
+    ),
+  /** Per user, on the routes whose work grows with what is asked (user-rate.ts). */
+  costlyRequestsPerSecond: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(SERVER_LIMITS.costlyRequestsPerSecond)
+    .describe(
+      "calls a second one user may make to the costly routes (item search, inventory report); past it `429 rate_limited` with `Retry-After`",
+    ),
+  costlyBurst: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(SERVER_LIMITS.costlyBurst)
+    .describe(
+      "calls one user may make to the costly routes at once before `http.costlyRequestsPerSecond` applies",
     ),
 };
 

@@ -97,6 +97,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         summary: "Search items by unique attributes (operator '=' only)",
         auth: true,
         roles: ["integration"],
+        costly: true,
         body: searchInputSchema,
         examples: { search: SEARCH_EXAMPLE },
         responses: {
