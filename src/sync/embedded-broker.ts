@@ -48,6 +48,9 @@ export const MAX_CONNECT_BYTES = 64 * 1024;
 /** What a packet after CONNECT may carry beyond its payload: its topic, packet id and the like. */
 const PACKET_OVERHEAD_BYTES = 64 * 1024;
 
+/** A refusal by a limit is logged at most once per reason in this time (and always counted). */
+const REFUSAL_LOG_MS = 10_000;
+
 /**
  * aedes' own limits (https://github.com/moscajs/aedes/blob/main/docs/Aedes.md#new-aedesoptions),
  * tightened for a station (docs/limits.md): a socket that sends no CONNECT is closed after the same
@@ -89,9 +92,20 @@ const bracketed = (host: string) => (host.includes(":") ? `[${host}]` : host);
  */
 export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const { closed, ...hooks } = brokerGuard({ ...opts.guard, log: opts.log });
+  // Each refusal is counted; the log says so once per reason every 10 s, with how many it did not
+  // repeat: a flood of 100,000 refused filters must not become 100,000 log lines.
+  const lastLogged = new Map<RefusalReason, { at: number; unsaid: number }>();
   const refused = (reason: RefusalReason, detail: object) => {
     opts.refusals?.inc({ reason });
-    opts.log.warn({ ...detail, reason }, "mqtt broker: refused by a limit (docs/limits.md)");
+    const now = Date.now();
+    const last = lastLogged.get(reason);
+    if (last && now - last.at < REFUSAL_LOG_MS) {
+      last.unsaid++;
+      return;
+    }
+    const unsaid = last?.unsaid ?? 0;
+    lastLogged.set(reason, { at: now, unsaid: 0 });
+    opts.log.warn({ ...detail, reason, unsaid }, "mqtt broker: refused by a limit (docs/limits.md)");
   };
   const subscriptions = subscriptionBudget(
     hooks.authorizeSubscribe,
