@@ -72,10 +72,11 @@ function limitConnections(s: Server, http: HttpConfig): void {
 }
 
 /**
- * Pipelined requests waiting per connection before it is closed: all that one 64 KiB read of the
- * smallest requests can carry (Node's parser emits a whole read's requests at once).
+ * Pipelined requests waiting per connection before it is closed: more than one 64 KiB read of the
+ * smallest requests can carry (26 bytes: 2,520), since Node's parser emits a whole read's requests at
+ * once and the reading stops only after it. A waiting request costs about a kilobyte.
  */
-const MAX_WAITING_REQUESTS = 2048;
+const MAX_WAITING_REQUESTS = 4096;
 
 /** Listens on the configured address; stop closes the server and every open connection. */
 export function httpServer(
