@@ -250,7 +250,9 @@ function startAdversary(port, brokerPort) {
 
 /** `budget_refusals_total` by reason, from the agent's /metrics. */
 async function refusals(base) {
-  const text = await (await fetch(`${base}/metrics`, { headers: SCRAPE })).text();
+  const res = await fetch(`${base}/metrics`, { headers: SCRAPE }).catch(() => null);
+  if (!res?.ok) return null; // an agent that died, or a build without the counter
+  const text = await res.text();
   const out = {};
   for (const m of text.matchAll(/^budget_refusals_total\{reason="([^"]+)"\} (\d+)/gm))
     out[m[1]] = Number(m[2]);
@@ -292,8 +294,17 @@ export async function run() {
   );
   const base = `http://127.0.0.1:${agent.port}`;
   let running = true;
+  const alive = () => {
+    try {
+      process.kill(agent.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const stopAgent = async () => {
-    if (running) await agent.stop();
+    // an agent the attack killed has exited already: nothing to wait for
+    if (running && alive()) await agent.stop();
     running = false;
   };
   try {
@@ -324,6 +335,7 @@ export async function run() {
     central.stop();
     await mq.stop();
     seat.stop();
+    const survived = alive();
     const attack = {
       central: central.next(),
       mqtt: mq.next(),
@@ -333,7 +345,7 @@ export async function run() {
     };
     const refused = await refusals(base);
     await stopAgent();
-    return summarise({ rssStart, quiet, attack, seat: seat.out, adversary, refused });
+    return { ...summarise({ rssStart, quiet, attack, seat: seat.out, adversary, refused }), survived };
   } finally {
     await stopAgent();
     await closePort(scanner);
