@@ -183,7 +183,8 @@ async function centralMqtt(brokerPort) {
     stop: async () => {
       clearInterval(timer);
       await new Promise((r) => setTimeout(r, 2100));
-      await client.endAsync();
+      // forced: a broker that died with its agent would never answer a clean disconnect
+      await client.endAsync(true);
     },
   };
 }
