@@ -47,6 +47,8 @@ export async function run() {
       dataDir: dir,
       ...BENCH_USER,
       log: { level: "silent" },
+      // the search's own cost, not the per-user rate of the costly routes (docs/limits.md)
+      http: { costlyRequestsPerSecond: 100_000, costlyBurst: 100_000 },
     });
     const local = createAgent(config, { log: pino({ level: "silent" }) });
     await local.start(false);

@@ -16,6 +16,7 @@
 //   --strict                 exit 1 when a figure regressed by more than 10%.
 //   --broker <name>          the fleet benchmark's broker: mosquitto (default), rabbitmq-cluster or
 //                            nats-cluster (fleet-cluster.bench.mjs; sets BENCH_FLEET_BROKER).
+//   --seconds <n>            how long a timed bench runs (BENCH_SECONDS; the adversary soak: 300).
 // Benchmark settings are environment variables (BENCH_CONCURRENCY, BENCH_SCANS, ...; see each bench).
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -25,6 +26,7 @@ import { compareFigures, comparisonText, previousResult } from "./compare.mjs";
 import { agentBuild, machine, RESULTS_DIR, writeResult } from "./lib.mjs";
 
 const benches = {
+  adversary: () => import("./adversary.bench.mjs"),
   fleet: () => import("./fleet.bench.mjs"),
   backup: () => import("./backup.bench.mjs"),
   items: () => import("./items.bench.mjs"),
@@ -48,6 +50,7 @@ const { values: opts, positionals: wanted } = parseArgs({
     "sql-count": { type: "boolean", default: false },
     strict: { type: "boolean", default: false },
     broker: { type: "string" },
+    seconds: { type: "string" },
   },
 });
 for (const w of wanted) if (!(w in benches)) throw new Error(`no benchmark '${w}' (${Object.keys(benches)})`);
@@ -66,6 +69,7 @@ const started = new Date().toISOString().replace(/[:.]/g, "-");
 const profileRoot = opts["cpu-prof"]
   ? resolve(opts["cpu-prof-dir"] ?? join(RESULTS_DIR, "profiles", started))
   : null;
+if (opts.seconds) process.env.BENCH_SECONDS = opts.seconds;
 if (opts["cpu-prof-interval"]) process.env.BENCH_CPU_PROF_INTERVAL_US = opts["cpu-prof-interval"];
 const sqlRoot = opts["sql-count"] ? join(RESULTS_DIR, "sql-counts", started) : null;
 /** A profiled or counted run is slower: it is compared with nothing and nothing is compared with it. */

@@ -23,11 +23,11 @@ const RATE = Number(process.env.BENCH_LOAD_RATE ?? 100);
 /** Rounds of bare script then idle agent, BENCH_SCANS scans in all on each side. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PHASES = (process.env.BENCH_SCAN_PHASES ?? "idle,saturating,steady").split(",");
-const LIT = "<001001210>"; // bin 1 (shelf 1, compartment 1) green, cumulative on
-const OFF = "<001001300>";
+export const LIT = "<001001210>"; // bin 1 (shelf 1, compartment 1) green, cumulative on
+export const OFF = "<001001300>";
 
 /** One scan is `BC-A` (the bin lights: measured) then `EXC-CANCEL` (the bin goes off: not measured). */
-async function measure(scanner, waiter, n) {
+export async function measure(scanner, waiter, n) {
   const ms = [];
   for (let i = 0; i < n; i++) {
     const lit = waiter.next(LIT);
@@ -80,7 +80,7 @@ async function startLoad(base, token, rate) {
   };
 }
 
-async function setUp(base) {
+export async function setUp(base) {
   const token = await benchToken(base);
   for (const sku of ["A", "LOAD"])
     await http(base, token, "POST", "/api-gateway/mdm-service/wms-masterdata/item", item(sku));
@@ -112,7 +112,7 @@ async function setUp(base) {
 /** Bins 1..8 on the controller's modules 001001..001008. */
 const BINS = Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((b) => [String(b), `00100${b}`]));
 
-function stationYaml(scannerPath, ptlPath) {
+export function stationYaml(scannerPath, ptlPath) {
   return [
     "station:",
     "  seats: [front]",
@@ -126,7 +126,7 @@ function stationYaml(scannerPath, ptlPath) {
 }
 
 /** The operator logs in, the rack is presented (the pick locks, its bin is 1), one scan lights it. */
-async function atTheStation(scanner, waiter) {
+export async function atTheStation(scanner, waiter) {
   const ready = waiter.next(LIT);
   scanner.write("BADGE-bench\r");
   await new Promise((r) => setTimeout(r, 50));

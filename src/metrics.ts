@@ -29,6 +29,22 @@ function processMetrics(): Metric[] {
   return processCollectors;
 }
 
+/**
+ * Why a caller was refused by a limit before its work was done (docs/limits.md): each limit's owner
+ * counts its refusals in one counter, `budget_refusals_total{reason}`.
+ */
+export type RefusalReason =
+  | "http_connections"
+  | "http_connections_per_address"
+  | "http_pipelined"
+  | "http_body"
+  | "http_rate"
+  | "mqtt_connections"
+  | "mqtt_connections_per_address"
+  | "mqtt_packet_size"
+  | "mqtt_subscriptions"
+  | "mqtt_retained";
+
 export class Metrics {
   readonly registry = new Registry();
 
@@ -84,6 +100,15 @@ export class Metrics {
       Gauge,
       () =>
         new Gauge({ name, help, labelNames, registers: [this.registry], ...(collect ? { collect } : {}) }),
+    );
+  }
+
+  /** The one counter of refusals by a limit; count with `.inc({ reason })`. */
+  refusals(): Counter<"reason"> {
+    return this.counter(
+      "budget_refusals_total",
+      "Callers refused by a limit before their work was done, by limit (docs/limits.md)",
+      ["reason"],
     );
   }
 

@@ -33,6 +33,8 @@ export const WHEN: Record<ErrorCode, string> = {
     "the user's role may not call this route (see [roles](security.md#roles)), a screen sign-in by a user whose role may not use the screen, or an operator screen's session used for another seat than its own (see [operator screen](station.md#operator-screen))",
   too_many_attempts:
     "token endpoint and operator screen sign-in: too many failed logins for this user name from this address, or from this address; `Retry-After` (and `details.retryAfterSeconds`) says how many seconds to wait (see [login policy](security.md#login-policy))",
+  rate_limited:
+    "a user called the costly routes (item search, inventory report) more often than `http.costlyRequestsPerSecond` allows (bursts up to `http.costlyBurst`); `Retry-After` (and `details.retryAfterSeconds`) says how many seconds to wait; nothing was done (see [limits](limits.md))",
   route_not_found: "no such path",
   not_found: "no such resource",
   method_not_allowed: "the path exists with other methods (`Allow` header lists them)",

@@ -155,7 +155,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
           // stopped after the HTTP server, like the sync: the last deliveries are recorded
           webhooksPart(f, webhooks),
           { name: "mqtt sync", start: () => sync.start(), stop: () => sync.stop() },
-          httpServer(config.http, f.log, app, opts.listening),
+          httpServer(config.http, f.log, app, opts.listening, f.metrics),
           // last: READY=1 once everything above is up; first to stop, with STOPPING=1
           systemdPart(f, sync),
         ]

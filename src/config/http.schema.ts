@@ -17,6 +17,10 @@ const SERVER_LIMITS = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 256,
+  maxConnectionsPerAddress: 64,
+  requestsInFlightPerConnection: 4,
+  costlyRequestsPerSecond: 100,
+  costlyBurst: 200,
 };
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 const serverLimits = {
@@ -41,6 +45,45 @@ const serverLimits = {
     .default(SERVER_LIMITS.maxConnections)
     .describe(
       "connections open at once; further ones are closed as they arrive (a station has a handful of clients)",
+    ),
+  /** One host's share of `maxConnections` (connection-budget.ts): a quarter, so it cannot starve the others. */
+  maxConnectionsPerAddress: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(SERVER_LIMITS.maxConnectionsPerAddress)
+    .describe(
+      "connections one source address may hold open at once; further ones from it are closed as they arrive (behind a reverse proxy every client has the proxy's address: raise it to `http.maxConnections`)",
+    ),
+  /** Pipelined requests worked on at once per connection (pipeline.ts); the rest wait their turn. */
+  requestsInFlightPerConnection: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(SERVER_LIMITS.requestsInFlightPerConnection)
+    .describe(
+      "pipelined requests of one connection worked on at once; later ones wait, and the connection is not read while they do",
+    ),
+  /** Per user, on the routes whose work grows with what is asked (user-rate.ts). */
+  costlyRequestsPerSecond: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(SERVER_LIMITS.costlyRequestsPerSecond)
+    .describe(
+      "calls a second one user may make to the costly routes (item search, inventory report); past it `429 rate_limited` with `Retry-After`",
+    ),
+  costlyBurst: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(SERVER_LIMITS.costlyBurst)
+    .describe(
+      "calls one user may make to the costly routes at once before `http.costlyRequestsPerSecond` applies",
     ),
 };
 

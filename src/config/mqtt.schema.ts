@@ -90,6 +90,23 @@ const mqttObject = z
       .describe(
         "`true` lets clients without credentials into the embedded broker (with the central system's rights); refused at start unless `mqtt.embeddedHost` is loopback, warned at every start (see docs/mqtt.md#embedded-broker-credentials-and-acl)",
       ),
+    /** The embedded broker's budget per caller (docs/limits.md; sync/broker-budget.ts). */
+    embeddedMaxConnections: count(1, 10_000, 64).describe(
+      "connections the embedded broker holds open at once, all listeners together; further ones are closed as they arrive",
+    ),
+    embeddedMaxConnectionsPerAddress: count(1, 10_000, 16).describe(
+      "connections one source address may hold open on the embedded broker at once",
+    ),
+    embeddedMaxSubscriptionsPerClient: count(1, 100_000, 100).describe(
+      "topic filters one client may hold subscribed on the embedded broker; a filter past it is refused (SUBACK `0x80`), the connection kept",
+    ),
+    /** The embedded broker keeps retained messages in the agent's memory (sync/broker-retained.ts). */
+    embeddedRetainedMaxMessages: count(10, 1_000_000, 5_000).describe(
+      "retained topics the embedded broker keeps at once; a retained message on a further topic is delivered but not kept",
+    ),
+    embeddedRetainedMaxBytes: count(64 * 1024, 1024 * 1024 * 1024, 16 * 1024 * 1024).describe(
+      "bytes of retained payloads the embedded broker keeps at once; past it, as for `mqtt.embeddedRetainedMaxMessages`",
+    ),
     /** 5 for brokers that speak MQTT 5 (PUBACK reason codes); 4 for 3.1.1. The embedded broker is 3.1.1. */
     protocolVersion: z.coerce
       .number()
@@ -172,6 +189,10 @@ const mqttObject = z
     /** The broker holds the active requests only (docs/mqtt.md#retained-state). */
     retainTerminalSeconds: count(0, 365 * 24 * 3600, 3600).describe(
       "a finished (`PROCESSED`, `FAILED`, `CANCELLED`) request's retained `state/<type>/<id>` is cleared this long after it finished; `0` clears it at once",
+    ),
+    /** A request with a long list of lines would otherwise be retained whole (retained-messages.ts). */
+    retainedStateMaxBytes: count(1024, 16 * 1024 * 1024, 16 * 1024).describe(
+      "a request's retained `state/<type>/<id>` larger than this is retained as a summary (its plain fields and `stateTruncated`); read the whole request over HTTP",
     ),
     /** Remembered so that a repeated `transaction` is not applied twice. */
     inboxRetentionHours: count(1, 24 * 365, 168).describe(

@@ -26,6 +26,7 @@ export type ErrorCode =
   | "invalid_credentials" // 401
   | "forbidden" // 403: authenticated, but not for this (a screen session outside its seat)
   | "too_many_attempts" // 429: too many failed logins for this user and address, or this address
+  | "rate_limited" // 429: more requests a second to the costly routes than the user's budget
   // resources
   | "not_found" // 404
   | "route_not_found" // 404
@@ -94,6 +95,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   invalid_credentials: "unauthenticated",
   forbidden: "forbidden",
   too_many_attempts: "throttled",
+  rate_limited: "throttled",
   not_found: "not_found",
   route_not_found: "not_found",
   method_not_allowed: "method_not_allowed",

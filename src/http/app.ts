@@ -3,6 +3,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import { internalErrorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
+import type { BucketRate } from "../domain/token-bucket.js";
 import type { Metrics } from "../metrics.js";
 import { isStorage, sqliteCode, storageAppError } from "../services/unit-of-work/storage-failure.js";
 import type { StorageHealth } from "../services/unit-of-work/storage-health.js";
@@ -12,6 +13,7 @@ import { sendError } from "./errors.js";
 import { RouteRegistry } from "./openapi.js";
 import type { OnForbidden } from "./route-spec.js";
 import { perTurn } from "./turn-budget.js";
+import { limitUserRate } from "./user-rate.js";
 
 export interface HttpDeps {
   log: Logger;
@@ -21,6 +23,9 @@ export interface HttpDeps {
   /** Told of every caller refused for their role (services/auth/access-events.ts). */
   onForbidden?: OnForbidden;
   bodyLimitBytes: number;
+  /** Requests a second per user to the costly routes (user-rate.ts); none: not held. */
+  costlyRate?: BucketRate;
+  now?: () => number;
   /**
    * Told of a write the disk refused outside the unit of work (a login's token): it is answered like one
    * inside it (503 `storage_full`/`storage_error`) and belongs to the same episode.
@@ -45,7 +50,9 @@ export function createHttpApp(
   groups: RouteGroup[],
 ): { app: Hono<AppEnv>; registry: RouteRegistry } {
   const { log, metrics } = deps;
-  const registry = new RouteRegistry(deps.guard, deps.onForbidden);
+  const costly = deps.costlyRate ? limitUserRate(deps.costlyRate, deps.now ?? Date.now, metrics) : undefined;
+  const registry = new RouteRegistry(deps.guard, deps.onForbidden, costly);
+  const refusals = metrics.refusals();
   const app = new Hono<AppEnv>();
 
   const requests = metrics.counter("http_requests_total", "HTTP requests by route, method and status", [
@@ -74,6 +81,7 @@ export function createHttpApp(
     const route = c.get("route");
     // label objects in the label names' order: prom-client hashes them by that order, unsorted
     requests.inc({ method, route, status: String(status) });
+    if (status === 413) refusals.inc({ reason: "http_body" });
     latency.observe({ method, route, status_class: statusClass(status) }, seconds);
     // a 503 is a refusal its owner logs once (a full disk's episode, the outbox's thresholds), not a fault
     if (status >= 500 && status !== 503) log.error({ requestId, route, method, status }, "request failed");

@@ -14,10 +14,17 @@ export class RouteRegistry {
   guard: MiddlewareHandler<AppEnv> | undefined;
   /** Told of every caller refused for their role (route.ts). */
   onForbidden: OnForbidden | undefined;
+  /** Middleware that holds each user to the costly routes' rate (user-rate.ts), when the app has one. */
+  costly: MiddlewareHandler<AppEnv> | undefined;
 
-  constructor(guard?: MiddlewareHandler<AppEnv>, onForbidden?: OnForbidden) {
+  constructor(
+    guard?: MiddlewareHandler<AppEnv>,
+    onForbidden?: OnForbidden,
+    costly?: MiddlewareHandler<AppEnv>,
+  ) {
     this.guard = guard;
     this.onForbidden = onForbidden;
+    this.costly = costly;
   }
 
   add(spec: RouteSpec): RouteSpec {

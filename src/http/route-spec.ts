@@ -39,6 +39,11 @@ interface RouteSpecBase {
    * make the agent read and parse a megabyte.
    */
   bodyLimitBytes?: number;
+  /**
+   * Work grows with what is asked (a search, a report): held to `http.costlyRequestsPerSecond` per user
+   * (user-rate.ts), 429 `rate_limited` past it.
+   */
+  costly?: boolean;
   /** Request bodies to show, by name; each must pass `body` (checked by a test). */
   examples?: Record<string, unknown>;
   query?: z.ZodObject;

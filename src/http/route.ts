@@ -70,12 +70,16 @@ export function route(
   const guard = spec.auth ? registry.guard : undefined;
   if (spec.auth && !guard) throw new Error(`route ${spec.path} needs authentication but no guard is set`);
   const roleCheck = spec.auth ? [requireRole(spec, spec.roles, registry)] : [];
+  // after the role check, before the body is read: a refused call costs nothing (user-rate.ts)
+  if (spec.costly && (!spec.auth || !registry.costly))
+    throw new Error(`route ${spec.path} is costly: it must authenticate, and the app must have a rate`);
+  const rate = spec.costly && registry.costly ? [registry.costly] : [];
   // the route's own limit applies before anything else reads the body (body.ts)
   const limit = spec.bodyLimitBytes === undefined ? [] : [limitBody(spec.bodyLimitBytes)];
   const chain = [
     tag,
     ...limit,
-    ...(guard ? [guard, ...roleCheck] : []),
+    ...(guard ? [guard, ...roleCheck, ...rate] : []),
     negotiate,
     ...handlers,
   ] as unknown as [MiddlewareHandler<AppEnv>];

@@ -11,9 +11,12 @@ import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
 import type { HttpConfig } from "../config/http.schema.js";
+import type { Metrics } from "../metrics.js";
 import { StartError } from "../start-error.js";
 import { answerClientErrors, requestRefusal } from "./client-error.js";
+import { budgetConnections } from "./connection-budget.js";
 import type { AppEnv } from "./context.js";
+import { limitPipelining } from "./pipeline.js";
 import { httpsFiles, httpsOptions, reloadOnHangup } from "./tls.js";
 
 /** Why the server cannot listen, when a maintainer can fix it: the key at fault and what to do. */
@@ -68,12 +71,20 @@ function limitConnections(s: Server, http: HttpConfig): void {
   s.keepAliveTimeout = http.keepAliveTimeoutMs;
 }
 
+/**
+ * Pipelined requests waiting per connection before it is closed: more than one 64 KiB read of the
+ * smallest requests can carry (26 bytes: 2,520), since Node's parser emits a whole read's requests at
+ * once and the reading stops only after it. A waiting request costs about a kilobyte.
+ */
+const MAX_WAITING_REQUESTS = 4096;
+
 /** Listens on the configured address; stop closes the server and every open connection. */
 export function httpServer(
   http: HttpConfig,
   log: Logger,
   app: Hono<AppEnv>,
   listening: (a: AddressInfo) => void,
+  metrics: Metrics,
 ) {
   let server: Server | undefined;
   let stopReloading = () => {};
@@ -87,7 +98,18 @@ export function httpServer(
         const serverOptions = timeouts(http);
         // A request the adaptor cannot turn into a Request (a backslash in the path, no Host) gets the
         // station's error body instead of a bare 400 (http/client-error.ts).
-        const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: requestRefusal });
+        const refusals = metrics.refusals();
+        const listener = limitPipelining(
+          getRequestListener(app.fetch, { hostname: host, errorHandler: requestRefusal }),
+          { inFlight: http.requestsInFlightPerConnection, maxWaiting: MAX_WAITING_REQUESTS },
+          (socket) => {
+            refusals.inc({ reason: "http_pipelined" });
+            log.warn(
+              { address: socket.remoteAddress },
+              "http: too many pipelined requests; connection closed",
+            );
+          },
+        );
         // the same timeouts and limits on HTTPS: https.Server is an http.Server behind the handshake
         server = tls
           ? createHttpsServer({ ...serverOptions, ...httpsOptions(tls, http, log) }, listener)
@@ -99,6 +121,11 @@ export function httpServer(
         });
         if (tls) stopReloading = reloadOnHangup(server as HttpsServer, tls, log);
         limitConnections(server, http);
+        budgetConnections(
+          server,
+          { perAddress: http.maxConnectionsPerAddress, tls: tls !== undefined },
+          metrics,
+        );
         answerClientErrors(server);
         server.once("error", (err) => fail(listenFailure(err, host, port)));
       }),

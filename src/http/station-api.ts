@@ -44,6 +44,8 @@ export function createStationApi(deps: StationApiDeps, partRoutes: RouteGroup[])
       log,
       metrics,
       bodyLimitBytes: config.http.bodyLimitBytes,
+      costlyRate: { perSecond: config.http.costlyRequestsPerSecond, burst: config.http.costlyBurst },
+      now,
       guard: requireBearer(svc.auth),
       onForbidden: svc.auth.access.onForbidden,
       storage: svc.storage,

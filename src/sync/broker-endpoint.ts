@@ -52,6 +52,7 @@ export async function brokerEndpoint(
     verifyUser: VerifyUser;
     access?: BrokerAccess;
     onRefused?: BrokerGuardOptions["onRefused"];
+    refusals?: EmbeddedBrokerOptions["refusals"];
   },
   log: Logger,
 ): Promise<Endpoint | { failure: string }> {
@@ -77,6 +78,13 @@ export async function brokerEndpoint(
       host: cfg.embeddedHost,
       port: cfg.embeddedPort,
       ...(tls ? { tls } : {}),
+      budget: {
+        maxConnections: cfg.embeddedMaxConnections,
+        maxConnectionsPerAddress: cfg.embeddedMaxConnectionsPerAddress,
+        maxSubscriptionsPerClient: cfg.embeddedMaxSubscriptionsPerClient,
+      },
+      retained: { maxMessages: cfg.embeddedRetainedMaxMessages, maxBytes: cfg.embeddedRetainedMaxBytes },
+      ...(guard.refusals ? { refusals: guard.refusals } : {}),
       guard: {
         ...guard,
         agent: { clientId, username: credentials.username, secret: credentials.password },

@@ -2,8 +2,10 @@ import { createServer, type Server, type Socket } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
 import { Aedes } from "aedes";
 import type { Logger } from "pino";
+import type { RefusalReason } from "../metrics.js";
+import { type BrokerBudget, connectionBudget, subscriptionBudget } from "./broker-budget.js";
 import { type BrokerGuardOptions, brokerGuard } from "./broker-guard.js";
-import { ownRetainedPayloads } from "./broker-retained.js";
+import { ownRetainedPayloads, type RetainedBudget } from "./broker-retained.js";
 import { createPacketScanner } from "./packet-limit.js";
 
 export interface EmbeddedBrokerOptions {
@@ -16,6 +18,12 @@ export interface EmbeddedBrokerOptions {
   guard: Omit<BrokerGuardOptions, "log">;
   /** The largest payload a packet after CONNECT may carry before its connection is closed. */
   maxPacketBytes: number;
+  /** Connections and subscriptions per caller (broker-budget.ts). */
+  budget: BrokerBudget;
+  /** Retained messages held, by count and bytes (broker-retained.ts). */
+  retained: RetainedBudget;
+  /** Counts each refusal by a limit (`budget_refusals_total`). */
+  refusals?: { inc(labels: { reason: RefusalReason }): void };
   log: Logger;
 }
 
@@ -39,6 +47,22 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
 export const MAX_CONNECT_BYTES = 64 * 1024;
 /** What a packet after CONNECT may carry beyond its payload: its topic, packet id and the like. */
 const PACKET_OVERHEAD_BYTES = 64 * 1024;
+
+/** A refusal by a limit is logged at most once per reason in this time (and always counted). */
+const REFUSAL_LOG_MS = 10_000;
+
+/**
+ * aedes' own limits (https://github.com/moscajs/aedes/blob/main/docs/Aedes.md#new-aedesoptions),
+ * tightened for a station (docs/limits.md): a socket that sends no CONNECT is closed after the same
+ * 10 s a TLS handshake gets (aedes: 30 s); a client may hold at most 100 QoS 2 messages unacknowledged
+ * towards the broker (aedes: 1,000), and a subscriber that reads nothing is closed once its socket has
+ * not drained for 60 s (aedes' `drainTimeout`), so unread messages cannot pile up without bound.
+ */
+const AEDES_LIMITS = {
+  connectTimeout: HANDSHAKE_TIMEOUT_MS,
+  maxInflightInbound: 100,
+  drainTimeout: 60_000,
+};
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise<number>((ok, fail) => {
@@ -68,12 +92,45 @@ const bracketed = (host: string) => (host.includes(":") ? `[${host}]` : host);
  */
 export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const { closed, ...hooks } = brokerGuard({ ...opts.guard, log: opts.log });
-  const broker = await Aedes.createBroker({ id: "pps-edge-embedded", ...hooks });
-  ownRetainedPayloads(broker);
+  // Each refusal is counted; the log says so once per reason every 10 s, with how many it did not
+  // repeat: a flood of 100,000 refused filters must not become 100,000 log lines.
+  const lastLogged = new Map<RefusalReason, { at: number; unsaid: number }>();
+  const refused = (reason: RefusalReason, detail: object) => {
+    opts.refusals?.inc({ reason });
+    const now = Date.now();
+    const last = lastLogged.get(reason);
+    if (last && now - last.at < REFUSAL_LOG_MS) {
+      last.unsaid++;
+      return;
+    }
+    const unsaid = last?.unsaid ?? 0;
+    lastLogged.set(reason, { at: now, unsaid: 0 });
+    opts.log.warn({ ...detail, reason, unsaid }, "mqtt broker: refused by a limit (docs/limits.md)");
+  };
+  const subscriptions = subscriptionBudget(
+    hooks.authorizeSubscribe,
+    opts.budget.maxSubscriptionsPerClient,
+    (reason, client) => refused(reason, { client: client.id }),
+  );
+  const broker = await Aedes.createBroker({
+    id: "pps-edge-embedded",
+    ...AEDES_LIMITS,
+    ...hooks,
+    authorizeSubscribe: subscriptions.authorizeSubscribe,
+  });
+  ownRetainedPayloads(broker, opts.retained, (topic) => refused("mqtt_retained", { topic }));
   // a user's connection is watched for revocation until it ends (broker-guard.ts)
   broker.on("clientDisconnect", closed);
+  broker.on("unsubscribe", subscriptions.unsubscribed);
   const sockets = new Set<Socket>();
   const limits = { connect: MAX_CONNECT_BYTES, other: opts.maxPacketBytes + PACKET_OVERHEAD_BYTES };
+  const mayStay = connectionBudget(opts.budget, (reason, address) => refused(reason, { address }));
+  // judged on the TCP socket as it arrives, before a byte is read (on the TLS listener: before the handshake)
+  const admit = (socket: Socket) => {
+    if (mayStay(socket)) return true;
+    socket.destroy();
+    return false;
+  };
   const accept = (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
@@ -83,6 +140,7 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
       const verdict = scan(chunk);
       if (verdict.ok) return;
       socket.off("data", watchSize);
+      opts.refusals?.inc({ reason: "mqtt_packet_size" });
       opts.log.warn(
         {
           address: socket.remoteAddress,
@@ -97,13 +155,14 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
     socket.on("data", watchSize);
     broker.handle(socket);
   };
-  const servers: Server[] = [createServer(accept)];
+  const servers: Server[] = [createServer((socket) => admit(socket) && accept(socket))];
   const { tls } = opts;
   if (tls) {
     const secure = createTlsServer(
       { cert: tls.cert, key: tls.key, handshakeTimeout: HANDSHAKE_TIMEOUT_MS },
       accept,
     );
+    secure.on("connection", admit);
     secure.on("tlsClientError", (err) => opts.log.debug({ err }, "mqtt broker: TLS handshake failed"));
     servers.push(secure);
   }

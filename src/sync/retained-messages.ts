@@ -34,6 +34,8 @@ export interface RetainedSources {
   requests?: RequestSnapshots | undefined;
   /** Retained messages unacknowledged at once; also the smallest page of requests read. */
   window: number;
+  /** A request's state larger than this is retained as its summary (`requestSummary`); unset: no bound. */
+  maxStateBytes?: number;
 }
 
 /** A retained message: topic, payload, and what to do once the broker acknowledged it. */
@@ -43,6 +45,22 @@ export function stationMessage(src: RetainedSources): RetainedMessage {
   return [src.topics.stationState, JSON.stringify(src.stationSnapshot())];
 }
 
+/**
+ * A request's state too large to retain (docs/mqtt.md#retained-state): its top-level plain fields (id,
+ * type, status, times …) and `stateTruncated`, which says so; central reads the whole request over
+ * HTTP (`GET` of the request). A few such requests must not fill the broker's memory (issue: 151
+ * picks of ~1 MB each held 143 MB).
+ */
+export function requestSummary(snapshot: object, bytes: number, limit: number): object {
+  const summary: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(snapshot)) {
+    const plain = value === null || typeof value !== "object";
+    if (plain && (typeof value !== "string" || value.length <= 256)) summary[key] = value;
+  }
+  summary.stateTruncated = { bytes, limit };
+  return summary;
+}
+
 export function requestMessage(
   src: RetainedSources,
   requests: RequestSnapshots,
@@ -50,7 +68,13 @@ export function requestMessage(
 ): RetainedMessage {
   const topic = src.topics.requestState(k.type, k.externalServiceRequestId);
   const snapshot = requests.snapshot(k.type, k.externalServiceRequestId);
-  if (snapshot !== undefined) return [topic, JSON.stringify(snapshot)];
+  if (snapshot !== undefined) {
+    const full = JSON.stringify(snapshot);
+    const limit = src.maxStateBytes ?? Number.POSITIVE_INFINITY;
+    const bytes = full.length > limit / 3 ? Buffer.byteLength(full) : full.length;
+    if (bytes <= limit) return [topic, full];
+    return [topic, JSON.stringify(requestSummary(snapshot, bytes, limit))];
+  }
   // An empty retained message clears the topic (MQTT 3.1.1 §3.3.1.3); once acknowledged, it is recorded
   // so a reconnect, also after a restart, does not publish it again.
   return [topic, "", requests.clearing?.(k)];

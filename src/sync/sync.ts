@@ -113,6 +113,7 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     stationSnapshot: deps.stationSnapshot,
     requests: deps.requests,
     window: cfg.inflightWindow,
+    maxStateBytes: cfg.retainedStateMaxBytes,
     maxDirty: 10_000,
     stationRefreshMs: STATION_REFRESH_MS,
     // a tenth of the retention, within 1 s … 1 min: cleared at most that much late
@@ -260,6 +261,7 @@ export function createSync(deps: SyncDeps) {
           root: topics.root,
           verifyUser: deps.verifyBrokerUser,
           onRefused: deps.brokerRefused,
+          refusals: deps.metrics.refusals(),
           ...(deps.brokerAccess ? { access: deps.brokerAccess } : {}),
         },
         log,

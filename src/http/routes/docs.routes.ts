@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../context.js";
 import { buildOpenApi, type RouteRegistry } from "../openapi.js";
@@ -43,17 +43,37 @@ interface Cached {
   etag: string;
 }
 
+/** A document's bytes with their ETag and, when worth it, a gzipped copy. */
+function cachedBody(body: Buffer, compress: boolean): Cached {
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
+  return { body, gzip: compress ? gzipSync(body) : undefined, etag };
+}
+
 /** Read once, on first request: the bundle is 1.7 MB, so it is also kept gzipped and answered 304 when unchanged. */
 function cachedFile(path: string, compress: boolean): () => Cached {
   let cached: Cached | undefined;
   return () => {
-    if (!cached) {
-      const body = readFileSync(path);
-      const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
-      cached = { body, gzip: compress ? gzipSync(body) : undefined, etag };
-    }
+    cached ??= cachedBody(readFileSync(path), compress);
     return cached;
   };
+}
+
+/**
+ * Answers a cached document: 304 when the client has it, else the same bytes every time (a Buffer is
+ * written as it is by the Node adaptor: no copy per answer, docs/limits.md#pipelining).
+ */
+function sendCached(c: Context<AppEnv>, f: Cached, type: string): Response {
+  c.header("ETag", f.etag);
+  c.header("Cache-Control", "no-cache");
+  c.header("Vary", "Accept-Encoding");
+  c.header("X-Content-Type-Options", "nosniff");
+  if (c.req.header("if-none-match") === f.etag) return c.body(null, 304);
+  c.header("Content-Type", type);
+  if (f.gzip && /\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) {
+    c.header("Content-Encoding", "gzip");
+    return c.body(f.gzip as Uint8Array<ArrayBuffer>);
+  }
+  return c.body(f.body as Uint8Array<ArrayBuffer>);
 }
 
 function assetRoutes(app: Hono<AppEnv>, registry: RouteRegistry): void {
@@ -71,27 +91,15 @@ function assetRoutes(app: Hono<AppEnv>, registry: RouteRegistry): void {
         produces: type.split(";")[0] as string,
         responses: { 200: { description: name }, 304: { description: "unchanged since the ETag sent" } },
       },
-      (c) => {
-        const f = file();
-        c.header("ETag", f.etag);
-        c.header("Cache-Control", "no-cache");
-        c.header("Vary", "Accept-Encoding");
-        c.header("X-Content-Type-Options", "nosniff");
-        if (c.req.header("if-none-match") === f.etag) return c.body(null, 304);
-        c.header("Content-Type", type);
-        if (f.gzip && /\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) {
-          c.header("Content-Encoding", "gzip");
-          return c.body(new Uint8Array(f.gzip));
-        }
-        return c.body(new Uint8Array(f.body));
-      },
+      (c) => sendCached(c, file(), type),
     );
   }
 }
 
 /** Mounted by the ops group (ops.routes.ts): the document is built once, after every route is in. */
 export function docsRoutes(app: Hono<AppEnv>, registry: RouteRegistry, version: string): void {
-  let doc: Record<string, unknown> | undefined;
+  // serialised once, after every route is in: the same bytes for every request
+  let doc: Cached | undefined;
   route(
     app,
     registry,
@@ -109,8 +117,8 @@ export function docsRoutes(app: Hono<AppEnv>, registry: RouteRegistry, version: 
       },
     },
     (c) => {
-      doc ??= buildOpenApi(registry, version);
-      return c.json(doc);
+      doc ??= cachedBody(Buffer.from(JSON.stringify(buildOpenApi(registry, version))), true);
+      return sendCached(c, doc, "application/json");
     },
   );
   const page = cachedFile(join(DOCS_PAGE_DIR, "index.html"), false);

@@ -98,6 +98,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         summary: "Search items by unique attributes (operator '=' only)",
         auth: true,
         roles: rolesFor("search_items"),
+        costly: true,
         body: searchInputSchema,
         examples: { search: SEARCH_EXAMPLE },
         responses: {

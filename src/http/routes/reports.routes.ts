@@ -50,6 +50,7 @@ export function reportsRoutes(reports: ReportsService) {
         summary: "Request an inventory report; a report_generation notification follows with its URL",
         auth: true,
         roles: rolesFor("generate_inventory_report"),
+        costly: true,
         responses: {
           200: { description: "the report id", schema: z.object({ id: z.number().int() }) },
           401: { description: "unauthorized" },

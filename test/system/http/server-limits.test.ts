@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startTestAgent, type TestAgent } from "../../support/agent.js";
+import { SCRAPE, startTestAgent, type TestAgent } from "../../support/agent.js";
 
 /**
  * The HTTP server's limits over real sockets: idle and slow clients are closed by the timeouts,
@@ -22,10 +22,13 @@ async function listening(http: Record<string, unknown>): Promise<number> {
   return t.agent.address?.port as number;
 }
 
-/** A socket that is connected; `closed` resolves, when the server (or anyone) closes it, to how long it lived. */
-function open(port: number): Promise<{ socket: Socket; closed: Promise<number> }> {
+/** A socket that is connected (from `localAddress`, 127.0.0.1 unless given); `closed` resolves, when the server (or anyone) closes it, to how long it lived. */
+function open(
+  port: number,
+  localAddress = "127.0.0.1",
+): Promise<{ socket: Socket; closed: Promise<number> }> {
   return new Promise((ok, fail) => {
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect({ port, host: "127.0.0.1", localAddress });
     socket.on("data", () => {});
     const openedAt = performance.now();
     const closed = new Promise<number>((done) =>
@@ -37,9 +40,9 @@ function open(port: number): Promise<{ socket: Socket; closed: Promise<number> }
 }
 
 /** One request on its own socket, raw: the status line's code, or the error if the socket was refused. */
-function rawGet(port: number, path: string): Promise<number | string> {
+function rawGet(port: number, path: string, localAddress = "127.0.0.1"): Promise<number | string> {
   return new Promise((ok) => {
-    const socket = connect(port, "127.0.0.1", () =>
+    const socket = connect({ port, host: "127.0.0.1", localAddress }, () =>
       socket.write(`GET ${path} HTTP/1.1\r\nHost: station\r\nConnection: close\r\n\r\n`),
     );
     let text = "";
@@ -53,7 +56,12 @@ function rawGet(port: number, path: string): Promise<number | string> {
 
 describe("idle and slow clients cannot starve the station", () => {
   it("2,000 idle or half-sent connections are closed by the timeouts while a real client is served", async () => {
-    const port = await listening({ headersTimeoutMs: 500, requestTimeoutMs: 1000, maxConnections: 5000 });
+    const port = await listening({
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 1000,
+      maxConnections: 5000,
+      maxConnectionsPerAddress: 5000,
+    });
     const sockets: Awaited<ReturnType<typeof open>>[] = [];
     for (let batch = 0; batch < 10; batch++) {
       const opened = await Promise.all(Array.from({ length: 200 }, () => open(port)));
@@ -85,6 +93,28 @@ describe("idle and slow clients cannot starve the station", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(await rawGet(port, "/healthz")).toBe(200);
     for (const s of idle) s.socket.destroy();
+  });
+});
+
+describe("one host cannot take every connection", () => {
+  it("a host holding its http.maxConnectionsPerAddress is refused more; another host is still served", async () => {
+    const port = await listening({
+      maxConnections: 20,
+      maxConnectionsPerAddress: 5,
+      headersTimeoutMs: 10_000,
+    });
+    // the greedy host (127.0.0.2 on the loopback) opens 20 idle sockets: only 5 are kept
+    const greedy = await Promise.all(Array.from({ length: 20 }, () => open(port, "127.0.0.2")));
+    let closed = 0;
+    for (const g of greedy) g.closed.then(() => closed++);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(closed).toBe(15);
+    expect(await rawGet(port, "/healthz", "127.0.0.2")).not.toBe(200);
+    // another host is served while the greedy one holds its share
+    for (let i = 0; i < 5; i++) expect(await rawGet(port, "/healthz", "127.0.0.1")).toBe(200);
+    const metrics = await (await t?.request("/metrics", SCRAPE))?.text();
+    expect(metrics).toMatch(/budget_refusals_total\{reason="http_connections_per_address"\} (\d+)/);
+    for (const g of greedy) g.socket.destroy();
   });
 });
 

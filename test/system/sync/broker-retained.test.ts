@@ -20,7 +20,7 @@ afterEach(async () => {
 
 async function retainedAfterPublishing(messages: Array<[string, string]>): Promise<Stored[]> {
   const broker = await Aedes.createBroker();
-  ownRetainedPayloads(broker);
+  ownRetainedPayloads(broker, { maxMessages: 1000, maxBytes: 1 << 20 }, () => {});
   const server = createServer((socket) => broker.handle(socket));
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const { port } = server.address() as { port: number };

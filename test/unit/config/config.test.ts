@@ -16,6 +16,10 @@ describe("config", () => {
       requestTimeoutMs: 30_000,
       keepAliveTimeoutMs: 5_000,
       maxConnections: 256,
+      maxConnectionsPerAddress: 64,
+      requestsInFlightPerConnection: 4,
+      costlyRequestsPerSecond: 100,
+      costlyBurst: 200,
       tls: {},
     });
     expect(c.metrics).toEqual({ open: false });

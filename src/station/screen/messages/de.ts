@@ -85,6 +85,7 @@ export const de: Record<MessageKey, string> = {
   "refusal.forbidden": "Nicht erlaubt: der Bildschirm ist für Bediener, und für seinen eigenen Platz",
   "refusal.too_many_attempts":
     "Zu viele fehlgeschlagene Anmeldungen: einige Minuten warten und erneut versuchen",
+  "refusal.rate_limited": "Zu viele Anfragen: eine Sekunde warten und erneut versuchen",
   "refusal.not_found": "Nicht gefunden",
   "refusal.route_not_found": "Nicht gefunden",
   "refusal.method_not_allowed": "Nicht erlaubt",

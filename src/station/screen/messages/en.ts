@@ -86,6 +86,7 @@ export const en = {
   "refusal.invalid_credentials": "Wrong user name or password",
   "refusal.forbidden": "Not allowed: the screen is for operators, and for its own seat",
   "refusal.too_many_attempts": "Too many failed logins: wait a few minutes and try again",
+  "refusal.rate_limited": "Too many requests: wait a second and try again",
   "refusal.not_found": "Not found",
   "refusal.route_not_found": "Not found",
   "refusal.method_not_allowed": "Not allowed",

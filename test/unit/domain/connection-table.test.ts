@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { connectionTable } from "../../../src/domain/connection-table.js";
+
+describe("connection table", () => {
+  it("gives each address its own places, refuses past them, and takes places back", () => {
+    const t = connectionTable(2);
+    expect([t.take("a"), t.take("a"), t.take("a")]).toEqual([true, true, false]);
+    expect(t.take("b")).toBe(true);
+    expect(t.count("a")).toBe(2);
+    t.release("a");
+    expect(t.take("a")).toBe(true);
+    t.release("b");
+    t.release("b"); // never below zero
+    expect(t.count("b")).toBe(0);
+    expect([t.take("b"), t.take("b"), t.take("b")]).toEqual([true, true, false]);
+  });
+});
