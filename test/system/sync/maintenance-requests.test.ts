@@ -48,6 +48,7 @@ describe("health_check and replay_dead_letters over MQTT", () => {
       "devices",
       "outbox",
       "mqtt",
+      "webhooks",
     ]);
     expect((first.data.checks as Record<string, { detail: string }>).mqtt?.detail).toMatch(/connected/);
     notify(t, "order_information", { n: 1 });
