@@ -74,7 +74,7 @@ const serverLimits = {
     .max(100_000)
     .default(SERVER_LIMITS.costlyRequestsPerSecond)
     .describe(
-      "calls a second one user may make to the costly routes (item search, inventory report); past it `429 rate_limited` with `Retry-After`",
+      "calls a second one user may make to the costly routes (item search, inventory report; over MQTT `generate_inventory_report`, all of the broker's requests one caller); past it `429 rate_limited` with `Retry-After`",
     ),
   costlyBurst: z.coerce
     .number()

@@ -6,6 +6,8 @@
  *
  * @example const b = tokenBuckets({ perSecond: 20, burst: 40 }); const v = b.take("central", Date.now());
  */
+import { AppError } from "./errors.js";
+
 export interface BucketRate {
   perSecond: number;
   burst: number;
@@ -49,4 +51,23 @@ export function tokenBuckets(rate: BucketRate) {
       return buckets.size;
     },
   };
+}
+
+/**
+ * The refusal past a bucket, the same over HTTP and MQTT: 429 `rate_limited`, the rate and its keys
+ * named, and when to try again (docs/limits.md).
+ */
+export function rateLimited(rate: BucketRate, retryAfterMs: number, who: string): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError(
+    "rate_limited",
+    `more than ${rate.perSecond} requests per second to ${who}`,
+    [
+      {
+        path: "(rate)",
+        message: `at most ${rate.perSecond} a second and ${rate.burst} at once (http.costlyRequestsPerSecond, http.costlyBurst)`,
+      },
+    ],
+    { retryAfterSeconds },
+  );
 }

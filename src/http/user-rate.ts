@@ -5,8 +5,7 @@
  * body; past it, 429 `rate_limited` with `Retry-After`, and nothing done.
  */
 import type { MiddlewareHandler } from "hono";
-import { AppError } from "../domain/errors.js";
-import { type BucketRate, tokenBuckets } from "../domain/token-bucket.js";
+import { type BucketRate, rateLimited, tokenBuckets } from "../domain/token-bucket.js";
 import type { Metrics } from "../metrics.js";
 import type { AppEnv } from "./context.js";
 
@@ -21,18 +20,7 @@ export function limitUserRate(
     const verdict = buckets.take(c.get("user").username, now());
     if (!verdict.ok) {
       refusals.inc({ reason: "http_rate" });
-      const retryAfterSeconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-      throw new AppError(
-        "rate_limited",
-        `more than ${rate.perSecond} requests per second to this user's costly routes`,
-        [
-          {
-            path: "(rate)",
-            message: `at most ${rate.perSecond} a second and ${rate.burst} at once (http.costlyRequestsPerSecond, http.costlyBurst)`,
-          },
-        ],
-        { retryAfterSeconds },
-      );
+      throw rateLimited(rate, verdict.retryAfterMs, "this user's costly routes");
     }
     await next();
   };

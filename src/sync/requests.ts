@@ -5,6 +5,7 @@ import type { MqttRepo } from "../db/mqtt.repo.js";
 import { type ErrorBody, errorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { parseJsonBody } from "../domain/json-body.js";
+import { type BucketRate, rateLimited, tokenBuckets } from "../domain/token-bucket.js";
 import { validate } from "../domain/validate.js";
 import type { UnitOfWork } from "../services/unit-of-work/unit-of-work.js";
 import { isRequestName, type RequestName } from "./topics.js";
@@ -29,6 +30,12 @@ export interface RequestOperation {
    * meanwhile wait their turn (sync-handlers.ts), so they are still answered in arrival order.
    */
   before?(body: unknown): Promise<unknown>;
+  /**
+   * Work that grows with what is asked (an inventory report): held to the costly routes' rate, with all
+   * of the station's MQTT requests one caller, since a central broker does not say who published
+   * (docs/limits.md).
+   */
+  costly?: true;
   run(body: unknown, room: AnswerRoom, prepared?: unknown): unknown;
 }
 
@@ -40,6 +47,11 @@ export function operation<S extends z.ZodType>(
   run: (body: z.output<S>) => unknown,
 ): RequestOperation {
   return { schema, run: (body) => run(body as z.output<S>) };
+}
+
+/** The same operation, held to the costly routes' rate (`costly`). */
+export function costly(op: RequestOperation): RequestOperation {
+  return { ...op, costly: true };
 }
 
 /** Typed constructor for a read-only request whose answer must fit `room`. */
@@ -75,9 +87,13 @@ export interface RequestHandlerDeps {
   bodyLimitBytes: number;
   /** The largest answer a read-only request may make, in bytes (lowered to the broker's packet limit). */
   answerBytes: number;
+  /** The costly routes' rate (http.costlyRequestsPerSecond, http.costlyBurst); none: not held. */
+  costlyRate?: BucketRate | undefined;
   now(): number;
   log: Logger;
   onHandled(name: string, status: "ok" | "error" | "repeat"): void;
+  /** A costly request refused by the rate (counted in budget_refusals_total). */
+  onRateLimited?(): void;
 }
 
 /** Kept free in a packet for the fixed header, the topic, the packet id and MQTT 5 properties. */
@@ -141,6 +157,7 @@ function queryResponse(
 export function createRequestHandler(deps: RequestHandlerDeps) {
   type Answer = { text: string; outcome: "ok" | "error" | "repeat" };
   const answer = (r: RequestResponse): Answer => ({ text: JSON.stringify(r), outcome: r.status });
+  const buckets = deps.costlyRate ? tokenBuckets(deps.costlyRate) : undefined;
 
   /** The answer to a request that failed: its code when it is an AppError, else internal_error (logged). */
   function failed(name: string, transaction: RequestResponse["transaction"], e: unknown): Answer {
@@ -184,6 +201,14 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       );
     }
     if (!op) throw new AppError("not_ready", `request/${name} is not available on this station yet`);
+    if (op.costly && buckets && deps.costlyRate) {
+      // before the work and outside the inbox: a repeat after the wait does the work once
+      const verdict = buckets.take("mqtt", deps.now());
+      if (!verdict.ok) {
+        deps.onRateLimited?.();
+        throw rateLimited(deps.costlyRate, verdict.retryAfterMs, "the station's costly MQTT requests");
+      }
+    }
     const record = (r: RequestResponse): Answer => {
       const a = answer(r);
       deps.mqtt.inboxPut({ txnId: key, name, requestHash: hash, response: a.text, createdAt: deps.now() });

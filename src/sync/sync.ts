@@ -127,9 +127,11 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     operations: deps.operations,
     bodyLimitBytes: deps.config.http.bodyLimitBytes,
     answerBytes: Math.min(cfg.maxMessageBytes, ANSWER_MAX_BYTES),
+    costlyRate: { perSecond: deps.config.http.costlyRequestsPerSecond, burst: deps.config.http.costlyBurst },
     now: deps.now,
     log,
     onHandled: (name, outcome) => counters.requests.inc({ name, outcome }),
+    onRateLimited: () => metrics.refusals().inc({ reason: "mqtt_rate" }),
   });
   return { monitor, publisher, retained, requests, counters };
 }
