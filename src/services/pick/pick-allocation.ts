@@ -22,11 +22,15 @@ import { applyPickEffects, binFor, giveBin, lockAtPresentedRacks, withContext } 
 function candidatesOf(deps: PickDeps, lines: readonly LineRow[], filters: Filter[][]): string[][] {
   const budget = deps.pick.maxCandidates;
   let used = 0;
+  // lines of one order often repeat their filters (a client's key on every line): each set is read once
+  const resolved = new Map<string, string[]>();
   return lines.map((l, i) => {
     const wanted = (filters[i] ?? []).map((f) => ({
       key: f.key,
       values: f.operator === "=" ? [f.value] : f.values,
     }));
+    const known = resolved.get(JSON.stringify(wanted));
+    if (known) return [...known];
     const match = deps.items.matchAll(wanted, budget - used);
     used += match.rowsRead;
     if (!match.ok) {
@@ -38,7 +42,9 @@ function candidatesOf(deps: PickDeps, lines: readonly LineRow[], filters: Filter
         `resolving the filters up to line '${l.externalId}' reads more index rows than one request may`,
       );
     }
-    return match.ids.map(String);
+    const ids = match.ids.map(String);
+    resolved.set(JSON.stringify(wanted), ids);
+    return [...ids];
   });
 }
 
