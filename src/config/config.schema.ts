@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { originOf } from "../domain/origin.js";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-policy.js";
+import { commaSeparated, count, flag } from "./config-values.js";
 import { httpSchema } from "./http.schema.js";
-import { count, flag, mqttSchema } from "./mqtt.schema.js";
+import { mqttSchema } from "./mqtt.schema.js";
 import { metricsSchema } from "./security.schema.js";
 import { webhooksSchema } from "./webhooks.schema.js";
 import { pickSchema, searchSchema } from "./work.schema.js";
@@ -29,13 +30,7 @@ const timeZone = z.string().refine(
 /** A list from YAML, or a comma-separated string from an environment variable. */
 const idList = (fallback: string[]) =>
   z.preprocess(
-    (v) =>
-      typeof v === "string"
-        ? v
-            .split(",")
-            .map((s) => s.trim())
-            .filter((s) => s !== "")
-        : v,
+    commaSeparated,
     z
       .array(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "letters, digits, '-' or '_' (1-32)"))
       .min(1)
@@ -91,13 +86,7 @@ const stationSchema = z
       ),
     imageHosts: z
       .preprocess(
-        (v) =>
-          typeof v === "string"
-            ? v
-                .split(",")
-                .map((s) => s.trim())
-                .filter((s) => s !== "")
-            : v,
+        commaSeparated,
         z
           .array(
             z

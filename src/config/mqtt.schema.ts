@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { commaSeparated, count, flag } from "./config-values.js";
 import { embeddedTlsSchema } from "./security.schema.js";
 
 /**
@@ -6,13 +7,6 @@ import { embeddedTlsSchema } from "./security.schema.js";
  * (docs/mqtt.md). Each key's `describe` text is what docs/configuration.md and the package's commented
  * /etc/pps-edge/pps-edge.yaml say about it (`npm run docs:generate`).
  */
-
-/** An integer key within bounds, with its default (from YAML, or a string from an environment variable). */
-export const count = (min: number, max: number, fallback: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
-
-/** `true`/`false` from YAML, or the same words from an environment variable. */
-export const flag = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
 
 /** 127.0.0.0/8, ::1 or localhost: only processes of the station's own computer can connect. */
 function isLoopback(host: string): boolean {
@@ -56,16 +50,7 @@ const mqttObject = z
      * through another one within seconds; the backoff grows only once every address has failed.
      */
     failoverUrls: z
-      .preprocess(
-        (v) =>
-          typeof v === "string"
-            ? v
-                .split(",")
-                .map((u) => u.trim())
-                .filter((u) => u !== "")
-            : v,
-        z.array(brokerUrl).max(16),
-      )
+      .preprocess(commaSeparated, z.array(brokerUrl).max(16))
       .default([])
       .describe(
         "further addresses of the same clustered broker, tried in turn after `mqtt.url` (a list, or comma-separated in the environment); only with a broker URL in `mqtt.url`",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-policy.js";
+import { flag } from "./config-values.js";
 
 /**
  * The config of what guards the agent's doors on the LAN: server certificates (HTTPS for the station
@@ -26,9 +27,6 @@ export function bothOrNeitherMessage(section: string): { message: string; path: 
     path: ["keyFile"],
   };
 }
-
-/** `true`/`false` from YAML, or the same words from an environment variable. */
-const flag = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
 
 /**
  * `mqtt.embeddedTls`: with a certificate and key, the embedded broker also listens for `mqtts://` on

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { webhookId, webhookSecret, webhookTypes, webhookUrl } from "../domain/webhook-endpoint.schema.js";
-import { count, flag } from "./mqtt.schema.js";
+import { count, flag } from "./config-values.js";
 
 /**
  * The `webhooks` section (docs/webhooks.md): endpoints that receive every notification as a signed

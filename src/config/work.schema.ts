@@ -2,20 +2,14 @@ import { z } from "zod";
 import { DEFAULT_PACK_MARKERS } from "../domain/pick-pack.js";
 import { PACK_ATTRIBUTES } from "../domain/service-request.schema.js";
 import { DEFAULT_PICK_LIMITS, DEFAULT_SEARCH_LIMITS } from "../domain/work-limits.js";
-import { count } from "./mqtt.schema.js";
+import { commaSeparated, count } from "./config-values.js";
 
 /**
  * The `pick` and `search` keys: which picks go to packing, and how much work one request may ask for
  * (domain/pick-pack.ts, domain/work-limits.ts; docs/decisions.md "Pick+pack rule", "Work limits").
  */
 const packAttributes = z.preprocess(
-  (v) =>
-    typeof v === "string"
-      ? v
-          .split(",")
-          .map((s) => s.trim())
-          .filter((s) => s !== "")
-      : v,
+  commaSeparated,
   z
     .array(z.enum(PACK_ATTRIBUTES))
     .max(PACK_ATTRIBUTES.length)
