@@ -21,7 +21,8 @@ export interface Certificate {
   validTo: string;
 }
 
-function readPem(file: string, key: string): Buffer {
+/** A PEM file named by config key `key`; a StartError naming the key and the fix when it cannot be read. */
+export function readPem(file: string, key: string): Buffer {
   try {
     return readFileSync(file);
   } catch (err) {

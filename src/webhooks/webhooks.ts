@@ -6,8 +6,8 @@
  * command line made it. Construction does nothing; `start()` reads the endpoints, `stop()` ends every
  * loop (an attempt under way is cut off and sent again later).
  */
-import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
+import { readPem } from "../config/certificate-files.js";
 import type { WebhooksConfig } from "../config/webhooks.schema.js";
 import type { OutboxRepo } from "../db/outbox.repo.js";
 import type { WebhooksRepo } from "../db/webhooks.repo.js";
@@ -15,7 +15,6 @@ import type { SecurityEventInput } from "../domain/security-event.js";
 import type { Outcome } from "../domain/webhook-delivery.js";
 import type { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
-import { StartError } from "../start-error.js";
 import { createEndpointDelivery, type EndpointDelivery } from "./endpoint-delivery.js";
 import { createSender, type SenderOptions } from "./sender.js";
 import { endpointHealth, registerWebhookMetrics, webhooksCheck } from "./webhook-health.js";
@@ -40,33 +39,21 @@ const OWNER = "webhooks";
 
 type Tls = NonNullable<SenderOptions["tls"]>;
 
-function readPem(file: string | undefined, key: string): Buffer | undefined {
-  if (file === undefined) return undefined;
-  try {
-    return readFileSync(file);
-  } catch (err) {
-    const code = (err as { code?: string }).code ?? (err as Error).message;
-    throw new StartError(
-      `cannot read ${file} (${code})`,
-      key,
-      "fix the path, or let the agent's user read it",
-      {
-        cause: err,
-      },
-    );
-  }
+/** A configured TLS file, or none (config/certificate-files.ts reads it and names the key when it cannot). */
+function readPemIfSet(file: string | undefined, key: string): Buffer | undefined {
+  return file === undefined ? undefined : readPem(file, key);
 }
 
 /** Each endpoint's TLS files, read once at start; endpoints added by admins use `webhooks.caFile`. */
 function readTls(config: WebhooksConfig): { shared: Tls; byId: Map<string, Tls> } {
-  const ca = readPem(config.caFile, "webhooks.caFile");
+  const ca = readPemIfSet(config.caFile, "webhooks.caFile");
   const byId = new Map<string, Tls>();
   for (const e of config.endpoints ?? []) {
     const at = `webhooks.endpoints.${e.id}`;
     byId.set(e.id, {
-      ca: readPem(e.caFile, `${at}.caFile`) ?? ca,
-      cert: readPem(e.certFile, `${at}.certFile`),
-      key: readPem(e.keyFile, `${at}.keyFile`),
+      ca: readPemIfSet(e.caFile, `${at}.caFile`) ?? ca,
+      cert: readPemIfSet(e.certFile, `${at}.certFile`),
+      key: readPemIfSet(e.keyFile, `${at}.keyFile`),
     });
   }
   return { shared: { ca }, byId };
