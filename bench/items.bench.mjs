@@ -48,7 +48,12 @@ export async function run() {
       ...BENCH_USER,
       log: { level: "silent" },
       // the search's own cost, not the per-user rate of the costly routes (docs/limits.md)
-      http: { costlyRequestsPerSecond: 100_000, costlyBurst: 100_000 },
+      http: {
+        costlyRequestsPerSecond: 100_000,
+        costlyBurst: 100_000,
+        storedBytesPerSecond: 2 ** 40,
+        storedBurstBytes: 2 ** 40,
+      },
     });
     const local = createAgent(config, { log: pino({ level: "silent" }) });
     await local.start(false);

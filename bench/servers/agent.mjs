@@ -10,7 +10,14 @@ const config = parseConfig({
   ...BENCH_USER,
   // the bench drives one user's searches and reports as fast as they go: it measures their cost, not
   // the per-user rate of the costly routes (docs/limits.md)
-  http: { host: "127.0.0.1", port: 0, costlyRequestsPerSecond: 100_000, costlyBurst: 100_000 },
+  http: {
+    host: "127.0.0.1",
+    port: 0,
+    costlyRequestsPerSecond: 100_000,
+    costlyBurst: 100_000,
+    storedBytesPerSecond: 2 ** 40,
+    storedBurstBytes: 2 ** 40,
+  },
   log: { level: "silent" },
   mqtt: { url: "off" },
 });

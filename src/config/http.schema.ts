@@ -21,6 +21,10 @@ const SERVER_LIMITS = {
   requestsInFlightPerConnection: 4,
   costlyRequestsPerSecond: 100,
   costlyBurst: 200,
+  // a catalog's worth of item images at once, then a pace no commit of large bodies can stall the
+  // station at (docs/limits.md, "Measured")
+  storedBytesPerSecond: 256 * 1024,
+  storedBurstBytes: 16 * 1024 * 1024,
 };
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 const serverLimits = {
@@ -84,6 +88,25 @@ const serverLimits = {
     .default(SERVER_LIMITS.costlyBurst)
     .describe(
       "calls one user may make to the costly routes at once before `http.costlyRequestsPerSecond` applies",
+    ),
+  /** Per user, on the routes that store what they are sent (items, catalogs; user-rate.ts). */
+  storedBytesPerSecond: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 40)
+    .default(SERVER_LIMITS.storedBytesPerSecond)
+    .describe(
+      "bytes a second one user may send to the routes that store them (items, catalogs; over MQTT `upsert_item` and `upsert_catalog`, all of the broker's requests one caller), counted by `Content-Length` before the body is read; past it `429 rate_limited` with `Retry-After`",
+    ),
+  storedBurstBytes: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 40)
+    .default(SERVER_LIMITS.storedBurstBytes)
+    .describe(
+      "bytes one user may send to those routes at once before `http.storedBytesPerSecond` applies (a body larger than this counts as this much)",
     ),
 };
 

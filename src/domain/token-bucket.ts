@@ -1,6 +1,6 @@
 /**
  * Token buckets, one per key (a user name): each holds up to `burst` tokens and refills at `perSecond`;
- * a call takes one or is refused with the time until the next token (docs/limits.md). Pure: the time is
+ * a call takes one (or a body its bytes) or is refused with the time until there are enough (docs/limits.md). Pure: the time is
  * an argument. A bucket full again is forgotten, so the table holds only keys seen within the last
  * `burst / perSecond` seconds.
  *
@@ -30,7 +30,9 @@ export function tokenBuckets(rate: BucketRate) {
   };
   let pruneAt = 64;
   return {
-    take(key: string, now: number): Take {
+    /** Takes `cost` tokens (a request: 1; a body: its bytes, at most the burst, so it can always pass). */
+    take(key: string, now: number, cost = 1): Take {
+      const need = Math.min(Math.max(cost, 0), rate.burst);
       let b = buckets.get(key);
       if (!b) {
         if (buckets.size >= pruneAt) {
@@ -41,11 +43,11 @@ export function tokenBuckets(rate: BucketRate) {
         buckets.set(key, b);
       }
       refill(b, now);
-      if (b.tokens >= 1) {
-        b.tokens -= 1;
+      if (b.tokens >= need) {
+        b.tokens -= need;
         return { ok: true };
       }
-      return { ok: false, retryAfterMs: Math.ceil(((1 - b.tokens) / rate.perSecond) * 1000) };
+      return { ok: false, retryAfterMs: Math.ceil(((need - b.tokens) / rate.perSecond) * 1000) };
     },
     get size() {
       return buckets.size;
@@ -53,19 +55,39 @@ export function tokenBuckets(rate: BucketRate) {
   };
 }
 
+/** What a bucket holds to, for the refusal's words: its unit and the config keys that set it. */
+export interface BucketTerms {
+  unit: string;
+  keys: string;
+}
+
+export const COSTLY_TERMS: BucketTerms = {
+  unit: "requests",
+  keys: "http.costlyRequestsPerSecond, http.costlyBurst",
+};
+export const STORED_TERMS: BucketTerms = {
+  unit: "bytes",
+  keys: "http.storedBytesPerSecond, http.storedBurstBytes",
+};
+
 /**
  * The refusal past a bucket, the same over HTTP and MQTT: 429 `rate_limited`, the rate and its keys
  * named, and when to try again (docs/limits.md).
  */
-export function rateLimited(rate: BucketRate, retryAfterMs: number, who: string): AppError {
+export function rateLimited(
+  rate: BucketRate,
+  retryAfterMs: number,
+  who: string,
+  terms: BucketTerms = COSTLY_TERMS,
+): AppError {
   const retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new AppError(
     "rate_limited",
-    `more than ${rate.perSecond} requests per second to ${who}`,
+    `more than ${rate.perSecond} ${terms.unit} per second to ${who}`,
     [
       {
         path: "(rate)",
-        message: `at most ${rate.perSecond} a second and ${rate.burst} at once (http.costlyRequestsPerSecond, http.costlyBurst)`,
+        message: `at most ${rate.perSecond} ${terms.unit} a second and ${rate.burst} at once (${terms.keys})`,
       },
     ],
     { retryAfterSeconds },

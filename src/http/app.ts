@@ -13,7 +13,7 @@ import { sendError } from "./errors.js";
 import { RouteRegistry } from "./openapi.js";
 import type { OnForbidden } from "./route-spec.js";
 import { perTurn } from "./turn-budget.js";
-import { limitUserRate } from "./user-rate.js";
+import { limitStoredBytes, limitUserRate } from "./user-rate.js";
 
 export interface HttpDeps {
   log: Logger;
@@ -25,6 +25,8 @@ export interface HttpDeps {
   bodyLimitBytes: number;
   /** Requests a second per user to the costly routes (user-rate.ts); none: not held. */
   costlyRate?: BucketRate;
+  /** Bytes a second per user to the routes that store bodies (user-rate.ts); none: not held. */
+  storedRate?: BucketRate;
   now?: () => number;
   /**
    * Told of a write the disk refused outside the unit of work (a login's token): it is answered like one
@@ -51,7 +53,10 @@ export function createHttpApp(
 ): { app: Hono<AppEnv>; registry: RouteRegistry } {
   const { log, metrics } = deps;
   const costly = deps.costlyRate ? limitUserRate(deps.costlyRate, deps.now ?? Date.now, metrics) : undefined;
-  const registry = new RouteRegistry(deps.guard, deps.onForbidden, costly);
+  const stored = deps.storedRate
+    ? limitStoredBytes(deps.storedRate, deps.now ?? Date.now, metrics)
+    : undefined;
+  const registry = new RouteRegistry(deps.guard, deps.onForbidden, costly, stored);
   const refusals = metrics.refusals();
   const app = new Hono<AppEnv>();
 

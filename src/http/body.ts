@@ -83,14 +83,20 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<string>
  * `IncomingMessage` directly: going through `c.req.text()` there makes `@hono/node-server` build a
  * WHATWG Request with web streams for every body, which measured ~10 % of a pick create's CPU
  * (docs/architecture.md#performance-targets). In-process requests (`app.request()`) have no
- * `incoming` and use the standard Request.
+ * `incoming` and use the standard Request. Read once: the text is kept for whoever asks again.
  */
 export async function readBodyText(c: Context<AppEnv>): Promise<string> {
+  const read = c.get("bodyText");
+  if (read !== undefined) return read;
   const limit = c.get("bodyLimitBytes") ?? Number.POSITIVE_INFINITY;
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming && !incoming.readableEnded && incoming.readable) return readIncoming(incoming, limit);
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+  let text: string;
+  if (incoming && !incoming.readableEnded && incoming.readable) text = await readIncoming(incoming, limit);
+  else {
+    text = await c.req.text();
+    if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+  }
+  c.set("bodyText", text);
   return text;
 }
 

@@ -9,5 +9,7 @@ export type AppEnv = {
     user: AuthUser;
     /** The body limit in force (body.ts `limitBody`). */
     bodyLimitBytes: number;
+    /** The body once read (body.ts `readBodyText`): a middleware that had to read it leaves it for the route. */
+    bodyText: string | undefined;
   };
 };

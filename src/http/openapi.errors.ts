@@ -47,7 +47,7 @@ const MEANING: Record<number, string> = {
   409: "the move conflicts with the current state; it may pass once the state has changed",
   413: "the body is larger than the agent's limit (config `http.bodyLimitBytes`)",
   415: "the body is not of the media type this operation takes",
-  429: "too many failed logins, or too many calls to a costly route: `Retry-After` says in how many seconds to try again",
+  429: "too many failed logins, too many calls to a costly route, or too many bytes stored a second: `Retry-After` says in how many seconds to try again",
   503: "the station cannot take the change now (disk full, database unavailable, too many notifications waiting): nothing was changed, and the same request may pass later",
 };
 
@@ -86,7 +86,7 @@ export function errorCodes(r: RouteSpec): Map<number, ErrorCode[]> {
     add(415, "unsupported_media_type");
     if (!r.bodyType) add(400, "validation_failed", "malformed_json", "body_too_deep");
   }
-  if (r.costly) add(429, "rate_limited");
+  if (r.costly || r.storesBody) add(429, "rate_limited");
   if (commits(r)) add(503, "outbox_full", "storage_full", "storage_budget", "storage_error");
   return new Map([...out].sort(([a], [b]) => a - b).map(([s, set]) => [s, [...set]]));
 }

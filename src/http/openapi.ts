@@ -16,15 +16,19 @@ export class RouteRegistry {
   onForbidden: OnForbidden | undefined;
   /** Middleware that holds each user to the costly routes' rate (user-rate.ts), when the app has one. */
   costly: MiddlewareHandler<AppEnv> | undefined;
+  /** Middleware that holds each user to the stored bytes a second (user-rate.ts), when the app has one. */
+  stored: MiddlewareHandler<AppEnv> | undefined;
 
   constructor(
     guard?: MiddlewareHandler<AppEnv>,
     onForbidden?: OnForbidden,
     costly?: MiddlewareHandler<AppEnv>,
+    stored?: MiddlewareHandler<AppEnv>,
   ) {
     this.guard = guard;
     this.onForbidden = onForbidden;
     this.costly = costly;
+    this.stored = stored;
   }
 
   add(spec: RouteSpec): RouteSpec {

@@ -44,6 +44,11 @@ interface RouteSpecBase {
    * (user-rate.ts), 429 `rate_limited` past it.
    */
   costly?: boolean;
+  /**
+   * Stores what it is sent (an item, a catalog): held to `http.storedBytesPerSecond` per user, counted
+   * before the body is read (user-rate.ts, docs/limits.md).
+   */
+  storesBody?: boolean;
   /** Request bodies to show, by name; each must pass `body` (checked by a test). */
   examples?: Record<string, unknown>;
   query?: z.ZodObject;

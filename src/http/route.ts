@@ -74,12 +74,15 @@ export function route(
   if (spec.costly && (!spec.auth || !registry.costly))
     throw new Error(`route ${spec.path} is costly: it must authenticate, and the app must have a rate`);
   const rate = spec.costly && registry.costly ? [registry.costly] : [];
+  if (spec.storesBody && (!spec.auth || !registry.stored))
+    throw new Error(`route ${spec.path} stores bodies: it must authenticate, and the app must have a rate`);
+  const stored = spec.storesBody && registry.stored ? [registry.stored] : [];
   // the route's own limit applies before anything else reads the body (body.ts)
   const limit = spec.bodyLimitBytes === undefined ? [] : [limitBody(spec.bodyLimitBytes)];
   const chain = [
     tag,
     ...limit,
-    ...(guard ? [guard, ...roleCheck, ...rate] : []),
+    ...(guard ? [guard, ...roleCheck, ...rate, ...stored] : []),
     negotiate,
     ...handlers,
   ] as unknown as [MiddlewareHandler<AppEnv>];

@@ -45,6 +45,7 @@ export function createStationApi(deps: StationApiDeps, partRoutes: RouteGroup[])
       metrics,
       bodyLimitBytes: config.http.bodyLimitBytes,
       costlyRate: { perSecond: config.http.costlyRequestsPerSecond, burst: config.http.costlyBurst },
+      storedRate: { perSecond: config.http.storedBytesPerSecond, burst: config.http.storedBurstBytes },
       now,
       guard: requireBearer(svc.auth),
       onForbidden: svc.auth.access.onForbidden,

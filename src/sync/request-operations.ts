@@ -10,7 +10,7 @@ import { requestIdSchema, stagePutSchema } from "../domain/service-request.schem
 import { rackPresentedSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/services.js";
 import type { StationStatus } from "../services/status/station-status.js";
-import { costly, operation, query, type RequestOperations, slowOperation } from "./requests.js";
+import { costly, operation, query, type RequestOperations, slowOperation, storing } from "./requests.js";
 
 /** What the station's own requests need besides the use cases. */
 export interface StationRequestDeps {
@@ -43,8 +43,8 @@ export function requestOperations(s: Services, station: StationRequestDeps): Req
     create_audit: operation(auditCreateSchema, (body) => s.audits.create(body)),
     delete_audit: operation(auditIdSchema, (b) => s.audits.delete(b.audit_id)),
     // POST …/item and …/catalog
-    upsert_item: operation(itemInputSchema, (body) => s.items.upsert(body)),
-    upsert_catalog: operation(catalogInputSchema, (body) => s.catalog.upsert(body)),
+    upsert_item: storing(operation(itemInputSchema, (body) => s.items.upsert(body))),
+    upsert_catalog: storing(operation(catalogInputSchema, (body) => s.catalog.upsert(body))),
     // POST …/generate-inventory-report: report_generation follows when the file is written
     generate_inventory_report: costly(operation(z.object({}), () => s.reports.generate())),
     // POST …/orders/print_ready/{externalServiceRequestId}

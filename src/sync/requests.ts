@@ -5,7 +5,7 @@ import type { MqttRepo } from "../db/mqtt.repo.js";
 import { type ErrorBody, errorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { parseJsonBody } from "../domain/json-body.js";
-import { type BucketRate, rateLimited, tokenBuckets } from "../domain/token-bucket.js";
+import { type BucketRate, rateLimited, STORED_TERMS, tokenBuckets } from "../domain/token-bucket.js";
 import { validate } from "../domain/validate.js";
 import type { UnitOfWork } from "../services/unit-of-work/unit-of-work.js";
 import { isRequestName, type RequestName } from "./topics.js";
@@ -36,6 +36,8 @@ export interface RequestOperation {
    * (docs/limits.md).
    */
   costly?: true;
+  /** Stores what it is sent (an item, a catalog): held to the stored bytes a second, by its payload's size. */
+  storesBody?: true;
   run(body: unknown, room: AnswerRoom, prepared?: unknown): unknown;
 }
 
@@ -52,6 +54,11 @@ export function operation<S extends z.ZodType>(
 /** The same operation, held to the costly routes' rate (`costly`). */
 export function costly(op: RequestOperation): RequestOperation {
   return { ...op, costly: true };
+}
+
+/** The same operation, held to the stored bytes a second (`storesBody`). */
+export function storing(op: RequestOperation): RequestOperation {
+  return { ...op, storesBody: true };
 }
 
 /** Typed constructor for a read-only request whose answer must fit `room`. */
@@ -89,11 +96,13 @@ export interface RequestHandlerDeps {
   answerBytes: number;
   /** The costly routes' rate (http.costlyRequestsPerSecond, http.costlyBurst); none: not held. */
   costlyRate?: BucketRate | undefined;
+  /** The stored bytes' rate (http.storedBytesPerSecond, http.storedBurstBytes); none: not held. */
+  storedRate?: BucketRate | undefined;
   now(): number;
   log: Logger;
   onHandled(name: string, status: "ok" | "error" | "repeat"): void;
-  /** A costly request refused by the rate (counted in budget_refusals_total). */
-  onRateLimited?(): void;
+  /** A request refused by a rate (counted in budget_refusals_total by `reason`). */
+  onRateLimited?(reason: "mqtt_rate" | "mqtt_stored_bytes"): void;
 }
 
 /** Kept free in a packet for the fixed header, the topic, the packet id and MQTT 5 properties. */
@@ -158,6 +167,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
   type Answer = { text: string; outcome: "ok" | "error" | "repeat" };
   const answer = (r: RequestResponse): Answer => ({ text: JSON.stringify(r), outcome: r.status });
   const buckets = deps.costlyRate ? tokenBuckets(deps.costlyRate) : undefined;
+  const storedBuckets = deps.storedRate ? tokenBuckets(deps.storedRate) : undefined;
 
   /** The answer to a request that failed: its code when it is an AppError, else internal_error (logged). */
   function failed(name: string, transaction: RequestResponse["transaction"], e: unknown): Answer {
@@ -172,7 +182,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       const { transaction: raw, ...body } = parseRequest(payload, deps.bodyLimitBytes);
       transaction = readTransaction(raw);
       if (!isRequestName(name)) throw new AppError("route_not_found", `request/${name}: no such request`);
-      const handled = handle(name, transaction, body, answerBytes);
+      const handled = handle(name, transaction, body, answerBytes, payload.length);
       const t = transaction;
       return handled instanceof Promise ? handled.catch((e: unknown) => failed(name, t, e)) : handled;
     } catch (e) {
@@ -185,6 +195,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
     transaction: string | number,
     body: Record<string, unknown>,
     answerBytes: number,
+    payloadBytes: number,
   ): Answer | Promise<Answer> {
     const op = deps.operations[name];
     if (op?.readOnly) return answer(queryResponse(op, transaction, body, answerBytes));
@@ -205,8 +216,20 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       // before the work and outside the inbox: a repeat after the wait does the work once
       const verdict = buckets.take("mqtt", deps.now());
       if (!verdict.ok) {
-        deps.onRateLimited?.();
+        deps.onRateLimited?.("mqtt_rate");
         throw rateLimited(deps.costlyRate, verdict.retryAfterMs, "the station's costly MQTT requests");
+      }
+    }
+    if (op.storesBody && storedBuckets && deps.storedRate) {
+      const verdict = storedBuckets.take("mqtt", deps.now(), payloadBytes);
+      if (!verdict.ok) {
+        deps.onRateLimited?.("mqtt_stored_bytes");
+        throw rateLimited(
+          deps.storedRate,
+          verdict.retryAfterMs,
+          "the station's stored MQTT requests",
+          STORED_TERMS,
+        );
       }
     }
     const record = (r: RequestResponse): Answer => {

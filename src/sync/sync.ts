@@ -128,10 +128,14 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     bodyLimitBytes: deps.config.http.bodyLimitBytes,
     answerBytes: Math.min(cfg.maxMessageBytes, ANSWER_MAX_BYTES),
     costlyRate: { perSecond: deps.config.http.costlyRequestsPerSecond, burst: deps.config.http.costlyBurst },
+    storedRate: {
+      perSecond: deps.config.http.storedBytesPerSecond,
+      burst: deps.config.http.storedBurstBytes,
+    },
     now: deps.now,
     log,
     onHandled: (name, outcome) => counters.requests.inc({ name, outcome }),
-    onRateLimited: () => metrics.refusals().inc({ reason: "mqtt_rate" }),
+    onRateLimited: (reason) => metrics.refusals().inc({ reason }),
   });
   return { monitor, publisher, retained, requests, counters };
 }

@@ -80,7 +80,16 @@ export async function startHttpFuzz(listen = false): Promise<HttpFuzz> {
   // every hostile body must reach the route's own checks: the per-user rate of the costly routes
   // (docs/limits.md) would answer most of 1,000 in a row 429 first; it has a test of its own
   const t = await startTestAgent(
-    { http: { host: "127.0.0.1", port: 0, costlyRequestsPerSecond: 100_000, costlyBurst: 100_000 } },
+    {
+      http: {
+        host: "127.0.0.1",
+        port: 0,
+        costlyRequestsPerSecond: 100_000,
+        costlyBurst: 100_000,
+        storedBytesPerSecond: 2 ** 40,
+        storedBurstBytes: 2 ** 40,
+      },
+    },
     { listen },
   );
   const routes = add.mock.calls.map(([spec]) => spec);

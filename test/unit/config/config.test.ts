@@ -20,6 +20,8 @@ describe("config", () => {
       requestsInFlightPerConnection: 4,
       costlyRequestsPerSecond: 100,
       costlyBurst: 200,
+      storedBytesPerSecond: 262_144,
+      storedBurstBytes: 16_777_216,
       tls: {},
     });
     expect(c.metrics).toEqual({ open: false });
