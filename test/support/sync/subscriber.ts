@@ -60,8 +60,20 @@ export async function subscribe(
   });
   return {
     ...recorder(messages, waiters),
+    // bounded: a packet the broker closes the connection for is resent on every reconnect, for ever
     publish: async (topic, payload) => {
-      await client.publishAsync(topic, payload, { qos: 1 });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, fail) => {
+        timer = setTimeout(
+          () => fail(new Error(`publish on ${topic} (${payload.length} bytes) not acknowledged in 15 s`)),
+          15_000,
+        );
+      });
+      try {
+        await Promise.race([client.publishAsync(topic, payload, { qos: 1 }), late]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     close: () => client.endAsync(true),
   };
