@@ -2,7 +2,8 @@
  * Token buckets, one per key (a user name): each holds up to `burst` tokens and refills at `perSecond`;
  * a call takes one (or a body its bytes) or is refused with the time until there are enough (docs/limits.md). Pure: the time is
  * an argument. A bucket full again is forgotten, so the table holds only keys seen within the last
- * `burst / perSecond` seconds.
+ * `burst / perSecond` seconds. `rateHold` joins the buckets to the words of their refusal: the one hold
+ * that HTTP (per user) and MQTT (the station's one caller) both put a request through.
  *
  * @example const b = tokenBuckets({ perSecond: 20, burst: 40 }); const v = b.take("central", Date.now());
  */
@@ -93,3 +94,21 @@ export function rateLimited(
     { retryAfterSeconds },
   );
 }
+
+/**
+ * The buckets of one rate with the refusal past them: `take` takes `cost` tokens from `key`'s bucket and
+ * answers nothing, or the refusal (`rateLimited`) to throw, which the caller counts first.
+ *
+ * @example const hold = rateHold(rate, "this user's costly routes"); const refusal = hold.take("ana", now);
+ */
+export function rateHold(rate: BucketRate, who: string, terms: BucketTerms = COSTLY_TERMS) {
+  const buckets = tokenBuckets(rate);
+  return {
+    take(key: string, now: number, cost = 1): AppError | undefined {
+      const verdict = buckets.take(key, now, cost);
+      return verdict.ok ? undefined : rateLimited(rate, verdict.retryAfterMs, who, terms);
+    },
+  };
+}
+
+export type RateHold = ReturnType<typeof rateHold>;

@@ -3,7 +3,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { Logger } from "pino";
 import { internalErrorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
-import type { BucketRate } from "../domain/token-bucket.js";
+import { type BucketRate, STORED_TERMS } from "../domain/token-bucket.js";
 import type { Metrics } from "../metrics.js";
 import { isStorage, sqliteCode, storageAppError } from "../services/unit-of-work/storage-failure.js";
 import type { StorageHealth } from "../services/unit-of-work/storage-health.js";
@@ -13,7 +13,7 @@ import { sendError } from "./errors.js";
 import { RouteRegistry } from "./openapi.js";
 import type { OnForbidden } from "./route-spec.js";
 import { perTurn } from "./turn-budget.js";
-import { limitStoredBytes, limitUserRate } from "./user-rate.js";
+import { bodyBytes, limitPerUser } from "./user-rate.js";
 
 export interface HttpDeps {
   log: Logger;
@@ -52,9 +52,26 @@ export function createHttpApp(
   groups: RouteGroup[],
 ): { app: Hono<AppEnv>; registry: RouteRegistry } {
   const { log, metrics } = deps;
-  const costly = deps.costlyRate ? limitUserRate(deps.costlyRate, deps.now ?? Date.now, metrics) : undefined;
+  const now = deps.now ?? Date.now;
+  const costly = deps.costlyRate
+    ? limitPerUser({
+        rate: deps.costlyRate,
+        reason: "http_rate",
+        who: "this user's costly routes",
+        now,
+        metrics,
+      })
+    : undefined;
   const stored = deps.storedRate
-    ? limitStoredBytes(deps.storedRate, deps.now ?? Date.now, metrics)
+    ? limitPerUser({
+        rate: deps.storedRate,
+        cost: bodyBytes,
+        reason: "http_stored_bytes",
+        who: "this user's stored bodies",
+        terms: STORED_TERMS,
+        now,
+        metrics,
+      })
     : undefined;
   const registry = new RouteRegistry(deps.guard, deps.onForbidden, costly, stored);
   const refusals = metrics.refusals();

@@ -2,7 +2,7 @@
  * The station engine (docs/architecture.md#a-scan-end-to-end: device events → service calls → device
  * commands). It reads what the seat machine is told about the station (seat-facts.ts), feeds it one
  * input, makes the operation calls it asks for (each one transaction), keeps the new state only when
- * they all committed, then brings the lights in line with bin-lights.ts. Scans from scanners, from
+ * they all committed, then brings the lights in line (engine.lights.ts). Scans from scanners, from
  * `POST /station/scans` and taps on the operator screen take the same path.
  * The steps below take the engine's state (`EngineCore`) explicitly, so each can be read on its own.
  * Nothing runs before `start()`; `stop()` drops every subscription and timer.
@@ -14,9 +14,10 @@ import type { EventBus } from "../events.js";
 import type { AuditsService } from "../services/audit/audit.service.js";
 import type { Operations } from "../services/operations/operations.service.js";
 import type { ScanLookup } from "../services/scan-lookup/scan-lookup.service.js";
-import { type BinView, binLight, binPress, heldBySeats, OFF, slotLight } from "./bin-lights.js";
+import { binPress } from "./bin-lights.js";
 import { type DebounceState, debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
+import { type LitState, refreshLights, signalBin, signalSeat } from "./engine.lights.js";
 import { createLightsShell } from "./lights.shell.js";
 import { fixedMeaning } from "./scan-codes.js";
 import { pendingBin, stepSeat } from "./seat.machine.js";
@@ -96,15 +97,10 @@ export interface EngineDeps {
   onScanLit?: (seconds: number) => void;
 }
 
-/** The engine's state between inputs. */
-interface EngineCore {
+/** The engine's state between inputs (the lights' part: engine.lights.ts). */
+interface EngineCore extends LitState {
   deps: EngineDeps;
-  states: Map<string, SeatState>;
-  lights: ReturnType<typeof createLightsShell>;
   seen: DebounceState;
-  /** the bins' state as last read; null after a change */
-  bins: BinView[] | null;
-  litSlots: Set<string>;
   /** operation calls in progress: their own bus events need no re-check */
   stepping: boolean;
   recheck: NodeJS.Immediate | undefined;
@@ -173,30 +169,6 @@ function call(core: EngineCore, c: OpCall) {
   }
 }
 
-/** Brings every bin's and slot's light in line with the bins' state and what the seats hold. */
-function refreshLights(core: EngineCore): void {
-  const { topology } = core.deps;
-  core.bins ??= core.deps.lookup.bins();
-  const held = heldBySeats(core.states.values());
-  for (const b of core.bins) {
-    const light = topology.binLight(b.id);
-    if (light) core.lights.set(light, binLight(b, held.bins.get(b.id)));
-  }
-  for (const location of new Set([...core.litSlots, ...held.slots.keys()])) {
-    const light = topology.slotLight(location);
-    const q = held.slots.get(location);
-    if (light) core.lights.set(light, q === undefined ? OFF : slotLight(q));
-  }
-  core.litSlots = new Set(held.slots.keys());
-}
-
-/** The refusal signal: on the bin the seat's pending work lit, else on the station's signal light. */
-function signal(core: EngineCore, state: SeatState): void {
-  const bin = pendingBin(state);
-  const light = (bin !== null ? core.deps.topology.binLight(bin) : null) ?? core.deps.topology.signalLight();
-  if (light) core.lights.signal(light);
-}
-
 function refused(seat: string | null, before: SeatState | null, as: string | undefined, err: AppError) {
   return {
     seat,
@@ -212,7 +184,7 @@ function refused(seat: string | null, before: SeatState | null, as: string | und
 /** Makes the step's calls (each one transaction); keeps its state only when all of them committed. */
 function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep): Outcome {
   if (!step.ok) {
-    signal(core, before);
+    signalSeat(core, before);
     const { reason, message } = step;
     return {
       seat,
@@ -230,7 +202,7 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
     for (const c of calls) call(core, c);
   } catch (err) {
     if (!isAppError(err)) throw err;
-    signal(core, before);
+    signalSeat(core, before);
     return refused(seat, before, step.resolved.as, err);
   } finally {
     core.stepping = false;
@@ -261,8 +233,7 @@ function pressBin(core: EngineCore, binId: string, signalOf: "confirm" | "shorta
   const press = signalOf === "confirm" && bin ? binPress(bin) : null;
   if (!press && signalOf === "confirm" && bin) {
     // a button no seat's work lit, on a bin with nothing to take away: the error signal, and why
-    const light = topology.binLight(binId);
-    if (light) core.lights.signal(light);
+    signalBin(core, binId);
     return {
       seat: null,
       result: "refused",
@@ -277,8 +248,7 @@ function pressBin(core: EngineCore, binId: string, signalOf: "confirm" | "shorta
     call(core, press);
   } catch (err) {
     if (!isAppError(err)) throw err;
-    const light = topology.binLight(binId);
-    if (light) core.lights.signal(light);
+    signalBin(core, binId);
     return refused(null, null, "bin", err);
   }
   core.bins = null;

@@ -5,8 +5,9 @@ import type { MqttRepo } from "../db/mqtt.repo.js";
 import { type ErrorBody, errorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { parseJsonBody } from "../domain/json-body.js";
-import { type BucketRate, rateLimited, STORED_TERMS, tokenBuckets } from "../domain/token-bucket.js";
+import { type BucketRate, type RateHold, rateHold, STORED_TERMS } from "../domain/token-bucket.js";
 import { validate } from "../domain/validate.js";
+import type { RefusalReason } from "../metrics.js";
 import type { UnitOfWork } from "../services/unit-of-work/unit-of-work.js";
 import { isRequestName, type RequestName } from "./topics.js";
 
@@ -102,8 +103,11 @@ export interface RequestHandlerDeps {
   log: Logger;
   onHandled(name: string, status: "ok" | "error" | "repeat"): void;
   /** A request refused by a rate (counted in budget_refusals_total by `reason`). */
-  onRateLimited?(reason: "mqtt_rate" | "mqtt_stored_bytes"): void;
+  onRateLimited?(reason: RateLimitReason): void;
 }
+
+/** A request refused by the costly requests' rate, or by the stored bytes'. */
+type RateLimitReason = Extract<RefusalReason, "mqtt_rate" | "mqtt_stored_bytes">;
 
 /** Kept free in a packet for the fixed header, the topic, the packet id and MQTT 5 properties. */
 const PACKET_OVERHEAD = 1024;
@@ -166,8 +170,21 @@ function queryResponse(
 export function createRequestHandler(deps: RequestHandlerDeps) {
   type Answer = { text: string; outcome: "ok" | "error" | "repeat" };
   const answer = (r: RequestResponse): Answer => ({ text: JSON.stringify(r), outcome: r.status });
-  const buckets = deps.costlyRate ? tokenBuckets(deps.costlyRate) : undefined;
-  const storedBuckets = deps.storedRate ? tokenBuckets(deps.storedRate) : undefined;
+  // all of the station's MQTT requests are one caller: a central broker does not say who published
+  const costlyHold = deps.costlyRate
+    ? rateHold(deps.costlyRate, "the station's costly MQTT requests")
+    : undefined;
+  const storedHold = deps.storedRate
+    ? rateHold(deps.storedRate, "the station's stored MQTT requests", STORED_TERMS)
+    : undefined;
+
+  /** Takes `cost` from the station's bucket of `rate` (none: not held), or counts the refusal and throws it. */
+  function hold(rate: RateHold | undefined, reason: RateLimitReason, cost = 1): void {
+    const refusal = rate?.take("mqtt", deps.now(), cost);
+    if (!refusal) return;
+    deps.onRateLimited?.(reason);
+    throw refusal;
+  }
 
   /** The answer to a request that failed: its code when it is an AppError, else internal_error (logged). */
   function failed(name: string, transaction: RequestResponse["transaction"], e: unknown): Answer {
@@ -212,26 +229,9 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
       );
     }
     if (!op) throw new AppError("not_ready", `request/${name} is not available on this station yet`);
-    if (op.costly && buckets && deps.costlyRate) {
-      // before the work and outside the inbox: a repeat after the wait does the work once
-      const verdict = buckets.take("mqtt", deps.now());
-      if (!verdict.ok) {
-        deps.onRateLimited?.("mqtt_rate");
-        throw rateLimited(deps.costlyRate, verdict.retryAfterMs, "the station's costly MQTT requests");
-      }
-    }
-    if (op.storesBody && storedBuckets && deps.storedRate) {
-      const verdict = storedBuckets.take("mqtt", deps.now(), payloadBytes);
-      if (!verdict.ok) {
-        deps.onRateLimited?.("mqtt_stored_bytes");
-        throw rateLimited(
-          deps.storedRate,
-          verdict.retryAfterMs,
-          "the station's stored MQTT requests",
-          STORED_TERMS,
-        );
-      }
-    }
+    // before the work and outside the inbox: a repeat after the wait does the work once
+    if (op.costly) hold(costlyHold, "mqtt_rate");
+    if (op.storesBody) hold(storedHold, "mqtt_stored_bytes", payloadBytes);
     const record = (r: RequestResponse): Answer => {
       const a = answer(r);
       deps.mqtt.inboxPut({ txnId: key, name, requestHash: hash, response: a.text, createdAt: deps.now() });

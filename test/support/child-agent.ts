@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, passwordGrant, TOKEN_PATH } from "./agent.js";
 
@@ -82,4 +83,56 @@ export async function startChildAgent(
       await exited;
     },
   };
+}
+
+export interface BuiltAgentChild {
+  proc: ChildProcess;
+  /** SIGKILL: no shutdown code runs, as on a power cut of the process. */
+  kill(): Promise<void>;
+  /** SIGTERM: the agent stops cleanly. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The compiled agent (`buildAgent()`'s dist) in its own process, for tests that kill it mid-work: started
+ * from `config` as `parseConfig` takes it, with `append` notifications committed right after the start
+ * (agent-child.mjs). Resolves once it is started; a start that takes longer than 20 s fails.
+ */
+export async function startBuiltAgent(
+  dist: string,
+  config: Record<string, unknown>,
+  append: number,
+): Promise<BuiltAgentChild> {
+  const proc = spawn(process.execPath, [join(import.meta.dirname, "agent-child.mjs"), dist], {
+    env: { ...process.env, CHILD_CONFIG: JSON.stringify(config), CHILD_APPEND: String(append) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((ok) => proc.once("exit", () => ok()));
+  await new Promise<void>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error("the agent process did not start")), 20_000);
+    let out = "";
+    proc.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("READY ")) {
+        clearTimeout(timer);
+        ok();
+      }
+    });
+    proc.once("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`the agent process exited with ${code} before READY`));
+    });
+  });
+  const signal = async (name: NodeJS.Signals) => {
+    process.kill(proc.pid as number, name);
+    await exited;
+  };
+  return { proc, kill: () => signal("SIGKILL"), stop: () => signal("SIGTERM") };
+}
+
+/** A test's clean-up: SIGKILLs the children still running, waits for them, and forgets them all. */
+export async function killRunning(children: BuiltAgentChild[]): Promise<void> {
+  for (const c of children.splice(0)) {
+    if (c.proc.exitCode === null && c.proc.signalCode === null) await c.kill();
+  }
 }

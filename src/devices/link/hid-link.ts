@@ -10,7 +10,7 @@
 import { fromHex } from "../codecs/bytes.js";
 import { errorText } from "./byte-link.js";
 import { type HidBackend, type HidHandle, type HidMatch, matchesHid } from "./hid-backend.js";
-import { Reconnector } from "./reconnect.js";
+import { linkReconnector, type Reconnector } from "./reconnect.js";
 
 const hex4 = (n: number) => n.toString(16).padStart(4, "0");
 
@@ -41,12 +41,7 @@ export class HidLink {
   private readonly reconnect: Reconnector;
 
   constructor(private readonly opts: HidLinkOptions) {
-    this.reconnect = new Reconnector({
-      delaysMs: opts.backoffMs,
-      connect: () => this.open(),
-      failed: (e) => opts.onDown(errorText(e)),
-      retrying: () => opts.onRetry(),
-    });
+    this.reconnect = linkReconnector(opts, () => this.open());
   }
 
   get path(): string {

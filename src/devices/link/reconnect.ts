@@ -3,6 +3,8 @@
  * next delay of the profile's `timing.reconnectBackoffMs` (the last one repeats) and try again. A
  * successful connection resets the delays. One attempt at a time; `stop()` ends it for good.
  */
+import { errorText } from "./byte-link.js";
+
 export interface ReconnectOptions {
   delaysMs: readonly number[];
   /** Opens the link; resolves once it is up, rejects if it could not be opened. */
@@ -72,4 +74,20 @@ export class Reconnector {
       this.lost();
     }
   }
+}
+
+/**
+ * A link's loop (serial, TCP, HID): its profile's delays, each failed attempt told as the link down
+ * with why, each retry told as it starts.
+ */
+export function linkReconnector(
+  link: { backoffMs: readonly number[]; onDown(reason: string): void; onRetry?(): void },
+  connect: () => Promise<void>,
+): Reconnector {
+  return new Reconnector({
+    delaysMs: link.backoffMs,
+    connect,
+    failed: (e) => link.onDown(errorText(e)),
+    retrying: () => link.onRetry?.(),
+  });
 }

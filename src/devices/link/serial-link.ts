@@ -8,8 +8,8 @@
 
 import { createRequire } from "node:module";
 import type { Logger } from "pino";
-import { type ByteLink, errorText, type LinkEvents } from "./byte-link.js";
-import { Reconnector } from "./reconnect.js";
+import type { ByteLink, LinkEvents } from "./byte-link.js";
+import { linkReconnector, type Reconnector } from "./reconnect.js";
 
 export interface SerialSettings {
   path: string;
@@ -50,12 +50,7 @@ export class SerialLink implements ByteLink {
   private readonly reconnect: Reconnector;
 
   constructor(private readonly opts: SerialLinkOptions) {
-    this.reconnect = new Reconnector({
-      delaysMs: opts.backoffMs,
-      connect: () => this.open(),
-      failed: (e) => opts.onDown(errorText(e)),
-      retrying: () => opts.onRetry?.(),
-    });
+    this.reconnect = linkReconnector(opts, () => this.open());
   }
 
   get path(): string {

@@ -5,8 +5,8 @@
  */
 import { createConnection, type Socket } from "node:net";
 import type { Logger } from "pino";
-import { type ByteLink, errorText, type LinkEvents } from "./byte-link.js";
-import { Reconnector } from "./reconnect.js";
+import type { ByteLink, LinkEvents } from "./byte-link.js";
+import { linkReconnector, type Reconnector } from "./reconnect.js";
 
 export interface TcpLinkOptions extends LinkEvents {
   host: string;
@@ -22,12 +22,7 @@ export class TcpLink implements ByteLink {
   private readonly reconnect: Reconnector;
 
   constructor(private readonly opts: TcpLinkOptions) {
-    this.reconnect = new Reconnector({
-      delaysMs: opts.backoffMs,
-      connect: () => this.open(),
-      failed: (e) => opts.onDown(errorText(e)),
-      retrying: () => opts.onRetry?.(),
-    });
+    this.reconnect = linkReconnector(opts, () => this.open());
   }
 
   get path(): string {

@@ -58,14 +58,14 @@ const errors = {
   },
 };
 
-/** A POST of the station API: authenticated, answering 200 or the common errors. */
-function poster(app: Hono<AppEnv>, registry: RouteRegistry) {
+/** A POST (or PUT) of the station API: authenticated, answering 200 or the common errors. */
+function writeRoute(app: Hono<AppEnv>, registry: RouteRegistry, method: "post" | "put" = "post") {
   return (path: string, summary: string, { answer, ...extra }: Common, handler: Handler) =>
     route(
       app,
       registry,
       {
-        method: "post",
+        method,
         path,
         summary,
         tag: "station",
@@ -91,7 +91,7 @@ export function stationRoutes(ops: Operations, state: () => unknown) {
 
 /** Seats, mode and racks. */
 function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations): void {
-  const post = poster(app, registry);
+  const post = writeRoute(app, registry);
   post(
     "/station/seats/:seat/login",
     "An operator logs in at a seat",
@@ -111,21 +111,11 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
       return c.json({ ok: true });
     },
   );
-  route(
-    app,
-    registry,
-    {
-      method: "put",
-      path: "/station/mode",
-      tag: "station",
-      summary: "Switch the station's mode",
-      auth: true,
-      // the station's mode is the manager's: for admins
-      roles: rolesFor("set_mode"),
-      body: stationModeSchema,
-      examples: { mode: EX.mode },
-      responses: { 200: { description: "done", schema: ok }, ...errors },
-    },
+  writeRoute(app, registry, "put")(
+    "/station/mode",
+    "Switch the station's mode",
+    // the station's mode is the manager's: for admins
+    { roles: rolesFor("set_mode"), body: stationModeSchema, examples: { mode: EX.mode } },
     async (c) => {
       ops.setMode((await readJson(c, stationModeSchema)).mode);
       return c.json({ ok: true });
@@ -162,7 +152,7 @@ function seatRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations)
 
 /** The operator's picks and puts. */
 function workRoutes(app: Hono<AppEnv>, registry: RouteRegistry, ops: Operations): void {
-  const post = poster(app, registry);
+  const post = writeRoute(app, registry);
   post(
     "/station/picks",
     "One pick transaction (item from slot into the order's bin)",
@@ -234,7 +224,7 @@ function binAndStockRoutes(
   ops: Operations,
   state: () => unknown,
 ): void {
-  const post = poster(app, registry);
+  const post = writeRoute(app, registry);
   post(
     "/station/bins/:ppsBinId/empty",
     "The operator emptied a bin",
@@ -244,21 +234,11 @@ function binAndStockRoutes(
       return c.json({ ok: true });
     },
   );
-  route(
-    app,
-    registry,
-    {
-      method: "put",
-      path: "/station/stock",
-      tag: "station",
-      summary: "Set the on-hand quantity of an item at a slot (inventory adjustment)",
-      auth: true,
-      // a stock correction: for admins
-      roles: rolesFor("correct_stock"),
-      body: stockAdjustSchema,
-      examples: { stock: EX.stock },
-      responses: { 200: { description: "done", schema: ok }, ...errors },
-    },
+  writeRoute(app, registry, "put")(
+    "/station/stock",
+    "Set the on-hand quantity of an item at a slot (inventory adjustment)",
+    // a stock correction: for admins
+    { roles: rolesFor("correct_stock"), body: stockAdjustSchema, examples: { stock: EX.stock } },
     async (c) => {
       ops.setStock(await readJson(c, stockAdjustSchema));
       return c.json({ ok: true });

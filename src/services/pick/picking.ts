@@ -96,6 +96,17 @@ function heldUntilAbandoned(next: PickLine, endsShort: boolean): PickLine {
   return next.state === "abandoned" && endsShort ? { ...next, state: "pick_started" } : next;
 }
 
+/** Writes the line as the operator's move left it. */
+function saveLine(deps: PickDeps, line: LineRow, next: PickLine, tx: Tx): void {
+  deps.requests.updateLine({
+    ...line,
+    state: next.state,
+    picked: next.picked,
+    short: next.short,
+    updatedOn: tx.now,
+  });
+}
+
 function refused(row: RequestRow, reason: string): AppError {
   return new AppError("invalid_state", reason, [
     { path: "externalServiceRequestId", message: `request is ${row.state}` },
@@ -172,13 +183,7 @@ export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx):
     last: summarizeLines(lines) === "complete",
   });
   if (isRefusal(step)) throw refused(row, step.error.reason);
-  deps.requests.updateLine({
-    ...line,
-    state: nextLine.state,
-    picked: nextLine.picked,
-    short: nextLine.short,
-    updatedOn: tx.now,
-  });
+  saveLine(deps, line, nextLine, tx);
   return finish(
     deps,
     row,
@@ -213,13 +218,7 @@ export function recordPickException(deps: PickDeps, input: PickExceptionInput, t
   if (isRefusal(step)) throw refused(row, step.error.reason);
   if (input.reason === "missing" && at.itemId !== null && at.location !== undefined)
     emptySlot(deps, at.location, at.itemId);
-  deps.requests.updateLine({
-    ...line,
-    state: nextLine.state,
-    picked: nextLine.picked,
-    short: nextLine.short,
-    updatedOn: tx.now,
-  });
+  saveLine(deps, line, nextLine, tx);
   const actor = { user_name: op.user, pps_seat_name: op.seat };
   return finish(deps, row, step, actor, { itemHint: at.itemId, endsShort }, tx);
 }

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../support/agent.js";
 import { buildAgent } from "../../support/build.js";
+import { type BuiltAgentChild, killRunning, startBuiltAgent } from "../../support/child-agent.js";
 import { FAST, inOrderWithoutGaps, PPS, ROOT, SITE } from "../../support/sync/agent.js";
 import { BROKERS, type TestBroker } from "../../support/sync/brokers.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
@@ -17,40 +17,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => build?.remove());
 
-interface Child {
-  process: ChildProcess;
-  exited: Promise<void>;
-}
-
-/** Starts the compiled agent as its own process and resolves once it printed READY. */
-async function startChild(config: Record<string, unknown>, append: number): Promise<Child> {
-  const child = spawn(
-    process.execPath,
-    [join(import.meta.dirname, "support", "agent-child.mjs"), build.dist],
-    {
-      env: { ...process.env, CHILD_CONFIG: JSON.stringify(config), CHILD_APPEND: String(append) },
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const exited = new Promise<void>((ok) => child.once("exit", () => ok()));
-  await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error("the agent process did not start")), 20_000);
-    let out = "";
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("READY ")) {
-        clearTimeout(timer);
-        ok();
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      fail(new Error(`the agent process exited with ${code} before READY`));
-    });
-  });
-  return { process: child, exited };
-}
-
 const seqOf = (payload: string) =>
   Number((JSON.parse(payload) as { notification_id: string }).notification_id.split(".").pop());
 
@@ -59,14 +25,9 @@ for (const b of BROKERS) {
     let broker: TestBroker;
     let sub: Subscriber;
     let dataDir: string;
-    const children: Child[] = [];
+    const children: BuiltAgentChild[] = [];
     afterEach(async () => {
-      for (const c of children.splice(0)) {
-        if (c.process.exitCode === null && c.process.signalCode === null) {
-          process.kill(c.process.pid as number, "SIGKILL");
-          await c.exited;
-        }
-      }
+      await killRunning(children);
       await sub?.close();
       await broker?.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -101,11 +62,10 @@ for (const b of BROKERS) {
         sub.on(`${ROOT}/connection`).map((m) => JSON.parse(m.payload) as { state: string; session: number });
 
       // One in flight at a time, so the drain is still running when the process dies.
-      const first = await startChild(config(1), N);
+      const first = await startBuiltAgent(build.dist, config(1), N);
       children.push(first);
       await sub.waitFor("the drain under way", () => distinctCount() >= 300);
-      process.kill(first.process.pid as number, "SIGKILL");
-      await first.exited;
+      await first.kill();
 
       await sub.waitFor("the Will", () => connection().some((c) => c.state === "CONNECTION_BROKEN"));
       const online = connection().find((c) => c.state === "ONLINE");
@@ -136,13 +96,12 @@ for (const b of BROKERS) {
       expect(waiting).toBeGreaterThan(0);
       expect(distinctCount()).toBeLessThan(N);
 
-      const second = await startChild(config(64), 0);
+      const second = await startBuiltAgent(build.dist, config(64), 0);
       children.push(second);
       await sub.waitFor(`all ${N}`, () => distinctCount() >= N, 30_000);
       expect(inOrderWithoutGaps(notifications())).toEqual(committed);
 
-      process.kill(second.process.pid as number, "SIGTERM");
-      await second.exited;
+      await second.stop();
       await sub.waitFor("OFFLINE", () => connection().some((c) => c.state === "OFFLINE"));
       expect(connection().at(-1)?.session).toBeGreaterThan(online?.session as number);
     }, 60_000);

@@ -1,15 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../support/agent.js";
 import { buildAgent } from "../../support/build.js";
+import { type BuiltAgentChild, killRunning, startBuiltAgent } from "../../support/child-agent.js";
 import { assertInOrder, type Receiver, startReceiver } from "../../support/webhook-receiver.js";
 import { endpoint, FAST_WEBHOOKS } from "./support.js";
 
 const N = 1500;
-/** The agent child of the sync tests: config as JSON, N notifications committed right after the start. */
-const CHILD = join(import.meta.dirname, "..", "sync", "support", "agent-child.mjs");
 let build: { dist: string; remove(): void };
 
 beforeAll(async () => {
@@ -17,46 +14,12 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => build?.remove());
 
-interface Child {
-  process: ChildProcess;
-  exited: Promise<void>;
-}
-
-async function startChild(config: Record<string, unknown>, append: number): Promise<Child> {
-  const child = spawn(process.execPath, [CHILD, build.dist], {
-    env: { ...process.env, CHILD_CONFIG: JSON.stringify(config), CHILD_APPEND: String(append) },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = new Promise<void>((ok) => child.once("exit", () => ok()));
-  await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error("the agent process did not start")), 20_000);
-    let out = "";
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("READY ")) {
-        clearTimeout(timer);
-        ok();
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      fail(new Error(`the agent process exited with ${code} before READY`));
-    });
-  });
-  return { process: child, exited };
-}
-
 describe("webhooks: the agent killed with SIGKILL mid-delivery, then restarted", () => {
   let receiver: Receiver;
   let dataDir: string;
-  const children: Child[] = [];
+  const children: BuiltAgentChild[] = [];
   afterEach(async () => {
-    for (const c of children.splice(0)) {
-      if (c.process.exitCode === null && c.process.signalCode === null) {
-        process.kill(c.process.pid as number, "SIGKILL");
-        await c.exited;
-      }
-    }
+    await killRunning(children);
     await receiver?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -82,15 +45,14 @@ describe("webhooks: the agent killed with SIGKILL mid-delivery, then restarted",
       http: { port: 0 },
       webhooks: { ...FAST_WEBHOOKS, timeoutMs: 10_000, endpoints: [endpoint("central", receiver.url)] },
     };
-    const first = await startChild(config, N);
+    const first = await startBuiltAgent(build.dist, config, N);
     children.push(first);
     await inFlight;
-    process.kill(first.process.pid as number, "SIGKILL");
-    await first.exited;
+    await first.kill();
     expect(receiver.accepted.length).toBeLessThan(N);
     const beforeRestart = receiver.requests.length;
 
-    children.push(await startChild(config, 0));
+    children.push(await startBuiltAgent(build.dist, config, 0));
     await receiver.waitFor(N, 30_000);
     expect(receiver.unverified).toEqual([]);
     assertInOrder(receiver.accepted);

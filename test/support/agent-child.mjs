@@ -1,6 +1,6 @@
-// The agent as its own process, for tests that kill it: `node agent-child.mjs <dist>`, with the config
-// as JSON in CHILD_CONFIG and CHILD_APPEND notifications committed right after the start. Prints
-// `READY <json>` once started; SIGTERM stops it cleanly.
+// The agent as its own process, for tests that kill it (child-agent.ts `startBuiltAgent`):
+// `node agent-child.mjs <dist>`, with the config as JSON in CHILD_CONFIG and CHILD_APPEND notifications
+// committed right after the start. Prints `READY <json>` once started; SIGTERM stops it cleanly.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pino from "pino";
