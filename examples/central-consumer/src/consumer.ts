@@ -14,6 +14,7 @@ import { parseTopic, REPLAY, stationStates, topicOf } from "./topics.js";
 export type { ConsumerStats, Delivery, Log, Sink } from "./stations.js";
 
 export interface ConsumerOptions extends Partial<Partition> {
+  /** The broker, or a cluster's nodes comma-separated: after a lost connection the next one is tried. */
   url: string;
   site: string;
   username?: string;
@@ -62,8 +63,11 @@ class CentralConsumer implements Consumer {
       opts.clientId ?? `central-consumer-${opts.site}-${this.part.instance}of${this.part.instances}`;
     this.log = opts.log ?? (() => {});
     this.store = openPositions(opts.statePath);
-    this.client = mqtt.connect(opts.url, {
+    const urls = opts.url.split(",").map((u) => u.trim());
+    this.client = mqtt.connect(urls[0] as string, {
       clientId: this.clientId,
+      // mqtt.js takes the next of `servers` on each reconnect
+      ...(urls.length > 1 ? { servers: urls.map(serverOf) } : {}),
       // A persistent session: while the consumer is away (not the broker), the broker keeps its
       // subscriptions and queues its QoS 1 messages for up to the session expiry (MQTT 5 §3.1.2.11.2).
       clean: false,
@@ -140,4 +144,15 @@ class CentralConsumer implements Consumer {
     else if (t.kind === "state/station") this.stations.stationState(t.station, payload);
     else this.replay.answer(payload);
   }
+}
+
+/** A node of `--url a,b,c` as mqtt.js's `servers` takes it. */
+function serverOf(url: string): { host: string; port: number; protocol: "mqtt" | "mqtts" } {
+  const u = new URL(url);
+  const secure = u.protocol === "mqtts:";
+  return {
+    host: u.hostname,
+    port: Number(u.port || (secure ? 8883 : 1883)),
+    protocol: secure ? "mqtts" : "mqtt",
+  };
 }

@@ -27,6 +27,7 @@ const PER_STATION = 200;
 const tick = () => new Promise<void>((ok) => setTimeout(ok, 2));
 
 let broker: TestBroker | undefined;
+let other: TestBroker | undefined;
 let agents: TestAgent[] = [];
 let consumers: Consumer[] = [];
 let dir: string | undefined;
@@ -34,19 +35,23 @@ afterEach(async () => {
   for (const c of consumers.splice(0)) await c.stop();
   for (const a of agents.splice(0)) await a.close();
   await broker?.close();
+  await other?.close();
   broker = undefined;
+  other = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function fleet(b: TestBroker): Promise<TestAgent[]> {
+/** `failover`: the other nodes of a cluster (mqtt.failoverUrls). */
+async function fleet(b: TestBroker, failover: TestBroker[] = []): Promise<TestAgent[]> {
   const started: TestAgent[] = [];
+  const failoverUrls = failover.map((f) => f.url);
   for (let i = 1; i <= STATIONS; i++)
     started.push(
       await startTestAgent(
         {
           site: SITE,
           ppsId: String(i),
-          mqtt: { url: b.url, protocolVersion: b.protocolVersion, ...FAST },
+          mqtt: { url: b.url, protocolVersion: b.protocolVersion, failoverUrls, ...FAST },
         },
         // listening, as agentOn does: the sync starts with the listener
         { listen: true },
@@ -56,9 +61,18 @@ async function fleet(b: TestBroker): Promise<TestAgent[]> {
 }
 
 /** A consumer whose sink records what it was handed, per station, in the order handed. */
-function consumer(b: TestBroker, state: string, seen: Delivery[], part = { instance: 0, instances: 1 }) {
+function consumer(
+  b: TestBroker | TestBroker[],
+  state: string,
+  seen: Delivery[],
+  part = { instance: 0, instances: 1 },
+) {
   const c = startConsumer({
-    url: b.url,
+    // several: a cluster's nodes, comma-separated as on the command line
+    url: [b]
+      .flat()
+      .map((n) => n.url)
+      .join(","),
     site: SITE,
     statePath: join(dir as string, state),
     sink: (batch) => seen.push(...batch),
@@ -135,5 +149,23 @@ describe.skipIf(!hasMosquitto)("a fleet through a broker restart to the referenc
     // dc1/1 and dc1/3 hash to instance 1, dc1/2 and dc1/4 to instance 0 (FNV-1a mod 2)
     expect([...stationsOf(first)].sort()).toEqual(["dc1/2", "dc1/4"]);
     expect([...stationsOf(second)].sort()).toEqual(["dc1/1", "dc1/3"]);
+  }, 60_000);
+
+  it("given a cluster's nodes, the consumer and the stations go on through the next when theirs dies", async () => {
+    dir = mkdtempSync(join(tmpdir(), "pps-edge-fleet-"));
+    broker = await startMosquitto({ persistence: false });
+    other = await startMosquitto({ persistence: false });
+    const [a, b] = [broker, other];
+    const seen: Delivery[] = [];
+    const c = consumer([a, b], "central.db", seen);
+    agents = await fleet(a, [b]);
+    for (let i = 1; i <= PER_STATION; i++) {
+      for (const t of agents) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
+      await tick();
+      // node A dies for good a third of the way: everything after goes through B, gaps repaired there
+      if (i === Math.floor(PER_STATION / 3)) await a.stop();
+    }
+    await expectComplete(() => seen);
+    expect(c.stats().delivered).toBe(PER_STATION * STATIONS);
   }, 60_000);
 });
