@@ -11,7 +11,17 @@
 // inversions, duplicates, failover (a real agent's delivery cursor moving on; a simulated station's
 // next connection) and catch-up after each kill (until central has everything committed up to 2 s after
 // the kill), end-to-end p50/p99, CPU seconds and RSS per process (broker nodes: since their last start). The figures and what they were measured at go to bench/results/ (run.mjs).
-import { mkdtempSync, rmSync } from "node:fs";
+// BENCH_FLEET_LONG_DOWN (0) s: the node of kill number BENCH_FLEET_LONG_DOWN_AT (1, from 0) stays down that
+// long instead (the next kill waits for it: two nodes of three down is no quorum). Central's outage is
+// at the compressed rate BENCH_FLEET_OUTAGE_RATE (5) notifications/s per station: a one-line pick makes
+// three (pick_started, complete, bin_complete), so 1,000 picks/h is 0.83/s and 10 minutes at 5/s is the
+// backlog of an hour; during the drain the stations go on at that live rate (BENCH_FLEET_LIVE_RATE).
+// The first BENCH_FLEET_SCANNED (1) real agents have a serial scanner and a SorTexx controller on
+// pseudo-terminals (scan-light.bench.mjs): a scan every 100 ms the whole run, scan → light reported per
+// phase (load and kills, central's outage, the drain). Everything else (broker nodes, central's replicas,
+// the simulated stations, the other real agents) runs at niceness BENCH_FLEET_NICE (10; 0: off): in a
+// warehouse they are other machines, and on this one they must not take the scanned stations' CPU.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCentral, startFleetAgent, until } from "./fleet-procs.mjs";
@@ -19,7 +29,9 @@ import { watchDeliveries } from "./fleet-watch.mjs";
 import { summary } from "./lib.mjs";
 import { hasNats, startNatsCluster } from "./nats-cluster.mjs";
 import { usage } from "./proc-usage.mjs";
+import { closePort, frameWaiter, openPort, ptyPair, sortexxUnit } from "./pty.mjs";
 import { hasRabbitmq, startRabbitCluster } from "./rabbitmq-cluster.mjs";
+import { atTheStation, scanLoop, setUp, stationYaml } from "./scan-light.bench.mjs";
 import { startSimFleet } from "./sim-fleet.mjs";
 
 const env = (k, d) => Number(process.env[`BENCH_FLEET_${k}`] ?? d);
@@ -34,6 +46,12 @@ const CFG = {
   replicas: env("REPLICAS", 2),
   partitions: env("PARTITIONS", 4),
   centralOutageSeconds: env("OUTAGE", 30),
+  longDownSeconds: env("LONG_DOWN", 0),
+  longDownAt: env("LONG_DOWN_AT", 1),
+  outageRate: env("OUTAGE_RATE", 5),
+  liveRate: env("LIVE_RATE", 0.83),
+  scanned: env("SCANNED", 1),
+  nice: env("NICE", 10),
 };
 const SITE = "fleet";
 const CATCH_UP_WINDOW_MS = 2000;
@@ -44,7 +62,7 @@ const rotated = (urls, i) => [...urls.slice(i % urls.length), ...urls.slice(0, i
 /** The cluster, how the agents reach it and how central consumes from it. */
 async function broker(dir) {
   if (CFG.broker === "rabbitmq-cluster") {
-    const c = await startRabbitCluster();
+    const c = await startRabbitCluster({ nice: CFG.nice });
     return {
       cluster: c,
       killable: c.nodes,
@@ -56,7 +74,7 @@ async function broker(dir) {
       ],
     };
   }
-  const c = await startNatsCluster();
+  const c = await startNatsCluster({ nice: CFG.nice });
   return {
     cluster: c,
     killable: c.nodes.slice(1),
@@ -88,7 +106,7 @@ function caughtUp(watch, targets, timeoutMs) {
 }
 
 /** One node SIGKILLed under load: each real agent's failover (its delivery cursor moving on), catch-up. */
-async function kill(node, agents, sims, watch) {
+async function kill(node, agents, sims, watch, downSeconds) {
   const onNode = agents.filter((a) => a.url === node.mqttUrl);
   const marks = onNode.map((a) => a.deliveredSeq());
   const at = Date.now();
@@ -110,7 +128,7 @@ async function kill(node, agents, sims, watch) {
   const catchUp = caughtUp(watch, targets, 120_000)
     .then(() => Date.now() - at)
     .catch(() => null);
-  await sleep(CFG.downSeconds * 1000);
+  await sleep(downSeconds * 1000);
   const restart = Date.now();
   // a node that does not come back in time (NATS: JetStream not current again) is reported, not fatal
   const restartError = await node.start().then(
@@ -125,6 +143,7 @@ async function kill(node, agents, sims, watch) {
     .filter((t) => t !== undefined);
   return {
     node: node.name,
+    downSeconds,
     agentsOnNode: onNode.map((a) => a.station),
     agentFailoverMs: back,
     simulatedFailoverMs: summary(simConnects.map((t) => t - at)),
@@ -158,18 +177,100 @@ async function drain(agents, sims, watch) {
 }
 
 /** Central's replicas down while the stations keep producing; then the time the backlog takes to drain. */
-async function centralOutage(agents, sims, central, startReplicas) {
+async function centralOutage(agents, sims, central, startReplicas, phase) {
   for (const c of central.splice(0)) await c.stop();
-  for (const a of agents) a.send(`go ${CFG.perStationPerSecond}`);
-  sims.send(`go ${CFG.perStationPerSecond}`);
+  const produce = (rate) => {
+    for (const a of agents) a.send(`go ${rate}`);
+    sims.send(`go ${rate}`);
+  };
+  phase("outage");
+  produce(CFG.outageRate);
+  const before = await lastSeqs(agents, sims);
   await sleep(CFG.centralOutageSeconds * 1000);
   const watch = watchDeliveries();
   const backlogTargets = await lastSeqs(agents, sims);
+  const backlog = [...backlogTargets].reduce((n, [s, seq]) => n + seq - (before.get(s) ?? 0), 0);
+  phase("drain");
+  produce(CFG.liveRate);
+  const t0 = Date.now();
   central.push(...startReplicas(watch));
-  const drainMs = await caughtUp(watch, backlogTargets, 300_000).catch(() => null);
+  const drainMs = await caughtUp(watch, backlogTargets, 600_000)
+    .then(() => Date.now() - t0)
+    .catch(() => null);
+  phase(null);
   for (const a of agents) a.send("halt");
   sims.send("halt");
-  return { outageSeconds: CFG.centralOutageSeconds, drainMs, scanToLightP99Ms: "not measured" };
+  return {
+    outageSeconds: CFG.centralOutageSeconds,
+    perStationPerSecond: CFG.outageRate,
+    backlog,
+    drainMs,
+    drainedPerSecond: drainMs ? Math.round((backlog / drainMs) * 1000) : null,
+  };
+}
+
+/**
+ * The operator's scanner on each of the first `count` real agents: a scan every 100 ms until stopped,
+ * each scan → light tagged with the phase it fell in (`phase(name)`; null: not counted).
+ */
+async function stationsAtWork(dir, count) {
+  const seats = [];
+  for (let i = 0; i < count; i++) {
+    const scannerPty = await ptyPair(`scanner-${i}`);
+    const ptlPty = await ptyPair(`ptl-${i}`);
+    const scanner = await openPort(scannerPty.device);
+    const controller = await openPort(ptlPty.device);
+    const waiter = frameWaiter();
+    sortexxUnit(controller, waiter.onFrame);
+    const stationFile = join(dir, `station-${i}.yaml`);
+    writeFileSync(stationFile, stationYaml(scannerPty.agent, ptlPty.agent));
+    seats.push({ scannerPty, ptlPty, scanner, controller, waiter, stationFile });
+  }
+  const windows = [];
+  let scanning = false;
+  let loops = [];
+  return {
+    stationFile: (i) => seats[i]?.stationFile,
+    /** Once the agents run: stock, a pick at the rack, the operator at the station; then scanning. */
+    async start(agents) {
+      for (const [i, seat] of seats.entries()) {
+        await setUp(`http://127.0.0.1:${agents[i].port}`);
+        await atTheStation(seat.scanner, seat.waiter);
+      }
+      scanning = true;
+      loops = seats.map((seat) => scanLoop(seat.scanner, seat.waiter, () => scanning));
+    },
+    phase(name) {
+      const now = performance.now();
+      const open = windows.at(-1);
+      if (open && open.to === undefined) open.to = now;
+      if (name) windows.push({ name, from: now });
+    },
+    /** Scan → light per phase, over every scanned agent. */
+    async stop() {
+      scanning = false;
+      const runs = await Promise.all(loops);
+      const out = {};
+      for (const w of windows) {
+        const ms = runs.flatMap((r) =>
+          r.ms.filter((_, k) => r.at[k] >= w.from && r.at[k] < (w.to ?? Infinity)),
+        );
+        const prev = out[w.name]?.all ?? [];
+        out[w.name] = { all: [...prev, ...ms] };
+      }
+      const lost = runs.reduce((n, r) => n + r.lost, 0);
+      for (const s of seats) {
+        await closePort(s.scanner);
+        await closePort(s.controller);
+        await s.scannerPty.close();
+        await s.ptlPty.close();
+      }
+      return {
+        lost,
+        ...Object.fromEntries(Object.entries(out).map(([k, v]) => [k, summary(v.all)])),
+      };
+    },
+  };
 }
 
 export async function runCluster() {
@@ -180,33 +281,46 @@ export async function runCluster() {
   const b = await broker(dir);
   const urls = b.cluster.mqttUrls;
   const watch = watchDeliveries();
-  const startReplicas = (w) => Array.from({ length: CFG.replicas }, (_, i) => startCentral(b.central(i), w));
+  const startReplicas = (w) =>
+    Array.from({ length: CFG.replicas }, (_, i) => startCentral(b.central(i), w, { nice: CFG.nice }));
   const central = startReplicas(watch);
   const agents = [];
   let sims;
+  const scans = await stationsAtWork(dir, Math.min(CFG.scanned, CFG.agents));
+  let scanToLight = null;
   try {
     for (let i = 0; i < CFG.agents; i++) {
       const [url, ...failoverUrls] = rotated(urls, i);
-      const a = await startFleetAgent(dir, url, SITE, String(i + 1), { ...b.agentMqtt, failoverUrls });
+      const mqtt = { ...b.agentMqtt, failoverUrls };
+      const stationFile = scans.stationFile(i);
+      const nice = stationFile ? 0 : CFG.nice;
+      const a = await startFleetAgent(dir, url, SITE, String(i + 1), mqtt, { stationFile, nice });
       agents.push({ ...a, url });
     }
-    sims = await startSimFleet({ urls, site: SITE, first: 1000, count: CFG.simulated });
+    sims = await startSimFleet({ urls, site: SITE, first: 1000, count: CFG.simulated, nice: CFG.nice });
+    await scans.start(agents);
     await sleep(3000);
     say(
       `${CFG.agents} agents, ${CFG.simulated} simulated, ${CFG.replicas} replicas; load for ${CFG.seconds} s`,
     );
     const t0 = Date.now();
+    scans.phase("load and kills");
     for (const a of agents) a.send(`go ${CFG.perStationPerSecond}`);
     sims.send(`go ${CFG.perStationPerSecond}`);
     const kills = [];
-    for (let k = 0; Date.now() - t0 + CFG.killEverySeconds * 1000 <= CFG.seconds * 1000; k++) {
-      await sleep(Math.max(0, t0 + (k + 0.5) * CFG.killEverySeconds * 1000 - Date.now()));
+    const every = CFG.killEverySeconds * 1000;
+    // a node back from a long absence gets half a period before the next kill
+    for (let k = 0, at = t0 + every / 2; at + every / 2 <= t0 + CFG.seconds * 1000; k++) {
+      await sleep(Math.max(0, at - Date.now()));
       const node = b.killable[k % b.killable.length];
       say(`SIGKILL ${node.name}`);
-      kills.push(await kill(node, agents, sims, watch));
+      const down = k === CFG.longDownAt && CFG.longDownSeconds > 0 ? CFG.longDownSeconds : CFG.downSeconds;
+      kills.push(await kill(node, agents, sims, watch, down));
       say(JSON.stringify(kills.at(-1)));
+      at = Math.max(at + every, Date.now() + every / 2);
     }
     await sleep(Math.max(0, t0 + CFG.seconds * 1000 - Date.now()));
+    scans.phase(null);
     const total = await drain(agents, sims, watch);
     say(JSON.stringify(total));
     const latencyMs = summary(watch.latencies.map((l) => l.ms));
@@ -216,8 +330,9 @@ export async function runCluster() {
       central: central.map((c) => usage(c.pid)),
       brokerNodes: b.cluster.nodes.map((n) => ({ node: n.name, ...usage(n.pid()) })),
     };
-    const outage = await centralOutage(agents, sims, central, startReplicas);
-    say(JSON.stringify(outage));
+    const outage = await centralOutage(agents, sims, central, startReplicas, scans.phase);
+    scanToLight = await scans.stop();
+    say(JSON.stringify({ ...outage, scanToLight }));
     return {
       config: CFG,
       kills,
@@ -225,9 +340,11 @@ export async function runCluster() {
       latencyMs,
       processes,
       centralOutage: outage,
-      met: met(kills, total, outage),
+      scanToLightMs: scanToLight,
+      met: met(kills, total, outage, scanToLight),
     };
   } finally {
+    if (scanToLight === null) await scans.stop().catch(() => null);
     for (const c of central) await c.stop();
     await Promise.all(agents.map((a) => a.stop()));
     await sims?.stop();
@@ -236,7 +353,7 @@ export async function runCluster() {
   }
 }
 
-function met(kills, total, outage) {
+function met(kills, total, outage, scanToLight) {
   const worst = (f) => Math.max(...kills.flatMap(f).map((v) => (v === null ? Number.POSITIVE_INFINITY : v)));
   return {
     "0 missing after repair": total.missingAfterRepair === 0,
@@ -245,6 +362,9 @@ function met(kills, total, outage) {
       worst((k) => k.agentFailoverMs) <= 5000,
     "catch-up ≤ 10 s after each kill": worst((k) => [k.catchUpMs]) <= 10_000,
     "central's backlog drained in < 5 min": outage.drainMs !== null && outage.drainMs < 300_000,
+    ...(scanToLight?.drain
+      ? { "scan → light p99 < 20 ms during the drain": scanToLight.drain.p99 < 20 }
+      : {}),
   };
 }
 
@@ -258,5 +378,6 @@ export function clusterFigures(r) {
     "catch-up max ms": { value: catchUps.length ? Math.max(...catchUps) : null, better: "lower" },
     "latency p99 ms": { value: r.latencyMs.p99, better: "lower" },
     "central backlog drain ms": { value: r.centralOutage.drainMs, better: "lower" },
+    "scan → light p99 ms during the drain": { value: r.scanToLightMs?.drain?.p99 ?? null, better: "lower" },
   };
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
 import { watchDeliveries } from "./fleet-watch.mjs";
-import { AGENT_NODE_FLAGS, agentFlags, BENCH_DIR } from "./lib.mjs";
+import { AGENT_NODE_FLAGS, agentFlags, BENCH_DIR, niced } from "./lib.mjs";
 
 const CONSUMER = join(BENCH_DIR, "..", "examples", "central-consumer", "src", "main.ts");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -24,19 +24,21 @@ export async function until(what, done, timeoutMs) {
 /**
  * One station as its own process, syncing to `url` (`mqtt` adds `mqtt.*` settings, e.g. a cluster's
  * `failoverUrls`). `lastSeq` is the newest notification it committed, `deliveredSeq` the broker's
- * acknowledgements as the agent stored them (its delivery cursor, written every 100 ms).
+ * acknowledgements as the agent stored them (its delivery cursor, written every 100 ms). `stationFile`:
+ * its devices (else simulated); `nice`: its niceness (lib.mjs `niced`).
  */
-export function startFleetAgent(dir, url, site, ppsId, mqtt = {}) {
+export function startFleetAgent(dir, url, site, ppsId, mqtt = {}, { stationFile, nice = 0 } = {}) {
   const dataDir = join(dir, `agent-${ppsId}`);
   mkdirSync(dataDir);
   const script = join(BENCH_DIR, "servers", "fleet-agent.mjs");
-  const child = spawn(process.execPath, [...agentFlags("fleet-agent"), script, dataDir, url, site, ppsId], {
+  const args = [script, dataDir, url, site, ppsId, ...(stationFile ? [stationFile] : [])];
+  const child = spawn(...niced(nice, process.execPath, [...agentFlags("fleet-agent"), ...args]), {
     stdio: ["pipe", "pipe", "inherit"],
     env: { ...process.env, BENCH_FLEET_MQTT: JSON.stringify(mqtt) },
   });
   return new Promise((ok, fail) => {
     child.once("exit", (code) => fail(new Error(`fleet agent ${ppsId} exited with ${code}`)));
-    createInterface({ input: child.stdout }).once("line", () => {
+    createInterface({ input: child.stdout }).once("line", (line) => {
       const db = new Database(join(dataDir, "pps-edge.db"), { readonly: true, fileMustExist: true });
       const seq = db.prepare(
         "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0) AS s",
@@ -47,6 +49,7 @@ export function startFleetAgent(dir, url, site, ppsId, mqtt = {}) {
       ok({
         station: `${site}/${ppsId}`,
         pid: child.pid,
+        port: Number(/^READY (\d+)/.exec(line)?.[1] ?? 0),
         send: (line) => child.stdin.write(`${line}\n`),
         lastSeq: () => seq.get().s,
         deliveredSeq: () => cursor.get().s,
@@ -64,8 +67,9 @@ export function startFleetAgent(dir, url, site, ppsId, mqtt = {}) {
 }
 
 /** The reference consumer with `args` (main.ts's command line); its deliveries into `watch`. */
-export function startCentral(args, watch = watchDeliveries()) {
-  const child = spawn(process.execPath, [...AGENT_NODE_FLAGS, "--import", "tsx", CONSUMER, ...args], {
+export function startCentral(args, watch = watchDeliveries(), { nice = 0 } = {}) {
+  const argv = [...AGENT_NODE_FLAGS, "--import", "tsx", CONSUMER, ...args];
+  const child = spawn(...niced(nice, process.execPath, argv), {
     stdio: ["ignore", "pipe", "pipe"],
   });
   watch.add(child.stdout);

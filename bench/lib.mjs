@@ -102,6 +102,15 @@ export function summary(latenciesMs) {
  * generation keeps the resident set of a busy station under 150 MB (docs/architecture.md#performance-targets). A test keeps the three
  * places in step.
  */
+/**
+ * `cmd args` to run at niceness `level` (nice(1) execs `cmd`, so the process id is the same), as
+ * [command, args]. The cluster fleet bench runs brokers, central and the other stations so: on a
+ * warehouse's hardware they are on other machines, and here they must not take the CPU of the stations
+ * whose scan → light is measured. 0: as is.
+ */
+export const niced = (level, cmd, args) =>
+  level > 0 ? ["nice", ["-n", String(level), cmd, ...args]] : [cmd, args];
+
 export const AGENT_NODE_FLAGS = ["--max-semi-space-size=4", "--max-old-space-size=256"];
 
 /**

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./lib.mjs";
+import { freePort, niced } from "./lib.mjs";
 
 export const NATS_SERVER = "/usr/sbin/nats-server";
 export const hasNats = () => existsSync(NATS_SERVER);
@@ -48,7 +48,8 @@ async function healthy(port, ms, isDead) {
   }
 }
 
-export async function startNatsCluster({ nodes: count = 3, mappings = {} } = {}) {
+/** `nice`: the servers' niceness (lib.mjs `niced`). */
+export async function startNatsCluster({ nodes: count = 3, mappings = {}, nice = 0 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-nats-"));
   const ports = [];
   const taken = new Set();
@@ -77,7 +78,9 @@ export async function startNatsCluster({ nodes: count = 3, mappings = {} } = {})
     pid: () => procs[i]?.pid,
     running: () => procs[i] !== null && procs[i].exitCode === null && procs[i].signalCode === null,
     async start(timeoutMs = 60_000) {
-      const c = spawn(NATS_SERVER, ["-c", confs[i]], { stdio: ["ignore", "ignore", "ignore"] });
+      const c = spawn(...niced(nice, NATS_SERVER, ["-c", confs[i]]), {
+        stdio: ["ignore", "ignore", "ignore"],
+      });
       procs[i] = c;
       await healthy(ports[i].monitor, timeoutMs, () => c.exitCode !== null || c.signalCode !== null);
     },

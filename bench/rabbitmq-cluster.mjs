@@ -28,7 +28,7 @@ import {
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./lib.mjs";
+import { freePort, niced } from "./lib.mjs";
 
 const SBIN = "/usr/lib/rabbitmq/bin";
 export const RABBITMQ_SERVER = `${SBIN}/rabbitmq-server`;
@@ -97,9 +97,10 @@ function logTail(dir) {
 /**
  * Starts `nodes` (3) nodes in a temp folder and resolves once every one accepts AMQP and MQTT
  * connections and the cluster has them all. Each node: `name`, `mqttUrl`, `amqpUrl`, `pid()`,
- * `stop()` (SIGTERM, a clean stop), `kill()` (SIGKILL), `start()`, `running()`.
+ * `stop()` (SIGTERM, a clean stop), `kill()` (SIGKILL), `start()`, `running()`. `nice`: the nodes'
+ * niceness (lib.mjs `niced`).
  */
-export async function startRabbitCluster({ nodes: count = 3, cookie = "ppsedgebenchcookie" } = {}) {
+export async function startRabbitCluster({ nodes: count = 3, cookie = "ppsedgebenchcookie", nice = 0 } = {}) {
   const base = mkdtempSync(join(tmpdir(), "pps-edge-rabbitmq-"));
   const user = runAs();
   const home = join(base, "home");
@@ -166,7 +167,7 @@ export async function startRabbitCluster({ nodes: count = 3, cookie = "ppsedgebe
     pid: () => procs[i]?.pid,
     running: () => procs[i] !== null && procs[i].exitCode === null && procs[i].signalCode === null,
     async start(timeoutMs = 90_000) {
-      const c = spawn(RABBITMQ_SERVER, [], spawnOpts(i));
+      const c = spawn(...niced(nice, RABBITMQ_SERVER, []), spawnOpts(i));
       procs[i] = c;
       const dead = () => c.exitCode !== null || c.signalCode !== null;
       try {

@@ -125,6 +125,28 @@ export function stationYaml(scannerPath, ptlPath) {
   ].join("\n");
 }
 
+/**
+ * A scan every `everyMs` while `keepGoing()`: each measured scan → light with the time it was taken
+ * (`at`, performance.now()), so that a long run can be cut into phases; a scan whose light does not
+ * come within 5 s counts as lost.
+ */
+export async function scanLoop(scanner, waiter, keepGoing, everyMs = 100) {
+  const ms = [];
+  const at = [];
+  let lost = 0;
+  while (keepGoing()) {
+    const t = performance.now();
+    try {
+      ms.push(...(await measure(scanner, waiter, 1)));
+      at.push(t);
+    } catch {
+      lost++;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return { ms, at, lost };
+}
+
 /** The operator logs in, the rack is presented (the pick locks, its bin is 1), one scan lights it. */
 export async function atTheStation(scanner, waiter) {
   const ready = waiter.next(LIT);

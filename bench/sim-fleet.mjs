@@ -4,11 +4,12 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { BENCH_DIR } from "./lib.mjs";
+import { BENCH_DIR, niced } from "./lib.mjs";
 
-export function startSimFleet(opts) {
+/** `nice`: the process's niceness (lib.mjs `niced`); the rest goes to servers/sim-fleet.mjs. */
+export function startSimFleet({ nice = 0, ...opts }) {
   const script = join(BENCH_DIR, "servers", "sim-fleet.mjs");
-  const child = spawn(process.execPath, [script, JSON.stringify(opts)], {
+  const child = spawn(...niced(nice, process.execPath, [script, JSON.stringify(opts)]), {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const lines = createInterface({ input: child.stdout });

@@ -2,14 +2,16 @@
 // to `url` as `<site>/<ppsId>`, producing notifications while told to. Reads commands on stdin:
 // `go <perSecond>` starts producing (one transaction per notification, as a use case commits them,
 // `notification_data.committedAt` the commit time for the latency at central), `halt` stops. Prints
-// `READY 0 {}` once started; SIGTERM stops it cleanly. BENCH_FLEET_MQTT (JSON) adds `mqtt.*` settings,
+// `READY <http port> {}` once started; SIGTERM stops it cleanly. With a fifth argument, a station file
+// (scan-light.bench.mjs's: serial scanner and SorTexx controller on pseudo-terminals), the bench also
+// measures scan → light on it. BENCH_FLEET_MQTT (JSON) adds `mqtt.*` settings,
 // e.g. a cluster's `failoverUrls`, `protocolVersion: 4` and `requestQos: 0` (docs/mqtt.md#rabbitmq).
 import { createInterface } from "node:readline";
 import pino from "pino";
 import { agentModules, BENCH_USER } from "../lib.mjs";
 
 const { createAgent, parseConfig } = await agentModules();
-const [dataDir, url, site, ppsId] = process.argv.slice(2);
+const [dataDir, url, site, ppsId, stationFile] = process.argv.slice(2);
 const config = parseConfig({
   dataDir,
   site,
@@ -18,6 +20,7 @@ const config = parseConfig({
   http: { host: "127.0.0.1", port: 0 },
   log: { level: "silent" },
   mqtt: { url, protocolVersion: 5, ...JSON.parse(process.env.BENCH_FLEET_MQTT ?? "{}") },
+  ...(stationFile ? { station: { file: stationFile } } : {}),
 });
 const agent = createAgent(config, { log: pino({ level: "silent" }) });
 await agent.start();
@@ -50,7 +53,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (cmd === "go") go(Number(arg));
   if (cmd === "halt") clearInterval(producer);
 });
-process.stdout.write("READY 0 {}\n");
+process.stdout.write(`READY ${agent.address?.port ?? 0} {}\n`);
 process.on("SIGTERM", () => {
   clearInterval(producer);
   agent.stop().then(() => process.exit(0));
