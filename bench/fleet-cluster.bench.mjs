@@ -4,8 +4,8 @@
 // BENCH_FLEET_RATE (2) notifications/s each for BENCH_FLEET_SECONDS (150); every BENCH_FLEET_KILL_EVERY
 // (60) s a node is SIGKILLed and started again BENCH_FLEET_DOWN (20) s later. Central: BENCH_FLEET_REPLICAS
 // (2) reference consumers: on RabbitMQ its AMQP path (quorum queues, single active consumer,
-// BENCH_FLEET_PARTITIONS (4)); on NATS its MQTT path with its own partitioning, all on node 1, which is
-// therefore never killed there. Then central's outage: the replicas stopped for BENCH_FLEET_OUTAGE (30)
+// BENCH_FLEET_PARTITIONS (4)); on NATS its MQTT path with its own partitioning, given every node, and
+// the node killed there is the leader of the stream of MQTT messages. Then central's outage: the replicas stopped for BENCH_FLEET_OUTAGE (30)
 // s while the stations keep producing, started again, and the time until the backlog is drained.
 // Reported: acknowledged by stations, delivered to central, missing after repair, per-station
 // inversions, duplicates, failover (a real agent's delivery cursor moving on; a simulated station's
@@ -65,7 +65,7 @@ async function broker(dir) {
     const c = await startRabbitCluster({ nice: CFG.nice });
     return {
       cluster: c,
-      killable: c.nodes,
+      victim: (k) => c.nodes[k % c.nodes.length],
       // docs/mqtt.md#rabbitmq: MQTT 3.1.1, requests at QoS 0
       agentMqtt: { protocolVersion: 4, requestQos: 0 },
       central: (i) => [
@@ -77,10 +77,11 @@ async function broker(dir) {
   const c = await startNatsCluster({ nice: CFG.nice });
   return {
     cluster: c,
-    killable: c.nodes.slice(1),
+    // the leader of the stream NATS keeps MQTT QoS 1 messages in: where a kill costs the most
+    victim: async (k) => (await c.streamLeader("$MQTT_msgs")) ?? c.nodes[k % c.nodes.length],
     agentMqtt: { protocolVersion: 4 },
     central: (i) => [
-      ...["--url", c.mqttUrls[0], "--protocol-version", "4"],
+      ...["--url", rotated(c.mqttUrls, i).join(","), "--protocol-version", "4"],
       ...["--instance", String(i), "--instances", String(CFG.replicas)],
       ...["--site", SITE, "--state", join(dir, `central-${i}.db`)],
     ],
@@ -312,7 +313,7 @@ export async function runCluster() {
     // a node back from a long absence gets half a period before the next kill
     for (let k = 0, at = t0 + every / 2; at + every / 2 <= t0 + CFG.seconds * 1000; k++) {
       await sleep(Math.max(0, at - Date.now()));
-      const node = b.killable[k % b.killable.length];
+      const node = await b.victim(k);
       say(`SIGKILL ${node.name}`);
       const down = k === CFG.longDownAt && CFG.longDownSeconds > 0 ? CFG.longDownSeconds : CFG.downSeconds;
       kills.push(await kill(node, agents, sims, watch, down));

@@ -99,6 +99,24 @@ export async function startNatsCluster({ nodes: count = 3, mappings = {}, nice =
     dir,
     nodes: members,
     mqttUrls: members.map((m) => m.mqttUrl),
+    /**
+     * The node leading a JetStream stream (NATS keeps MQTT QoS 1 messages in `$MQTT_msgs`), as a
+     * running node's monitoring endpoint `/jsz` reports it; null if none knows.
+     */
+    async streamLeader(stream) {
+      for (const [i, m] of members.entries()) {
+        if (!m.running()) continue;
+        const jsz = await fetch(`http://127.0.0.1:${ports[i].monitor}/jsz?accounts=true&streams=true`)
+          .then((r) => r.json())
+          .catch(() => null);
+        const found = (jsz?.account_details ?? [])
+          .flatMap((a) => a.stream_detail ?? [])
+          .find((s) => s.name === stream);
+        const leader = members.find((n) => n.name === found?.cluster?.leader);
+        if (leader) return leader;
+      }
+      return null;
+    },
     async stop() {
       await Promise.all(members.map((m) => m.kill()));
       rmSync(dir, { recursive: true, force: true });
