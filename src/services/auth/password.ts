@@ -11,6 +11,17 @@ const P = 1;
 const KEYLEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
 
+/**
+ * The last derivation begun or waiting: each next one starts when it has settled. One at a time, the
+ * others waiting in order (docs/limits.md): a derivation needs 128·N·r bytes (32 MiB) outside the heap,
+ * and Node's thread pool runs four at once, so logins arriving together (the token endpoint, the
+ * screen's sign-in, the embedded broker's CONNECTs) lifted the agent's RSS by up to 128 MiB while they
+ * lasted. One at a time, 32 MiB is all they take, and the pool's other threads stay free for file work;
+ * a login waits one derivation's time (tens of milliseconds) for each ahead of it. The wait is bounded
+ * by the connection limits: every waiting login holds a connection.
+ */
+let last: Promise<unknown> = Promise.resolve();
+
 function derive(
   password: string,
   salt: Buffer,
@@ -19,11 +30,15 @@ function derive(
   p: number,
   len: number,
 ): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, len, { N: n, r, p, maxmem: MAXMEM }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
+  const run = () =>
+    new Promise<Buffer>((resolve, reject) => {
+      scrypt(password, salt, len, { N: n, r, p, maxmem: MAXMEM }, (err, key) =>
+        err ? reject(err) : resolve(key),
+      );
+    });
+  const key = last.then(run, run);
+  last = key.catch(() => undefined);
+  return key;
 }
 
 export async function hashPassword(password: string): Promise<string> {
