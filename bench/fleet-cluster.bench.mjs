@@ -17,21 +17,23 @@
 // three (pick_started, complete, bin_complete), so 1,000 picks/h is 0.83/s and 10 minutes at 5/s is the
 // backlog of an hour; during the drain the stations go on at that live rate (BENCH_FLEET_LIVE_RATE).
 // The first BENCH_FLEET_SCANNED (1) real agents have a serial scanner and a SorTexx controller on
-// pseudo-terminals (scan-light.bench.mjs): a scan every 100 ms the whole run, scan → light reported per
-// phase (load and kills, central's outage, the drain). Everything else (broker nodes, central's replicas,
+// pseudo-terminals (scan-light.bench.mjs), scanned from a process of its own (servers/scan-probe.mjs):
+// a scan every 100 ms the whole run, scan → light reported per phase (load and kills, central's outage, the drain). Everything else (broker nodes, central's replicas,
 // the simulated stations, the other real agents) runs at niceness BENCH_FLEET_NICE (10; 0: off): in a
 // warehouse they are other machines, and on this one they must not take the scanned stations' CPU.
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { startCentral, startFleetAgent, until } from "./fleet-procs.mjs";
 import { watchDeliveries } from "./fleet-watch.mjs";
-import { summary } from "./lib.mjs";
+import { BENCH_DIR, summary } from "./lib.mjs";
 import { hasNats, startNatsCluster } from "./nats-cluster.mjs";
 import { usage } from "./proc-usage.mjs";
-import { closePort, frameWaiter, openPort, ptyPair, sortexxUnit } from "./pty.mjs";
+import { ptyPair } from "./pty.mjs";
 import { hasRabbitmq, startRabbitCluster } from "./rabbitmq-cluster.mjs";
-import { atTheStation, scanLoop, setUp, stationYaml } from "./scan-light.bench.mjs";
+import { setUp, stationYaml } from "./scan-light.bench.mjs";
 import { startSimFleet } from "./sim-fleet.mjs";
 
 const env = (k, d) => Number(process.env[`BENCH_FLEET_${k}`] ?? d);
@@ -211,65 +213,68 @@ async function centralOutage(agents, sims, central, startReplicas, phase) {
 }
 
 /**
- * The operator's scanner on each of the first `count` real agents: a scan every 100 ms until stopped,
- * each scan → light tagged with the phase it fell in (`phase(name)`; null: not counted).
+ * The operator's scanner on each of the first `count` real agents, driven by servers/scan-probe.mjs: a
+ * scan every 100 ms until stopped, each scan → light counted in the phase it fell in (`phase(name)`;
+ * null: not counted).
  */
 async function stationsAtWork(dir, count) {
   const seats = [];
   for (let i = 0; i < count; i++) {
     const scannerPty = await ptyPair(`scanner-${i}`);
     const ptlPty = await ptyPair(`ptl-${i}`);
-    const scanner = await openPort(scannerPty.device);
-    const controller = await openPort(ptlPty.device);
-    const waiter = frameWaiter();
-    sortexxUnit(controller, waiter.onFrame);
     const stationFile = join(dir, `station-${i}.yaml`);
     writeFileSync(stationFile, stationYaml(scannerPty.agent, ptlPty.agent));
-    seats.push({ scannerPty, ptlPty, scanner, controller, waiter, stationFile });
+    seats.push({ scannerPty, ptlPty, stationFile });
   }
   const windows = [];
-  let scanning = false;
-  let loops = [];
+  let probe = null;
+  let lines = null;
+  const nextLine = () => new Promise((ok) => lines.once("line", ok));
   return {
     stationFile: (i) => seats[i]?.stationFile,
-    /** Once the agents run: stock, a pick at the rack, the operator at the station; then scanning. */
+    /** Once the agents run: stock and a pick at each (setUp), then the probe signs in and scans. */
     async start(agents) {
-      for (const [i, seat] of seats.entries()) {
-        await setUp(`http://127.0.0.1:${agents[i].port}`);
-        await atTheStation(seat.scanner, seat.waiter);
-      }
-      scanning = true;
-      loops = seats.map((seat) => scanLoop(seat.scanner, seat.waiter, () => scanning));
+      for (const [i] of seats.entries()) await setUp(`http://127.0.0.1:${agents[i].port}`);
+      const devices = seats.map((s) => ({ scanner: s.scannerPty.device, ptl: s.ptlPty.device }));
+      probe = spawn(
+        process.execPath,
+        [join(BENCH_DIR, "servers", "scan-probe.mjs"), JSON.stringify(devices)],
+        {
+          stdio: ["pipe", "pipe", "inherit"],
+        },
+      );
+      lines = createInterface({ input: probe.stdout });
+      await nextLine(); // READY
+      probe.stdin.write("start\n");
+      await nextLine(); // STARTED
     },
     phase(name) {
-      const now = performance.now();
+      const now = Date.now();
       const open = windows.at(-1);
       if (open && open.to === undefined) open.to = now;
       if (name) windows.push({ name, from: now });
     },
     /** Scan → light per phase, over every scanned agent. */
     async stop() {
-      scanning = false;
-      const runs = await Promise.all(loops);
-      const out = {};
-      for (const w of windows) {
-        const ms = runs.flatMap((r) =>
-          r.ms.filter((_, k) => r.at[k] >= w.from && r.at[k] < (w.to ?? Infinity)),
-        );
-        const prev = out[w.name]?.all ?? [];
-        out[w.name] = { all: [...prev, ...ms] };
+      const runs = [];
+      if (probe && probe.exitCode === null) {
+        const exited = new Promise((ok) => probe.once("exit", ok));
+        lines.on("line", (line) => runs.push(JSON.parse(line)));
+        probe.stdin.write("stop\n");
+        await exited;
       }
-      const lost = runs.reduce((n, r) => n + r.lost, 0);
       for (const s of seats) {
-        await closePort(s.scanner);
-        await closePort(s.controller);
         await s.scannerPty.close();
         await s.ptlPty.close();
       }
-      return {
-        lost,
-        ...Object.fromEntries(Object.entries(out).map(([k, v]) => [k, summary(v.all)])),
-      };
+      const out = {};
+      for (const w of windows) {
+        const inside = (t) => t >= w.from && t < (w.to ?? Number.POSITIVE_INFINITY);
+        const ms = runs.flatMap((r) => r.ms.filter((_, k) => inside(r.at[k])));
+        out[w.name] = [...(out[w.name] ?? []), ...ms];
+      }
+      const lost = runs.reduce((n, r) => n + r.lost, 0);
+      return { lost, ...Object.fromEntries(Object.entries(out).map(([k, v]) => [k, summary(v)])) };
     },
   };
 }
