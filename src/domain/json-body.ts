@@ -12,23 +12,33 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /**
+ * Where the string whose text begins at `from` ends: the next quote not escaped, i.e. with an even
+ * number of backslashes before it; -1 if there is none. Found with `indexOf`, so a string of a
+ * megabyte (an item's imageData) costs a native search, not a loop over each character.
+ */
+function stringEnd(text: string, from: number): number {
+  for (let q = text.indexOf('"', from); q !== -1; q = text.indexOf('"', q + 1)) {
+    let slashes = 0;
+    for (let k = q - 1; k >= from && text.charCodeAt(k) === BACKSLASH; k--) slashes++;
+    if (slashes % 2 === 0) return q;
+  }
+  return -1;
+}
+
+/**
  * Does `text` nest deeper than `limit`? A linear scan of the raw
  * text that counts `[` and `{` outside strings: run before `JSON.parse`, so a body nested thousands
  * of levels deep is refused without building it.
  */
 function tooDeep(text: string, limit: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
-    if (inString) {
-      // a backslash escapes the next character (an escaped quote does not end the string)
-      if (ch === BACKSLASH) i++;
-      else if (ch === QUOTE) inString = false;
-      continue;
-    }
-    if (ch === QUOTE) inString = true;
-    else if (ch === 0x5b || ch === 0x7b) {
+    if (ch === QUOTE) {
+      const end = stringEnd(text, i + 1);
+      if (end === -1) return false; // unterminated: JSON.parse refuses it
+      i = end;
+    } else if (ch === 0x5b || ch === 0x7b) {
       depth++; // [ {
       if (depth > limit) return true;
     } else if (ch === 0x5d || ch === 0x7d) depth--; // ] }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../../src/domain/errors.js";
 import { identifierProblem } from "../../../src/domain/identifier.js";
@@ -25,6 +26,30 @@ describe("parseJsonBody", () => {
     const s = JSON.stringify({ a: `\\"${"[{".repeat(500)}"` });
     expect(code(s)).toBe("parsed");
     expect(code(`["\\\\", ${deep(MAX_JSON_DEPTH)}]`)).toBe("body_too_deep");
+  });
+
+  it("judges the depth of any JSON text exactly, whatever its strings hold (quotes, backslashes, brackets)", () => {
+    const depthOf = (v: unknown): number =>
+      typeof v === "object" && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
+    const tricky = fc.stringMatching(/^[\\"[\]{}a]*$/);
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: "small" },
+        tricky,
+        fc.integer(),
+        fc.array(tie("v")),
+        fc.dictionary(tricky, tie("v"), { maxKeys: 3 }),
+      ),
+    })).v;
+    fc.assert(
+      fc.property(value, fc.boolean(), (v, over) => {
+        // wrapped in as many arrays as bring it to the limit, or one past it
+        const wraps = Math.max(0, MAX_JSON_DEPTH - depthOf(v)) + (over ? 1 : 0);
+        const text = `${"[".repeat(wraps)}${JSON.stringify(v)}${"]".repeat(wraps)}`;
+        expect(code(text)).toBe(depthOf(v) + wraps > MAX_JSON_DEPTH ? "body_too_deep" : "parsed");
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("names invalid JSON malformed_json", () => {
