@@ -72,6 +72,9 @@ function prepareItemStatements(sqlite: Sqlite) {
               schema_json AS schemaJson, own_schema AS ownSchema, doc, created_at AS createdAt, updated_at AS updatedAt
          FROM items WHERE id = ?`,
     ),
+    itemTimes: sqlite.prepare<[number], { createdAt: number; updatedAt: number }>(
+      "SELECT created_at AS createdAt, updated_at AS updatedAt FROM items WHERE id = ?",
+    ),
     deleteKeys: sqlite.prepare("DELETE FROM item_keys WHERE item_id = ?"),
     insertKey: sqlite.prepare("INSERT OR IGNORE INTO item_keys (attr, value, item_id) VALUES (?, ?, ?)"),
     deleteIdentities: sqlite.prepare("DELETE FROM item_identities WHERE item_id = ?"),
@@ -147,6 +150,8 @@ export function createItemsRepo(sqlite: Sqlite) {
     },
     barcodesOf: (itemId: number): BarcodeRow[] => q.barcodesOf.all(itemId),
     get: (id: number): ItemRow | undefined => q.getItem.get(id),
+    /** When the item was created and last written, without reading its document back. */
+    times: (id: number): { createdAt: number; updatedAt: number } | undefined => q.itemTimes.get(id),
     insert(item: NewItem, now: number): number {
       return Number(q.insertItem.run({ ...item, ownSchema: item.ownSchema ? 1 : 0, now }).lastInsertRowid);
     },

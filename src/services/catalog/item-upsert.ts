@@ -11,7 +11,7 @@ import {
 import type { ItemInput, ItemSchema } from "../../domain/item.schema.js";
 import type { StoredItem } from "../../domain/item.view.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
-import { type CatalogDeps, loadItem } from "./catalog-deps.js";
+import type { CatalogDeps } from "./catalog-deps.js";
 
 /** The item's schema: its own, else its category's; a 400 when neither exists. */
 function resolveSchema(deps: CatalogDeps, input: ItemInput): { schema: ItemSchema; own: boolean } {
@@ -117,5 +117,15 @@ export function upsertItem(deps: CatalogDeps, input: ItemInput, tx: Tx): StoredI
     id,
     refs.map((r) => ({ barcode: r.barcode, levelPath: r.levelPath })),
   );
-  return loadItem(deps, id) as StoredItem;
+  // The item as just written, not read back: the document can be a megabyte of imageData, and reading
+  // and parsing it again held the event loop that a scan waits on (docs/limits.md, "Measured").
+  const times = items.times(id) ?? { createdAt: tx.now, updatedAt: tx.now };
+  return {
+    id,
+    clientItemId: row.clientItemId,
+    schema,
+    doc,
+    barcodes: items.barcodesOf(id),
+    ...times,
+  };
 }
