@@ -27,7 +27,7 @@ import {
   summary,
 } from "./lib.mjs";
 import { closePort, frameWaiter, openPort, ptyPair, sortexxUnit } from "./pty.mjs";
-import { atTheStation, measure, setUp, stationYaml } from "./scan-light.bench.mjs";
+import { atTheStation, scanLoop, setUp, stationYaml } from "./scan-light.bench.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 300);
 /** The legitimate clients alone first, BENCH_QUIET_SECONDS (a fifth of the attack, at most 60 s). */
@@ -260,21 +260,6 @@ async function refusals(base) {
   return out;
 }
 
-/** Scans every 100 ms until `until`; a scan whose light does not come within 5 s counts as lost. */
-async function scanLoop(scanner, waiter, until) {
-  const ms = [];
-  let lost = 0;
-  while (performance.now() < until) {
-    try {
-      ms.push(...(await measure(scanner, waiter, 1)));
-    } catch {
-      lost++;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { ms, lost };
-}
-
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-adversary-"));
   const scannerPty = await ptyPair("scanner");
@@ -321,7 +306,8 @@ export async function run() {
     const sampler = setInterval(() => rss.push(procStatusMb(agent.pid, "VmRSS")), 1000);
     // first the legitimate clients alone, on the same machine at the same time: the floor to read the
     // attack's figures against (a shared machine's load shows in both)
-    const quietScans = await scanLoop(scanner, waiter, performance.now() + QUIET_SECONDS * 1000);
+    const quietUntil = performance.now() + QUIET_SECONDS * 1000;
+    const quietScans = await scanLoop(scanner, waiter, () => performance.now() < quietUntil);
     const quiet = {
       central: central.next(),
       mqtt: mq.next(),
@@ -330,7 +316,8 @@ export async function run() {
       peakMb: procStatusMb(agent.pid, "VmHWM"),
     };
     const stopAdversary = await startAdversary(agent.port, brokerPort);
-    const scans = await scanLoop(scanner, waiter, performance.now() + SECONDS * 1000);
+    const attackUntil = performance.now() + SECONDS * 1000;
+    const scans = await scanLoop(scanner, waiter, () => performance.now() < attackUntil);
     const adversary = await stopAdversary();
     clearInterval(sampler);
     central.stop();
