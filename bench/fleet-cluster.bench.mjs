@@ -19,11 +19,12 @@
 // The first BENCH_FLEET_SCANNED (1) real agents have a serial scanner and a SorTexx controller on
 // pseudo-terminals (scan-light.bench.mjs), scanned from a process of its own (servers/scan-probe.mjs):
 // a scan every 100 ms the whole run, scan → light reported per phase (load and kills, central's outage, the drain). Everything else (broker nodes, central's replicas,
-// the simulated stations, the other real agents) runs at niceness BENCH_FLEET_NICE (10; 0: off): in a
-// warehouse they are other machines, and on this one they must not take the scanned stations' CPU.
+// the simulated stations, the other real agents, and this process once it has started the scanned ones)
+// runs at niceness BENCH_FLEET_NICE (10; 0: off): in a warehouse they are other machines, and on this one
+// they must not take the scanned stations' CPU.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { startCentral, startFleetAgent, until } from "./fleet-procs.mjs";
@@ -305,6 +306,9 @@ export async function runCluster() {
     }
     sims = await startSimFleet({ urls, site: SITE, first: 1000, count: CFG.simulated, nice: CFG.nice });
     await scans.start(agents);
+    // from here this process is central's side too (it reads every delivery): niced like the rest, now
+    // that the scanned agents and their scanner have started at the default niceness
+    if (CFG.nice > 0) setPriority(CFG.nice);
     await sleep(3000);
     say(
       `${CFG.agents} agents, ${CFG.simulated} simulated, ${CFG.replicas} replicas; load for ${CFG.seconds} s`,
