@@ -204,12 +204,20 @@ async function centralOutage(agents, sims, central, startReplicas, phase) {
   phase(null);
   for (const a of agents) a.send("halt");
   sims.send("halt");
+  // the replicas' own counts as they stop (main.ts logs `stopped` with them): replay pages asked of
+  // the stations while the backlog drained are work the stations did for it
+  const stopped = central.splice(0);
+  for (const c of stopped) await c.stop();
+  const replicaStats = stopped.map((c) => c.events.findLast((e) => e.event === "stopped") ?? null);
+  const sum = (k) => replicaStats.reduce((n, e) => n + (e?.[k] ?? 0), 0);
   return {
     outageSeconds: CFG.centralOutageSeconds,
     perStationPerSecond: CFG.outageRate,
     backlog,
     drainMs,
     drainedPerSecond: drainMs ? Math.round((backlog / drainMs) * 1000) : null,
+    replayRequestsDuringDrain: sum("replayRequests"),
+    duplicatesDroppedDuringDrain: sum("duplicates"),
   };
 }
 
