@@ -11,6 +11,7 @@ import {
   benchToken,
   keepAliveRequest,
   load,
+  NO_USER_RATES,
   peakRssMb,
   startChild,
   summary,
@@ -48,12 +49,7 @@ export async function run() {
       ...BENCH_USER,
       log: { level: "silent" },
       // the search's own cost, not the per-user rate of the costly routes (docs/limits.md)
-      http: {
-        costlyRequestsPerSecond: 100_000,
-        costlyBurst: 100_000,
-        storedBytesPerSecond: 2 ** 40,
-        storedBurstBytes: 2 ** 40,
-      },
+      http: NO_USER_RATES,
     });
     const local = createAgent(config, { log: pino({ level: "silent" }) });
     await local.start(false);

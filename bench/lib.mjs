@@ -48,6 +48,18 @@ export const BENCH_USER = {
 };
 
 /**
+ * The per-user rates (`http.costly*`, `http.stored*`) lifted, spread into a bench agent's `http`: the
+ * benches measure what a search, a report or an item costs, not the pace one user is held to
+ * (docs/limits.md; the adversary soak keeps them).
+ */
+export const NO_USER_RATES = {
+  costlyRequestsPerSecond: 100_000,
+  costlyBurst: 100_000,
+  storedBytesPerSecond: 2 ** 40,
+  storedBurstBytes: 2 ** 40,
+};
+
+/**
  * An access token of the bench user (password grant) from the agent at `base`; `request` is `fetch`, or
  * an in-process app's `request` with `base` "".
  */

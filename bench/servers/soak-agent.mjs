@@ -4,7 +4,7 @@
 // bench reads them without depending on /metrics and its credential. BENCH_SOAK_RETAIN_SECONDS sets
 // mqtt.retainTerminalSeconds, so a soak shorter than an hour can show the retained state levelling off.
 import { writeFileSync } from "node:fs";
-import { agentModules, BENCH_USER } from "../lib.mjs";
+import { agentModules, BENCH_USER, NO_USER_RATES } from "../lib.mjs";
 
 const { createAgent, parseConfig } = await agentModules();
 
@@ -14,16 +14,8 @@ const config = parseConfig({
   site: "bench",
   ppsId: "1",
   ...BENCH_USER,
-  // the bench drives one user's searches and reports as fast as they go: it measures their cost, not
-  // the per-user rate of the costly routes (docs/limits.md)
-  http: {
-    host: "127.0.0.1",
-    port: 0,
-    costlyRequestsPerSecond: 100_000,
-    costlyBurst: 100_000,
-    storedBytesPerSecond: 2 ** 40,
-    storedBurstBytes: 2 ** 40,
-  },
+  // one user's searches and reports as fast as they go: their cost, not the per-user rates
+  http: { host: "127.0.0.1", port: 0, ...NO_USER_RATES },
   log: { level: "info", format: "json" },
   mqtt: {
     url: "embedded",
