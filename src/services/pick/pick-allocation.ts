@@ -29,7 +29,8 @@ function candidatesOf(deps: PickDeps, lines: readonly LineRow[], filters: Filter
       key: f.key,
       values: f.operator === "=" ? [f.value] : f.values,
     }));
-    const known = resolved.get(JSON.stringify(wanted));
+    const key = JSON.stringify(wanted);
+    const known = resolved.get(key);
     if (known) return [...known];
     const match = deps.items.matchAll(wanted, budget - used);
     used += match.rowsRead;
@@ -43,7 +44,7 @@ function candidatesOf(deps: PickDeps, lines: readonly LineRow[], filters: Filter
       );
     }
     const ids = match.ids.map(String);
-    resolved.set(JSON.stringify(wanted), ids);
+    resolved.set(key, ids);
     return [...ids];
   });
 }
