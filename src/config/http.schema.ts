@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { count } from "./config-values.js";
 import { bothOrNeither, bothOrNeitherMessage, certificateFiles } from "./security.schema.js";
 
 /**
@@ -90,24 +91,12 @@ const serverLimits = {
       "calls one user may make to the costly routes at once before `http.costlyRequestsPerSecond` applies",
     ),
   /** Per user, on the routes that store what they are sent (items, catalogs; user-rate.ts). */
-  storedBytesPerSecond: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(2 ** 40)
-    .default(SERVER_LIMITS.storedBytesPerSecond)
-    .describe(
-      "bytes a second one user may send to the routes that store them (items, catalogs; over MQTT `upsert_item` and `upsert_catalog`, all of the broker's requests one caller), counted by `Content-Length` before the body is read; past it `429 rate_limited` with `Retry-After`",
-    ),
-  storedBurstBytes: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(2 ** 40)
-    .default(SERVER_LIMITS.storedBurstBytes)
-    .describe(
-      "bytes one user may send to those routes at once before `http.storedBytesPerSecond` applies (a body larger than this counts as this much)",
-    ),
+  storedBytesPerSecond: count(1024, 2 ** 40, SERVER_LIMITS.storedBytesPerSecond).describe(
+    "bytes a second one user may send to the routes that store them (items, catalogs; over MQTT `upsert_item` and `upsert_catalog`, all of the broker's requests one caller), counted by `Content-Length` before the body is read; past it `429 rate_limited` with `Retry-After`",
+  ),
+  storedBurstBytes: count(1024, 2 ** 40, SERVER_LIMITS.storedBurstBytes).describe(
+    "bytes one user may send to those routes at once before `http.storedBytesPerSecond` applies (a body larger than this counts as this much)",
+  ),
 };
 
 /**
