@@ -2,7 +2,7 @@
 // hundred on two cores, so the rest of a warehouse is these. Each one speaks the agent's MQTT contract
 // (docs/mqtt.md) as far as central can tell: the same client id, Will and retained `connection` with a
 // session number, the retained `state/station` with `lastNotificationSeq` on every connect and at most
-// 2 s after new notifications, the notification envelope with `notification_id` `<site>.<ppsId>.<seq>`
+// 2 s after new notifications (and every 30 s regardless), the notification envelope with `notification_id` `<site>.<ppsId>.<seq>`
 // on the one `notification` topic at QoS 1, at most 64 unacknowledged, resent from the oldest
 // unacknowledged after a reconnect, and `request/replay_notifications` answered from its outbox. Like
 // the agent with `mqtt.failoverUrls`, it moves to the next node at once when its node is lost. Its
@@ -11,6 +11,8 @@ import mqtt from "mqtt";
 
 const WINDOW = 64;
 const STATE_EVERY_MS = 2000;
+/** As the agent: `state/station` at least this often, new notifications or not (src/sync/sync.ts). */
+const STATE_REFRESH_MS = 30_000;
 
 export function simStation({
   urls,
@@ -30,6 +32,7 @@ export function simStation({
   let node = 0;
   let client;
   let stateFor = -1;
+  let stateAt = 0;
   let stopped = false;
   /** When each connection came up, and the node it is on: what the failover figures are read from. */
   const connects = [];
@@ -47,6 +50,7 @@ export function simStation({
 
   function publishState(c) {
     stateFor = outbox.length;
+    stateAt = Date.now();
     c.publish(`${root}/state/station`, state(), { qos: 1, retain: true });
   }
 
@@ -134,7 +138,8 @@ export function simStation({
   }
 
   const ticker = setInterval(() => {
-    if (client?.connected && stateFor < outbox.length) publishState(client);
+    const stale = Date.now() - stateAt >= STATE_REFRESH_MS;
+    if (client?.connected && (stateFor < outbox.length || stale)) publishState(client);
   }, STATE_EVERY_MS);
   connect();
 

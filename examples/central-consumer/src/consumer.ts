@@ -30,18 +30,34 @@ export interface ConsumerOptions extends Partial<Partition> {
   stream?: Partial<StreamOptions>;
   replayLimit?: number;
   replayTimeoutMs?: number;
+  /**
+   * A connection that brings no message at all for this long while stations are known is dropped and
+   * made again (default 90 s: every station republishes `state/station` at least every 30 s;
+   * docs/mqtt.md#nats, where a connection was seen to stay up and bring nothing after a node's death).
+   */
+  silenceMs?: number;
+  /** How long a SUBSCRIBE may wait for its SUBACK before the connection is made again (15 s). */
+  subackTimeoutMs?: number;
   log?: Log;
+}
+
+/** What the MQTT shell adds: connections it dropped and made again, SUBACKs that refused. */
+export interface ConnectionTrouble {
+  redials: number;
+  refusedSubscriptions: number;
 }
 
 export interface Consumer {
   readonly clientId: string;
-  stats(): ConsumerStats;
+  stats(): ConsumerStats & ConnectionTrouble;
   /** Delivered seq per station of this instance. */
   positions(): Map<string, number>;
   stop(): Promise<void>;
 }
 
 const TICK_MS = 100;
+/** A refused subscription is asked again this much later, on the same connection. */
+const RESUBSCRIBE_MS = 2000;
 
 export function startConsumer(opts: ConsumerOptions): Consumer {
   return new CentralConsumer(opts);
@@ -56,6 +72,10 @@ class CentralConsumer implements Consumer {
   private readonly client: MqttClient;
   private readonly replay: Replayer;
   private readonly ticker: NodeJS.Timeout;
+  /** The connection's start or its last message, whichever is later: what the silence watchdog reads. */
+  private heardAt = Date.now();
+  private readonly trouble: ConnectionTrouble = { redials: 0, refusedSubscriptions: 0 };
+  private subscribeTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: ConsumerOptions) {
     this.part = checkPartition({ instance: opts.instance ?? 0, instances: opts.instances ?? 1 });
@@ -104,13 +124,14 @@ class CentralConsumer implements Consumer {
     for (const [station, seq] of this.store.all())
       if (owns(this.part, station)) this.stations.resume(station, seq);
     this.client.on("connect", (connack) => this.onConnect(connack.sessionPresent));
+    this.client.on("close", () => clearTimeout(this.subscribeTimer));
     this.client.on("error", (e) => this.log("mqtt_error", { error: e.message }));
     this.client.on("message", (topic, buf) => this.onMessage(topic, buf.toString("utf8")));
-    this.ticker = setInterval(() => this.client.connected && this.stations.tick(), TICK_MS);
+    this.ticker = setInterval(() => this.tick(), TICK_MS);
   }
 
-  stats(): ConsumerStats {
-    return this.stations.stats();
+  stats(): ConsumerStats & ConnectionTrouble {
+    return { ...this.stations.stats(), ...this.trouble };
   }
 
   positions(): Map<string, number> {
@@ -120,6 +141,7 @@ class CentralConsumer implements Consumer {
   async stop(): Promise<void> {
     this.stations.stop();
     clearInterval(this.ticker);
+    clearTimeout(this.subscribeTimer);
     this.replay.cancel();
     await this.client.endAsync();
     this.store.close();
@@ -129,15 +151,62 @@ class CentralConsumer implements Consumer {
     return [topicOf(station, "notification"), topicOf(station, `response/${REPLAY}`)];
   }
 
-  /** Subscribed again on every connect: after a broker restart without persistence the session is gone. */
+  private tick(): void {
+    if (!this.client.connected) return;
+    this.stations.tick();
+    const silence = this.opts.silenceMs ?? 90_000;
+    if (this.stations.names().length > 0 && Date.now() - this.heardAt > silence) {
+      this.log("silent", { ms: Date.now() - this.heardAt });
+      this.redial();
+    }
+  }
+
+  /**
+   * Subscribed again on every connect, session or not: a broker restarted without persistence has
+   * forgotten it, and a cluster may keep a session whose subscriptions no longer deliver.
+   */
   private onConnect(sessionPresent: boolean): void {
+    this.heardAt = Date.now();
+    this.log("connected", {
+      clientId: this.clientId,
+      sessionPresent,
+      stations: this.stations.names().length,
+    });
+    this.subscribeAll();
+  }
+
+  /**
+   * A SUBACK that refuses a filter (0x80) is not a subscription: asked again shortly. One that never
+   * comes means a connection that no longer works: made again.
+   */
+  private subscribeAll(): void {
     const stations = this.stations.names();
     const filters = [stationStates(this.opts.site), ...stations.flatMap((s) => this.stationTopics(s))];
-    this.client.subscribe(filters, { qos: 1 });
-    this.log("connected", { clientId: this.clientId, sessionPresent, stations: stations.length });
+    const client = this.client;
+    clearTimeout(this.subscribeTimer);
+    this.subscribeTimer = setTimeout(() => {
+      this.log("subscribe_timeout", { filters: filters.length });
+      this.redial();
+    }, this.opts.subackTimeoutMs ?? 15_000);
+    client.subscribe(filters, { qos: 1 }, (err) => {
+      clearTimeout(this.subscribeTimer);
+      if (!err) return this.log("subscribed", { filters: filters.length });
+      this.trouble.refusedSubscriptions++;
+      this.log("subscribe_refused", { filters: filters.length, error: err.message });
+      this.subscribeTimer = setTimeout(() => client.connected && this.subscribeAll(), RESUBSCRIBE_MS);
+    });
+  }
+
+  /** Drops the connection; mqtt.js makes it again, on the next node of `--url`. */
+  private redial(): void {
+    this.trouble.redials++;
+    this.heardAt = Date.now();
+    clearTimeout(this.subscribeTimer);
+    this.client.stream?.destroy();
   }
 
   private onMessage(topic: string, payload: string): void {
+    this.heardAt = Date.now();
     const t = parseTopic(topic);
     if (!t || !owns(this.part, t.station)) return; // another instance's station
     if (t.kind === "notification") this.stations.notification(t.station, payload);

@@ -44,7 +44,10 @@ export async function freePort(): Promise<number> {
  * sessions survive it; otherwise a stop loses everything, like a broker without persistence.
  */
 export async function startAedes(
-  opts: { keepSessions?: boolean; authorizePublish?: AedesOptions["authorizePublish"] } = {},
+  opts: { keepSessions?: boolean } & Pick<
+    AedesOptions,
+    "authorizePublish" | "authorizeSubscribe" | "authorizeForward"
+  > = {},
 ): Promise<TestBroker> {
   const port = await freePort();
   let broker: Aedes | undefined;
@@ -53,9 +56,8 @@ export async function startAedes(
 
   async function start(): Promise<void> {
     if (!broker) {
-      broker = await Aedes.createBroker(
-        opts.authorizePublish ? { authorizePublish: opts.authorizePublish } : {},
-      );
+      const { keepSessions: _, ...hooks } = opts;
+      broker = await Aedes.createBroker(hooks);
     }
     const b = broker;
     const s = createServer((socket) => {
