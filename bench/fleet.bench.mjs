@@ -113,8 +113,8 @@ async function drain(consumer, agents) {
   };
 }
 
-/** `--broker rabbitmq-cluster|nats-cluster` (run.mjs) runs the fleet on a cluster: fleet-cluster.bench.mjs. */
-const onCluster = () => (process.env.BENCH_FLEET_BROKER ?? "mosquitto") !== "mosquitto";
+/** `--broker rabbitmq-cluster|nats-cluster|mosquitto` (run.mjs): node kills and central's outage, fleet-cluster.bench.mjs. */
+const onCluster = () => process.env.BENCH_FLEET_BROKER !== undefined;
 
 export async function run() {
   if (onCluster()) return runCluster();
@@ -178,7 +178,7 @@ function summarise(steadyState, outageRun, drained, memory, consumerStats) {
 /** The figures run.mjs compares between runs (compare.mjs). */
 export function figures(r) {
   if (r.skipped) return {};
-  if (r.config?.broker && r.config.broker !== "mosquitto") return clusterFigures(r);
+  if (r.config?.broker) return clusterFigures(r);
   return {
     "notifications/s at central": { value: r.steady.perSecondAtCentral, better: "higher" },
     "latency p50 ms": { value: r.steady.latencyMs.p50, better: "lower" },

@@ -4,12 +4,13 @@
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "./lib.mjs";
+import { freePort, niced } from "./lib.mjs";
 
 export const MOSQUITTO = "/usr/sbin/mosquitto";
 export const hasMosquitto = () => existsSync(MOSQUITTO);
 
-export async function startMosquitto(dir) {
+/** `nice`: the broker's niceness (lib.mjs `niced`). */
+export async function startMosquitto(dir, { nice = 0 } = {}) {
   const port = await freePort();
   chmodSync(dir, 0o777);
   const conf = join(dir, "mosquitto.conf");
@@ -19,7 +20,7 @@ export async function startMosquitto(dir) {
   );
   let child;
   async function start() {
-    const c = spawn(MOSQUITTO, ["-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
+    const c = spawn(...niced(nice, MOSQUITTO, ["-c", conf]), { stdio: ["ignore", "ignore", "pipe"] });
     child = c;
     await new Promise((ok, fail) => {
       let text = "";
@@ -31,15 +32,32 @@ export async function startMosquitto(dir) {
     });
     c.stderr.resume();
   }
-  function stop() {
+  function signal(sig) {
     const c = child;
     child = undefined;
-    if (!c || c.exitCode !== null) return Promise.resolve();
+    if (!c || c.exitCode !== null || c.signalCode !== null) return Promise.resolve();
     return new Promise((ok) => {
       c.once("exit", () => ok());
-      process.kill(c.pid, "SIGTERM");
+      c.kill(sig);
     });
   }
   await start();
-  return { url: `mqtt://127.0.0.1:${port}`, port, pid: () => child?.pid, start, stop };
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    port,
+    pid: () => child?.pid,
+    start,
+    stop: () => signal("SIGTERM"),
+    kill: () => signal("SIGKILL"),
+  };
+}
+
+/**
+ * One Mosquitto in the shape of bench/nats-cluster.mjs's cluster, for the fleet bench's `--broker
+ * mosquitto`: Mosquitto has no cluster, so its one node is the one killed, and nobody can fail over.
+ */
+export async function mosquittoAsCluster(dir, { nice = 0 } = {}) {
+  const m = await startMosquitto(dir, { nice });
+  const node = { name: "mosquitto", mqttUrl: m.url, pid: m.pid, start: m.start, stop: m.stop, kill: m.kill };
+  return { nodes: [node], mqttUrls: [m.url], stop: m.kill };
 }

@@ -48,9 +48,14 @@ async function healthy(port, ms, isDead) {
   }
 }
 
-/** `nice`: the servers' niceness (lib.mjs `niced`). */
-export async function startNatsCluster({ nodes: count = 3, mappings = {}, nice = 0 } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "pps-edge-nats-"));
+/** `nice`: the servers' niceness (lib.mjs `niced`); `parent`: the folder their files go under. */
+export async function startNatsCluster({
+  nodes: count = 3,
+  mappings = {},
+  nice = 0,
+  parent = tmpdir(),
+} = {}) {
+  const dir = mkdtempSync(join(parent, "pps-edge-nats-"));
   const ports = [];
   const taken = new Set();
   const port = async () => {

@@ -23,4 +23,9 @@ export interface RabbitCluster {
   runningNodes(i?: number): string[];
   stop(): Promise<void>;
 }
-export function startRabbitCluster(opts?: { nodes?: number; cookie?: string }): Promise<RabbitCluster>;
+export function startRabbitCluster(opts?: {
+  nodes?: number;
+  cookie?: string;
+  nice?: number;
+  parent?: string;
+}): Promise<RabbitCluster>;

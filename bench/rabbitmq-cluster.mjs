@@ -98,10 +98,15 @@ function logTail(dir) {
  * Starts `nodes` (3) nodes in a temp folder and resolves once every one accepts AMQP and MQTT
  * connections and the cluster has them all. Each node: `name`, `mqttUrl`, `amqpUrl`, `pid()`,
  * `stop()` (SIGTERM, a clean stop), `kill()` (SIGKILL), `start()`, `running()`. `nice`: the nodes'
- * niceness (lib.mjs `niced`).
+ * niceness (lib.mjs `niced`); `parent`: the folder their files go under (the system's temporary one).
  */
-export async function startRabbitCluster({ nodes: count = 3, cookie = "ppsedgebenchcookie", nice = 0 } = {}) {
-  const base = mkdtempSync(join(tmpdir(), "pps-edge-rabbitmq-"));
+export async function startRabbitCluster({
+  nodes: count = 3,
+  cookie = "ppsedgebenchcookie",
+  nice = 0,
+  parent = tmpdir(),
+} = {}) {
+  const base = mkdtempSync(join(parent, "pps-edge-rabbitmq-"));
   const user = runAs();
   const home = join(base, "home");
   mkdirSync(home);

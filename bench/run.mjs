@@ -14,8 +14,10 @@
 //   --sql-count              count the agent's SQL by statement (sql-count.mjs) into
 //                            bench/results/sql-counts/<time>/<bench>/<role>/<pid>.txt.
 //   --strict                 exit 1 when a figure regressed by more than 10%.
-//   --broker <name>          the fleet benchmark's broker: mosquitto (default), rabbitmq-cluster or
-//                            nats-cluster (fleet-cluster.bench.mjs; sets BENCH_FLEET_BROKER).
+//   --broker <name>          the fleet benchmark with node kills and central's outage
+//                            (fleet-cluster.bench.mjs; sets BENCH_FLEET_BROKER) on rabbitmq-cluster,
+//                            nats-cluster or mosquitto (one node); without it, the one-Mosquitto
+//                            throughput and restart benchmark (fleet.bench.mjs).
 //   --seconds <n>            how long a timed bench runs (BENCH_SECONDS; the adversary soak: 300).
 // Benchmark settings are environment variables (BENCH_CONCURRENCY, BENCH_SCANS, ...; see each bench).
 import { existsSync } from "node:fs";
