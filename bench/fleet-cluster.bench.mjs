@@ -106,7 +106,8 @@ async function broker(dir) {
     cluster: c,
     // the leader of the stream NATS keeps MQTT QoS 1 messages in: where a kill costs the most
     victim: async (k) => (await c.streamLeader("$MQTT_msgs")) ?? c.nodes[k % c.nodes.length],
-    agentMqtt: { protocolVersion: 4 },
+    // docs/mqtt.md#nats: MQTT 3.1.1; requests at QoS 0 (a QoS 1 subscription is a JetStream consumer)
+    agentMqtt: { protocolVersion: 4, requestQos: Number(process.env.BENCH_FLEET_REQUEST_QOS ?? 0) },
     central: (i) => [
       ...["--url", rotated(c.mqttUrls, i).join(","), "--protocol-version", "4"],
       ...["--instance", String(i), "--instances", String(CFG.replicas)],

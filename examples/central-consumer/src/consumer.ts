@@ -9,7 +9,7 @@ import { openPositions, type Positions } from "./positions.js";
 import { type Replayer, replayer } from "./replay.js";
 import { DEFAULT_STREAM, type StreamOptions } from "./station-stream.js";
 import { type ConsumerStats, type Log, type Sink, Stations } from "./stations.js";
-import { parseTopic, REPLAY, stationStates, topicOf } from "./topics.js";
+import { parseTopic, siteFilters } from "./topics.js";
 
 export type { ConsumerStats, Delivery, Log, Sink } from "./stations.js";
 
@@ -117,9 +117,6 @@ class CentralConsumer implements Consumer {
       stream: { ...DEFAULT_STREAM, ...opts.stream },
       replayLimit: opts.replayLimit ?? 500,
       log: this.log,
-      onNewStation: (station) => {
-        if (this.client.connected) this.client.subscribe(this.stationTopics(station), { qos: 1 });
-      },
     });
     for (const [station, seq] of this.store.all())
       if (owns(this.part, station)) this.stations.resume(station, seq);
@@ -145,10 +142,6 @@ class CentralConsumer implements Consumer {
     this.replay.cancel();
     await this.client.endAsync();
     this.store.close();
-  }
-
-  private stationTopics(station: string): string[] {
-    return [topicOf(station, "notification"), topicOf(station, `response/${REPLAY}`)];
   }
 
   private tick(): void {
@@ -180,8 +173,7 @@ class CentralConsumer implements Consumer {
    * comes means a connection that no longer works: made again.
    */
   private subscribeAll(): void {
-    const stations = this.stations.names();
-    const filters = [stationStates(this.opts.site), ...stations.flatMap((s) => this.stationTopics(s))];
+    const filters = siteFilters(this.opts.site);
     const client = this.client;
     clearTimeout(this.subscribeTimer);
     this.subscribeTimer = setTimeout(() => {

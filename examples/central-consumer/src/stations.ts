@@ -45,8 +45,6 @@ export interface StationsOptions {
    * stations this replica delivered last.
    */
   owner?: string;
-  /** Called when a station is seen for the first time (the MQTT shell subscribes its topics then). */
-  onNewStation?: (station: string) => void;
 }
 
 export class Stations {
@@ -149,7 +147,6 @@ export class Stations {
       // A new station: its notifications from now on; what came before is fetched by replay.
       s = new StationStream(0, this.opts.stream);
       this.streams.set(station, s);
-      this.opts.onNewStation?.(station);
       this.opts.log("station", { station });
     }
     return s;

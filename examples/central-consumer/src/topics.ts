@@ -15,6 +15,18 @@ export const topicOf = (station: string, kind: StationTopic | `request/${typeof 
 /** The filter that announces every station of a site: its retained `state/station`. */
 export const stationStates = (site: string): string => `${PREFIX}/${site}/+/state/station`;
 
+/**
+ * What a consumer subscribes: every station of the site's `state/station` (which announces it),
+ * `notification` and replay answers. Three filters whatever the number of stations: an instance keeps
+ * its own share of what arrives, so the broker holds three subscriptions per consumer, not two per
+ * station (on NATS each QoS 1 subscription is a JetStream consumer of its own; docs/mqtt.md#nats).
+ */
+export const siteFilters = (site: string): string[] => [
+  stationStates(site),
+  `${PREFIX}/${site}/+/notification`,
+  `${PREFIX}/${site}/+/response/${REPLAY}`,
+];
+
 /** `ppsedge/v1/<site>/<ppsId>/<kind>` → station and kind, or null for anything else. */
 export function parseTopic(topic: string): { station: string; kind: StationTopic } | null {
   const parts = topic.split("/");
