@@ -11,7 +11,7 @@
 // while the stations keep producing, started again, and the time until the backlog is drained.
 // Reported: acknowledged by stations, delivered to central, missing after repair, per-station
 // inversions, duplicates, failover (a real agent's delivery cursor moving on; a simulated station's
-// next connection) and catch-up after each kill (until central has everything committed up to 2 s after
+// next connection, and its first acknowledgement there) and catch-up after each kill (until central has everything committed up to 2 s after
 // the kill), end-to-end p50/p99, what central's replicas logged (counts per event), CPU seconds and RSS
 // per process (broker nodes: since their last start). The figures and what they were measured at go to
 // bench/results/ (run.mjs).
@@ -168,9 +168,12 @@ async function kill(node, agents, sims, watch, downSeconds, alone) {
   await failover;
   const catchUpMs = await catchUp;
   // `alone`: a broker without a cluster (Mosquitto), where the next connection is to the node come back
-  const simConnects = (await sims.report())
-    .map((s) => s.connects.find((c) => c.at > at && (alone || c.url !== node.mqttUrl))?.at)
-    .filter((t) => t !== undefined);
+  const nextConnections = (await sims.report())
+    .map((s) => s.connects.find((c) => c.at > at && (alone || c.url !== node.mqttUrl)))
+    .filter((c) => c !== undefined);
+  const simConnects = nextConnections.map((c) => c.at);
+  // publishing again: the first acknowledgement on that connection (the agents' own measure)
+  const simAcks = nextConnections.map((c) => c.firstAckAt).filter((t) => t !== undefined);
   const backAt = restart - at + (restartMs ?? 0);
   return {
     node: node.name,
@@ -178,6 +181,7 @@ async function kill(node, agents, sims, watch, downSeconds, alone) {
     agentsOnNode: onNode.map((a) => a.station),
     agentFailoverMs: back,
     simulatedFailoverMs: summary(simConnects.map((t) => t - at)),
+    simulatedPublishingAgainMs: summary(simAcks.map((t) => t - at)),
     ...(alone ? { agentsAfterReturnMs: back.map((b) => (b === null ? null : Math.max(0, b - backAt))) } : {}),
     catchUpMs,
     restartMs,

@@ -2,8 +2,8 @@
 export interface SimStation {
   /** `<site>/<ppsId>` */
   station: string;
-  /** Each connection made: when, and to which node. */
-  connects: Array<{ at: number; url: string }>;
+  /** Each connection made: when, to which node, and when its first notification was acknowledged. */
+  connects: Array<{ at: number; url: string; firstAckAt?: number }>;
   connected(): boolean;
   url(): string;
   notify(type: string, data: unknown): void;

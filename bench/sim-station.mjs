@@ -34,7 +34,10 @@ export function simStation({
   let stateFor = -1;
   let stateAt = 0;
   let stopped = false;
-  /** When each connection came up, and the node it is on: what the failover figures are read from. */
+  /**
+   * When each connection came up, the node it is on, and when its first notification was acknowledged:
+   * what the failover figures are read from.
+   */
   const connects = [];
 
   const stamp = () => new Date().toISOString();
@@ -61,6 +64,8 @@ export function simStation({
       const seq = next++;
       c.publish(`${root}/notification`, outbox[seq - 1], { qos: 1 }, (err) => {
         if (err || c !== client) return; // resent on the next connection
+        const conn = connects.at(-1);
+        if (conn && conn.firstAckAt === undefined) conn.firstAckAt = Date.now();
         ackedSet.add(seq);
         while (ackedSet.delete(acked + 1)) acked++;
         pump();
