@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
-import { cpus, hostname } from "node:os";
+import { cpus, hostname, setPriority } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -110,19 +110,31 @@ export function summary(latenciesMs) {
 }
 
 /**
+ * `cmd args` to run at niceness `level` (nice(1) execs `cmd`, so the process id is the same), as
+ * [command, args]. The cluster fleet bench runs brokers, central and the other stations so: on a
+ * warehouse's hardware they are on other machines, and here they must not take the CPU of the stations
+ * whose scan → light is measured. 0: as is. `"idle"`: the SCHED_IDLE policy (chrt(1), which execs
+ * too): the process runs only when no process of the normal policy wants the CPU, which nice alone
+ * does not give when a dozen niced threads are runnable at once (sched(7)).
+ */
+export const niced = (level, cmd, args) => {
+  if (level === "idle") return ["chrt", ["--idle", "0", cmd, ...args]];
+  return level > 0 ? ["nice", ["-n", String(level), cmd, ...args]] : [cmd, args];
+};
+
+/** This process, and every thread of it, at `level` as `niced` takes it. */
+export function niceSelf(level) {
+  if (level === "idle") {
+    const r = spawnSync("chrt", ["--all-tasks", "--idle", "-p", "0", String(process.pid)]);
+    if (r.status !== 0) throw new Error(`chrt: ${r.stderr}`);
+  } else if (level > 0) setPriority(level);
+}
+
+/**
  * The V8 flags the agent runs with in production (`npm start`, systemd/pps-edge.service): a small young
  * generation keeps the resident set of a busy station under 150 MB (docs/architecture.md#performance-targets). A test keeps the three
  * places in step.
  */
-/**
- * `cmd args` to run at niceness `level` (nice(1) execs `cmd`, so the process id is the same), as
- * [command, args]. The cluster fleet bench runs brokers, central and the other stations so: on a
- * warehouse's hardware they are on other machines, and here they must not take the CPU of the stations
- * whose scan → light is measured. 0: as is.
- */
-export const niced = (level, cmd, args) =>
-  level > 0 ? ["nice", ["-n", String(level), cmd, ...args]] : [cmd, args];
-
 export const AGENT_NODE_FLAGS = ["--max-semi-space-size=4", "--max-old-space-size=256"];
 
 /**
