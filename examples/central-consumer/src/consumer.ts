@@ -169,20 +169,30 @@ class CentralConsumer implements Consumer {
   }
 
   /**
-   * A SUBACK that refuses a filter (0x80) is not a subscription: asked again shortly. One that never
-   * comes means a connection that no longer works: made again.
+   * A SUBACK that refuses a filter (0x80) is not a subscription: asked again shortly. One that does not
+   * come while nothing else does either means a connection that no longer works: made again. (A broker
+   * may send a persistent session's queued messages before the SUBACK; while they flow, it waits.)
    */
   private subscribeAll(): void {
     const filters = siteFilters(this.opts.site);
     const client = this.client;
-    clearTimeout(this.subscribeTimer);
-    this.subscribeTimer = setTimeout(() => {
+    const limit = this.opts.subackTimeoutMs ?? 15_000;
+    const since = Date.now();
+    const check = (): void => {
+      const quiet = Date.now() - Math.max(since, this.heardAt);
+      if (quiet < limit) {
+        this.subscribeTimer = setTimeout(check, limit - quiet);
+        return;
+      }
       this.log("subscribe_timeout", { filters: filters.length });
       this.redial();
-    }, this.opts.subackTimeoutMs ?? 15_000);
+    };
+    clearTimeout(this.subscribeTimer);
+    this.subscribeTimer = setTimeout(check, limit);
     client.subscribe(filters, { qos: 1 }, (err) => {
       clearTimeout(this.subscribeTimer);
       if (!err) return this.log("subscribed", { filters: filters.length });
+      if (!client.connected) return; // the connection went: subscribed again on the next
       this.trouble.refusedSubscriptions++;
       this.log("subscribe_refused", { filters: filters.length, error: err.message });
       this.subscribeTimer = setTimeout(() => client.connected && this.subscribeAll(), RESUBSCRIBE_MS);

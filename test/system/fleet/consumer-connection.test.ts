@@ -41,7 +41,11 @@ async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void
   }
 }
 
-function consume(b: TestBroker, silenceMs: number): { delivered: Delivery[]; events: string[] } {
+function consume(
+  b: TestBroker,
+  silenceMs: number,
+  subackTimeoutMs = 15_000,
+): { delivered: Delivery[]; events: string[] } {
   dir = mkdtempSync(join(tmpdir(), "pps-edge-consumer-"));
   const delivered: Delivery[] = [];
   const events: string[] = [];
@@ -52,6 +56,7 @@ function consume(b: TestBroker, silenceMs: number): { delivered: Delivery[]; eve
     sink: (batch) => delivered.push(...batch),
     protocolVersion: 4,
     silenceMs,
+    subackTimeoutMs,
     log: (event) => events.push(event),
   });
   return { delivered, events };
@@ -80,6 +85,30 @@ describe("the consumer's connection", () => {
     expect([...asked.values()]).toEqual([3, 3, 3]);
     expect(events.filter((e) => e === "subscribe_refused")).toHaveLength(2);
     expect(consumer?.stats().refusedSubscriptions).toBe(2);
+  });
+
+  it("makes the connection again when its SUBACK does not come", async () => {
+    // the consumer's first connection never has its SUBSCRIBE answered; the next one does
+    let first: Client | null = null;
+    let held = 0;
+    broker = await startAedes({
+      authorizeSubscribe: (client, sub, cb) => {
+        if (isConsumer(client)) first ??= client;
+        if (client === first) {
+          held++;
+          return; // no callback: no SUBACK
+        }
+        cb(null, sub);
+      },
+    });
+    const { delivered, events } = consume(broker, 60_000, 1000);
+    station = simStation({ urls: [broker.url], site: SITE, ppsId: "7" });
+    for (let i = 0; i < 3; i++) station.notify("pick_started", { i });
+    await until("three notifications at central", () => delivered.length >= 3);
+    expect(seqs(delivered)).toEqual([1, 2, 3]);
+    expect(held).toBeGreaterThanOrEqual(1);
+    expect(events.filter((e) => e === "subscribe_timeout")).toHaveLength(1);
+    expect(consumer?.stats().redials).toBe(1);
   });
 
   it("drops a connection that brings nothing and makes it again; the gap comes by replay", async () => {
