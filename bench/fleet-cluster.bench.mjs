@@ -417,6 +417,10 @@ export async function runCluster() {
       scanToLightMs: scanToLight,
       met: met(kills, total, outage, scanToLight, b.cluster.nodes.length === 1),
     };
+  } catch (e) {
+    // said before the clean-up, which may fail in turn and hide it
+    say(`failed: ${e.stack ?? e}`);
+    throw e;
   } finally {
     if (scanToLight === null) await scans.stop().catch(() => null);
     for (const c of central) await c.stop();

@@ -17,19 +17,23 @@ export function startSimFleet({ nice = 0, ...opts }) {
   let ready;
   const isReady = new Promise((ok, fail) => {
     ready = ok;
-    child.once("exit", (code) => fail(new Error(`simulated stations exited with ${code}`)));
+    child.once("exit", (code, signal) => {
+      const e = new Error(`simulated stations exited with ${code ?? signal}`);
+      fail(e);
+      for (const w of waiting.splice(0)) w.fail(e);
+    });
   });
   lines.on("line", (line) => {
     if (line === "READY") ready();
-    else waiting.shift()?.(JSON.parse(line));
+    else waiting.shift()?.ok(JSON.parse(line));
   });
   const send = (line) => child.stdin.write(`${line}\n`);
   const fleet = {
     pid: child.pid,
     send,
     report: () =>
-      new Promise((ok) => {
-        waiting.push(ok);
+      new Promise((ok, fail) => {
+        waiting.push({ ok, fail });
         send("report");
       }),
     stop: () =>

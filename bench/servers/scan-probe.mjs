@@ -30,7 +30,11 @@ createInterface({ input: process.stdin }).on("line", async (line) => {
     scanning = false;
     const runs = await Promise.all(loops);
     const epoch = (t) => Math.round(performance.timeOrigin + t);
-    for (const r of runs) process.stdout.write(`${JSON.stringify({ ...r, at: r.at.map(epoch) })}\n`);
+    // written out before the exit: a pipe's writes are asynchronous, and a long run is a line of 100s of KB
+    for (const r of runs)
+      await new Promise((ok) =>
+        process.stdout.write(`${JSON.stringify({ ...r, at: r.at.map(epoch) })}\n`, ok),
+      );
     for (const s of seats) {
       await closePort(s.scanner);
       await closePort(s.controller);
