@@ -36,7 +36,10 @@ export interface ConsumerOptions extends Partial<Partition> {
    * docs/mqtt.md#nats, where a connection was seen to stay up and bring nothing after a node's death).
    */
   silenceMs?: number;
-  /** How long a SUBSCRIBE may wait for its SUBACK before the connection is made again (15 s). */
+  /**
+   * How long a SUBSCRIBE may wait for its SUBACK, with nothing else arriving either, before the
+   * connection is made again (15 s).
+   */
   subackTimeoutMs?: number;
   log?: Log;
 }
@@ -148,7 +151,8 @@ class CentralConsumer implements Consumer {
     if (!this.client.connected) return;
     this.stations.tick();
     const silence = this.opts.silenceMs ?? 90_000;
-    if (this.stations.names().length > 0 && Date.now() - this.heardAt > silence) {
+    // the station list is looked at only once the connection has been silent that long
+    if (Date.now() - this.heardAt > silence && this.stations.names().length > 0) {
       this.log("silent", { ms: Date.now() - this.heardAt });
       this.redial();
     }
