@@ -11,10 +11,11 @@
 // while the stations keep producing, started again, and the time until the backlog is drained.
 // Reported: acknowledged by stations, delivered to central, missing after repair, per-station
 // inversions, duplicates, failover (a real agent's delivery cursor moving on; a simulated station's
-// next connection, and its first acknowledgement there) and catch-up after each kill (until central has everything committed up to 2 s after
-// the kill), end-to-end p50/p99, what central's replicas logged (counts per event), CPU seconds and RSS
-// per process (broker nodes: since their last start). The figures and what they were measured at go to
-// bench/results/ (run.mjs).
+// next connection, and its first acknowledgement there) and catch-up after each kill (until central has
+// everything committed up to 2 s after the kill), end-to-end p50/p99, what central's replicas logged
+// (counts per event), CPU seconds and RSS per process (broker nodes: since their last start). The
+// figures and what they were measured at go to bench/results/ (run.mjs). On NATS the agents subscribe
+// their requests at BENCH_FLEET_REQUEST_QOS (0; docs/mqtt.md#nats).
 // BENCH_FLEET_LONG_DOWN (0) s: the node of kill number BENCH_FLEET_LONG_DOWN_AT (1, from 0) stays down that
 // long instead (the next kill waits for it: two nodes of three down is no quorum). Central's outage is
 // at the compressed rate BENCH_FLEET_OUTAGE_RATE (5) notifications/s per station: a one-line pick makes
@@ -25,10 +26,10 @@
 // a scan every 100 ms the whole run, scan → light reported per phase (load and kills, central's outage,
 // the drain). Everything else (broker nodes, central's replicas, the simulated stations, the other real
 // agents, and this process once it has started the scanned ones) runs under the SCHED_IDLE policy
-// (BENCH_FLEET_NICE `idle`, lib.mjs `niced`; a number: that niceness instead; 0: as is), and the broker nodes and central keep their
-// files in BENCH_FLEET_OTHERS_DIR (/dev/shm): in a warehouse they are other machines, and on this one
-// they must not take the scanned stations' CPU or make their commits wait behind their writes on the
-// one disk.
+// (BENCH_FLEET_NICE `idle`, lib.mjs `niced`; a number: that niceness instead; 0: as is), and the
+// broker nodes and central keep their files in BENCH_FLEET_OTHERS_DIR (/dev/shm): in a warehouse they
+// are other machines, and on this one they must not take the scanned stations' CPU or make their
+// commits wait behind their writes on the one disk.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

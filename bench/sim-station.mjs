@@ -1,12 +1,13 @@
 // A simulated station for the fleet benchmark and the fleet system test: real agents do not fit by the
 // hundred on two cores, so the rest of a warehouse is these. Each one speaks the agent's MQTT contract
 // (docs/mqtt.md) as far as central can tell: the same client id, Will and retained `connection` with a
-// session number, the retained `state/station` with `lastNotificationSeq` on every connect and at most
-// 2 s after new notifications (and every 30 s regardless), the notification envelope with `notification_id` `<site>.<ppsId>.<seq>`
-// on the one `notification` topic at QoS 1, at most 64 unacknowledged, resent from the oldest
-// unacknowledged after a reconnect, and `request/replay_notifications` answered from its outbox. Like
-// the agent with `mqtt.failoverUrls`, it moves to the next node at once when its node is lost. Its
-// outbox is in memory: a simulated station is never restarted.
+// session number, the retained `state/station` with `lastNotificationSeq` on every connect, at most
+// 2 s after new notifications and every 30 s regardless, the notification envelope with
+// `notification_id` `<site>.<ppsId>.<seq>` on the one `notification` topic at QoS 1, at most 64
+// unacknowledged, resent from the oldest unacknowledged after a reconnect, and
+// `request/replay_notifications` answered from its outbox. Like the agent with `mqtt.failoverUrls`, it
+// moves to the next node at once when its node is lost. Its outbox is in memory: a simulated station is
+// never restarted.
 import mqtt from "mqtt";
 
 const WINDOW = 64;
