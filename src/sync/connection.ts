@@ -8,6 +8,7 @@
  * (docs/mqtt.md#failure-modes-designed-against).
  */
 import mqtt, { type IConnackPacket, type MqttClient } from "mqtt";
+import type { Logger } from "pino";
 import { backoffDelay, nextServer, STABLE_CONNECTION_MS } from "../domain/backoff.js";
 import { createLink, type OwnedLink } from "./connection-link.js";
 import { type ConnectionOptions, clientOptions, connectionPayload } from "./connection-options.js";
@@ -49,6 +50,21 @@ function currentUrl(run: Run): string {
   return run.opts.urls[run.server] ?? (run.opts.urls[0] as string);
 }
 
+/**
+ * One subscription. A SUBACK that refuses it (0x80: an ACL, a broker's limit; mqtt.js rejects with the
+ * SUBACK on the error) is logged and the connection kept: the notifications still flow, only central's requests
+ * cannot arrive. Any other failure is the connection's.
+ */
+async function subscribe(c: MqttClient, filter: string, qos: 0 | 1, log: Logger): Promise<void> {
+  try {
+    await c.subscribeAsync(filter, { qos });
+  } catch (err) {
+    const code = (err as { packet?: { granted?: unknown[] } }).packet?.granted?.[0];
+    if (typeof code !== "number" || code < 0x80) throw err;
+    log.error({ filter, code }, "mqtt: subscription refused; central's requests will not arrive");
+  }
+}
+
 /** A new client with the next session number; its events drive the run. */
 function connect(run: Run): void {
   const { opts } = run;
@@ -70,7 +86,13 @@ function connect(run: Run): void {
   c.on("close", () => onClose(run, c));
 }
 
-/** CONNACK: the subscriptions, then ONLINE (retained), then the parts; a failure drops the connection. */
+/**
+ * CONNACK: the subscriptions, then ONLINE (retained), then the parts, written in that order without
+ * waiting for each acknowledgement: the broker takes one connection's packets in order, and a station
+ * failing over waits for one round trip, not four, on a node that is taking over a dead node's stations
+ * (docs/mqtt.md#a-clustered-broker). One that fails drops the connection (a refused subscription
+ * does not: `subscribe`).
+ */
 function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number): void {
   const { opts, handlers } = run;
   if (run.client !== c || run.stopped) return;
@@ -80,11 +102,11 @@ function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number):
   run.link = l;
   const url = currentUrl(run);
   opts.log.info({ url: redact(url), session: s, clientId: opts.clientId }, "mqtt: connected");
-  (async () => {
-    for (const filter of opts.subscriptions) await c.subscribeAsync(filter, { qos: opts.subscriptionQos });
-    await l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s, opts.now()), true);
-    await handlers.onUp(l);
-  })().catch((err) => {
+  Promise.all([
+    ...opts.subscriptions.map((filter) => subscribe(c, filter, opts.subscriptionQos, opts.log)),
+    l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s, opts.now()), true),
+    handlers.onUp(l),
+  ]).catch((err) => {
     if (!l.up) return; // the connection went away while setting up; close handling follows
     opts.log.error({ err }, "mqtt: connection setup failed");
     l.drop("setup failed");

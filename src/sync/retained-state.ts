@@ -64,8 +64,9 @@ function* changed(src: RetainedSources, changes: Changes): Generator<RetainedMes
 }
 
 /**
- * Everything first when `all` (the station's state, then `stationDone`, then each request's), then
- * what changed meanwhile, until nothing is left or the link is down.
+ * Everything first when `all` (the station's state, `stationDone` once it is written, then each
+ * request's once it is acknowledged), then what changed meanwhile, until nothing is left or the link
+ * is down.
  */
 async function publish(
   src: RetainedSources,
@@ -77,8 +78,11 @@ async function publish(
   if (all) {
     changes.resync = false;
     clear(changes);
-    await publishWindowed(l, [stationMessage(src)], 1);
+    // the notifications are written right behind state/station, not after its PUBACK: the broker
+    // takes them in that order, and a failover waits for one round trip (docs/mqtt.md#a-clustered-broker)
+    const station = publishWindowed(l, [stationMessage(src)], 1);
     stationDone?.();
+    await station;
     await publishWindowed(l, requestMessages(src), src.window);
   }
   while (l.up && (changes.resync || changes.station || changes.requests.size > 0)) {
@@ -130,9 +134,9 @@ export function createRetainedState(deps: RetainedStateDeps) {
 
   return {
     /**
-     * Republishes every retained state message, `state/station` first, then calls `stationDone` (the
-     * notifications may resume: a long list of requests must not hold them up) before the requests';
-     * resolves once all are acknowledged.
+     * Republishes every retained state message, `state/station` first, then calls `stationDone` once
+     * it is written (the notifications may resume behind it: a long list of requests must not hold them
+     * up) before the requests'; resolves once all are acknowledged.
      */
     async attach(l: Link, stationDone?: () => void): Promise<void> {
       link = l;
