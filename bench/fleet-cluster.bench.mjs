@@ -11,7 +11,8 @@
 // while the stations keep producing, started again, and the time until the backlog is drained.
 // Reported: acknowledged by stations, delivered to central, missing after repair, per-station
 // inversions, duplicates, failover (a real agent's delivery cursor moving on; a simulated station's
-// next connection, and its first acknowledgement there) and catch-up after each kill (until central has
+// next connection, and its first acknowledgement there; for the simulated ones also the time from
+// their CONNACK to the SUBACK and the first PUBACKs) and catch-up after each kill (until central has
 // everything committed up to 2 s after the kill), end-to-end p50/p99, what central's replicas logged
 // (counts per event), CPU seconds and RSS per process (broker nodes: since their last start). The
 // figures and what they were measured at go to bench/results/ (run.mjs). On NATS the agents subscribe
@@ -180,6 +181,10 @@ async function kill(node, agents, sims, watch, downSeconds, alone) {
     .filter((s) => s.connects.some((c) => c.at > at))
     .map((s) => s.connects.find((c) => c.at > at && c.firstAckAt !== undefined)?.firstAckAt ?? null);
   const backAt = restart - at + (restartMs ?? 0);
+  // where a simulated station's failover went: from its first connection after the kill (CONNACK) to
+  // the SUBACK, the PUBACK of ONLINE and of its first notification there
+  const firstAfter = report.map((s) => s.connects.find((c) => c.at > at)).filter((c) => c !== undefined);
+  const afterConnect = (k) => summary(firstAfter.filter((c) => c[k] !== undefined).map((c) => c[k] - c.at));
   return {
     node: node.name,
     downSeconds,
@@ -188,6 +193,11 @@ async function kill(node, agents, sims, watch, downSeconds, alone) {
     simulatedFailoverMs: summary(simConnects.map((t) => t - at)),
     simulatedPublishingAgainMs: summary(simAcks.filter((t) => t !== null).map((t) => t - at)),
     simulatedNotPublishingAgain: simAcks.filter((t) => t === null).length,
+    simulatedAfterConnectMs: {
+      suback: afterConnect("subackAt"),
+      online: afterConnect("onlineAckAt"),
+      firstAck: afterConnect("firstAckAt"),
+    },
     ...(alone ? { agentsAfterReturnMs: back.map((b) => (b === null ? null : Math.max(0, b - backAt))) } : {}),
     catchUpMs,
     restartMs,

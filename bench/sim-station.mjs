@@ -4,7 +4,9 @@
 // session number, the retained `state/station` with `lastNotificationSeq` on every connect, at most
 // 2 s after new notifications and every 30 s regardless, the notification envelope with
 // `notification_id` `<site>.<ppsId>.<seq>` on the one `notification` topic at QoS 1, at most 64
-// unacknowledged, resent from the oldest unacknowledged after a reconnect, and
+// unacknowledged, resent from the oldest unacknowledged after a reconnect, the subscription, ONLINE,
+// `state/station` and the notifications written back to back after CONNACK (the times of their
+// acknowledgements kept with each connection), and
 // `request/replay_notifications` answered from its outbox. Like the agent with `mqtt.failoverUrls`, it
 // moves to the next node at once when its node is lost. Its outbox is in memory: a simulated station is
 // never restarted.
@@ -122,12 +124,19 @@ export function simStation({
     client = c;
     c.on("connect", () => {
       if (c !== client) return; // closed meanwhile
-      connects.push({ at: Date.now(), url });
-      c.subscribe(`${root}/request/+`, { qos: requestQos });
-      c.publish(`${root}/connection`, JSON.stringify({ state: "ONLINE", session, timestamp: stamp() }), {
-        qos: 1,
-        retain: true,
+      const conn = { at: Date.now(), url };
+      connects.push(conn);
+      c.subscribe(`${root}/request/+`, { qos: requestQos }, () => {
+        conn.subackAt = Date.now();
       });
+      c.publish(
+        `${root}/connection`,
+        JSON.stringify({ state: "ONLINE", session, timestamp: stamp() }),
+        { qos: 1, retain: true },
+        () => {
+          conn.onlineAckAt = Date.now();
+        },
+      );
       publishState(c);
       next = acked + 1;
       pump();
