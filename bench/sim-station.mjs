@@ -6,10 +6,10 @@
 // `notification_id` `<site>.<ppsId>.<seq>` on the one `notification` topic at QoS 1, at most 64
 // unacknowledged, resent from the oldest unacknowledged after a reconnect, the subscription, ONLINE,
 // `state/station` and the notifications written back to back after CONNACK (the times of their
-// acknowledgements kept with each connection), and `request/replay_notifications` answered from its
-// outbox. Like the agent with `mqtt.failoverUrls`, it moves to the next node at once when its node is
-// lost, taking the nodes in the agent's order. Its outbox is in memory: a simulated station is never
-// restarted.
+// acknowledgements kept with each connection), and
+// `request/replay_notifications` answered from its outbox. Like the agent with `mqtt.failoverUrls`, it
+// moves to the next node at once when its node is lost. Its outbox is in memory: a simulated station is
+// never restarted.
 import mqtt from "mqtt";
 
 const WINDOW = 64;
@@ -17,19 +17,8 @@ const STATE_EVERY_MS = 2000;
 /** As the agent: `state/station` at least this often, new notifications or not (src/sync/sync.ts). */
 const STATE_REFRESH_MS = 30_000;
 
-/** The agent's order of its nodes (src/domain/backoff.ts `failoverOrder`): the first, then the others
- * rotated by the FNV-1a hash of the client id, so a dead node's stations spread over the others. */
-function failoverOrder(urls, clientId) {
-  const [primary, ...others] = urls;
-  if (primary === undefined || others.length < 2) return [...urls];
-  let h = 0x811c9dc5;
-  for (let i = 0; i < clientId.length; i++) h = Math.imul(h ^ clientId.charCodeAt(i), 0x01000193) >>> 0;
-  const k = h % others.length;
-  return [primary, ...others.slice(k), ...others.slice(0, k)];
-}
-
 export function simStation({
-  urls: given,
+  urls,
   site,
   ppsId,
   protocolVersion = 4,
@@ -38,8 +27,6 @@ export function simStation({
   version = "1.5.0",
 }) {
   const root = `ppsedge/v1/${site}/${ppsId}`;
-  const clientId = `pps-edge-${site}-${ppsId}`;
-  const urls = failoverOrder(given, clientId);
   const outbox = [];
   const ackedSet = new Set();
   let acked = 0;
@@ -119,7 +106,7 @@ export function simStation({
     session++;
     const url = urls[node % urls.length];
     const c = mqtt.connect(url, {
-      clientId,
+      clientId: `pps-edge-${site}-${ppsId}`,
       protocolVersion,
       clean: true,
       keepalive: 15,

@@ -53,7 +53,7 @@ const mqttObject = z
       .preprocess(commaSeparated, z.array(brokerUrl).max(16))
       .default([])
       .describe(
-        "further addresses of the same clustered broker, tried in turn after `mqtt.url`, in an order of the station's own (the list rotated by a hash of the client id, so stations sharing a list spread over the surviving nodes); a list, or comma-separated in the environment; only with a broker URL in `mqtt.url`",
+        "further addresses of the same clustered broker, tried in turn after `mqtt.url` (a list, or comma-separated in the environment); only with a broker URL in `mqtt.url`",
       ),
     embeddedHost: z
       .string()

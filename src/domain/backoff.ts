@@ -14,9 +14,7 @@
  * - A clustered broker (`mqtt.failoverUrls`, docs/mqtt.md#a-clustered-broker): after a close the next
  *   address is taken; each other node is tried at once (attempt 0), and the step grows once per round,
  *   when the list comes back to the node where the round began. A station whose node dies thus publishes
- *   through another node within `minMs`, and a whole cluster away is backed off as one broker is. The
- *   failover addresses are taken in an order of the station's own (`failoverOrder`), so the stations of
- *   a dead node spread over the others instead of all landing on the next one in a shared list.
+ *   through another node within `minMs`, and a whole cluster away is backed off as one broker is.
  *
  * Pure: the random source is an input.
  */
@@ -66,18 +64,4 @@ export function nextServer(r: ServerRound, count: number, lost: boolean): Server
   const roundStart = lost ? r.server : r.roundStart;
   const server = (r.server + 1) % Math.max(count, 1);
   return { server, roundStart, fresh: server !== roundStart };
-}
-
-/**
- * The addresses in the order a station tries them: `mqtt.url` first, then `mqtt.failoverUrls` rotated
- * by a hash of the client id (FNV-1a, 32 bits). Stations given the same list thus fail over to
- * different nodes, about evenly, and each always to the same one.
- */
-export function failoverOrder(urls: readonly string[], clientId: string): string[] {
-  const [primary, ...others] = urls;
-  if (primary === undefined || others.length < 2) return [...urls];
-  let h = 0x811c9dc5;
-  for (let i = 0; i < clientId.length; i++) h = Math.imul(h ^ clientId.charCodeAt(i), 0x01000193) >>> 0;
-  const k = h % others.length;
-  return [primary, ...others.slice(k), ...others.slice(0, k)];
 }

@@ -10,7 +10,6 @@ import type { Logger } from "pino";
 import { readCertificate } from "../config/certificate-files.js";
 import type { Config } from "../config/config.schema.js";
 import type { MqttRepo } from "../db/mqtt.repo.js";
-import { failoverOrder } from "../domain/backoff.js";
 import type { BrokerAccess, BrokerGuardOptions, VerifyUser } from "./broker-guard.js";
 import type { ConnectionOptions } from "./connection-options.js";
 import type { EmbeddedBroker, EmbeddedBrokerOptions } from "./embedded-broker.js";
@@ -143,10 +142,9 @@ export function connectionOptions(
   ctx: ConnectionContext,
 ): ConnectionOptions {
   const cfg = config.mqtt;
-  const clientId = agentClientId(config);
   return {
-    urls: failoverOrder([endpoint.url, ...(endpoint.failoverUrls ?? [])], clientId),
-    clientId,
+    urls: [endpoint.url, ...(endpoint.failoverUrls ?? [])],
+    clientId: agentClientId(config),
     protocolVersion: endpoint.protocolVersion,
     keepaliveSeconds: cfg.keepaliveSeconds,
     connectTimeoutMs: cfg.connectTimeoutMs,

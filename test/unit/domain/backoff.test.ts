@@ -4,7 +4,7 @@
  * growing to `flappingMaxMs` for connections that keep breaking soon after they were made.
  */
 import { describe, expect, it } from "vitest";
-import { type BackoffOptions, backoffDelay, failoverOrder, nextServer } from "../../../src/domain/backoff.js";
+import { type BackoffOptions, backoffDelay, nextServer } from "../../../src/domain/backoff.js";
 
 /** The defaults (docs/configuration.md). */
 const opts: BackoffOptions = { minMs: 1000, maxMs: 4000, flappingMaxMs: 60_000 };
@@ -135,40 +135,5 @@ describe("the nodes of a clustered broker, tried in turn (docs/mqtt.md#a-cluster
       fresh: false,
     });
     expect(nextServer({ server: 0, roundStart: 0 }, 1, false).fresh).toBe(false);
-  });
-});
-
-describe("the order a station tries the failover nodes in (docs/mqtt.md#a-clustered-broker)", () => {
-  const nodes = ["mqtt://a:1883", "mqtt://b:1883", "mqtt://c:1883"];
-
-  it("keeps mqtt.url first and every failover address once", () => {
-    for (let i = 0; i < 50; i++) {
-      const order = failoverOrder(nodes, `pps-edge-dc1-${i}`);
-      expect(order[0]).toBe(nodes[0]);
-      expect([...order].sort()).toEqual([...nodes].sort());
-    }
-  });
-
-  it("is the same for a station every time", () => {
-    expect(failoverOrder(nodes, "pps-edge-dc1-7")).toEqual(failoverOrder(nodes, "pps-edge-dc1-7"));
-  });
-
-  it("sends the stations of a dead node to the other nodes about evenly, not all to the next one", () => {
-    const firstChoice = new Map<string, number>();
-    for (let i = 1; i <= 500; i++) {
-      const next = failoverOrder(nodes, `pps-edge-dc1-${i}`)[1] as string;
-      firstChoice.set(next, (firstChoice.get(next) ?? 0) + 1);
-    }
-    expect(firstChoice.get(nodes[1] as string)).toBeGreaterThan(200);
-    expect(firstChoice.get(nodes[2] as string)).toBeGreaterThan(200);
-  });
-
-  it("leaves one address, or one failover address, as it is", () => {
-    expect(failoverOrder(["mqtt://a:1883"], "x")).toEqual(["mqtt://a:1883"]);
-    expect(failoverOrder(["mqtt://a:1883", "mqtt://b:1883"], "x")).toEqual([
-      "mqtt://a:1883",
-      "mqtt://b:1883",
-    ]);
-    expect(failoverOrder([], "x")).toEqual([]);
   });
 });
