@@ -151,7 +151,7 @@ const mqttObject = z
      * were made grow it up to `reconnectFlappingMaxMs`.
      */
     reconnectMinMs: count(10, 600_000, 1000).describe(
-      "after a connection that lasted 10 s is lost, the first retry comes at a random moment within this; each failed attempt doubles the step …",
+      "after a connection that lasted 10 s is lost, the first retry comes at a random moment within this (at another node of `mqtt.failoverUrls`, within 250 ms at most); each failed attempt doubles the step …",
     ),
     reconnectMaxMs: count(10, 3_600_000, 4000).describe(
       "… up to this, each delay random in [0, step]: a broker that returns is tried again by every station within this",

@@ -12,9 +12,10 @@
  *   clients (EMQX flapping detection) is not provoked.
  *
  * - A clustered broker (`mqtt.failoverUrls`, docs/mqtt.md#a-clustered-broker): after a close the next
- *   address is taken; each other node is tried at once (attempt 0), and the step grows once per round,
- *   when the list comes back to the node where the round began. A station whose node dies thus publishes
- *   through another node within `minMs`, and a whole cluster away is backed off as one broker is.
+ *   address is taken; each other node is tried at once (attempt 0, within FAILOVER_SPREAD_MS), and the
+ *   step grows once per round, when the list comes back to the node where the round began. A station
+ *   whose node dies thus publishes through another node within a quarter of a second of trying, and a
+ *   whole cluster away is backed off as one broker is.
  *
  * Pure: the random source is an input.
  */
@@ -49,6 +50,21 @@ export function backoffDelay(
  * it. Greengrass has the same knob (`minimumConnectedTimeBeforeRetryResetSeconds`).
  */
 export const STABLE_CONNECTION_MS = 10_000;
+
+/**
+ * A station whose node of a cluster died tries the next node within this, not within `minMs`: that node
+ * is up and already serving, and a second's jitter would only add to the station's failover. Jitter
+ * still spreads the attempts, and flapping still backs off as before (`failoverMinMs`).
+ */
+export const FAILOVER_SPREAD_MS = 250;
+
+/**
+ * The `minMs` for the next attempt: at most FAILOVER_SPREAD_MS when it goes to a node not yet tried in
+ * this round (`fresh`) and no connection has flapped; otherwise `minMs`.
+ */
+export function failoverMinMs(fresh: boolean, flaps: number, minMs: number): number {
+  return fresh && flaps === 0 ? Math.min(minMs, FAILOVER_SPREAD_MS) : minMs;
+}
 
 /** Where a station is in its list of broker addresses: the one last tried, and where the round began. */
 export interface ServerRound {

@@ -9,7 +9,7 @@
  */
 import mqtt, { type IConnackPacket, type MqttClient } from "mqtt";
 import type { Logger } from "pino";
-import { backoffDelay, nextServer, STABLE_CONNECTION_MS } from "../domain/backoff.js";
+import { backoffDelay, failoverMinMs, nextServer, STABLE_CONNECTION_MS } from "../domain/backoff.js";
 import { createLink, type OwnedLink } from "./connection-link.js";
 import { type ConnectionOptions, clientOptions, connectionPayload } from "./connection-options.js";
 import type { ConnectionHandlers, Link } from "./link.js";
@@ -140,7 +140,11 @@ function onClose(run: Run, c: MqttClient): void {
   run.roundStart = next.roundStart;
   const delay = backoffDelay(
     { attempt: next.fresh ? 0 : run.attempt++, flaps: run.flaps },
-    { minMs: opts.reconnectMinMs, maxMs: opts.reconnectMaxMs, flappingMaxMs: opts.reconnectFlappingMaxMs },
+    {
+      minMs: failoverMinMs(next.fresh, run.flaps, opts.reconnectMinMs),
+      maxMs: opts.reconnectMaxMs,
+      flappingMaxMs: opts.reconnectFlappingMaxMs,
+    },
   );
   handlers.onReconnectScheduled?.(delay);
   run.timer = setTimeout(() => connect(run), delay);

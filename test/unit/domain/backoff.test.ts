@@ -4,7 +4,13 @@
  * growing to `flappingMaxMs` for connections that keep breaking soon after they were made.
  */
 import { describe, expect, it } from "vitest";
-import { type BackoffOptions, backoffDelay, nextServer } from "../../../src/domain/backoff.js";
+import {
+  type BackoffOptions,
+  backoffDelay,
+  FAILOVER_SPREAD_MS,
+  failoverMinMs,
+  nextServer,
+} from "../../../src/domain/backoff.js";
 
 /** The defaults (docs/configuration.md). */
 const opts: BackoffOptions = { minMs: 1000, maxMs: 4000, flappingMaxMs: 60_000 };
@@ -135,5 +141,35 @@ describe("the nodes of a clustered broker, tried in turn (docs/mqtt.md#a-cluster
       fresh: false,
     });
     expect(nextServer({ server: 0, roundStart: 0 }, 1, false).fresh).toBe(false);
+  });
+});
+
+describe("the first attempt at another node after a node's death (docs/mqtt.md#a-clustered-broker)", () => {
+  /** The delay a station draws for its next attempt, as src/sync/connection.ts asks for it. */
+  const next = (fresh: boolean, attempt: number, flaps: number, random: () => number) =>
+    backoffDelay(
+      { attempt: fresh ? 0 : attempt, flaps },
+      { ...opts, minMs: failoverMinMs(fresh, flaps, opts.minMs) },
+      random,
+    );
+
+  it("comes within a quarter of a second at a node not yet tried, spread over that time", () => {
+    const draws = Array.from({ length: 1000 }, (_, i) => next(true, 0, 0, seeded(i)));
+    expect(Math.max(...draws)).toBeLessThanOrEqual(FAILOVER_SPREAD_MS);
+    expect(draws.filter((d) => d < FAILOVER_SPREAD_MS / 2).length).toBeGreaterThan(400);
+    expect(draws.filter((d) => d >= FAILOVER_SPREAD_MS / 2).length).toBeGreaterThan(400);
+  });
+
+  it("keeps reconnectMinMs for the same broker again, and when it is smaller", () => {
+    expect(failoverMinMs(false, 0, 1000)).toBe(1000);
+    expect(failoverMinMs(true, 0, 100)).toBe(100);
+    const draws = Array.from({ length: 1000 }, (_, i) => next(false, 0, 0, seeded(i)));
+    expect(Math.max(...draws)).toBeGreaterThan(FAILOVER_SPREAD_MS);
+  });
+
+  it("leaves a flapping station's step as it was, even at a node not yet tried", () => {
+    expect(failoverMinMs(true, 1, 1000)).toBe(1000);
+    const draws = Array.from({ length: 200 }, (_, i) => next(true, 0, 1, seeded(i)));
+    expect(Math.min(...draws)).toBeGreaterThanOrEqual(500);
   });
 });
