@@ -11,8 +11,10 @@
 // - one Erlang cookie for all of them (https://www.rabbitmq.com/clustering.html, "Erlang Cookie");
 // - the plugins `rabbitmq_mqtt` (https://www.rabbitmq.com/mqtt.html, MQTT 3.1.1 on 3.10) and
 //   `rabbitmq_consistent_hash_exchange` (central's partitioning);
-// - one scheduler thread and no busy waiting (`+S 1 +sbwt none`, https://www.rabbitmq.com/runtime.html):
-//   three nodes share two cores with the agents and the consumers.
+// - `schedulers` (1) scheduler threads and no busy waiting (`+S 1 +sbwt none`,
+//   https://www.rabbitmq.com/runtime.html): three nodes share two cores with the agents and the
+//   consumers; the fleet bench gives each node both cores (a node of a real cluster has cores of its
+//   own, and under SCHED_IDLE the nodes take only what the stations leave).
 import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -98,13 +100,15 @@ function logTail(dir) {
  * Starts `nodes` (3) nodes in a temp folder and resolves once every one accepts AMQP and MQTT
  * connections and the cluster has them all. Each node: `name`, `mqttUrl`, `amqpUrl`, `pid()`,
  * `stop()` (SIGTERM, a clean stop), `kill()` (SIGKILL), `start()`, `running()`. `nice`: the nodes'
- * niceness (lib.mjs `niced`); `parent`: the folder their files go under (the system's temporary one).
+ * niceness (lib.mjs `niced`); `parent`: the folder their files go under (the system's temporary one);
+ * `schedulers`: each node's scheduler threads.
  */
 export async function startRabbitCluster({
   nodes: count = 3,
   cookie = "ppsedgebenchcookie",
   nice = 0,
   parent = tmpdir(),
+  schedulers = 1,
 } = {}) {
   const base = mkdtempSync(join(parent, "pps-edge-rabbitmq-"));
   const user = runAs();
@@ -144,7 +148,7 @@ export async function startRabbitCluster({
     RABBITMQ_LOG_BASE: join(files[i].dir, "log"),
     RABBITMQ_CONFIG_FILE: files[i].conf,
     RABBITMQ_ENABLED_PLUGINS_FILE: files[i].plugins,
-    RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: "+S 1:1 +sbwt none +sbwtdcpu none +sbwtdio none",
+    RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: `+S ${schedulers}:${schedulers} +sbwt none +sbwtdcpu none +sbwtdio none`,
   });
   const spawnOpts = (i) => ({ env: env(i), detached: true, stdio: "ignore", ...(user ?? {}) });
 
