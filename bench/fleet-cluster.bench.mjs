@@ -31,7 +31,7 @@
 // broker nodes and central keep their files in BENCH_FLEET_OTHERS_DIR (/dev/shm): in a warehouse they
 // are other machines, and on this one they must not take the scanned stations' CPU or make their
 // commits wait behind their writes on the one disk. Each RabbitMQ node has BENCH_FLEET_RABBITMQ_SCHEDULERS
-// (2) scheduler threads, as many as the machine has cores.
+// (1) scheduler threads.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -65,9 +65,9 @@ const CFG = {
   outageRate: env("OUTAGE_RATE", 5),
   liveRate: env("LIVE_RATE", 0.83),
   scanned: env("SCANNED", 1),
-  // each RabbitMQ node's scheduler threads (bench/rabbitmq-cluster.mjs): both cores, as a node of its own
-  // would have; the nodes run under SCHED_IDLE, so they take only what the stations leave
-  rabbitmqSchedulers: env("RABBITMQ_SCHEDULERS", 2),
+  // each RabbitMQ node's scheduler threads (bench/rabbitmq-cluster.mjs); 2 gives a node both cores, as a
+  // node of its own would have (the nodes run under SCHED_IDLE: they take only what the stations leave)
+  rabbitmqSchedulers: env("RABBITMQ_SCHEDULERS", 1),
   nice: (process.env.BENCH_FLEET_NICE ?? "idle") === "idle" ? "idle" : env("NICE", 0),
   // the broker nodes' and central's files: in a warehouse they are other machines, with disks of their
   // own; on this one a folder on the station's disk would make its commits wait behind theirs

@@ -13,8 +13,7 @@
 //   `rabbitmq_consistent_hash_exchange` (central's partitioning);
 // - `schedulers` (1) scheduler threads and no busy waiting (`+S 1 +sbwt none`,
 //   https://www.rabbitmq.com/runtime.html): three nodes share two cores with the agents and the
-//   consumers; the fleet bench gives each node both cores (a node of a real cluster has cores of its
-//   own, and under SCHED_IDLE the nodes take only what the stations leave).
+//   consumers (the fleet bench can give each node more: BENCH_FLEET_RABBITMQ_SCHEDULERS).
 import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
