@@ -52,8 +52,8 @@ function currentUrl(run: Run): string {
 
 /**
  * One subscription. A SUBACK that refuses it (0x80: an ACL, a broker's limit; mqtt.js rejects with the
- * SUBACK on the error) is logged and the connection kept: the notifications still flow, only central's requests
- * cannot arrive. Any other failure is the connection's.
+ * SUBACK on the error) is logged and the connection kept: the notifications still flow, only central's
+ * requests cannot arrive. Any other failure is the connection's.
  */
 async function subscribe(c: MqttClient, filter: string, qos: 0 | 1, log: Logger): Promise<void> {
   try {

@@ -81,8 +81,11 @@ async function publish(
     // the notifications are written right behind state/station, not after its PUBACK: the broker
     // takes them in that order, and a failover waits for one round trip (docs/mqtt.md#a-clustered-broker)
     const station = publishWindowed(l, [stationMessage(src)], 1);
-    stationDone?.();
-    await station;
+    try {
+      stationDone?.();
+    } finally {
+      await station; // awaited even when stationDone throws, so its failure is never left unhandled
+    }
     await publishWindowed(l, requestMessages(src), src.window);
   }
   while (l.up && (changes.resync || changes.station || changes.requests.size > 0)) {
