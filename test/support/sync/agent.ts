@@ -23,7 +23,7 @@ export const FAST = {
 
 /** An agent listening on a free HTTP port and syncing to `broker` (or to its own embedded broker). */
 export function agentOn(
-  broker: TestBroker | "embedded",
+  broker: Pick<TestBroker, "url" | "protocolVersion"> | "embedded",
   mqtt: Record<string, unknown> = {},
 ): Promise<TestAgent> {
   const target =

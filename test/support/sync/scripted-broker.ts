@@ -7,6 +7,7 @@
 import { createServer, type Socket } from "node:net";
 import mqttPacket, { type Packet } from "mqtt-packet";
 import { freePort } from "./brokers.js";
+import { waitOn } from "./subscriber.js";
 
 export interface ScriptedBroker {
   url: string;
@@ -48,23 +49,15 @@ export async function startScriptedBroker(
     url: `mqtt://127.0.0.1:${port}`,
     protocolVersion: 4,
     packets,
-    waitFor(what, done, timeoutMs = 5000) {
-      if (done(packets)) return Promise.resolve();
-      return new Promise<void>((ok, fail) => {
-        const check = () => {
-          if (!done(packets)) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          ok();
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          const seen = packets.map((p) => ("topic" in p ? `${p.cmd} ${p.topic}` : p.cmd));
-          fail(new Error(`timed out waiting for ${what}; received: ${seen.join(", ")}`));
-        }, timeoutMs);
-        waiters.add(check);
-      });
-    },
+    waitFor: (what, done, timeoutMs = 5000) =>
+      waitOn(
+        packets,
+        waiters,
+        what,
+        done,
+        timeoutMs,
+        (seen) => `received: ${seen.map((p) => ("topic" in p ? `${p.cmd} ${p.topic}` : p.cmd)).join(", ")}`,
+      ),
     async close() {
       const closed = new Promise<void>((ok) => server.close(() => ok()));
       for (const s of sockets) s.destroy();

@@ -80,6 +80,34 @@ export async function subscribe(
 }
 
 /** The reading side of a subscriber, over a list that something else fills and a set of waiters to wake. */
+/**
+ * Resolves once `done(items)` holds, checked now and whenever a waiter is called (a new item came), or
+ * fails after `timeoutMs`, saying what was awaited and what `seen` makes of the items.
+ */
+export function waitOn<T>(
+  items: T[],
+  waiters: Set<() => void>,
+  what: string,
+  done: (items: T[]) => boolean,
+  timeoutMs: number,
+  seen: (items: T[]) => string,
+): Promise<void> {
+  if (done(items)) return Promise.resolve();
+  return new Promise<void>((ok, fail) => {
+    const check = () => {
+      if (!done(items)) return;
+      waiters.delete(check);
+      clearTimeout(timer);
+      ok();
+    };
+    const timer = setTimeout(() => {
+      waiters.delete(check);
+      fail(new Error(`timed out waiting for ${what}; ${seen(items)}`));
+    }, timeoutMs);
+    waiters.add(check);
+  });
+}
+
 export function recorder(
   messages: Received[],
   waiters: Set<() => void>,
@@ -87,21 +115,7 @@ export function recorder(
   return {
     messages,
     on: (topic) => messages.filter((m) => m.topic === topic),
-    waitFor(what, done, timeoutMs = 15_000) {
-      if (done(messages)) return Promise.resolve();
-      return new Promise<void>((ok, fail) => {
-        const check = () => {
-          if (!done(messages)) return;
-          waiters.delete(check);
-          clearTimeout(timer);
-          ok();
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          fail(new Error(`timed out waiting for ${what}; ${messages.length} messages seen`));
-        }, timeoutMs);
-        waiters.add(check);
-      });
-    },
+    waitFor: (what, done, timeoutMs = 15_000) =>
+      waitOn(messages, waiters, what, done, timeoutMs, (m) => `${m.length} messages seen`),
   };
 }

@@ -9,7 +9,6 @@ import type { IPublishPacket, ISubscribePacket, Packet } from "mqtt-packet";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
 import { agentOn, notify, ROOT } from "../../support/sync/agent.js";
-import type { TestBroker } from "../../support/sync/brokers.js";
 import { type ScriptedBroker, startScriptedBroker } from "../../support/sync/scripted-broker.js";
 
 /** Each packet as `cmd topic` (SUBSCRIBE: its first filter), and a notification's seq. */
@@ -39,7 +38,7 @@ describe("after CONNACK", () => {
   it("writes the subscription, ONLINE, state/station and the outbox at once, before any answer", async () => {
     // a node that answers nothing after CONNACK: no SUBACK, no PUBACK
     broker = await startScriptedBroker();
-    t = await agentOn(broker as unknown as TestBroker);
+    t = await agentOn(broker);
     for (let i = 1; i <= 3; i++) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
     await broker.waitFor("three notifications", (p) => notifications(p).length >= 3);
     const labels = broker.packets.map(label);
@@ -59,7 +58,7 @@ describe("after CONNACK", () => {
       if (p.cmd === "publish" && p.qos === 1) return [{ cmd: "puback", messageId: p.messageId as number }];
       return [];
     });
-    t = await agentOn(broker as unknown as TestBroker);
+    t = await agentOn(broker);
     for (let i = 1; i <= 3; i++) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
     await broker.waitFor("three notifications", (p) => notifications(p).length >= 3);
     const agent = t.agent;
