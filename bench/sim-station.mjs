@@ -6,10 +6,9 @@
 // `notification_id` `<site>.<ppsId>.<seq>` on the one `notification` topic at QoS 1, at most 64
 // unacknowledged, resent from the oldest unacknowledged after a reconnect, the subscription, ONLINE,
 // `state/station` and the notifications written back to back after CONNACK (the times of their
-// acknowledgements kept with each connection), and
-// `request/replay_notifications` answered from its outbox. Like the agent with `mqtt.failoverUrls`, it
-// moves to the next node at once when its node is lost. Its outbox is in memory: a simulated station is
-// never restarted.
+// acknowledgements kept with each connection), and `request/replay_notifications` answered from its
+// outbox. Like the agent with `mqtt.failoverUrls`, it moves to the next node at once when its node is
+// lost. Its outbox is in memory: a simulated station is never restarted.
 import mqtt from "mqtt";
 
 const WINDOW = 64;
