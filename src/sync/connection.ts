@@ -17,6 +17,11 @@ import { redact } from "./redact.js";
 
 /** How long a clean stop waits for OFFLINE to be acknowledged and the DISCONNECT to be written. */
 const STOP_TIMEOUT_MS = 2000;
+/**
+ * The longest the subscriptions wait, from CONNACK, for the writes made at connect to be acknowledged:
+ * a broker slow to answer them must not keep central's requests away for longer.
+ */
+const SUBSCRIBE_WAIT_MS = 3000;
 
 /** One connection's settings and handlers, and what it holds between events. */
 interface Run {
@@ -33,10 +38,18 @@ interface Run {
   upSince: number | undefined;
   lastError: string | undefined;
   session: number;
+  /** Whether central's requests can reach the current connection: its subscriptions' state. */
+  requests: RequestsState;
   /** The address (index into `opts.urls`) of the current or last attempt, and where its round began. */
   server: number;
   roundStart: number;
 }
+
+/**
+ * `pending` until the subscriptions are answered (they follow the writes made at connect: `onConnect`),
+ * `refused` when the broker refused one, `subscribed` once every one is granted.
+ */
+export type RequestsState = "pending" | "subscribed" | "refused";
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -55,13 +68,15 @@ function currentUrl(run: Run): string {
  * SUBACK on the error) is logged and the connection kept: the notifications still flow, only central's
  * requests cannot arrive. Any other failure is the connection's.
  */
-async function subscribe(c: MqttClient, filter: string, qos: 0 | 1, log: Logger): Promise<void> {
+async function subscribe(c: MqttClient, filter: string, qos: 0 | 1, log: Logger): Promise<boolean> {
   try {
     await c.subscribeAsync(filter, { qos });
+    return true;
   } catch (err) {
     const code = (err as { packet?: { granted?: unknown[] } }).packet?.granted?.[0];
     if (typeof code !== "number" || code < 0x80) throw err;
     log.error({ filter, code }, "mqtt: subscription refused; central's requests will not arrive");
+    return false;
   }
 }
 
@@ -87,11 +102,13 @@ function connect(run: Run): void {
 }
 
 /**
- * CONNACK: the subscriptions, then ONLINE (retained), then the parts, written in that order without
- * waiting for each acknowledgement: the broker takes one connection's packets in order, and a station
- * failing over waits for one round trip, not four, on a node that is taking over a dead node's stations
- * (docs/mqtt.md#a-clustered-broker). One that fails drops the connection (a refused subscription
- * does not: `subscribe`).
+ * CONNACK: ONLINE (retained), then the parts (state/station, the outbox), written back to back without
+ * waiting for each acknowledgement; the subscriptions once those have been acknowledged, or after
+ * SUBSCRIBE_WAIT_MS. A broker takes one connection's packets in order, and RabbitMQ 3.10 holds the
+ * acknowledgements of everything behind a SUBSCRIBE until it has created and bound the subscription's
+ * queue, which on a node taking over a dead node's stations took seconds
+ * (docs/mqtt.md#connection-will-and-session-numbers). One that fails drops the connection (a refused
+ * subscription does not: `subscribe`).
  */
 function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number): void {
   const { opts, handlers } = run;
@@ -100,13 +117,23 @@ function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number):
   run.lastError = undefined;
   const l = createLink(c, connack, s, opts);
   run.link = l;
+  run.requests = "pending";
   const url = currentUrl(run);
   opts.log.info({ url: redact(url), session: s, clientId: opts.clientId }, "mqtt: connected");
-  Promise.all([
-    ...opts.subscriptions.map((filter) => subscribe(c, filter, opts.subscriptionQos, opts.log)),
-    l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s, opts.now()), true),
-    handlers.onUp(l),
-  ]).catch((err) => {
+  const online = l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s, opts.now()), true);
+  // ONLINE's PUBACK comes after the parts' first writes (the publisher's are on the next turn, its
+  // answer on a later read), so by then `settled` covers everything written at connect
+  const subscribed = withTimeout(
+    online.then(() => l.settled()),
+    SUBSCRIBE_WAIT_MS,
+  )
+    .then(() =>
+      l.up ? Promise.all(opts.subscriptions.map((f) => subscribe(c, f, opts.subscriptionQos, opts.log))) : [],
+    )
+    .then((granted) => {
+      if (run.link === l && l.up) run.requests = granted.every(Boolean) ? "subscribed" : "refused";
+    });
+  Promise.all([online, handlers.onUp(l), subscribed]).catch((err) => {
     if (!l.up) return; // the connection went away while setting up; close handling follows
     opts.log.error({ err }, "mqtt: connection setup failed");
     l.drop("setup failed");
@@ -188,6 +215,7 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
     upSince: undefined,
     lastError: undefined,
     session: 0,
+    requests: "pending",
     server: 0,
     roundStart: 0,
   };
@@ -205,6 +233,8 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
       return {
         url: currentUrl(run),
         connected: run.link?.up ?? false,
+        /** Whether central's requests can arrive on this connection (meaningful while connected). */
+        requests: run.requests,
         session: run.session,
         upSince: run.upSince,
         lastError: run.lastError,

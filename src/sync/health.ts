@@ -1,4 +1,5 @@
 import type { Metrics } from "../metrics.js";
+import type { RequestsState } from "./connection.js";
 import type { OutboxMonitor } from "./outbox-monitor.js";
 import { redact } from "./redact.js";
 
@@ -45,7 +46,14 @@ export type LinkReport =
       off?: undefined;
       failure: string | undefined;
       url: string;
-      status: { connected: boolean; session: number; lastError: string | undefined } | undefined;
+      status:
+        | {
+            connected: boolean;
+            session: number;
+            requests: RequestsState;
+            lastError: string | undefined;
+          }
+        | undefined;
     };
 
 /**
@@ -70,8 +78,9 @@ export function readinessChecks(monitor: OutboxMonitor, link: () => LinkReport) 
         const r = link();
         if (r.off) return { ok: true, detail: "off" };
         if (r.failure) return { ok: false, detail: r.failure };
+        // requests: whether central's requests can arrive (the subscription follows the connect's writes)
         const state = r.status?.connected
-          ? `connected (session ${r.status.session})`
+          ? `connected (session ${r.status.session}, requests ${r.status.requests})`
           : `disconnected${r.status?.lastError ? `: ${r.status.lastError}` : ""}`;
         return { ok: true, detail: `${redact(r.url)} ${state}` };
       },

@@ -14,6 +14,7 @@ import {
   inOrderWithoutGaps,
   notify,
   ROOT,
+  requestsSubscribed,
 } from "../../support/sync/agent.js";
 import { hasMosquitto, startMosquitto, type TestBroker } from "../../support/sync/brokers.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
@@ -62,6 +63,7 @@ for (const target of ["embedded", ...(hasMosquitto ? ["mosquitto" as const] : []
       stream = await subscribe(url, [NOTE], CENTRAL);
       central = await subscribe(url, [`${ROOT}/response/#`, `${ROOT}/connection`], CENTRAL);
       await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+      await requestsSubscribed(t);
     });
     afterAll(async () => {
       await central?.close();
@@ -171,6 +173,7 @@ describe("replay_notifications by the integration role (embedded broker ACL)", (
       password: "a-long-test-password",
     });
     await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
+    await requestsSubscribed(t);
   });
   afterAll(async () => {
     await central?.close();
