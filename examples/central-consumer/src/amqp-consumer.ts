@@ -15,7 +15,15 @@ import {
   type Publisher,
 } from "rabbitmq-client";
 import { openPositions, type Positions } from "./positions.js";
-import { declareTopology, PARTITION_QUEUE, queueOf, routingKeyOf, topicOfKey } from "./rabbitmq-topology.js";
+import {
+  declareTopology,
+  OWN_QUEUE,
+  ownQueueOf,
+  PARTITION_QUEUE,
+  queueOf,
+  routingKeyOf,
+  topicOfKey,
+} from "./rabbitmq-topology.js";
 import { type Replayer, replayer } from "./replay.js";
 import { DEFAULT_STREAM, type StreamOptions } from "./station-stream.js";
 import { type ConsumerStats, type Log, type Sink, Stations } from "./stations.js";
@@ -105,11 +113,11 @@ export async function startAmqpConsumer(opts: AmqpConsumerOptions): Promise<Amqp
     c.on("error", (e) => log("consumer_error", { queue, error: (e as Error).message }));
     consumers.push(c);
   }
-  // This replica's own queue for the replay answers and the high-water marks, gone with its connection.
+  // This replica's own queue for the replay answers and the high-water marks (OWN_QUEUE: why a quorum queue)
   const own = rabbit.createConsumer(
     {
-      queue: `ppsedge.central.${opts.site}.${opts.replica}`,
-      queueOptions: { exclusive: true, autoDelete: true },
+      queue: ownQueueOf(opts.site, opts.replica),
+      queueOptions: OWN_QUEUE,
       queueBindings: [
         { exchange: "amq.topic", routingKey: routingKeyOf(topicOf(`${opts.site}/*`, `response/${REPLAY}`)) },
         { exchange: "amq.topic", routingKey: routingKeyOf(stationStates(opts.site)).replace("+", "*") },

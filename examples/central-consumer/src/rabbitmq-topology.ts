@@ -29,6 +29,20 @@ export const PARTITION_QUEUE = {
   arguments: { "x-queue-type": "quorum", "x-single-active-consumer": true },
 } as const;
 
+/**
+ * Each replica's own queue, for the replay answers and the stations' `state/station`: a quorum queue
+ * too, gone after 10 minutes without a consumer. Every station's `state/station` is routed to it; when
+ * it was a classic queue, it died with its node, and RabbitMQ 3.10 NACKs a publish routed to a queue on
+ * a dead node, which its MQTT plugin answers by closing the station's connection (docs/mqtt.md#rabbitmq):
+ * one node's death closed the connection of every station of the cluster, again at each reconnect until
+ * the other nodes had forgotten the queue. A quorum queue keeps a majority on the surviving nodes.
+ */
+export const ownQueueOf = (site: string, replica: string): string => `ppsedge.central.${site}.${replica}`;
+export const OWN_QUEUE = {
+  durable: true,
+  arguments: { "x-queue-type": "quorum", "x-expires": 600_000 },
+} as const;
+
 /** MQTT topic → AMQP routing key as the MQTT plugin maps them: `/` and `.` swap places. */
 export function routingKeyOf(topic: string): string {
   return topic.replace(/[./]/g, (c) => (c === "/" ? "." : "/"));
