@@ -13,6 +13,12 @@ import type { TestAgent } from "../../support/agent.js";
 import { agentOn, notify, ROOT } from "../../support/sync/agent.js";
 import { type ScriptedBroker, startScriptedBroker } from "../../support/sync/scripted-broker.js";
 
+/** The `mqtt` check of /readyz. */
+async function mqttReadiness(t: TestAgent): Promise<string | undefined> {
+  const body = (await (await t.request("/readyz")).json()) as { checks: Record<string, { detail: string }> };
+  return body.checks.mqtt?.detail;
+}
+
 /** Each packet as `cmd topic` (SUBSCRIBE: its first filter), and a notification's seq. */
 function label(p: Packet): string {
   if (p.cmd === "subscribe") return `subscribe ${(p as ISubscribePacket).subscriptions[0]?.topic}`;
@@ -80,6 +86,7 @@ describe("after CONNACK", () => {
     expect(again().slice(0, 3)).toEqual(["connect", "publish connection ONLINE", "publish state/station"]);
     await sleep(300);
     expect(again()).not.toContain(SUBSCRIBE);
+    expect(await mqttReadiness(t)).toMatch(/connected \(session \d+, requests pending\)$/);
     hold = false;
     for (const messageId of held) broker.send({ cmd: "puback", messageId });
     await broker.waitFor("the subscription", (p) => p.slice(from).map(label).includes(SUBSCRIBE));
@@ -88,6 +95,7 @@ describe("after CONNACK", () => {
     expect((broker.arrivals[at] as number) - (broker.arrivals[from] as number)).toBeLessThan(2500);
     const agent = t.agent;
     await expect.poll(() => agent.services.repos.outbox.cursor()).toBe(3);
+    expect(await mqttReadiness(t)).toMatch(/requests subscribed\)$/);
   }, 20_000);
 
   it("keeps the connection when the subscription is refused, and the notifications are acknowledged", async () => {
@@ -102,7 +110,8 @@ describe("after CONNACK", () => {
     await broker.waitFor("three notifications", (p) => notifications(p).length >= 3);
     const agent = t.agent;
     await expect.poll(() => agent.services.repos.outbox.cursor()).toBe(3);
-    expect(agent.sync.status()).toMatchObject({ url: broker.url, connected: true });
+    expect(agent.sync.status()).toMatchObject({ url: broker.url, connected: true, requests: "refused" });
+    expect(await mqttReadiness(t)).toMatch(/requests refused\)$/);
     expect(broker.packets.map(label).filter((l) => l === "connect")).toHaveLength(1);
   }, 20_000);
 });
