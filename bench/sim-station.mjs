@@ -4,10 +4,9 @@
 // session number, the retained `state/station` with `lastNotificationSeq` on every connect, at most
 // 2 s after new notifications and every 30 s regardless, the notification envelope with
 // `notification_id` `<site>.<ppsId>.<seq>` on the one `notification` topic at QoS 1, at most 64
-// unacknowledged, resent from the oldest unacknowledged after a reconnect, ONLINE, `state/station` and
-// the notifications written back to back after CONNACK and the subscription once they are acknowledged
-// or 3 s have passed (the times of their acknowledgements kept with each connection), and
-// `request/replay_notifications` answered from its
+// unacknowledged, resent from the oldest unacknowledged after a reconnect, the subscription, ONLINE,
+// `state/station` and the notifications written back to back after CONNACK (the times of their
+// acknowledgements kept with each connection), and `request/replay_notifications` answered from its
 // outbox. Like the agent with `mqtt.failoverUrls`, it moves to the next node at once when its node is
 // lost. Its outbox is in memory: a simulated station is never restarted.
 import mqtt from "mqtt";
@@ -16,8 +15,6 @@ const WINDOW = 64;
 const STATE_EVERY_MS = 2000;
 /** As the agent: `state/station` at least this often, new notifications or not (src/sync/sync.ts). */
 const STATE_REFRESH_MS = 30_000;
-/** As the agent: the subscription waits at most this long for the writes made at connect (connection.ts). */
-const SUBSCRIBE_WAIT_MS = 3000;
 
 export function simStation({
   urls,
@@ -56,21 +53,18 @@ export function simStation({
       timestamp: stamp(),
     });
 
-  function publishState(c, answered) {
+  function publishState(c) {
     stateFor = outbox.length;
     stateAt = Date.now();
-    c.publish(`${root}/state/station`, state(), { qos: 1, retain: true }, answered);
+    c.publish(`${root}/state/station`, state(), { qos: 1, retain: true });
   }
 
-  /** `answered`: called as each notification written now is answered (the connect's writes). */
-  function pump(answered) {
+  function pump() {
     const c = client;
     if (!c?.connected) return;
     while (next <= outbox.length && next - acked <= WINDOW) {
       const seq = next++;
-      answered?.wait();
       c.publish(`${root}/notification`, outbox[seq - 1], { qos: 1 }, (err) => {
-        answered?.done();
         if (err || c !== client) return; // resent on the next connection
         const conn = connects.at(-1);
         if (conn && conn.firstAckAt === undefined) conn.firstAckAt = Date.now();
@@ -131,38 +125,20 @@ export function simStation({
       if (c !== client) return; // closed meanwhile
       const conn = { at: Date.now(), url };
       connects.push(conn);
-      // the subscription once ONLINE, state/station and the notifications written now are answered
-      let left = 0;
-      let subscribed = false;
-      const subscribe = () => {
-        if (subscribed || c !== client || !c.connected) return;
-        subscribed = true;
-        clearTimeout(bound);
-        c.subscribe(`${root}/request/+`, { qos: requestQos }, () => {
-          conn.subackAt = Date.now();
-        });
-      };
-      const bound = setTimeout(subscribe, SUBSCRIBE_WAIT_MS);
-      const burst = {
-        wait: () => left++,
-        done: () => {
-          if (--left === 0) subscribe();
-        },
-      };
-      burst.wait();
+      c.subscribe(`${root}/request/+`, { qos: requestQos }, () => {
+        conn.subackAt = Date.now();
+      });
       c.publish(
         `${root}/connection`,
         JSON.stringify({ state: "ONLINE", session, timestamp: stamp() }),
         { qos: 1, retain: true },
         () => {
           conn.onlineAckAt = Date.now();
-          burst.done();
         },
       );
-      burst.wait();
-      publishState(c, burst.done);
+      publishState(c);
       next = acked + 1;
-      pump(burst);
+      pump();
     });
     c.on("message", (topic, payload) => answer(c, topic, payload));
     c.on("error", () => {});

@@ -8,20 +8,7 @@ import type { Logger } from "pino";
 import type { Link } from "./link.js";
 
 /** A Link the connection marks down when its client closes; it never comes back up. */
-export type OwnedLink = Link & {
-  markDown(): void;
-  /**
-   * Resolves once every publish written so far has been answered (PUBACK or refusal), or the link is
-   * down: what the subscription waits for after CONNACK (connection.ts).
-   */
-  settled(): Promise<void>;
-};
-
-/** A `settled()` caller: the last publish it waits for, and how to let it go. */
-interface Barrier {
-  upTo: number;
-  release(): void;
-}
+export type OwnedLink = Link & { markDown(): void };
 
 export function createLink(
   c: MqttClient,
@@ -30,20 +17,6 @@ export function createLink(
   opts: { protocolVersion: 4 | 5; log: Logger },
 ): OwnedLink {
   let up = true;
-  /** Publishes written on this link, and those not yet answered, in the order written. */
-  let written = 0;
-  const open = new Set<number>();
-  let barriers: Barrier[] = [];
-  const answered = (id: number): void => {
-    open.delete(id);
-    if (barriers.length === 0) return;
-    // ids only grow and a Set keeps insertion order: its first entry is the oldest unanswered
-    const oldest = open.size === 0 ? Number.POSITIVE_INFINITY : (open.values().next().value as number);
-    const due = barriers.filter((b) => b.upTo < oldest);
-    if (due.length === 0) return;
-    barriers = barriers.filter((b) => b.upTo >= oldest);
-    for (const b of due) b.release();
-  };
   // MQTT 5: say the payload is JSON text (docs/mqtt.md#notification-envelope). Built once: this is the
   // hot path.
   const properties = { payloadFormatIndicator: true, contentType: "application/json" };
@@ -64,10 +37,7 @@ export function createLink(
         done({ message: "not connected" });
         return;
       }
-      const id = ++written;
-      open.add(id);
       c.publish(topic, payload, retain ? retained : plain, (err) => {
-        answered(id);
         if (!err) done();
         else
           done({
@@ -89,12 +59,6 @@ export function createLink(
     },
     markDown() {
       up = false;
-      for (const b of barriers) b.release();
-      barriers = [];
-    },
-    settled() {
-      if (!l.up || open.size === 0) return Promise.resolve();
-      return new Promise<void>((release) => barriers.push({ upTo: written, release }));
     },
   };
   return l;

@@ -17,11 +17,6 @@ import { redact } from "./redact.js";
 
 /** How long a clean stop waits for OFFLINE to be acknowledged and the DISCONNECT to be written. */
 const STOP_TIMEOUT_MS = 2000;
-/**
- * The longest the subscriptions wait, from CONNACK, for the writes made at connect to be acknowledged:
- * a broker slow to answer them must not keep central's requests away for longer.
- */
-const SUBSCRIBE_WAIT_MS = 3000;
 
 /** One connection's settings and handlers, and what it holds between events. */
 interface Run {
@@ -46,8 +41,8 @@ interface Run {
 }
 
 /**
- * `pending` until the subscriptions are answered (they follow the writes made at connect: `onConnect`),
- * `refused` when the broker refused one, `subscribed` once every one is granted.
+ * Whether central's requests can reach the connection: `pending` until the SUBACKs, `refused` when the
+ * broker refused a subscription, `subscribed` once every one is granted.
  */
 export type RequestsState = "pending" | "subscribed" | "refused";
 
@@ -102,13 +97,11 @@ function connect(run: Run): void {
 }
 
 /**
- * CONNACK: ONLINE (retained), then the parts (state/station, the outbox), written back to back without
- * waiting for each acknowledgement; the subscriptions once those have been acknowledged, or after
- * SUBSCRIBE_WAIT_MS. A broker takes one connection's packets in order, and RabbitMQ 3.10 holds the
- * acknowledgements of everything behind a SUBSCRIBE until it has created and bound the subscription's
- * queue, which on a node taking over a dead node's stations took seconds
- * (docs/mqtt.md#connection-will-and-session-numbers). One that fails drops the connection (a refused
- * subscription does not: `subscribe`).
+ * CONNACK: the subscriptions, then ONLINE (retained), then the parts, written in that order without
+ * waiting for each acknowledgement: the broker takes one connection's packets in order, and a station
+ * failing over waits for one round trip, not four, on a node that is taking over a dead node's stations
+ * (docs/mqtt.md#a-clustered-broker). One that fails drops the connection (a refused subscription
+ * does not: `subscribe`).
  */
 function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number): void {
   const { opts, handlers } = run;
@@ -120,20 +113,16 @@ function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number):
   run.requests = "pending";
   const url = currentUrl(run);
   opts.log.info({ url: redact(url), session: s, clientId: opts.clientId }, "mqtt: connected");
-  const online = l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s, opts.now()), true);
-  // ONLINE's PUBACK comes after the parts' first writes (the publisher's are on the next turn, its
-  // answer on a later read), so by then `settled` covers everything written at connect
-  const subscribed = withTimeout(
-    online.then(() => l.settled()),
-    SUBSCRIBE_WAIT_MS,
-  )
-    .then(() =>
-      l.up ? Promise.all(opts.subscriptions.map((f) => subscribe(c, f, opts.subscriptionQos, opts.log))) : [],
-    )
-    .then((granted) => {
-      if (run.link === l && l.up) run.requests = granted.every(Boolean) ? "subscribed" : "refused";
-    });
-  Promise.all([online, handlers.onUp(l), subscribed]).catch((err) => {
+  const subscribed = Promise.all(
+    opts.subscriptions.map((filter) => subscribe(c, filter, opts.subscriptionQos, opts.log)),
+  ).then((granted) => {
+    if (run.link === l && l.up) run.requests = granted.every(Boolean) ? "subscribed" : "refused";
+  });
+  Promise.all([
+    subscribed,
+    l.publishAsync(opts.topics.connection, connectionPayload("ONLINE", s, opts.now()), true),
+    handlers.onUp(l),
+  ]).catch((err) => {
     if (!l.up) return; // the connection went away while setting up; close handling follows
     opts.log.error({ err }, "mqtt: connection setup failed");
     l.drop("setup failed");

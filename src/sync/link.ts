@@ -25,7 +25,7 @@ export interface Link {
 }
 
 export interface ConnectionHandlers {
-  /** After CONNACK and ONLINE: retained state, then the outbox drain (the subscriptions follow them). */
+  /** After CONNACK, the subscriptions and ONLINE: retained state, then the outbox drain. */
   onUp(link: Link): Promise<void>;
   onDown(link: Link): void;
   onMessage(link: Link, topic: string, payload: Buffer): void;

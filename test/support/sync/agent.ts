@@ -1,4 +1,3 @@
-import { vi } from "vitest";
 import { ADMIN, ADMIN_PASSWORD, startTestAgent, type TestAgent } from "../agent.js";
 import type { TestBroker } from "./brokers.js";
 import { type Subscriber, subscribe } from "./subscriber.js";
@@ -86,21 +85,5 @@ export async function centralOn(t: TestAgent, topics: string[] = ["response/#"])
     CENTRAL,
   );
   await central.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
-  await requestsSubscribed(t);
   return central;
-}
-
-/**
- * Until central's requests can reach the agent: its subscription follows ONLINE, once the broker has
- * acknowledged what was written at connect (docs/mqtt.md#connection-will-and-session-numbers).
- */
-export async function requestsSubscribed(t: TestAgent): Promise<void> {
-  await vi.waitFor(
-    () => {
-      const s = t.agent.sync.status();
-      if (!("requests" in s) || !s.connected || s.requests !== "subscribed")
-        throw new Error(`the agent is not subscribed to requests: ${JSON.stringify(s)}`);
-    },
-    { timeout: 5000, interval: 10 },
-  );
 }

@@ -2,8 +2,7 @@
  * A broker that answers only what the test scripts: a real TCP listener on loopback that parses and
  * writes MQTT 3.1.1 packets (mqtt-packet, the codec mqtt.js and aedes use) and records every packet a
  * client sends, in order. CONNECT gets a CONNACK and PINGREQ a PINGRESP; anything else gets what
- * `answer` returns, so a test can hold back a SUBACK or a PUBACK (and `send` it later), or refuse a
- * subscription.
+ * `answer` returns, so a test can hold back a SUBACK or a PUBACK, or refuse a subscription.
  */
 import { createServer, type Socket } from "node:net";
 import mqttPacket, { type Packet } from "mqtt-packet";
@@ -15,13 +14,7 @@ export interface ScriptedBroker {
   protocolVersion: 4;
   /** Every packet received, oldest first, across connections. */
   packets: Packet[];
-  /** When each of `packets` arrived (epoch ms). */
-  arrivals: number[];
-  /** Writes a packet to the newest connection: an answer the script held back. */
-  send(packet: Packet): void;
   waitFor(what: string, done: (packets: Packet[]) => boolean, timeoutMs?: number): Promise<void>;
-  /** Cuts every connection, as a node's death does. */
-  drop(): void;
   close(): Promise<void>;
 }
 
@@ -30,8 +23,6 @@ export async function startScriptedBroker(
 ): Promise<ScriptedBroker> {
   const port = await freePort();
   const packets: Packet[] = [];
-  const arrivals: number[] = [];
-  let newest: ((p: Packet) => void) | undefined;
   const waiters = new Set<() => void>();
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
@@ -40,10 +31,8 @@ export async function startScriptedBroker(
     socket.on("error", () => {});
     const parser = mqttPacket.parser({ protocolVersion: 4 });
     const send = (p: Packet) => socket.write(mqttPacket.generate(p, { protocolVersion: 4 }));
-    newest = send;
     parser.on("packet", (p: Packet) => {
       packets.push(p);
-      arrivals.push(Date.now());
       for (const w of [...waiters]) w();
       if (p.cmd === "connect") send({ cmd: "connack", returnCode: 0, sessionPresent: false });
       else if (p.cmd === "pingreq") send({ cmd: "pingresp" });
@@ -60,11 +49,6 @@ export async function startScriptedBroker(
     url: `mqtt://127.0.0.1:${port}`,
     protocolVersion: 4,
     packets,
-    arrivals,
-    send(p) {
-      if (!newest) throw new Error("no connection to send on");
-      newest(p);
-    },
     waitFor: (what, done, timeoutMs = 5000) =>
       waitOn(
         packets,
@@ -74,9 +58,6 @@ export async function startScriptedBroker(
         timeoutMs,
         (seen) => `received: ${seen.map((p) => ("topic" in p ? `${p.cmd} ${p.topic}` : p.cmd)).join(", ")}`,
       ),
-    drop() {
-      for (const s of sockets) s.destroy();
-    },
     async close() {
       const closed = new Promise<void>((ok) => server.close(() => ok()));
       for (const s of sockets) s.destroy();

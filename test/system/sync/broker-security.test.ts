@@ -12,18 +12,7 @@ import { loadConfigOrExplain } from "../../../src/config/config.load.js";
 import { isStartError } from "../../../src/start-error.js";
 import { ADMIN, startTestAgent, type TestAgent } from "../../support/agent.js";
 import { LogLines } from "../../support/log-lines.js";
-import {
-  agentOn,
-  ask,
-  CENTRAL,
-  committed,
-  FAST,
-  notify,
-  PPS,
-  ROOT,
-  requestsSubscribed,
-  SITE,
-} from "../../support/sync/agent.js";
+import { agentOn, ask, CENTRAL, committed, FAST, notify, PPS, ROOT, SITE } from "../../support/sync/agent.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
 import { granted, tryConnect } from "./support/broker-probe.js";
 
@@ -193,7 +182,6 @@ describe.skipIf(!MOSQUITTO_CLIENTS)("the docs/mqtt.md#watching-the-station comma
   it("subscribe and publish a request with the admin user's credentials", async () => {
     const t = await agentOn("embedded");
     try {
-      await requestsSubscribed(t); // a station that has just connected subscribes right after ONLINE
       const lines = await mosquittoRoundTrip(Number(new URL(t.agent.sync.url as string).port));
       expect(lines[0]).toMatch(new RegExp(`^${ROOT}/connection \\{"state":"ONLINE"`));
       expect(lines[1]).toBe(
