@@ -38,9 +38,20 @@ export const PARTITION_QUEUE = {
  * the other nodes had forgotten the queue. A quorum queue keeps a majority on the surviving nodes.
  */
 export const ownQueueOf = (site: string, replica: string): string => `ppsedge.central.${site}.${replica}`;
+/**
+ * What it holds is stale within a minute (a replay answer is waited for 5 s, every station republishes
+ * `state/station` at least every 30 s), so while its replica is down it keeps no more than that: at
+ * most a minute of messages and 10,000 of them, the oldest dropped first. Unbounded, a 10-minute stop of
+ * central left 150,000 high-water marks per replica to read before anything else on its return.
+ */
 export const OWN_QUEUE = {
   durable: true,
-  arguments: { "x-queue-type": "quorum", "x-expires": 600_000 },
+  arguments: {
+    "x-queue-type": "quorum",
+    "x-expires": 600_000,
+    "x-message-ttl": 60_000,
+    "x-max-length": 10_000,
+  },
 } as const;
 
 /** MQTT topic → AMQP routing key as the MQTT plugin maps them: `/` and `.` swap places. */
