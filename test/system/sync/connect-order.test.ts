@@ -11,6 +11,15 @@ import type { TestAgent } from "../../support/agent.js";
 import { agentOn, notify, ROOT } from "../../support/sync/agent.js";
 import { type ScriptedBroker, startScriptedBroker } from "../../support/sync/scripted-broker.js";
 
+/** A broker that answers every QoS 1 PUBLISH, and SUBSCRIBE with `granted` (0x80: refused). */
+function answering(granted: number): (p: Packet) => Packet[] {
+  return (p) => {
+    if (p.cmd === "subscribe") return [{ cmd: "suback", messageId: p.messageId, granted: [granted] }];
+    if (p.cmd === "publish" && p.qos === 1) return [{ cmd: "puback", messageId: p.messageId as number }];
+    return [];
+  };
+}
+
 /** The `mqtt` check of /readyz. */
 async function mqttReadiness(t: TestAgent): Promise<string | undefined> {
   const body = (await (await t.request("/readyz")).json()) as { checks: Record<string, { detail: string }> };
@@ -61,11 +70,7 @@ describe("after CONNACK", () => {
   }, 20_000);
 
   it("says on /readyz that requests can arrive once the SUBACK grants the subscription", async () => {
-    broker = await startScriptedBroker((p) => {
-      if (p.cmd === "subscribe") return [{ cmd: "suback", messageId: p.messageId, granted: [0] }];
-      if (p.cmd === "publish" && p.qos === 1) return [{ cmd: "puback", messageId: p.messageId as number }];
-      return [];
-    });
+    broker = await startScriptedBroker(answering(0));
     t = await agentOn(broker);
     const agent = t.agent;
     await expect.poll(() => agent.sync.status()).toMatchObject({ connected: true, requests: "subscribed" });
@@ -73,11 +78,7 @@ describe("after CONNACK", () => {
   }, 20_000);
 
   it("keeps the connection when the subscription is refused, and the notifications are acknowledged", async () => {
-    broker = await startScriptedBroker((p) => {
-      if (p.cmd === "subscribe") return [{ cmd: "suback", messageId: p.messageId, granted: [0x80] }];
-      if (p.cmd === "publish" && p.qos === 1) return [{ cmd: "puback", messageId: p.messageId as number }];
-      return [];
-    });
+    broker = await startScriptedBroker(answering(0x80));
     t = await agentOn(broker);
     for (let i = 1; i <= 3; i++) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
     await broker.waitFor("three notifications", (p) => notifications(p).length >= 3);
