@@ -42,7 +42,8 @@ export const ownQueueOf = (site: string, replica: string): string => `ppsedge.ce
  * What it holds is stale within a minute (a replay answer is waited for 5 s, every station republishes
  * `state/station` at least every 30 s), so while its replica is down it keeps no more than that: at
  * most a minute of messages and 10,000 of them, the oldest dropped first. Unbounded, a 10-minute stop of
- * central left 150,000 high-water marks per replica to read before anything else on its return.
+ * central at 500 stations would leave about 150,000 stale high-water marks per replica to read on its
+ * return.
  */
 export const OWN_QUEUE = {
   durable: true,
