@@ -33,7 +33,6 @@ interface Run {
   upSince: number | undefined;
   lastError: string | undefined;
   session: number;
-  /** Whether central's requests can reach the current connection: its subscriptions' state. */
   requests: RequestsState;
   /** The address (index into `opts.urls`) of the current or last attempt, and where its round began. */
   server: number;
@@ -44,7 +43,7 @@ interface Run {
  * Whether central's requests can reach the connection: `pending` until the SUBACKs, `refused` when the
  * broker refused a subscription, `subscribed` once every one is granted.
  */
-export type RequestsState = "pending" | "subscribed" | "refused";
+type RequestsState = "pending" | "subscribed" | "refused";
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -222,7 +221,7 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
       return {
         url: currentUrl(run),
         connected: run.link?.up ?? false,
-        /** Whether central's requests can arrive on this connection (meaningful while connected). */
+        /** RequestsState of the current connection (meaningful while connected). */
         requests: run.requests,
         session: run.session,
         upSince: run.upSince,

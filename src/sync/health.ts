@@ -1,5 +1,5 @@
 import type { Metrics } from "../metrics.js";
-import type { RequestsState } from "./connection.js";
+import type { Connection } from "./connection.js";
 import type { OutboxMonitor } from "./outbox-monitor.js";
 import { redact } from "./redact.js";
 
@@ -47,12 +47,7 @@ export type LinkReport =
       failure: string | undefined;
       url: string;
       status:
-        | {
-            connected: boolean;
-            session: number;
-            requests: RequestsState;
-            lastError: string | undefined;
-          }
+        | Pick<ReturnType<Connection["status"]>, "connected" | "session" | "requests" | "lastError">
         | undefined;
     };
 
@@ -78,7 +73,7 @@ export function readinessChecks(monitor: OutboxMonitor, link: () => LinkReport) 
         const r = link();
         if (r.off) return { ok: true, detail: "off" };
         if (r.failure) return { ok: false, detail: r.failure };
-        // requests: whether central's requests can arrive (the subscription follows the connect's writes)
+        // requests: whether central's requests can arrive (pending until the SUBACK; connection.ts)
         const state = r.status?.connected
           ? `connected (session ${r.status.session}, requests ${r.status.requests})`
           : `disconnected${r.status?.lastError ? `: ${r.status.lastError}` : ""}`;

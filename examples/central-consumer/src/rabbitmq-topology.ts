@@ -34,8 +34,8 @@ export const PARTITION_QUEUE = {
  * too, gone after 10 minutes without a consumer. Every station's `state/station` is routed to it; when
  * it was a classic queue, it died with its node, and RabbitMQ 3.10 NACKs a publish routed to a queue on
  * a dead node, which its MQTT plugin answers by closing the station's connection (docs/mqtt.md#rabbitmq):
- * one node's death closed the connection of every station of the cluster, again at each reconnect until
- * the other nodes had forgotten the queue. A quorum queue keeps a majority on the surviving nodes.
+ * one node's death closed the connections of stations on every node, not only the dead one's. A quorum
+ * queue keeps a majority on the surviving nodes.
  */
 export const ownQueueOf = (site: string, replica: string): string => `ppsedge.central.${site}.${replica}`;
 /**

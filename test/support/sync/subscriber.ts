@@ -79,7 +79,6 @@ export async function subscribe(
   };
 }
 
-/** The reading side of a subscriber, over a list that something else fills and a set of waiters to wake. */
 /**
  * Resolves once `done(items)` holds, checked now and whenever a waiter is called (a new item came), or
  * fails after `timeoutMs`, saying what was awaited and what `seen` makes of the items.
@@ -108,6 +107,7 @@ export function waitOn<T>(
   });
 }
 
+/** The reading side of a subscriber, over a list that something else fills and a set of waiters to wake. */
 export function recorder(
   messages: Received[],
   waiters: Set<() => void>,
