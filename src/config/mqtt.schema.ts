@@ -159,6 +159,13 @@ const mqttObject = z
     reconnectFlappingMaxMs: count(10, 3_600_000, 60_000).describe(
       "connections that the broker accepts but that break within 10 s (e.g. a duplicate client id) keep doubling the step up to this, each delay at least half of it",
     ),
+    /**
+     * Returning to an earlier node (docs/mqtt.md#a-clustered-broker): without it a cluster's stations
+     * gather on whichever node survived the last failure, and that node's next death moves them all.
+     */
+    failbackAfterMs: count(0, 3_600_000, 10_000).describe(
+      "on an address of `mqtt.failoverUrls`, the agent checks the addresses before it in the list every 2 s (or half of this, if shorter) and returns to the first one that has accepted connections for between this and twice this (longer after a return that failed); `0`: it stays on the node in use until that is lost",
+    ),
     inflightWindow: count(1, 65_535, 64).describe(
       "notifications published and not yet acknowledged at once (lowered to the broker's Receive Maximum)",
     ),

@@ -16,6 +16,8 @@
  *   step grows once per round, when the list comes back to the node where the round began. A station
  *   whose node dies thus publishes through another node within a quarter of a second of trying, and a
  *   whole cluster away is backed off as one broker is.
+ * - Failing back (`mqtt.failbackAfterMs`): a station on a later node returns to an earlier one of its
+ *   list once that node has answered for a while (`failbackHoldMs`, `failbackTarget`).
  *
  * Pure: the random source is an input.
  */
@@ -80,4 +82,52 @@ export function nextServer(r: ServerRound, count: number, lost: boolean): Server
   const roundStart = lost ? r.server : r.roundStart;
   const server = (r.server + 1) % Math.max(count, 1);
   return { server, roundStart, fresh: server !== roundStart };
+}
+
+/**
+ * Failing back (docs/mqtt.md#a-clustered-broker): a station on a later address of its list checks the
+ * earlier ones this often, so that it returns to its own node once that node is back, and a cluster's
+ * stations do not all end up on the node that happened to survive the last failure (the next death of
+ * that node would then move every station at once).
+ */
+export const FAILBACK_PROBE_MS = 2000;
+
+/** How often the earlier addresses are checked: every FAILBACK_PROBE_MS, or twice per `afterMs` if shorter. */
+export function failbackProbeMs(afterMs: number): number {
+  return Math.max(50, Math.min(FAILBACK_PROBE_MS, Math.round(afterMs / 2)));
+}
+
+/** The longest a station waits before returning to an earlier address, however often returns failed. */
+const FAILBACK_MAX_HOLD_MS = 3_600_000;
+
+/**
+ * How long an earlier address must have answered before the station returns to it: drawn from
+ * [afterMs, 2 × afterMs], so a fleet's returns to a node that came back are spread over that time, not
+ * bunched; doubled for each return in a row that failed (the node refused the connection or lost it
+ * before it was stable), so a node that accepts TCP but not MQTT is not returned to in a loop.
+ */
+export function failbackHoldMs(
+  afterMs: number,
+  failedReturns: number,
+  random: () => number = Math.random,
+): number {
+  const base = afterMs * (1 + random());
+  return Math.round(Math.min(FAILBACK_MAX_HOLD_MS, base * 2 ** Math.min(Math.max(failedReturns, 0), 30)));
+}
+
+/**
+ * The address to return to, if any: the first one before `current` that has answered without a break
+ * (`answeringSince`, by index; undefined: not answering) for at least `holdMs`.
+ */
+export function failbackTarget(
+  answeringSince: readonly (number | undefined)[],
+  current: number,
+  now: number,
+  holdMs: number,
+): number | undefined {
+  for (let i = 0; i < current; i++) {
+    const since = answeringSince[i];
+    if (since !== undefined && now - since >= holdMs) return i;
+  }
+  return undefined;
 }

@@ -151,6 +151,7 @@ export function connectionOptions(
     reconnectMinMs: cfg.reconnectMinMs,
     reconnectMaxMs: cfg.reconnectMaxMs,
     reconnectFlappingMaxMs: cfg.reconnectFlappingMaxMs,
+    failbackAfterMs: cfg.failbackAfterMs,
     // On the embedded broker the agent is itself; mqtt.username/password are for a central broker.
     username: endpoint.credentials?.username ?? cfg.username,
     password: endpoint.credentials?.password ?? cfg.password,

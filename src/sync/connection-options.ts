@@ -19,6 +19,11 @@ export interface ConnectionOptions {
   reconnectMaxMs: number;
   /** The longest reconnect step while connections keep being lost soon after they were made. */
   reconnectFlappingMaxMs: number;
+  /**
+   * On a later address of `urls`, how long an earlier one must answer before the station returns to it
+   * (docs/mqtt.md#a-clustered-broker); 0: it stays on the node in use until that is lost.
+   */
+  failbackAfterMs: number;
   username?: string | undefined;
   password?: string | undefined;
   tls?: { ca?: Buffer | undefined; cert?: Buffer | undefined; key?: Buffer | undefined };

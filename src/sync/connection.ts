@@ -9,7 +9,16 @@
  */
 import mqtt, { type IConnackPacket, type MqttClient } from "mqtt";
 import type { Logger } from "pino";
-import { backoffDelay, failoverMinMs, nextServer, STABLE_CONNECTION_MS } from "../domain/backoff.js";
+import {
+  backoffDelay,
+  failbackHoldMs,
+  failbackProbeMs,
+  failbackTarget,
+  failoverMinMs,
+  nextServer,
+  STABLE_CONNECTION_MS,
+} from "../domain/backoff.js";
+import { brokerReachable } from "./broker-reachable.js";
 import { createLink, type OwnedLink } from "./connection-link.js";
 import { type ConnectionOptions, clientOptions, connectionPayload } from "./connection-options.js";
 import type { ConnectionHandlers, Link } from "./link.js";
@@ -37,6 +46,26 @@ interface Run {
   /** The address (index into `opts.urls`) of the current or last attempt, and where its round began. */
   server: number;
   roundStart: number;
+  /** Returning to an earlier address (docs/mqtt.md#a-clustered-broker). */
+  failback: Failback;
+}
+
+/**
+ * A station on a later address of its list watches the earlier ones and returns to one once it has
+ * answered long enough (domain/backoff.ts, `failbackTarget`).
+ */
+interface Failback {
+  timer: NodeJS.Timeout | undefined;
+  /** Per earlier address, since when it has answered every check without a break. */
+  answeringSince: (number | undefined)[];
+  /** How long the connection in use waits (drawn on connect: `failbackHoldMs`). */
+  holdMs: number;
+  /** The address a planned close goes to, from the moment the connection is being left. */
+  leavingFor: number | undefined;
+  /** The address returned to, until its connection is known stable or has failed. */
+  returnedTo: number | undefined;
+  /** Returns in a row that failed: each doubles the next wait. */
+  failed: number;
 }
 
 /**
@@ -112,6 +141,7 @@ function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number):
   run.requests = "pending";
   const url = currentUrl(run);
   opts.log.info({ url: redact(url), session: s, clientId: opts.clientId }, "mqtt: connected");
+  watchEarlierNodes(run, l);
   const subscribed = Promise.all(
     opts.subscriptions.map((filter) => subscribe(c, filter, opts.subscriptionQos, opts.log)),
   ).then((granted) => {
@@ -128,6 +158,55 @@ function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number):
   });
 }
 
+/**
+ * On a later address of the list, the earlier ones are checked every `failbackProbeMs` (the first
+ * check at a random moment within it, so a fleet's checks are spread) while this connection lasts.
+ */
+function watchEarlierNodes(run: Run, l: OwnedLink): void {
+  const { opts } = run;
+  const fb = run.failback;
+  if (opts.failbackAfterMs <= 0 || run.server === 0) return;
+  fb.answeringSince = [];
+  fb.holdMs = failbackHoldMs(opts.failbackAfterMs, fb.failed);
+  const every = failbackProbeMs(opts.failbackAfterMs);
+  const check = async () => {
+    fb.timer = undefined;
+    const earlier = opts.urls.slice(0, run.server);
+    const answers = await Promise.all(earlier.map((u) => brokerReachable(u, every)));
+    if (run.link !== l || !l.up || run.stopped) return;
+    // elapsed time, not the agent's wall clock (which a test or an NTP step may hold or move)
+    const now = performance.now();
+    answers.forEach((ok, i) => {
+      fb.answeringSince[i] = ok ? (fb.answeringSince[i] ?? now) : undefined;
+    });
+    const target = failbackTarget(fb.answeringSince, run.server, now, fb.holdMs);
+    if (target === undefined) fb.timer = setTimeout(check, every);
+    else void leave(run, l, target);
+  };
+  fb.timer = setTimeout(check, Math.random() * every);
+}
+
+/**
+ * A planned close, to return to `target`: the handlers settle what is in flight, then DISCONNECT (so
+ * the broker sends no Will: the station is not broken, and its next connection says ONLINE with the
+ * next session number); onClose goes straight on to `target`.
+ */
+async function leave(run: Run, l: OwnedLink, target: number): Promise<void> {
+  const { opts, handlers } = run;
+  const c = run.client;
+  if (!c) return;
+  run.failback.leavingFor = target;
+  opts.log.info(
+    { from: redact(currentUrl(run)), to: redact(opts.urls[target] as string), session: l.session },
+    "mqtt: returning to an earlier node of the cluster",
+  );
+  await withTimeout(handlers.onLeaving?.(l) ?? Promise.resolve(), STOP_TIMEOUT_MS);
+  if (run.client !== c) return; // lost meanwhile: onClose already went to `target`
+  await withTimeout(c.endAsync(false), STOP_TIMEOUT_MS);
+  c.end(true);
+  if (run.client === c) onClose(run, c);
+}
+
 /** The client closed: its link is down for good; unless stopped, the next attempt after a backoff. */
 function onClose(run: Run, c: MqttClient): void {
   const { opts, handlers } = run;
@@ -136,20 +215,42 @@ function onClose(run: Run, c: MqttClient): void {
   c.removeAllListeners("connect");
   c.removeAllListeners("message");
   c.end(true);
+  const fb = run.failback;
+  clearTimeout(fb.timer);
+  fb.timer = undefined;
+  const leavingFor = fb.leavingFor;
+  fb.leavingFor = undefined;
   const l = run.link;
   run.link = undefined;
+  let stable = false;
   if (l) {
     l.markDown();
     // up long enough: the broker went away, so retry at once (within reconnectMinMs); else it flapped
-    if (run.upSince !== undefined && opts.now() - run.upSince >= STABLE_CONNECTION_MS) {
+    stable = run.upSince !== undefined && opts.now() - run.upSince >= STABLE_CONNECTION_MS;
+    if (stable || leavingFor !== undefined) {
       run.attempt = 0;
       run.flaps = 0;
     } else run.flaps++;
     run.upSince = undefined;
-    opts.log.warn({ session: l.session, lastError: run.lastError }, "mqtt: connection lost");
+    if (leavingFor === undefined)
+      opts.log.warn({ session: l.session, lastError: run.lastError }, "mqtt: connection lost");
     handlers.onDown(l);
   }
+  if (fb.returnedTo !== undefined && fb.returnedTo === run.server && leavingFor === undefined) {
+    // the connection (or attempt) at the address returned to ended: the return held, or it failed
+    fb.failed = stable ? 0 : fb.failed + 1;
+    fb.returnedTo = undefined;
+  }
   if (run.stopped) return;
+  if (leavingFor !== undefined) {
+    // a planned return: straight to that address, as a new round
+    run.server = leavingFor;
+    run.roundStart = leavingFor;
+    fb.returnedTo = leavingFor;
+    handlers.onReconnectScheduled?.(0);
+    run.timer = setTimeout(() => connect(run), 0);
+    return;
+  }
   const next = nextServer(run, opts.urls.length, l !== undefined);
   run.server = next.server;
   run.roundStart = next.roundStart;
@@ -170,6 +271,8 @@ async function stop(run: Run): Promise<void> {
   run.stopped = true;
   if (run.timer) clearTimeout(run.timer);
   run.timer = undefined;
+  clearTimeout(run.failback.timer);
+  run.failback.timer = undefined;
   const c = run.client;
   const l = run.link;
   if (!c) return;
@@ -206,6 +309,14 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
     requests: "pending",
     server: 0,
     roundStart: 0,
+    failback: {
+      timer: undefined,
+      answeringSince: [],
+      holdMs: 0,
+      leavingFor: undefined,
+      returnedTo: undefined,
+      failed: 0,
+    },
   };
   return {
     start(): void {

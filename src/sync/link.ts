@@ -28,6 +28,11 @@ export interface ConnectionHandlers {
   /** After CONNACK, the subscriptions and ONLINE: retained state, then the outbox drain. */
   onUp(link: Link): Promise<void>;
   onDown(link: Link): void;
+  /**
+   * The connection is about to be closed on purpose, to return to an earlier node of the cluster:
+   * resolves once the link may close (nothing more sent, the last PUBACKs in or given up on).
+   */
+  onLeaving?(link: Link): Promise<void>;
   onMessage(link: Link, topic: string, payload: Buffer): void;
   onReconnectScheduled?(delayMs: number): void;
 }

@@ -153,6 +153,12 @@ export type SyncParts = ReturnType<typeof createSyncParts>;
 /** The bus owner the sync's subscriptions are registered (and dropped) under. */
 export const OWNER = "sync";
 
+/**
+ * A clean stop waits this long for the last PUBACKs before it says OFFLINE; a return to an earlier node
+ * before it closes the connection.
+ */
+const SETTLE_MS = 2000;
+
 export function connectionHandlers(
   parts: Pick<SyncParts, "publisher" | "retained" | "requests" | "counters">,
   topics: Topics,
@@ -196,6 +202,9 @@ export function connectionHandlers(
       publisher.detach(link);
       retained.detach(link);
     },
+    // a return to an earlier node (docs/mqtt.md#a-clustered-broker): the rows in flight are acknowledged
+    // on this connection rather than sent again on the next
+    onLeaving: () => publisher.settle(SETTLE_MS),
     onMessage(link, topic, payload) {
       const name = topics.requestName(topic);
       if (name === undefined) return;
@@ -225,9 +234,6 @@ export function listenToBus(bus: EventBus, parts: Pick<SyncParts, "publisher" | 
     retained.requestChanged({ type: e.type, externalServiceRequestId: e.externalServiceRequestId }),
   );
 }
-
-/** A clean stop waits this long for the last PUBACKs before it says OFFLINE. */
-const SETTLE_MS = 2000;
 
 export function createSync(deps: SyncDeps) {
   const cfg = deps.config.mqtt;

@@ -4,8 +4,10 @@
  * simulated stations (bench/sim-station.mjs) under load; central is the reference consumer's AMQP path
  * (examples/central-consumer/src/amqp-consumer.ts), two replicas on quorum queues with a single active
  * consumer. One node is SIGKILLed under load and started again 10 s later. Every real agent whose node
- * died publishes through another node within 5 s; at the end central has every notification of every
- * station, byte for byte, in per-station order (a gap the kill left is repaired by replay).
+ * died publishes through another node within 5 s, and every station is back on its own node once that
+ * node has answered for a while (`mqtt.failbackAfterMs`, 2 s here); at the end central has every
+ * notification of every station, byte for byte, in per-station order (a gap the kill left is repaired by
+ * replay).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,6 +31,8 @@ const ROUNDS = 300;
 const ROUND_MS = 100;
 const KILL_AT = 100;
 const DOWN_MS = 10_000;
+/** How long a station's own node must answer before it returns (the default is 10 s). */
+const FAILBACK_AFTER_MS = 2000;
 const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
 type Cluster = RabbitCluster;
@@ -83,7 +87,7 @@ function audit(handed: Delivery[], expected: Map<string, string[]>) {
 describe.skipIf(!hasRabbitmq())(
   "a fleet on a three-node RabbitMQ cluster, one node SIGKILLed under load",
   () => {
-    it("central gets every notification in per-station order; the agents fail over within 5 s", async () => {
+    it("central gets every notification in per-station order; the agents fail over within 5 s and return", async () => {
       dir = mkdtempSync(join(tmpdir(), "pps-edge-rabbit-fleet-"));
       cluster = await startRabbitCluster();
       const c = cluster;
@@ -110,14 +114,26 @@ describe.skipIf(!hasRabbitmq())(
               site: SITE,
               ppsId: String(i + 1),
               // QoS 0 for `request/+`, as docs/mqtt.md#rabbitmq says for a RabbitMQ cluster
-              mqtt: { url, failoverUrls, protocolVersion: 4, requestQos: 0, ...FAST },
+              mqtt: {
+                url,
+                failoverUrls,
+                protocolVersion: 4,
+                requestQos: 0,
+                failbackAfterMs: FAILBACK_AFTER_MS,
+                ...FAST,
+              },
             },
             { listen: true },
           ),
         );
       }
       sims = Array.from({ length: SIMULATED }, (_, i) =>
-        simStation({ urls: rotated(c.mqttUrls, i), site: SITE, ppsId: String(100 + i) }),
+        simStation({
+          urls: rotated(c.mqttUrls, i),
+          site: SITE,
+          ppsId: String(100 + i),
+          failbackAfterMs: FAILBACK_AFTER_MS,
+        }),
       );
       await expect.poll(() => sims.every((s) => s.connected()), { timeout: 20_000 }).toBe(true);
 
@@ -159,6 +175,20 @@ describe.skipIf(!hasRabbitmq())(
       for (const ms of failoverMs) expect(ms).not.toBeNull();
       expect(Math.max(...(failoverMs as number[]))).toBeLessThan(5000);
       expect(Math.max(...simMs)).toBeLessThan(5000);
+
+      // node 2 is back: its stations return to it, and nobody else moves
+      const home = (i: number) => rotated(c.mqttUrls, i)[0];
+      await expect
+        .poll(
+          () =>
+            agents.every(
+              (a, i) => a.agent.sync.status().url === home(i) && a.agent.sync.status().connected,
+            ) && sims.every((s, i) => s.url() === home(i) && s.connected()),
+          { timeout: 30_000, interval: 250 },
+        )
+        .toBe(true);
+      const moves = sims.map((s) => s.connects.filter((x) => x.at > killedAt).length);
+      expect(moves.filter((_, i) => i % 3 !== 1)).toEqual(moves.filter((_, i) => i % 3 !== 1).map(() => 0));
 
       const expected = new Map<string, string[]>([
         ...agents.map((a, i) => [`${SITE}/${i + 1}`, committed(a)] as [string, string[]]),

@@ -8,6 +8,9 @@ import {
   type BackoffOptions,
   backoffDelay,
   FAILOVER_SPREAD_MS,
+  failbackHoldMs,
+  failbackProbeMs,
+  failbackTarget,
   failoverMinMs,
   nextServer,
 } from "../../../src/domain/backoff.js";
@@ -171,5 +174,41 @@ describe("the first attempt at another node after a node's death (docs/mqtt.md#a
     expect(failoverMinMs(true, 1, 1000)).toBe(1000);
     const draws = Array.from({ length: 200 }, (_, i) => next(true, 0, 1, seeded(i)));
     expect(Math.min(...draws)).toBeGreaterThanOrEqual(500);
+  });
+});
+
+describe("returning to an earlier node of the list (docs/mqtt.md#a-clustered-broker)", () => {
+  it("waits between once and twice `failbackAfterMs`, spread over that time", () => {
+    const holds = Array.from({ length: 1000 }, (_, i) => failbackHoldMs(10_000, 0, seeded(i)));
+    expect(Math.min(...holds)).toBeGreaterThanOrEqual(10_000);
+    expect(Math.max(...holds)).toBeLessThanOrEqual(20_000);
+    expect(holds.filter((h) => h < 15_000).length).toBeGreaterThan(400);
+    expect(holds.filter((h) => h >= 15_000).length).toBeGreaterThan(400);
+  });
+
+  it("doubles the wait for each return in a row that failed, up to an hour", () => {
+    const half = () => 0.5;
+    expect(failbackHoldMs(10_000, 1, half)).toBe(30_000);
+    expect(failbackHoldMs(10_000, 3, half)).toBe(120_000);
+    expect(failbackHoldMs(10_000, 40, half)).toBe(3_600_000);
+  });
+
+  it("checks every 2 s, or twice within a shorter wait", () => {
+    expect(failbackProbeMs(10_000)).toBe(2000);
+    expect(failbackProbeMs(1000)).toBe(500);
+    expect(failbackProbeMs(10)).toBe(50);
+  });
+
+  it("returns to the first earlier address that has answered for the whole wait", () => {
+    // on address 2; 0 answers since 9 s ago, 1 since 12 s ago: with 10 s, address 1
+    expect(failbackTarget([1000, -2000], 2, 10_000, 10_000)).toBe(1);
+    // later, 0 has answered long enough too: the earliest wins
+    expect(failbackTarget([1000, -2000], 2, 11_000, 10_000)).toBe(0);
+  });
+
+  it("stays while no earlier address has answered long enough, and never picks a later one", () => {
+    expect(failbackTarget([undefined, 5000], 2, 10_000, 10_000)).toBeUndefined();
+    expect(failbackTarget([0, 0, 0], 0, 100_000, 10_000)).toBeUndefined();
+    expect(failbackTarget([undefined, 0, 0], 1, 100_000, 10_000)).toBeUndefined();
   });
 });
