@@ -141,9 +141,28 @@ function caughtUp(watch, targets, timeoutMs) {
   );
 }
 
-/** One node SIGKILLed under load: each real agent's failover (its delivery cursor moving on), catch-up. */
+/** The node an agent is connected to, from its `/readyz` (the `mqtt` check names it); its own if unknown. */
+async function nodeOf(a) {
+  try {
+    const r = await fetch(`http://127.0.0.1:${a.port}/readyz`);
+    const detail = (await r.json()).checks?.mqtt?.detail;
+    return typeof detail === "string" && detail.includes(" connected") ? detail.split(" ")[0] : a.url;
+  } catch {
+    return a.url;
+  }
+}
+
+/**
+ * One node SIGKILLed under load: each real agent's failover (its delivery cursor moving on), catch-up.
+ * The stations measured are those connected to that node when it was killed (after a failover a station
+ * may be on another node than its own until it returns: docs/mqtt.md#a-clustered-broker).
+ */
 async function kill(node, agents, sims, watch, downSeconds, alone) {
-  const onNode = agents.filter((a) => a.url === node.mqttUrl);
+  const nodes = await Promise.all(agents.map(nodeOf));
+  const onNode = agents.filter((_, i) => nodes[i] === node.mqttUrl);
+  const simsOnNode = new Set(
+    (await sims.report()).filter((s) => s.connects.at(-1)?.url === node.mqttUrl).map((s) => s.station),
+  );
   const marks = onNode.map((a) => a.deliveredSeq());
   const at = Date.now();
   await node.kill();
@@ -175,7 +194,7 @@ async function kill(node, agents, sims, watch, downSeconds, alone) {
   await failover;
   const catchUpMs = await catchUp;
   // `alone`: a broker without a cluster (Mosquitto), where the next connection is to the node come back
-  const report = await sims.report();
+  const report = (await sims.report()).filter((s) => simsOnNode.has(s.station));
   const simConnects = report
     .map((s) => s.connects.find((c) => c.at > at && (alone || c.url !== node.mqttUrl))?.at)
     .filter((t) => t !== undefined);

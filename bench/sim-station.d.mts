@@ -21,5 +21,7 @@ export function simStation(opts: {
   /** QoS of the `request/+` subscription, as the agent's `mqtt.requestQos` (default 0 here). */
   requestQos?: 0 | 1;
   reconnectMs?: number;
+  /** As the agent's `mqtt.failbackAfterMs` (default 10 000; 0: never return to an earlier node). */
+  failbackAfterMs?: number;
   version?: string;
 }): SimStation;

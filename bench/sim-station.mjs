@@ -8,13 +8,37 @@
 // `state/station` and the notifications written back to back after CONNACK (the times of their
 // acknowledgements kept with each connection), and `request/replay_notifications` answered from its
 // outbox. Like the agent with `mqtt.failoverUrls`, it moves to the next node at once when its node is
-// lost. Its outbox is in memory: a simulated station is never restarted.
+// lost, and like the agent with `mqtt.failbackAfterMs` (src/domain/backoff.ts, src/sync/connection.ts)
+// it returns to an earlier node of its list once that one has taken TCP connections for between
+// `failbackAfterMs` and twice that (doubled after each return that failed), the in-flight notifications
+// acknowledged first and the connection left with a DISCONNECT. Its outbox is in memory: a simulated
+// station is never restarted.
+import { connect as tcpConnect } from "node:net";
 import mqtt from "mqtt";
 
 const WINDOW = 64;
 const STATE_EVERY_MS = 2000;
 /** As the agent: `state/station` at least this often, new notifications or not (src/sync/sync.ts). */
 const STATE_REFRESH_MS = 30_000;
+/** As the agent: the earlier nodes checked every 2 s (or twice per `failbackAfterMs`), settling 2 s at most. */
+const FAILBACK_PROBE_MS = 2000;
+const SETTLE_MS = 2000;
+const STABLE_CONNECTION_MS = 10_000;
+
+/** Whether `url` takes a TCP connection (src/sync/broker-reachable.ts). */
+function reachable(url, timeoutMs) {
+  const u = new URL(url);
+  return new Promise((done) => {
+    const socket = tcpConnect({ host: u.hostname, port: Number(u.port || 1883) });
+    const finish = (ok) => {
+      socket.destroy();
+      done(ok);
+    };
+    socket.setTimeout(timeoutMs, () => finish(false));
+    socket.once("connect", () => finish(true));
+    socket.once("error", () => finish(false));
+  });
+}
 
 export function simStation({
   urls,
@@ -23,6 +47,7 @@ export function simStation({
   protocolVersion = 4,
   requestQos = 0,
   reconnectMs = 100,
+  failbackAfterMs = 10_000,
   version = "1.5.0",
 }) {
   const root = `ppsedge/v1/${site}/${ppsId}`;
@@ -36,6 +61,11 @@ export function simStation({
   let stateFor = -1;
   let stateAt = 0;
   let stopped = false;
+  /** Returning to an earlier node: the address left for, the one returned to, failed returns in a row. */
+  let leavingFor;
+  let returnedTo;
+  let failedReturns = 0;
+  let upAt;
   /**
    * When each connection came up, the node it is on, and when its first notification was acknowledged:
    * what the failover figures are read from.
@@ -61,7 +91,7 @@ export function simStation({
 
   function pump() {
     const c = client;
-    if (!c?.connected) return;
+    if (!c?.connected || leavingFor !== undefined) return;
     while (next <= outbox.length && next - acked <= WINDOW) {
       const seq = next++;
       c.publish(`${root}/notification`, outbox[seq - 1], { qos: 1 }, (err) => {
@@ -100,10 +130,40 @@ export function simStation({
     c.publish(`${root}/response/replay_notifications`, body, { qos: 1 });
   }
 
+  /** On a later node, the earlier ones checked until one has answered long enough (as the agent). */
+  function watchEarlierNodes(c) {
+    if (failbackAfterMs <= 0 || node === 0) return;
+    const every = Math.max(50, Math.min(FAILBACK_PROBE_MS, failbackAfterMs / 2));
+    const hold = Math.min(3_600_000, failbackAfterMs * (1 + Math.random()) * 2 ** failedReturns);
+    const since = [];
+    const check = async () => {
+      const answers = await Promise.all(urls.slice(0, node).map((u) => reachable(u, every)));
+      if (c !== client || !c.connected || stopped) return;
+      const now = performance.now();
+      answers.forEach((ok, i) => {
+        since[i] = ok ? (since[i] ?? now) : undefined;
+      });
+      const target = since.findIndex((t) => t !== undefined && now - t >= hold);
+      if (target === -1) setTimeout(check, every);
+      else leave(c, target);
+    };
+    setTimeout(check, Math.random() * every);
+  }
+
+  /** In-flight notifications acknowledged (or SETTLE_MS), then DISCONNECT; the close goes to `target`. */
+  async function leave(c, target) {
+    leavingFor = target;
+    const until = Date.now() + SETTLE_MS;
+    while (acked < next - 1 && Date.now() < until && c === client)
+      await new Promise((ok) => setTimeout(ok, 10));
+    if (c !== client) return;
+    c.end(false);
+  }
+
   function connect() {
     if (stopped) return;
     session++;
-    const url = urls[node % urls.length];
+    const url = urls[node];
     const c = mqtt.connect(url, {
       clientId: `pps-edge-${site}-${ppsId}`,
       protocolVersion,
@@ -125,6 +185,8 @@ export function simStation({
       if (c !== client) return; // closed meanwhile
       const conn = { at: Date.now(), url };
       connects.push(conn);
+      upAt = performance.now();
+      watchEarlierNodes(c);
       c.subscribe(`${root}/request/+`, { qos: requestQos }, () => {
         conn.subackAt = Date.now();
       });
@@ -146,7 +208,21 @@ export function simStation({
       c.end(true);
       if (c !== client || stopped) return;
       client = undefined;
-      node++; // the next node at once, as the agent does (docs/mqtt.md#a-clustered-broker)
+      const stable = upAt !== undefined && performance.now() - upAt >= STABLE_CONNECTION_MS;
+      upAt = undefined;
+      if (leavingFor !== undefined) {
+        // a planned return: straight to that node
+        node = leavingFor;
+        returnedTo = leavingFor;
+        leavingFor = undefined;
+        setTimeout(connect, 0);
+        return;
+      }
+      if (returnedTo === node) {
+        failedReturns = stable ? 0 : failedReturns + 1;
+        returnedTo = undefined;
+      }
+      node = (node + 1) % urls.length; // the next node at once, as the agent does (docs/mqtt.md#a-clustered-broker)
       setTimeout(connect, Math.random() * reconnectMs);
     });
   }
@@ -161,7 +237,7 @@ export function simStation({
     station: `${site}/${ppsId}`,
     connects,
     connected: () => client?.connected === true,
-    url: () => urls[node % urls.length],
+    url: () => urls[node],
     /** One notification committed: into the outbox, then out in order. */
     notify(type, data) {
       const id = `${site}.${ppsId}.${outbox.length + 1}`;
