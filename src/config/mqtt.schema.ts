@@ -28,8 +28,9 @@ function embeddedListenersOnLoopback(m: {
  * `clientId` defaults to `pps-edge-<site>-<ppsId>`: stable and unique per station, because two
  * clients with one id kick each other off in a loop (docs/mqtt.md#backoff-and-reconnects).
  */
-/** `mqtt://host[:port]` or `mqtts://host[:port]`. */
-const brokerUrl = z.string().refine((v) => /^mqtts?:\/\/[^\s/]+/.test(v), {
+/** `mqtt://host[:port]` or `mqtts://host[:port]`, one a URL parser takes (a port up to 65535). */
+const isBrokerUrl = (v: string) => /^mqtts?:\/\/[^\s/]+/.test(v) && URL.canParse(v);
+const brokerUrl = z.string().refine(isBrokerUrl, {
   message: "an mqtt:// or mqtts:// URL",
 });
 
@@ -37,7 +38,7 @@ const mqttObject = z
   .object({
     url: z
       .string()
-      .refine((v) => v === "embedded" || v === "off" || /^mqtts?:\/\/[^\s/]+/.test(v), {
+      .refine((v) => v === "embedded" || v === "off" || isBrokerUrl(v), {
         message: "embedded, off, or an mqtt:// or mqtts:// URL",
       })
       .default("embedded")

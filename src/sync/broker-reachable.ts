@@ -16,10 +16,20 @@ export function addressOf(url: string): { host: string; port: number } {
   return { host, port: u.port ? Number(u.port) : (DEFAULT_PORTS[u.protocol] ?? 1883) };
 }
 
-/** Resolves true once a TCP connection to `url` is made, false on refusal, error or after `timeoutMs`. */
+/**
+ * Resolves true once a TCP connection to `url` is made, false on refusal, error or after `timeoutMs`;
+ * never rejects: an address it cannot use (the configuration refuses one with a port out of range) is
+ * one that does not answer.
+ */
 export function brokerReachable(url: string, timeoutMs: number): Promise<boolean> {
+  let address: { host: string; port: number };
+  try {
+    address = addressOf(url);
+  } catch {
+    return Promise.resolve(false);
+  }
   return new Promise((done) => {
-    const socket = connect(addressOf(url));
+    const socket = connect(address);
     const finish = (ok: boolean) => {
       socket.destroy();
       done(ok);

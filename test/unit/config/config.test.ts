@@ -104,4 +104,23 @@ describe("config", () => {
     expect(parseConfig({}, { PPS_EDGE_MQTT_REQUEST_QOS: "0" }).mqtt.requestQos).toBe(0);
     expect(failure(() => parseConfig({ mqtt: { requestQos: 2 } })).paths).toEqual(["mqtt.requestQos"]);
   });
+
+  it("returns to an earlier broker node after 10 s by default; 0 turns it off (docs/mqtt.md#a-clustered-broker)", () => {
+    expect(parseConfig({}).mqtt.failbackAfterMs).toBe(10_000);
+    expect(parseConfig({}, { PPS_EDGE_MQTT_FAILBACK_AFTER_MS: "0" }).mqtt.failbackAfterMs).toBe(0);
+    expect(failure(() => parseConfig({ mqtt: { failbackAfterMs: -1 } })).paths).toEqual([
+      "mqtt.failbackAfterMs",
+    ]);
+  });
+
+  it("refuses a broker address with a port out of range, naming the one at fault", () => {
+    expect(failure(() => parseConfig({ mqtt: { url: "mqtt://node1:99999" } })).paths).toEqual(["mqtt.url"]);
+    expect(
+      failure(() =>
+        parseConfig({
+          mqtt: { url: "mqtt://node1:1883", failoverUrls: ["mqtt://node2:1883", "mqtt://node3:70000"] },
+        }),
+      ).paths,
+    ).toEqual(["mqtt.failoverUrls.1"]);
+  });
 });

@@ -3,7 +3,7 @@
  * configured URL, the scheme's port when none is given, an IPv6 host without its brackets.
  */
 import { describe, expect, it } from "vitest";
-import { addressOf } from "../../../src/sync/broker-reachable.js";
+import { addressOf, brokerReachable } from "../../../src/sync/broker-reachable.js";
 
 describe("the address checked before returning to a node", () => {
   it("takes the URL's port, or the scheme's", () => {
@@ -14,5 +14,11 @@ describe("the address checked before returning to a node", () => {
 
   it("gives an IPv6 host without its brackets", () => {
     expect(addressOf("mqtt://[::1]:1900")).toEqual({ host: "::1", port: 1900 });
+  });
+
+  it("takes an address it cannot check as one that does not answer, without throwing", async () => {
+    // the configuration refuses such an address (config.test.ts); a check must not throw on one anyway
+    expect(() => addressOf("mqtt://node1.example:99999")).toThrow();
+    await expect(brokerReachable("mqtt://node1.example:99999", 100)).resolves.toBe(false);
   });
 });
