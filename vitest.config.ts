@@ -17,6 +17,7 @@ export default defineConfig({
   test: {
     environment: "node",
     pool: "forks",
+    setupFiles: ["test/support/temp-dirs.setup.ts"],
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import pino, { type DestinationStream } from "pino";
 import { type Agent, createAgent } from "../../src/app/agent.js";
 import { parseConfig } from "../../src/config/config.load.js";
 import { createLogger } from "../../src/log.js";
+import { tempDir } from "./temp-dirs.js";
+
+export { tempDir };
 
 export const CLIENT_ID = "test-client";
 export const CLIENT_SECRET = "test-client-secret-123";
@@ -27,10 +28,6 @@ export interface TestAgent {
   /** JSON call with a bearer token. */
   call(method: string, path: string, body?: unknown): Promise<Response>;
   close(): Promise<void>;
-}
-
-export function tempDir(prefix = "pps-edge-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 /**
