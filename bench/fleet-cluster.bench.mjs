@@ -31,7 +31,8 @@
 // broker nodes and central keep their files in BENCH_FLEET_OTHERS_DIR (/dev/shm): in a warehouse they
 // are other machines, and on this one they must not take the scanned stations' CPU or make their
 // commits wait behind their writes on the one disk. Each RabbitMQ node has BENCH_FLEET_RABBITMQ_SCHEDULERS
-// (1) scheduler threads.
+// (1) scheduler threads. Stations return to their own node BENCH_FLEET_FAILBACK_MS (10000) to twice that
+// after it answers again (the agents' `mqtt.failbackAfterMs`; 0: they stay where they failed over).
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -65,6 +66,9 @@ const CFG = {
   outageRate: env("OUTAGE_RATE", 5),
   liveRate: env("LIVE_RATE", 0.83),
   scanned: env("SCANNED", 1),
+  // the agents' `mqtt.failbackAfterMs` and the simulated stations' return to their own node (0: they
+  // stay where they failed over, as before the return existed)
+  failbackMs: env("FAILBACK_MS", 10_000),
   // each RabbitMQ node's scheduler threads (bench/rabbitmq-cluster.mjs); 2 gives a node both cores, as a
   // node of its own would have (the nodes run under SCHED_IDLE: they take only what the stations leave)
   rabbitmqSchedulers: env("RABBITMQ_SCHEDULERS", 1),
@@ -393,13 +397,20 @@ export async function runCluster() {
   try {
     for (let i = 0; i < CFG.agents; i++) {
       const [url, ...failoverUrls] = rotated(urls, i);
-      const mqtt = { ...b.agentMqtt, failoverUrls };
+      const mqtt = { ...b.agentMqtt, failoverUrls, failbackAfterMs: CFG.failbackMs };
       const stationFile = scans.stationFile(i);
       const nice = stationFile ? 0 : CFG.nice;
       const a = await startFleetAgent(dir, url, SITE, String(i + 1), mqtt, { stationFile, nice });
       agents.push({ ...a, url });
     }
-    sims = await startSimFleet({ urls, site: SITE, first: 1000, count: CFG.simulated, nice: CFG.nice });
+    sims = await startSimFleet({
+      urls,
+      site: SITE,
+      first: 1000,
+      count: CFG.simulated,
+      failbackAfterMs: CFG.failbackMs,
+      nice: CFG.nice,
+    });
     await scans.start(agents);
     // from here this process is central's side too (it reads every delivery): niced like the rest, now
     // that the scanned agents and their scanner have started at the default niceness

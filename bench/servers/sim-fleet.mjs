@@ -1,16 +1,17 @@
 // The simulated stations of the fleet benchmark (../sim-station.mjs) in a process of their own, so that
 // they do not share an event loop with the benchmark's bookkeeping. Arguments: a JSON object
-// `{ urls, site, first, count }`; station i (from `first`) starts on node i mod the node count. Reads
+// `{ urls, site, first, count, failbackAfterMs }`; station i (from `first`) starts on node i mod the node
+// count, its own, and returns to it as the agent does after `failbackAfterMs` (sim-station.mjs). Reads
 // commands on stdin: `go <perSecond>` (each station), `halt`, `report` (prints one JSON line: per
 // station its last seq, acknowledged seq and the times it connected); prints `READY` once every station
 // is connected. SIGTERM stops them.
 import { createInterface } from "node:readline";
 import { simStation } from "../sim-station.mjs";
 
-const { urls, site, first, count } = JSON.parse(process.argv[2]);
+const { urls, site, first, count, failbackAfterMs } = JSON.parse(process.argv[2]);
 const rotated = (i) => [...urls.slice(i % urls.length), ...urls.slice(0, i % urls.length)];
 const sims = Array.from({ length: count }, (_, i) =>
-  simStation({ urls: rotated(i), site, ppsId: String(first + i) }),
+  simStation({ urls: rotated(i), site, ppsId: String(first + i), failbackAfterMs }),
 );
 const TICK_MS = 50;
 let producer;
