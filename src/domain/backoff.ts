@@ -90,7 +90,7 @@ export function nextServer(r: ServerRound, count: number, lost: boolean): Server
  * stations do not all end up on the node that happened to survive the last failure (the next death of
  * that node would then move every station at once).
  */
-export const FAILBACK_PROBE_MS = 2000;
+const FAILBACK_PROBE_MS = 2000;
 
 /** How often the earlier addresses are checked: every FAILBACK_PROBE_MS, or twice per `afterMs` if shorter. */
 export function failbackProbeMs(afterMs: number): number {

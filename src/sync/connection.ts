@@ -56,10 +56,6 @@ interface Run {
  */
 interface Failback {
   timer: NodeJS.Timeout | undefined;
-  /** Per earlier address, since when it has answered every check without a break. */
-  answeringSince: (number | undefined)[];
-  /** How long the connection in use waits (drawn on connect: `failbackHoldMs`). */
-  holdMs: number;
   /** The address a planned close goes to, from the moment the connection is being left. */
   leavingFor: number | undefined;
   /** The address returned to, until its connection is known stable or has failed. */
@@ -166,8 +162,9 @@ function watchEarlierNodes(run: Run, l: OwnedLink): void {
   const { opts } = run;
   const fb = run.failback;
   if (opts.failbackAfterMs <= 0 || run.server === 0) return;
-  fb.answeringSince = [];
-  fb.holdMs = failbackHoldMs(opts.failbackAfterMs, fb.failed);
+  /** Per earlier address, since when it has answered every check without a break. */
+  const answeringSince: (number | undefined)[] = [];
+  const holdMs = failbackHoldMs(opts.failbackAfterMs, fb.failed);
   const every = failbackProbeMs(opts.failbackAfterMs);
   const check = async () => {
     fb.timer = undefined;
@@ -177,13 +174,23 @@ function watchEarlierNodes(run: Run, l: OwnedLink): void {
     // elapsed time, not the agent's wall clock (which a test or an NTP step may hold or move)
     const now = performance.now();
     answers.forEach((ok, i) => {
-      fb.answeringSince[i] = ok ? (fb.answeringSince[i] ?? now) : undefined;
+      answeringSince[i] = ok ? (answeringSince[i] ?? now) : undefined;
     });
-    const target = failbackTarget(fb.answeringSince, run.server, now, fb.holdMs);
+    const target = failbackTarget(answeringSince, run.server, now, holdMs);
     if (target === undefined) fb.timer = setTimeout(check, every);
     else void leave(run, l, target);
   };
   fb.timer = setTimeout(check, Math.random() * every);
+}
+
+/**
+ * Closes the client and handles its close; `graceful`: a DISCONNECT first (the writes in flight given
+ * STOP_TIMEOUT_MS), so the broker sends no Will.
+ */
+async function disconnect(run: Run, c: MqttClient, graceful: boolean): Promise<void> {
+  if (graceful) await withTimeout(c.endAsync(false), STOP_TIMEOUT_MS);
+  c.end(true);
+  if (run.client === c) onClose(run, c);
 }
 
 /**
@@ -202,9 +209,7 @@ async function leave(run: Run, l: OwnedLink, target: number): Promise<void> {
   );
   await withTimeout(handlers.onLeaving?.(l) ?? Promise.resolve(), STOP_TIMEOUT_MS);
   if (run.client !== c) return; // lost meanwhile: onClose already went to `target`
-  await withTimeout(c.endAsync(false), STOP_TIMEOUT_MS);
-  c.end(true);
-  if (run.client === c) onClose(run, c);
+  await disconnect(run, c, true);
 }
 
 /** The client closed: its link is down for good; unless stopped, the next attempt after a backoff. */
@@ -276,7 +281,8 @@ async function stop(run: Run): Promise<void> {
   const c = run.client;
   const l = run.link;
   if (!c) return;
-  if (l?.up) {
+  const up = l?.up === true;
+  if (l && up)
     await withTimeout(
       l
         .publishAsync(
@@ -287,10 +293,7 @@ async function stop(run: Run): Promise<void> {
         .catch(() => {}),
       STOP_TIMEOUT_MS,
     );
-    await withTimeout(c.endAsync(false), STOP_TIMEOUT_MS);
-  }
-  c.end(true);
-  if (run.client === c) onClose(run, c);
+  await disconnect(run, c, up);
 }
 
 export function createConnection(opts: ConnectionOptions, handlers: ConnectionHandlers) {
@@ -311,8 +314,6 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
     roundStart: 0,
     failback: {
       timer: undefined,
-      answeringSince: [],
-      holdMs: 0,
       leavingFor: undefined,
       returnedTo: undefined,
       failed: 0,
