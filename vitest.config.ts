@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { deadline } from "./test/support/deadline.js";
 
 /**
  * The tests on one axis, one project each (`npm run test:unit`, `test:agent`, `test:spec`, `test:system`;
@@ -12,6 +13,9 @@ import { defineConfig } from "vitest/config";
  * first, two files at a time (one per core); the system project after them, three at a time: its files
  * mostly wait on child processes, brokers and timers, so three overlap their waits (four starve each
  * other and take longer). The whole run went from 8 min 13 s, one file at a time, to 3 min 20 s.
+ *
+ * The test and hook timeouts are deadlines like every other wait of the tests: stretched by
+ * PPS_EDGE_TEST_SLOWDOWN (docs/testing.md#deadlines).
  */
 export default defineConfig({
   test: {
@@ -19,8 +23,10 @@ export default defineConfig({
     pool: "forks",
     setupFiles: ["test/support/temp-dirs.setup.ts"],
     maxWorkers: 2,
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    testTimeout: deadline(20_000),
+    hookTimeout: deadline(30_000),
+    // expect.poll's own default is 1 s, an idle machine's figure
+    expect: { poll: { timeout: deadline(2000) } },
     projects: [
       {
         extends: true,

@@ -76,15 +76,6 @@ export async function stationReady(t: TestAgent, user = "op-1"): Promise<void> {
   await login(t, "front", user);
 }
 
-/** Polls until `check` holds (work some endpoints finish just after answering). */
-export async function until(check: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 export async function lastSeq(t: TestAgent): Promise<number> {
   const res = await t.call("GET", "/station/notifications?after=0&limit=1");
   return ((await res.json()) as { lastSeq: number }).lastSeq;

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, passwordGrant, TOKEN_PATH } from "./agent.js";
+import { deadline } from "./deadline.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -17,7 +18,7 @@ export interface ChildAgent {
 
 /**
  * The real agent in its own process (`src/app/main.ts run`), on a data folder, HTTP on a free port; a start
- * that takes longer than `startTimeoutMs` fails.
+ * that takes longer than `startTimeoutMs` (a deadline, test/support/deadline.ts) fails.
  */
 export async function startChildAgent(
   dataDir: string,
@@ -44,7 +45,10 @@ export async function startChildAgent(
   const port = await new Promise<number>((resolve, reject) => {
     let buf = "";
     let err = "";
-    const timer = setTimeout(() => reject(new Error(`agent did not start: ${err}${buf}`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`agent did not start: ${err}${buf}`)),
+      deadline(startTimeoutMs),
+    );
     proc.stderr?.on("data", (d) => {
       err += String(d);
     });
@@ -109,7 +113,7 @@ export async function startBuiltAgent(
   });
   const exited = new Promise<void>((ok) => proc.once("exit", () => ok()));
   await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error("the agent process did not start")), 20_000);
+    const timer = setTimeout(() => fail(new Error("the agent process did not start")), deadline(20_000));
     let out = "";
     proc.stdout?.on("data", (d: Buffer) => {
       out += d.toString();

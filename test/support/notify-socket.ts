@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { deadline } from "./deadline.js";
 
 /**
  * A notify socket as the service manager opens it: a unix datagram socket on a path, or an abstract one
@@ -54,11 +55,11 @@ export async function openNotifySocket(address: string): Promise<NotifySocket> {
     address,
     messages,
     async waitFor(assignment, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
+      const end = Date.now() + deadline(timeoutMs);
       for (;;) {
         const found = find(assignment);
         if (found) return found;
-        if (Date.now() > deadline) {
+        if (Date.now() > end) {
           throw new Error(`no ${assignment} on the notify socket; got ${JSON.stringify(messages)}`);
         }
         await new Promise<void>((resolve) => {

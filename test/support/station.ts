@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { TestAgent } from "./agent.js";
+import { deadline } from "./deadline.js";
 import { itemBody } from "./fixtures.js";
 
 export const SR = "/api-gateway/sr-service/platform-srms/service-request";
@@ -54,9 +55,9 @@ export class NotificationReader {
 
   /** Waits (bounded) until at least `count` new notifications exist, for work done just after a response. */
   async waitFor(count: number, timeoutMs = 2000): Promise<Envelope[]> {
-    const deadline = Date.now() + timeoutMs;
+    const end = Date.now() + deadline(timeoutMs);
     const got: Envelope[] = [];
-    while (got.length < count && Date.now() < deadline) {
+    while (got.length < count && Date.now() < end) {
       got.push(...(await this.next()));
       if (got.length < count) await new Promise((r) => setTimeout(r, 5));
     }

@@ -8,6 +8,7 @@ import { createServer, type IncomingHttpHeaders, type RequestListener, type Serv
 import { createServer as createHttpsServer, type ServerOptions } from "node:https";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
+import { deadline } from "./deadline.js";
 
 export const TEST_SECRET = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
 
@@ -58,9 +59,9 @@ export async function startReceiver(secret = TEST_SECRET, tls?: ServerOptions): 
     unverified: [],
     script: () => ({ status: 204 }),
     async waitFor(n, timeoutMs = 15_000) {
-      const until = Date.now() + timeoutMs;
+      const end = Date.now() + deadline(timeoutMs);
       while (r.accepted.length < n) {
-        if (Date.now() > until) throw new Error(`the receiver has ${r.accepted.length} of ${n}`);
+        if (Date.now() > end) throw new Error(`the receiver has ${r.accepted.length} of ${n}`);
         await new Promise((ok) => setTimeout(ok, 20));
       }
     },

@@ -13,9 +13,9 @@ import {
   seedStock,
   setMode,
   stationReady,
-  until,
   view,
 } from "../../support/audits.js";
+import { until } from "../../support/deadline.js";
 
 const SR = "/api-gateway/sr-service/platform-srms/service-request";
 const STAGE = "/api-gateway/integration-service/wms-integration/core/api/stage_put_expectation";
@@ -119,7 +119,7 @@ describe("auditlines_created → waiting_on_conflict → queued", () => {
 
     const before = await lastSeq(t);
     await call("POST", `${SR}/cancel`, { externalServiceRequestId: "PICK-1", type: "PICK" }, 202);
-    await until(async () => (await status(id)) === "queued");
+    await until("the audit queued", async () => (await status(id)) === "queued");
     const notes = (await notesAfter(t, before)).map((n) => n.notification);
     expect(
       notes.map((n) => [n.notification_type, n.notification_data.state ?? n.notification_data.audit_status]),
@@ -138,7 +138,7 @@ describe("auditlines_created → waiting_on_conflict → queued", () => {
     await call("POST", "/station/racks", { msu: "MSU-B", locations: ["B-1"] });
     await call("POST", SR, put("PUT-1", "BELT", 2));
     await call("POST", STAGE, { serviceRequestId: "PUT-1", ppsId: "pps-north", ppsBinId: "1" });
-    await until(async () => {
+    await until("PUT-1 staged", async () => {
       const res = await t.call("GET", `${SR}/PUT-1?type=PUT`);
       return ((await res.json()) as { state?: string }).state === "staged";
     });
@@ -182,7 +182,10 @@ describe("auditlines_created → waiting_on_conflict → queued", () => {
     expect((await ok(t, id, "start")).audit_status).toBe("waiting_on_conflict");
     t.agent.services.auditConflicts.stop();
     await call("POST", `${SR}/cancel`, { externalServiceRequestId: "PICK-2", type: "PICK" }, 202);
-    await until(async () => t.agent.services.repos.stock.stockAt("T-2", tie)?.reserved === 0);
+    await until(
+      "T-2's reservation released",
+      async () => t.agent.services.repos.stock.stockAt("T-2", tie)?.reserved === 0,
+    );
     expect(await status(id)).toBe("waiting_on_conflict");
     const seq = await lastSeq(t);
     t.agent.services.auditConflicts.start();

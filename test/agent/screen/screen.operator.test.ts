@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScreenState } from "../../../src/station/screen/state/types.js";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock, stockOf } from "../../support/station.js";
 
 let t: TestAgent;
@@ -175,7 +176,7 @@ describe("the alert's end", () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(got[got.length - 1]?.alert).toMatchObject({ code: "NOPE" });
     t.clock.now += 1500;
-    await expect.poll(() => got[got.length - 1]?.alert, { timeout: 5000 }).toBeNull();
+    await expect.poll(() => got[got.length - 1]?.alert, { timeout: deadline(5000) }).toBeNull();
     off();
   });
 });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScreenState } from "../../../src/station/screen/state/types.js";
 import { startTestAgent, type TestAgent, tempDir } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
 
 let t: TestAgent;
@@ -33,7 +34,7 @@ async function tile(until: (b: ScreenState["bins"][number]) => boolean) {
         found = s.bins.find(until);
         return found !== undefined;
       },
-      { timeout: 15_000 },
+      { timeout: deadline(15_000) },
     )
     .toBe(true);
   return found as ScreenState["bins"][number];

@@ -12,6 +12,7 @@ import type { FirmwareProfile } from "../../../src/devices/profiles/firmware-pro
 import { loadProfiles } from "../../../src/devices/profiles/load-profiles.js";
 import { Metrics } from "../../../src/metrics.js";
 import { createTopology } from "../../../src/station/topology.js";
+import { deadline } from "../deadline.js";
 
 export type Profiles = Map<string, FirmwareProfile>;
 
@@ -91,7 +92,7 @@ export async function startHub(
       const timer = setTimeout(() => {
         wakers.delete(check);
         reject(new Error(`timed out waiting for ${what}`));
-      }, timeoutMs);
+      }, deadline(timeoutMs));
       wakers.add(check);
       check();
     });
@@ -150,7 +151,7 @@ export function readUntil<T>(
     const timer = setTimeout(() => {
       port.off("data", onData);
       reject(new Error(`timed out waiting for ${what}; got ${seen.toString("hex")}`));
-    }, timeoutMs);
+    }, deadline(timeoutMs));
     port.on("data", onData);
   });
 }

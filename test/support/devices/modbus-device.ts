@@ -7,6 +7,7 @@
 import { withCrc } from "../../../src/devices/codecs/crc16-modbus.js";
 import type { ModbusRequest } from "../../../src/devices/drivers/modbus-rtu/modbus-rtu.codec.js";
 import { ModbusRtuParser } from "../../../src/devices/drivers/modbus-rtu/modbus-rtu.parser.js";
+import { deadline } from "../deadline.js";
 
 export type SlaveHandler = (req: ModbusRequest) => Uint8Array | null;
 
@@ -48,7 +49,7 @@ export function emulateBus(
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
           () => reject(new Error(`timed out waiting for ${n} Modbus requests`)),
-          timeoutMs,
+          deadline(timeoutMs),
         );
         waiters.push({
           until: bus.served.length + n,

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SerialPort } from "serialport";
+import { deadline } from "../deadline.js";
 
 export interface PtyPair {
   /** The agent's end (a link path when links were given). */
@@ -43,7 +44,7 @@ export function ptyPair(links?: { agent: string; device: string }, timeoutMs = 5
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`socat did not start: ${text}`));
-    }, timeoutMs);
+    }, deadline(timeoutMs));
     child.once("error", (e) => {
       clearTimeout(timer);
       reject(e);

@@ -4,6 +4,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Aedes, type AedesOptions } from "aedes";
+import { deadline } from "../deadline.js";
 import { type Received, recorder, type Subscriber } from "./subscriber.js";
 
 export const MOSQUITTO = "/usr/sbin/mosquitto";
@@ -169,7 +170,7 @@ export async function startMosquitto(
       const timer = setTimeout(() => {
         process.kill(c.pid as number, "SIGKILL");
         fail(new Error(`mosquitto did not start: ${text}`));
-      }, 10_000);
+      }, deadline(10_000));
       c.stderr?.on("data", (d: Buffer) => {
         text += d.toString();
         // Printed once the listener is open.

@@ -1,4 +1,5 @@
 import mqtt from "mqtt";
+import { deadline } from "../deadline.js";
 
 export interface Received {
   topic: string;
@@ -47,7 +48,7 @@ export async function subscribe(
   });
   // Subscribe on every connect that has no session at the broker: a clean session loses its subscriptions.
   await new Promise<void>((ok, fail) => {
-    const t = setTimeout(() => fail(new Error(`subscriber could not connect to ${url}`)), 10_000);
+    const t = setTimeout(() => fail(new Error(`subscriber could not connect to ${url}`)), deadline(10_000));
     const ready = (err?: Error | null) => {
       clearTimeout(t);
       if (err) fail(err);
@@ -65,8 +66,8 @@ export async function subscribe(
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, fail) => {
         timer = setTimeout(
-          () => fail(new Error(`publish on ${topic} (${payload.length} bytes) not acknowledged in 15 s`)),
-          15_000,
+          () => fail(new Error(`publish on ${topic} (${payload.length} bytes) not acknowledged in time`)),
+          deadline(15_000),
         );
       });
       try {
@@ -102,7 +103,7 @@ export function waitOn<T>(
     const timer = setTimeout(() => {
       waiters.delete(check);
       fail(new Error(`timed out waiting for ${what}; ${seen(items)}`));
-    }, timeoutMs);
+    }, deadline(timeoutMs));
     waiters.add(check);
   });
 }

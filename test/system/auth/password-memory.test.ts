@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN, ADMIN_PASSWORD, BASIC, TOKEN_PATH } from "../../support/agent.js";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
+import { deadline } from "../../support/deadline.js";
 
 const MIB = 1024 * 1024;
 
@@ -38,26 +39,30 @@ let agent: ChildAgent;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "pps-edge-password-memory-"));
   agent = await startChildAgent(dir, { UV_THREADPOOL_SIZE: "4" });
-}, 60_000);
+}, deadline(60_000));
 afterAll(async () => {
   await agent?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe("password checks and memory", () => {
-  it("8 logins at once, right and wrong, cost the memory of one scrypt, and each is answered", async () => {
-    const pid = agent.proc.pid as number;
-    // the high-water mark so far holds the start's own scrypt (the admin's password hashed) and the
-    // first login's: one scrypt above the resident memory of then, as the logins below may be
-    const before = status(pid, "VmRSS");
-    const statuses = await Promise.all([
-      ...Array.from({ length: 4 }, () => login(agent.base, ADMIN, ADMIN_PASSWORD)),
-      // an unknown user spends the same scrypt (against a dummy hash), and waits in the same line
-      ...Array.from({ length: 4 }, (_, i) => login(agent.base, `nobody-${i}`, "not-the-password-123")),
-    ]);
-    expect(statuses).toEqual([200, 200, 200, 200, 401, 401, 401, 401]);
-    const rise = status(pid, "VmHWM") - before;
-    // one scrypt is 32 MiB (128·N·r with N = 2^15, r = 8); four at once are ~128 MiB
-    expect(rise / MIB).toBeLessThan(64);
-  }, 60_000);
+  it(
+    "8 logins at once, right and wrong, cost the memory of one scrypt, and each is answered",
+    async () => {
+      const pid = agent.proc.pid as number;
+      // the high-water mark so far holds the start's own scrypt (the admin's password hashed) and the
+      // first login's: one scrypt above the resident memory of then, as the logins below may be
+      const before = status(pid, "VmRSS");
+      const statuses = await Promise.all([
+        ...Array.from({ length: 4 }, () => login(agent.base, ADMIN, ADMIN_PASSWORD)),
+        // an unknown user spends the same scrypt (against a dummy hash), and waits in the same line
+        ...Array.from({ length: 4 }, (_, i) => login(agent.base, `nobody-${i}`, "not-the-password-123")),
+      ]);
+      expect(statuses).toEqual([200, 200, 200, 200, 401, 401, 401, 401]);
+      const rise = status(pid, "VmHWM") - before;
+      // one scrypt is 32 MiB (128·N·r with N = 2^15, r = 8); four at once are ~128 MiB
+      expect(rise / MIB).toBeLessThan(64);
+    },
+    deadline(60_000),
+  );
 });

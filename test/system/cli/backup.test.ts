@@ -20,6 +20,7 @@ import { DB_FILE } from "../../../src/db/open.js";
 import { tempDir } from "../../support/agent.js";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
 import { runCli } from "../../support/cli.js";
+import { deadline } from "../../support/deadline.js";
 import { itemBody } from "../../support/fixtures.js";
 import { ITEM, pickBody, pickLine, SR } from "../../support/station.js";
 
@@ -74,44 +75,48 @@ describe("pps-edge backup and restore beside the real agent", () => {
   let backup = "";
   let inBackup: ReturnType<typeof contents>;
 
-  it("backs up while the agent runs and writes: every change acknowledged before it is in it", async () => {
-    agent = await startChildAgent(data);
-    const a = agent;
-    expect((await a.call("POST", ITEM, itemBody("B"))).status).toBeLessThan(300);
-    const acked: string[] = [];
-    let stop = false;
-    const creator = (async () => {
-      for (let i = 0; !stop; i++) if (await created(a, `B-${i}`)) acked.push(`B-${i}`);
-    })();
-    while (acked.length < 20) await new Promise((r) => setTimeout(r, 20));
-    const before = [...acked];
-    // its own process, as on a station: the creates go on meanwhile
-    const run = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", "src/app/main.ts", "backup"],
-      {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-      },
-    );
-    const during = acked.length;
-    while (acked.length < during + 5) await new Promise((r) => setTimeout(r, 20));
-    stop = true;
-    await creator;
+  it(
+    "backs up while the agent runs and writes: every change acknowledged before it is in it",
+    async () => {
+      agent = await startChildAgent(data);
+      const a = agent;
+      expect((await a.call("POST", ITEM, itemBody("B"))).status).toBeLessThan(300);
+      const acked: string[] = [];
+      let stop = false;
+      const creator = (async () => {
+        for (let i = 0; !stop; i++) if (await created(a, `B-${i}`)) acked.push(`B-${i}`);
+      })();
+      while (acked.length < 20) await new Promise((r) => setTimeout(r, 20));
+      const before = [...acked];
+      // its own process, as on a station: the creates go on meanwhile
+      const run = await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "src/app/main.ts", "backup"],
+        {
+          cwd: ROOT,
+          env: { ...process.env, ...env },
+        },
+      );
+      const during = acked.length;
+      while (acked.length < during + 5) await new Promise((r) => setTimeout(r, 20));
+      stop = true;
+      await creator;
 
-    const [, path = "", size, sum] = WROTE.exec(run.stdout) ?? [];
-    backup = path;
-    expect(path).toMatch(/\/backups\/pps-edge-\d{8}T\d{6}\.\d{3}Z\.db$/);
-    expect(Number(size)).toBe(readFileSync(path).length);
-    expect(sum).toBe(sha256(path));
-    expect(lastBackup(data)).toBe(path);
-    expect(checkDatabaseFile(path)).toEqual([]);
-    inBackup = contents(path);
-    expect(inBackup.requests).toEqual(expect.arrayContaining(before));
-    expect(inBackup.pending.length).toBeGreaterThan(0);
-    // the agent went on writing: later creates are not in it
-    expect(acked.filter((id) => !inBackup.requests.includes(id)).length).toBeGreaterThan(0);
-  }, 120_000);
+      const [, path = "", size, sum] = WROTE.exec(run.stdout) ?? [];
+      backup = path;
+      expect(path).toMatch(/\/backups\/pps-edge-\d{8}T\d{6}\.\d{3}Z\.db$/);
+      expect(Number(size)).toBe(readFileSync(path).length);
+      expect(sum).toBe(sha256(path));
+      expect(lastBackup(data)).toBe(path);
+      expect(checkDatabaseFile(path)).toEqual([]);
+      inBackup = contents(path);
+      expect(inBackup.requests).toEqual(expect.arrayContaining(before));
+      expect(inBackup.pending.length).toBeGreaterThan(0);
+      // the agent went on writing: later creates are not in it
+      expect(acked.filter((id) => !inBackup.requests.includes(id)).length).toBeGreaterThan(0);
+    },
+    deadline(120_000),
+  );
 
   it("refuses to restore while the agent runs, naming it, and changes nothing", async () => {
     const a = agent as ChildAgent;
@@ -123,44 +128,50 @@ describe("pps-edge backup and restore beside the real agent", () => {
     expect((await a.call("GET", "/readyz")).status).toBe(200);
   });
 
-  it("restores when the agent is stopped; the agent starts on it with its pending notifications", async () => {
-    await agent?.stop();
-    agent = undefined;
-    const replaced = contents(join(data, DB_FILE));
-    const replacedLast = maxSeq(join(data, DB_FILE));
-    expect(replacedLast).toBeGreaterThan(maxSeq(backup));
-    const res = await runCli(["restore", backup], env);
-    expect(res.err).toBe("");
-    expect(res.code).toBe(0);
-    expect(res.out).toContain(`restored ${backup} into ${join(data, DB_FILE)}, the current schema`);
-    // the notifications given after the backup keep their ids: the next ones are numbered after them
-    expect(res.out).toContain(`notifications continue after seq ${replacedLast}`);
-    const aside = /kept as (\S+)$/m.exec(res.out)?.[1] ?? "";
-    expect(aside).toMatch(/\/backups\/before-restore-\d{8}T\d{6}\.\d{3}Z\.sqlite$/);
-    // the replaced database, whole and in one file (its WAL folded in)
-    expect(contents(aside)).toEqual(replaced);
-    expect(checkDatabaseFile(aside)).toEqual([]);
-    expect(existsSync(`${aside}-wal`)).toBe(false);
-    expect(existsSync(join(data, `${DB_FILE}-wal`))).toBe(false);
-    // the newest backup is still the backup, not the database put aside
-    expect(lastBackup(data)).toBe(backup);
-    expect(contents(join(data, DB_FILE))).toEqual(inBackup);
+  it(
+    "restores when the agent is stopped; the agent starts on it with its pending notifications",
+    async () => {
+      await agent?.stop();
+      agent = undefined;
+      const replaced = contents(join(data, DB_FILE));
+      const replacedLast = maxSeq(join(data, DB_FILE));
+      expect(replacedLast).toBeGreaterThan(maxSeq(backup));
+      const res = await runCli(["restore", backup], env);
+      expect(res.err).toBe("");
+      expect(res.code).toBe(0);
+      expect(res.out).toContain(`restored ${backup} into ${join(data, DB_FILE)}, the current schema`);
+      // the notifications given after the backup keep their ids: the next ones are numbered after them
+      expect(res.out).toContain(`notifications continue after seq ${replacedLast}`);
+      const aside = /kept as (\S+)$/m.exec(res.out)?.[1] ?? "";
+      expect(aside).toMatch(/\/backups\/before-restore-\d{8}T\d{6}\.\d{3}Z\.sqlite$/);
+      // the replaced database, whole and in one file (its WAL folded in)
+      expect(contents(aside)).toEqual(replaced);
+      expect(checkDatabaseFile(aside)).toEqual([]);
+      expect(existsSync(`${aside}-wal`)).toBe(false);
+      expect(existsSync(join(data, `${DB_FILE}-wal`))).toBe(false);
+      // the newest backup is still the backup, not the database put aside
+      expect(lastBackup(data)).toBe(backup);
+      expect(contents(join(data, DB_FILE))).toEqual(inBackup);
 
-    agent = await startChildAgent(data);
-    const page = (await (await agent.call("GET", "/station/notifications?after=0&limit=1000")).json()) as {
-      notifications: Array<{ notification: unknown }>;
-    };
-    expect(page.notifications.map((n) => JSON.stringify(n.notification))).toEqual(
-      inBackup.pending.map((e) => JSON.stringify(JSON.parse(e))),
-    );
-    expect(await created(agent, "AFTER-RESTORE")).toBe(true);
-    const next = (await (await agent.call("GET", `/station/notifications?after=${replacedLast}`)).json()) as {
-      notifications: Array<{ seq: number }>;
-    };
-    expect(next.notifications[0]?.seq).toBe(replacedLast + 1);
-    await agent.stop();
-    agent = undefined;
-  }, 120_000);
+      agent = await startChildAgent(data);
+      const page = (await (await agent.call("GET", "/station/notifications?after=0&limit=1000")).json()) as {
+        notifications: Array<{ notification: unknown }>;
+      };
+      expect(page.notifications.map((n) => JSON.stringify(n.notification))).toEqual(
+        inBackup.pending.map((e) => JSON.stringify(JSON.parse(e))),
+      );
+      expect(await created(agent, "AFTER-RESTORE")).toBe(true);
+      const next = (await (
+        await agent.call("GET", `/station/notifications?after=${replacedLast}`)
+      ).json()) as {
+        notifications: Array<{ seq: number }>;
+      };
+      expect(next.notifications[0]?.seq).toBe(replacedLast + 1);
+      await agent.stop();
+      agent = undefined;
+    },
+    deadline(120_000),
+  );
 
   it("refuses a file that is no station database, is damaged or is newer, and changes nothing", async () => {
     const db = join(data, DB_FILE);

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ADMIN_PASSWORD, CLIENT_SECRET, tempDir } from "../../support/agent.js";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
 import { runCli } from "../../support/cli.js";
+import { deadline } from "../../support/deadline.js";
 import { itemBody } from "../../support/fixtures.js";
 import { ITEM, pickBody, pickLine, SR } from "../../support/station.js";
 
@@ -37,47 +38,51 @@ function unpack(archive: string): Map<string, string> {
 }
 
 describe("pps-edge diag", () => {
-  it("beside a running agent: readiness, outbox counts, integrity, devices; no secret", async () => {
-    agent = await startChildAgent(data, { ...SECRETS });
-    expect((await agent.call("POST", ITEM, itemBody("D"))).status).toBeLessThan(300);
-    expect((await agent.call("POST", SR, pickBody("D-1", [pickLine("D-1-1", "D", 1)]))).status).toBeLessThan(
-      300,
-    );
-    const port = new URL(agent.base).port;
-    const archive = join(dir, "running.tar.gz");
-    const res = await runCli(["diag", archive], {
-      ...SECRETS,
-      PPS_EDGE_DATA_DIR: data,
-      PPS_EDGE_HTTP_PORT: port,
-      PPS_EDGE_CLIENT_SECRET: CLIENT_SECRET,
-      PPS_EDGE_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      PPS_EDGE_MQTT_URL: "mqtt://central:url-password-never-in-diag-3@broker.example:1883",
-    });
-    expect(res.err).toBe("");
-    expect(res.code).toBe(0);
-    expect(res.out).toContain(`wrote ${archive}:`);
-    const files = unpack(archive);
-    expect([...files.keys()]).toEqual(FILES);
-    const everything = [...files.values()].join("\n");
-    for (const secret of [
-      CLIENT_SECRET,
-      ADMIN_PASSWORD,
-      ...Object.values(SECRETS),
-      "url-password-never-in-diag-3",
-    ])
-      expect(everything).not.toContain(secret);
-    expect(files.get("config.yaml")).toContain('clientSecret: "[redacted]"');
-    expect(files.get("config.yaml")).toContain("url: mqtt://central:***@broker.example:1883");
-    expect(files.get("versions.txt")).toMatch(/^pps-edge \d+\.\d+\.\d+\n/);
-    expect(files.get("versions.txt")).toContain(`node ${process.version}`);
-    expect(files.get("readyz.txt")).toContain(`GET http://127.0.0.1:${port}/readyz: 200`);
-    expect(files.get("readyz.txt")).toContain('"devices"');
-    expect(files.get("database.txt")).toMatch(/outbox undelivered [1-9]\d*\n/);
-    expect(files.get("database.txt")).toContain("outbox dead letters 0");
-    expect(files.get("database.txt")).toContain("PRAGMA integrity_check: ok");
-    expect(files.get("devices.txt")).toContain("sim-scanner-front\tscanner\tsim");
-    expect(files.get("journal.txt")).not.toBe("");
-  }, 60_000);
+  it(
+    "beside a running agent: readiness, outbox counts, integrity, devices; no secret",
+    async () => {
+      agent = await startChildAgent(data, { ...SECRETS });
+      expect((await agent.call("POST", ITEM, itemBody("D"))).status).toBeLessThan(300);
+      expect(
+        (await agent.call("POST", SR, pickBody("D-1", [pickLine("D-1-1", "D", 1)]))).status,
+      ).toBeLessThan(300);
+      const port = new URL(agent.base).port;
+      const archive = join(dir, "running.tar.gz");
+      const res = await runCli(["diag", archive], {
+        ...SECRETS,
+        PPS_EDGE_DATA_DIR: data,
+        PPS_EDGE_HTTP_PORT: port,
+        PPS_EDGE_CLIENT_SECRET: CLIENT_SECRET,
+        PPS_EDGE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        PPS_EDGE_MQTT_URL: "mqtt://central:url-password-never-in-diag-3@broker.example:1883",
+      });
+      expect(res.err).toBe("");
+      expect(res.code).toBe(0);
+      expect(res.out).toContain(`wrote ${archive}:`);
+      const files = unpack(archive);
+      expect([...files.keys()]).toEqual(FILES);
+      const everything = [...files.values()].join("\n");
+      for (const secret of [
+        CLIENT_SECRET,
+        ADMIN_PASSWORD,
+        ...Object.values(SECRETS),
+        "url-password-never-in-diag-3",
+      ])
+        expect(everything).not.toContain(secret);
+      expect(files.get("config.yaml")).toContain('clientSecret: "[redacted]"');
+      expect(files.get("config.yaml")).toContain("url: mqtt://central:***@broker.example:1883");
+      expect(files.get("versions.txt")).toMatch(/^pps-edge \d+\.\d+\.\d+\n/);
+      expect(files.get("versions.txt")).toContain(`node ${process.version}`);
+      expect(files.get("readyz.txt")).toContain(`GET http://127.0.0.1:${port}/readyz: 200`);
+      expect(files.get("readyz.txt")).toContain('"devices"');
+      expect(files.get("database.txt")).toMatch(/outbox undelivered [1-9]\d*\n/);
+      expect(files.get("database.txt")).toContain("outbox dead letters 0");
+      expect(files.get("database.txt")).toContain("PRAGMA integrity_check: ok");
+      expect(files.get("devices.txt")).toContain("sim-scanner-front\tscanner\tsim");
+      expect(files.get("journal.txt")).not.toBe("");
+    },
+    deadline(60_000),
+  );
 
   it("without an agent: says it is not running, and still writes everything else", async () => {
     await agent?.stop();

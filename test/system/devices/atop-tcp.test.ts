@@ -7,6 +7,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { fromHex, toHex } from "../../../src/devices/codecs/bytes.js";
+import { deadline } from "../../support/deadline.js";
 import { FAST, startHub, testProfiles } from "../../support/devices/harness.js";
 
 const cleanup: Array<() => Promise<void>> = [];
@@ -62,7 +63,7 @@ class FakeController {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`timed out waiting for ${what}: ${this.frames.join(" | ")}`)),
-        timeoutMs,
+        deadline(timeoutMs),
       );
       const check = () => {
         if (!cond()) return void this.waiters.push(check);

@@ -4,6 +4,7 @@
  * on the same link path is an unplug and a replug, after which the next scan still arrives.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { deadline } from "../../support/deadline.js";
 import { FAST, type HubHarness, startHub, testProfiles } from "../../support/devices/harness.js";
 import {
   closePort,
@@ -72,29 +73,33 @@ describe("serial scanner over a pseudo-terminal", () => {
     expect(await h.metrics.render()).toContain('device_events_total{device="scanner-front",type="scan"} 2');
   });
 
-  it("reconnects after the port disappears and comes back on the same path, and the next scan arrives", async () => {
-    const { pty, h, links } = await setUp();
-    let device = await openDeviceEnd(links.device);
-    await writeTo(device, "BEFORE\r");
-    await h.next((e) => e.type === "scan" && e.value === "BEFORE", "scan before unplug");
+  it(
+    "reconnects after the port disappears and comes back on the same path, and the next scan arrives",
+    async () => {
+      const { pty, h, links } = await setUp();
+      let device = await openDeviceEnd(links.device);
+      await writeTo(device, "BEFORE\r");
+      await h.next((e) => e.type === "scan" && e.value === "BEFORE", "scan before unplug");
 
-    await closePort(device);
-    await pty.close(); // unplug: both ends vanish
-    // serialport reports the hang-up as soon as the agent's worker runs; the long bound is for a CI
-    // machine whose two cores are busy with broker clusters and browsers at that moment
-    const down = await h.health("scanner-front", (x) => !x.connected, "scanner disconnected", 15_000);
-    expect(down.lastError).not.toBeNull();
+      await closePort(device);
+      await pty.close(); // unplug: both ends vanish
+      // serialport reports the hang-up as soon as the agent's worker runs; the long bound is for a CI
+      // machine whose two cores are busy with broker clusters and browsers at that moment
+      const down = await h.health("scanner-front", (x) => !x.connected, "scanner disconnected", 15_000);
+      expect(down.lastError).not.toBeNull();
 
-    const again = await ptyPair(links); // replug on the same link path
-    cleanup.push(() => again.close());
-    await h.health("scanner-front", (x) => x.connected, "scanner reconnected", 15_000);
-    device = await openDeviceEnd(links.device);
-    cleanup.push(() => closePort(device));
-    await writeTo(device, "AFTER\r");
-    const after = await h.next((e) => e.type === "scan", "scan after replug");
-    expect(after).toMatchObject({ value: "AFTER", seat: "front" });
-    expect(await h.metrics.render()).toMatch(/device_reconnects_total\{device="scanner-front"\} [1-9]/);
-  }, 45_000);
+      const again = await ptyPair(links); // replug on the same link path
+      cleanup.push(() => again.close());
+      await h.health("scanner-front", (x) => x.connected, "scanner reconnected", 15_000);
+      device = await openDeviceEnd(links.device);
+      cleanup.push(() => closePort(device));
+      await writeTo(device, "AFTER\r");
+      const after = await h.next((e) => e.type === "scan", "scan after replug");
+      expect(after).toMatchObject({ value: "AFTER", seat: "front" });
+      expect(await h.metrics.render()).toMatch(/device_reconnects_total\{device="scanner-front"\} [1-9]/);
+    },
+    deadline(45_000),
+  );
 
   it("reports a scanner that is not plugged in and picks it up when it appears", async () => {
     const links = linkPaths("absent");

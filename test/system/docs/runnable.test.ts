@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../support/agent.js";
 import { buildAgent } from "../../support/build.js";
+import { deadline } from "../../support/deadline.js";
 import { shellBlocks } from "../../support/readme.js";
 
 async function freePort(): Promise<number> {
@@ -74,7 +75,7 @@ beforeAll(async () => {
   };
   agent = spawn(process.execPath, ["dist/app/main.js", "run"], { cwd: scratch, env, stdio: "ignore" });
   await untilHealthy(`http://127.0.0.1:${port}/healthz`, agent);
-}, 240_000);
+}, deadline(240_000));
 
 afterAll(() => {
   agent?.kill("SIGTERM");
@@ -82,28 +83,36 @@ afterAll(() => {
 });
 
 describe("README and docs/: the blocks marked runnable", () => {
-  it("run as written against the agent, and each sim line prints what its comment says", async () => {
-    const blocks = shellBlocks().filter((b) => b.runnable);
-    expect(blocks.length).toBeGreaterThanOrEqual(3);
-    const expectations: string[] = [];
-    const script = markSimLines(
-      ["set -euo pipefail", ...blocks.map((b) => `# ${b.file} line ${b.line}\n${b.text}`)]
-        .join("\n")
-        .replaceAll("127.0.0.1:8080", `127.0.0.1:${port}`),
-      expectations,
-    );
-    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile("bash", ["-c", script], { cwd: scratch, env, timeout: 180_000 }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+  it(
+    "run as written against the agent, and each sim line prints what its comment says",
+    async () => {
+      const blocks = shellBlocks().filter((b) => b.runnable);
+      expect(blocks.length).toBeGreaterThanOrEqual(3);
+      const expectations: string[] = [];
+      const script = markSimLines(
+        ["set -euo pipefail", ...blocks.map((b) => `# ${b.file} line ${b.line}\n${b.text}`)]
+          .join("\n")
+          .replaceAll("127.0.0.1:8080", `127.0.0.1:${port}`),
+        expectations,
       );
-    });
-    expect([run.code, run.stderr.split("\n").filter((l) => !l.includes("npm warn"))]).toEqual([0, [""]]);
-    const printed = [...run.stdout.matchAll(/@@sim@@\n([\s\S]*?)@@end@@/g)].map((m) => m[1] as string);
-    expect(printed.length).toBe(expectations.length);
-    expect(expectations.length).toBeGreaterThanOrEqual(10);
-    expectations.forEach((comment, i) => {
-      for (const claim of claims(comment))
-        expect([comment, printed[i]]).toEqual([comment, expect.stringContaining(claim)]);
-    });
-  }, 240_000);
+      const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          "bash",
+          ["-c", script],
+          { cwd: scratch, env, timeout: deadline(180_000) },
+          (err, stdout, stderr) =>
+            resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+      expect([run.code, run.stderr.split("\n").filter((l) => !l.includes("npm warn"))]).toEqual([0, [""]]);
+      const printed = [...run.stdout.matchAll(/@@sim@@\n([\s\S]*?)@@end@@/g)].map((m) => m[1] as string);
+      expect(printed.length).toBe(expectations.length);
+      expect(expectations.length).toBeGreaterThanOrEqual(10);
+      expectations.forEach((comment, i) => {
+        for (const claim of claims(comment))
+          expect([comment, printed[i]]).toEqual([comment, expect.stringContaining(claim)]);
+      });
+    },
+    deadline(240_000),
+  );
 });

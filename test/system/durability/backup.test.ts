@@ -17,6 +17,7 @@ import { backupDatabase, backupIntoDataFolder, pruneBackups } from "../../../src
 import { checkDatabaseFile, lastBackup } from "../../../src/db/integrity.js";
 import { DB_FILE, openDatabase } from "../../../src/db/open.js";
 import { tempDir } from "../../support/agent.js";
+import { deadline, until } from "../../support/deadline.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const dir = tempDir("pps-edge-backup-");
@@ -60,49 +61,45 @@ function startWriter(path: string): { proc: ChildProcess; acked: () => number } 
   return { proc, acked: () => last };
 }
 
-async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe("backup under a write load", () => {
-  it("is one consistent snapshot holding every change acknowledged before it began", async () => {
-    const data = join(dir, "load");
-    mkdirSync(data);
-    const source = join(data, DB_FILE);
-    const writer = startWriter(source);
-    try {
-      await until("a database of some size", () => writer.acked() > 10_000);
-      for (let round = 0; round < 2; round++) {
-        const before = writer.acked();
-        const target = join(data, `round-${round}.db`);
-        const r = await backupDatabase(source, target);
-        const copy = new Database(target, { readonly: true });
-        const { n, max } = copy.prepare("SELECT count(*) AS n, max(id) AS max FROM load").get() as {
-          n: number;
-          max: number;
-        };
-        copy.close();
-        // every acknowledged row, and no hole: the rows 1..max, as one transaction boundary left them
-        expect(max).toBeGreaterThanOrEqual(before);
-        expect(n).toBe(max);
-        expect(checkDatabaseFile(target)).toEqual([]);
-        expect(r).toMatchObject({ path: target, name: `round-${round}.db` });
-        expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
-        // the copy stands alone: no -wal beside it
-        expect(existsSync(`${target}-wal`)).toBe(false);
-        expect(existsSync(`${target}.partial`)).toBe(false);
+  it(
+    "is one consistent snapshot holding every change acknowledged before it began",
+    async () => {
+      const data = join(dir, "load");
+      mkdirSync(data);
+      const source = join(data, DB_FILE);
+      const writer = startWriter(source);
+      try {
+        await until("a database of some size", () => writer.acked() > 10_000, 60_000);
+        for (let round = 0; round < 2; round++) {
+          const before = writer.acked();
+          const target = join(data, `round-${round}.db`);
+          const r = await backupDatabase(source, target);
+          const copy = new Database(target, { readonly: true });
+          const { n, max } = copy.prepare("SELECT count(*) AS n, max(id) AS max FROM load").get() as {
+            n: number;
+            max: number;
+          };
+          copy.close();
+          // every acknowledged row, and no hole: the rows 1..max, as one transaction boundary left them
+          expect(max).toBeGreaterThanOrEqual(before);
+          expect(n).toBe(max);
+          expect(checkDatabaseFile(target)).toEqual([]);
+          expect(r).toMatchObject({ path: target, name: `round-${round}.db` });
+          expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
+          // the copy stands alone: no -wal beside it
+          expect(existsSync(`${target}-wal`)).toBe(false);
+          expect(existsSync(`${target}.partial`)).toBe(false);
+        }
+        // the writer was never stopped: it went on committing past the last snapshot
+        const after = writer.acked();
+        await until("more writes after the backups", () => writer.acked() > after, 15_000);
+      } finally {
+        writer.proc.kill();
       }
-      // the writer was never stopped: it went on committing past the last snapshot
-      const after = writer.acked();
-      await until("more writes after the backups", () => writer.acked() > after);
-    } finally {
-      writer.proc.kill();
-    }
-  }, 60_000);
+    },
+    deadline(60_000),
+  );
 });
 
 describe("backups into the data folder", () => {

@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../support/agent.js";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
+import { deadline } from "../../support/deadline.js";
 import { itemBody } from "../../support/fixtures.js";
 import { ITEM, pickBody, pickLine, SR } from "../../support/station.js";
 
@@ -36,91 +37,95 @@ async function allNotifications(a: ChildAgent) {
 }
 
 describe("SIGKILL in the middle of creates and pick transactions", () => {
-  it("loses no acknowledged change and no notification; the sequence has no gap", async () => {
-    const a = await startChildAgent(dir);
-    await must(a.call("POST", ITEM, itemBody("K")));
-    await must(
-      a.call("PUT", "/station/stock", { location: "K1", msu: "KM", product_sku: "K", quantity: 1_000_000 }),
-    );
-    await must(a.call("POST", "/station/seats/front/login", { user: "kim" }));
-    // Eight long orders occupy the eight bins and lock at the rack: each pick transaction is one change.
-    for (let i = 0; i < 8; i++)
-      await must(a.call("POST", SR, pickBody(`LONG-${i}`, [pickLine(`LONG-${i}-1`, "K", 100_000)])));
-    await must(a.call("POST", "/station/racks", { msu: "KM", locations: ["K1"] }));
+  it(
+    "loses no acknowledged change and no notification; the sequence has no gap",
+    async () => {
+      const a = await startChildAgent(dir);
+      await must(a.call("POST", ITEM, itemBody("K")));
+      await must(
+        a.call("PUT", "/station/stock", { location: "K1", msu: "KM", product_sku: "K", quantity: 1_000_000 }),
+      );
+      await must(a.call("POST", "/station/seats/front/login", { user: "kim" }));
+      // Eight long orders occupy the eight bins and lock at the rack: each pick transaction is one change.
+      for (let i = 0; i < 8; i++)
+        await must(a.call("POST", SR, pickBody(`LONG-${i}`, [pickLine(`LONG-${i}-1`, "K", 100_000)])));
+      await must(a.call("POST", "/station/racks", { msu: "KM", locations: ["K1"] }));
 
-    const ackedCreates: string[] = [];
-    const ackedPicks = new Map<string, number>();
-    let stop = false;
-    const creator = (async () => {
-      for (let i = 0; !stop; i++) {
-        try {
-          await must(a.call("POST", SR, pickBody(`C-${i}`, [pickLine(`C-${i}-1`, "K", 1)])));
-          ackedCreates.push(`C-${i}`);
-        } catch {
-          return;
-        }
-      }
-    })();
-    const pickers = Array.from({ length: 4 }, (_, w) =>
-      (async () => {
+      const ackedCreates: string[] = [];
+      const ackedPicks = new Map<string, number>();
+      let stop = false;
+      const creator = (async () => {
         for (let i = 0; !stop; i++) {
-          const id = `LONG-${(w * 2 + (i % 2)) % 8}`;
           try {
-            await must(
-              a.call("POST", "/station/picks", {
-                externalServiceRequestId: id,
-                line: `${id}-1`,
-                location: "K1",
-                quantity: 1,
-              }),
-            );
-            ackedPicks.set(id, (ackedPicks.get(id) ?? 0) + 1);
+            await must(a.call("POST", SR, pickBody(`C-${i}`, [pickLine(`C-${i}-1`, "K", 1)])));
+            ackedCreates.push(`C-${i}`);
           } catch {
             return;
           }
         }
-      })(),
-    );
-    // Let the stream run, then cut the process off without warning.
-    while (ackedCreates.length < 150) await new Promise((r) => setTimeout(r, 10));
-    await a.kill();
-    stop = true;
-    await Promise.all([creator, ...pickers]);
+      })();
+      const pickers = Array.from({ length: 4 }, (_, w) =>
+        (async () => {
+          for (let i = 0; !stop; i++) {
+            const id = `LONG-${(w * 2 + (i % 2)) % 8}`;
+            try {
+              await must(
+                a.call("POST", "/station/picks", {
+                  externalServiceRequestId: id,
+                  line: `${id}-1`,
+                  location: "K1",
+                  quantity: 1,
+                }),
+              );
+              ackedPicks.set(id, (ackedPicks.get(id) ?? 0) + 1);
+            } catch {
+              return;
+            }
+          }
+        })(),
+      );
+      // Let the stream run, then cut the process off without warning.
+      while (ackedCreates.length < 150) await new Promise((r) => setTimeout(r, 10));
+      await a.kill();
+      stop = true;
+      await Promise.all([creator, ...pickers]);
 
-    const b = await startChildAgent(dir);
-    try {
-      for (const id of ackedCreates) {
-        const r = await must(b.call("GET", `${SR}/${id}?type=PICK`));
-        expect(r.externalServiceRequestId).toBe(id);
+      const b = await startChildAgent(dir);
+      try {
+        for (const id of ackedCreates) {
+          const r = await must(b.call("GET", `${SR}/${id}?type=PICK`));
+          expect(r.externalServiceRequestId).toBe(id);
+        }
+        const { list, lastSeq } = await allNotifications(b);
+        expect(list.map((x) => x.seq)).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
+        const infoFor = (id: string) =>
+          list.filter(
+            (x) =>
+              x.notification.notification_type === "order_information" &&
+              x.notification.notification_data.externalServiceRequestId === id,
+          );
+        for (const id of ackedCreates) expect(infoFor(id).length).toBeGreaterThanOrEqual(1);
+        let totalPicks = 0;
+        for (const [id, acked] of ackedPicks) {
+          totalPicks += acked;
+          const r = (await must(b.call("GET", `${SR}/${id}?type=PICK`))) as {
+            serviceRequests: Array<{ actuals: { containers: unknown[] } | null }>;
+          };
+          // every acknowledged pick is there (one more may have committed as its answer was cut off)
+          expect(r.serviceRequests[0]?.actuals?.containers.length ?? 0).toBeGreaterThanOrEqual(acked);
+          expect(
+            infoFor(id).filter((x) => x.notification.notification_data.state === "pick_started").length,
+          ).toBeGreaterThanOrEqual(acked);
+        }
+        expect(totalPicks).toBeGreaterThan(20);
+        // the station goes on: the next notification follows the last one
+        await must(b.call("POST", SR, pickBody("AFTER", [pickLine("AFTER-1", "K", 1)])));
+        const again = await allNotifications(b);
+        expect(again.list.at(-1)?.seq).toBe(lastSeq + 1);
+      } finally {
+        await b.stop();
       }
-      const { list, lastSeq } = await allNotifications(b);
-      expect(list.map((x) => x.seq)).toEqual(Array.from({ length: lastSeq }, (_, i) => i + 1));
-      const infoFor = (id: string) =>
-        list.filter(
-          (x) =>
-            x.notification.notification_type === "order_information" &&
-            x.notification.notification_data.externalServiceRequestId === id,
-        );
-      for (const id of ackedCreates) expect(infoFor(id).length).toBeGreaterThanOrEqual(1);
-      let totalPicks = 0;
-      for (const [id, acked] of ackedPicks) {
-        totalPicks += acked;
-        const r = (await must(b.call("GET", `${SR}/${id}?type=PICK`))) as {
-          serviceRequests: Array<{ actuals: { containers: unknown[] } | null }>;
-        };
-        // every acknowledged pick is there (one more may have committed as its answer was cut off)
-        expect(r.serviceRequests[0]?.actuals?.containers.length ?? 0).toBeGreaterThanOrEqual(acked);
-        expect(
-          infoFor(id).filter((x) => x.notification.notification_data.state === "pick_started").length,
-        ).toBeGreaterThanOrEqual(acked);
-      }
-      expect(totalPicks).toBeGreaterThan(20);
-      // the station goes on: the next notification follows the last one
-      await must(b.call("POST", SR, pickBody("AFTER", [pickLine("AFTER-1", "K", 1)])));
-      const again = await allNotifications(b);
-      expect(again.list.at(-1)?.seq).toBe(lastSeq + 1);
-    } finally {
-      await b.stop();
-    }
-  }, 60_000);
+    },
+    deadline(60_000),
+  );
 });

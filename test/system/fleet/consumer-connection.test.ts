@@ -16,10 +16,10 @@ import {
   type Delivery,
   startConsumer,
 } from "../../../examples/central-consumer/src/consumer.js";
+import { until } from "../../support/deadline.js";
 import { startAedes, type TestBroker } from "../../support/sync/brokers.js";
 
 const SITE = "dc1";
-const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
 let broker: TestBroker | undefined;
 let station: SimStation | undefined;
@@ -32,14 +32,6 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   consumer = station = broker = dir = undefined;
 });
-
-async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
-  const t0 = Date.now();
-  while (!ok()) {
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 function consume(
   b: TestBroker,
@@ -80,7 +72,7 @@ describe("the consumer's connection", () => {
     const { delivered, events } = consume(broker, 60_000);
     station = simStation({ urls: [broker.url], site: SITE, ppsId: "7" });
     for (let i = 0; i < 3; i++) station.notify("pick_started", { i });
-    await until("three notifications at central", () => delivered.length >= 3);
+    await until("three notifications at central", () => delivered.length >= 3, 15_000);
     expect(seqs(delivered)).toEqual([1, 2, 3]);
     expect([...asked.values()]).toEqual([3, 3, 3]);
     expect(events.filter((e) => e === "subscribe_refused")).toHaveLength(2);
@@ -104,7 +96,7 @@ describe("the consumer's connection", () => {
     const { delivered, events } = consume(broker, 60_000, 1000);
     station = simStation({ urls: [broker.url], site: SITE, ppsId: "7" });
     for (let i = 0; i < 3; i++) station.notify("pick_started", { i });
-    await until("three notifications at central", () => delivered.length >= 3);
+    await until("three notifications at central", () => delivered.length >= 3, 15_000);
     expect(seqs(delivered)).toEqual([1, 2, 3]);
     expect(held).toBeGreaterThanOrEqual(1);
     expect(events.filter((e) => e === "subscribe_timeout")).toHaveLength(1);
@@ -124,10 +116,10 @@ describe("the consumer's connection", () => {
     const { delivered, events } = consume(broker, 1500);
     station = simStation({ urls: [broker.url], site: SITE, ppsId: "7" });
     for (let i = 0; i < 3; i++) station.notify("pick_started", { i });
-    await until("three notifications at central", () => delivered.length >= 3);
+    await until("three notifications at central", () => delivered.length >= 3, 15_000);
     deafen = true;
     for (let i = 3; i < 6; i++) station.notify("pick_started", { i });
-    await until("six notifications at central", () => delivered.length >= 6);
+    await until("six notifications at central", () => delivered.length >= 6, 15_000);
     expect(seqs(delivered)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(deaf).not.toBeNull();
     expect(events).toContain("silent");

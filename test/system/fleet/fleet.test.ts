@@ -17,6 +17,7 @@ import {
   startConsumer,
 } from "../../../examples/central-consumer/src/consumer.js";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { committed, FAST, notify } from "../../support/sync/agent.js";
 import { hasMosquitto, startMosquitto, type TestBroker } from "../../support/sync/brokers.js";
 
@@ -104,7 +105,7 @@ async function expectComplete(handed: () => Delivery[]): Promise<void> {
   // agents[i] is station `dc1/<i + 1>`
   const handedOf = (i: number) => handed().filter((d) => d.station === `${SITE}/${i + 1}`);
   await expect
-    .poll(() => agents.map((_, i) => handedOf(i).length), { timeout: 30_000, interval: 200 })
+    .poll(() => agents.map((_, i) => handedOf(i).length), { timeout: deadline(30_000), interval: 200 })
     .toEqual(agents.map((a) => a.agent.services.repos.outbox.lastSeq()));
   agents.forEach((a, i) => {
     expect(handedOf(i).map((d) => d.payload)).toEqual(committed(a));
@@ -114,58 +115,70 @@ async function expectComplete(handed: () => Delivery[]): Promise<void> {
 }
 
 describe.skipIf(!hasMosquitto)("a fleet through a broker restart to the reference consumer", () => {
-  it("one consumer gets every notification of every station, in order, once; a restart of it resumes", async () => {
-    dir = mkdtempSync(join(tmpdir(), "pps-edge-fleet-"));
-    broker = await startMosquitto({ persistence: false });
-    const b = broker;
-    const seen: Delivery[] = [];
-    let c = consumer(b, "central.db", seen);
-    agents = await fleet(b);
-    await loadWithRestart(b, 1, PER_STATION);
-    await expectComplete(() => seen);
+  it(
+    "one consumer gets every notification of every station, in order, once; a restart of it resumes",
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), "pps-edge-fleet-"));
+      broker = await startMosquitto({ persistence: false });
+      const b = broker;
+      const seen: Delivery[] = [];
+      let c = consumer(b, "central.db", seen);
+      agents = await fleet(b);
+      await loadWithRestart(b, 1, PER_STATION);
+      await expectComplete(() => seen);
 
-    // The consumer stops and comes back with its positions: only what is new is handed over.
-    await c.stop();
-    consumers = [];
-    for (let i = PER_STATION + 1; i <= PER_STATION + 50; i++)
-      for (const a of agents) notify(a, "bin_complete", { i });
-    c = consumer(b, "central.db", seen);
-    await expectComplete(() => seen);
-    expect(c.stats().delivered).toBe(50 * STATIONS);
-  }, 60_000);
+      // The consumer stops and comes back with its positions: only what is new is handed over.
+      await c.stop();
+      consumers = [];
+      for (let i = PER_STATION + 1; i <= PER_STATION + 50; i++)
+        for (const a of agents) notify(a, "bin_complete", { i });
+      c = consumer(b, "central.db", seen);
+      await expectComplete(() => seen);
+      expect(c.stats().delivered).toBe(50 * STATIONS);
+    },
+    deadline(60_000),
+  );
 
-  it("two instances share the stations by hash: each station on one instance, in order, once", async () => {
-    dir = mkdtempSync(join(tmpdir(), "pps-edge-fleet-"));
-    broker = await startMosquitto({ persistence: false });
-    const b = broker;
-    const first: Delivery[] = [];
-    const second: Delivery[] = [];
-    consumer(b, "central-0.db", first, { instance: 0, instances: 2 });
-    consumer(b, "central-1.db", second, { instance: 1, instances: 2 });
-    agents = await fleet(b);
-    await loadWithRestart(b, 1, PER_STATION);
-    await expectComplete(() => [...first, ...second]);
-    const stationsOf = (seen: Delivery[]) => new Set(seen.map((d) => d.station));
-    // dc1/1 and dc1/3 hash to instance 1, dc1/2 and dc1/4 to instance 0 (FNV-1a mod 2)
-    expect([...stationsOf(first)].sort()).toEqual(["dc1/2", "dc1/4"]);
-    expect([...stationsOf(second)].sort()).toEqual(["dc1/1", "dc1/3"]);
-  }, 60_000);
+  it(
+    "two instances share the stations by hash: each station on one instance, in order, once",
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), "pps-edge-fleet-"));
+      broker = await startMosquitto({ persistence: false });
+      const b = broker;
+      const first: Delivery[] = [];
+      const second: Delivery[] = [];
+      consumer(b, "central-0.db", first, { instance: 0, instances: 2 });
+      consumer(b, "central-1.db", second, { instance: 1, instances: 2 });
+      agents = await fleet(b);
+      await loadWithRestart(b, 1, PER_STATION);
+      await expectComplete(() => [...first, ...second]);
+      const stationsOf = (seen: Delivery[]) => new Set(seen.map((d) => d.station));
+      // dc1/1 and dc1/3 hash to instance 1, dc1/2 and dc1/4 to instance 0 (FNV-1a mod 2)
+      expect([...stationsOf(first)].sort()).toEqual(["dc1/2", "dc1/4"]);
+      expect([...stationsOf(second)].sort()).toEqual(["dc1/1", "dc1/3"]);
+    },
+    deadline(60_000),
+  );
 
-  it("given a cluster's nodes, the consumer and the stations go on through the next when theirs dies", async () => {
-    dir = mkdtempSync(join(tmpdir(), "pps-edge-fleet-"));
-    broker = await startMosquitto({ persistence: false });
-    other = await startMosquitto({ persistence: false });
-    const [a, b] = [broker, other];
-    const seen: Delivery[] = [];
-    const c = consumer([a, b], "central.db", seen);
-    agents = await fleet(a, [b]);
-    for (let i = 1; i <= PER_STATION; i++) {
-      for (const t of agents) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
-      await tick();
-      // node A dies for good a third of the way: everything after goes through B, gaps repaired there
-      if (i === Math.floor(PER_STATION / 3)) await a.stop();
-    }
-    await expectComplete(() => seen);
-    expect(c.stats().delivered).toBe(PER_STATION * STATIONS);
-  }, 60_000);
+  it(
+    "given a cluster's nodes, the consumer and the stations go on through the next when theirs dies",
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), "pps-edge-fleet-"));
+      broker = await startMosquitto({ persistence: false });
+      other = await startMosquitto({ persistence: false });
+      const [a, b] = [broker, other];
+      const seen: Delivery[] = [];
+      const c = consumer([a, b], "central.db", seen);
+      agents = await fleet(a, [b]);
+      for (let i = 1; i <= PER_STATION; i++) {
+        for (const t of agents) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
+        await tick();
+        // node A dies for good a third of the way: everything after goes through B, gaps repaired there
+        if (i === Math.floor(PER_STATION / 3)) await a.stop();
+      }
+      await expectComplete(() => seen);
+      expect(c.stats().delivered).toBe(PER_STATION * STATIONS);
+    },
+    deadline(60_000),
+  );
 });

@@ -21,6 +21,7 @@ import {
 } from "../../../examples/central-consumer/src/amqp-consumer.js";
 import type { Delivery } from "../../../examples/central-consumer/src/stations.js";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { committed, FAST, notify } from "../../support/sync/agent.js";
 
 const SITE = "dc1";
@@ -49,7 +50,7 @@ afterEach(async () => {
   await cluster?.stop();
   cluster = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+}, deadline(60_000));
 
 /** Node i first, then the others: each station's own node and its failover list. */
 const rotated = (urls: string[], i: number) => [
@@ -87,118 +88,125 @@ function audit(handed: Delivery[], expected: Map<string, string[]>) {
 describe.skipIf(!hasRabbitmq())(
   "a fleet on a three-node RabbitMQ cluster, one node SIGKILLed under load",
   () => {
-    it("central gets every notification in per-station order; the agents fail over within 5 s and return", async () => {
-      dir = mkdtempSync(join(tmpdir(), "pps-edge-rabbit-fleet-"));
-      cluster = await startRabbitCluster();
-      const c = cluster;
-      const handed: Delivery[] = [];
-      for (const replica of ["a", "b"])
-        replicas.push(
-          await startAmqpConsumer({
-            urls: rotated(c.amqpUrls, replicas.length),
+    it(
+      "central gets every notification in per-station order; the agents fail over within 5 s and return",
+      async () => {
+        dir = mkdtempSync(join(tmpdir(), "pps-edge-rabbit-fleet-"));
+        cluster = await startRabbitCluster();
+        const c = cluster;
+        const handed: Delivery[] = [];
+        for (const replica of ["a", "b"])
+          replicas.push(
+            await startAmqpConsumer({
+              urls: rotated(c.amqpUrls, replicas.length),
+              site: SITE,
+              partitions: PARTITIONS,
+              replica,
+              statePath: join(dir, "central.db"),
+              sink: (batch) => handed.push(...batch),
+              stream: { gapGraceMs: 500, markGraceMs: 3000 },
+              replayTimeoutMs: 3000,
+              log: (e, f) => process.env.FLEET_LOG && console.log(replica, e, JSON.stringify(f)),
+            }),
+          );
+        for (let i = 0; i < 3; i++) {
+          const [url, ...failoverUrls] = rotated(c.mqttUrls, i);
+          agents.push(
+            await startTestAgent(
+              {
+                site: SITE,
+                ppsId: String(i + 1),
+                // QoS 0 for `request/+`, as docs/mqtt.md#rabbitmq says for a RabbitMQ cluster
+                mqtt: {
+                  url,
+                  failoverUrls,
+                  protocolVersion: 4,
+                  requestQos: 0,
+                  failbackAfterMs: FAILBACK_AFTER_MS,
+                  ...FAST,
+                },
+              },
+              { listen: true },
+            ),
+          );
+        }
+        sims = Array.from({ length: SIMULATED }, (_, i) =>
+          simStation({
+            urls: rotated(c.mqttUrls, i),
             site: SITE,
-            partitions: PARTITIONS,
-            replica,
-            statePath: join(dir, "central.db"),
-            sink: (batch) => handed.push(...batch),
-            stream: { gapGraceMs: 500, markGraceMs: 3000 },
-            replayTimeoutMs: 3000,
-            log: (e, f) => process.env.FLEET_LOG && console.log(replica, e, JSON.stringify(f)),
+            ppsId: String(100 + i),
+            failbackAfterMs: FAILBACK_AFTER_MS,
           }),
         );
-      for (let i = 0; i < 3; i++) {
-        const [url, ...failoverUrls] = rotated(c.mqttUrls, i);
-        agents.push(
-          await startTestAgent(
-            {
-              site: SITE,
-              ppsId: String(i + 1),
-              // QoS 0 for `request/+`, as docs/mqtt.md#rabbitmq says for a RabbitMQ cluster
-              mqtt: {
-                url,
-                failoverUrls,
-                protocolVersion: 4,
-                requestQos: 0,
-                failbackAfterMs: FAILBACK_AFTER_MS,
-                ...FAST,
-              },
-            },
-            { listen: true },
-          ),
-        );
-      }
-      sims = Array.from({ length: SIMULATED }, (_, i) =>
-        simStation({
-          urls: rotated(c.mqttUrls, i),
-          site: SITE,
-          ppsId: String(100 + i),
-          failbackAfterMs: FAILBACK_AFTER_MS,
-        }),
-      );
-      await expect.poll(() => sims.every((s) => s.connected()), { timeout: 20_000 }).toBe(true);
+        await expect.poll(() => sims.every((s) => s.connected()), { timeout: deadline(20_000) }).toBe(true);
 
-      const victim = c.nodes[1] as Cluster["nodes"][number];
-      let killedAt = 0;
-      let restarting: Promise<void> | undefined;
-      let markAtKill: number[] = [];
-      const backOn: Array<number | null> = agents.map(() => null);
-      for (let round = 1; round <= ROUNDS; round++) {
-        const t0 = Date.now();
-        for (const a of agents) notify(a, "order_information", { externalServiceRequestId: `ORD-${round}` });
-        for (const s of sims) s.notify("order_information", { externalServiceRequestId: `ORD-${round}` });
-        if (round === KILL_AT) {
-          markAtKill = agents.map((a) => a.agent.services.repos.outbox.cursor());
-          await victim.kill();
-          killedAt = Date.now();
+        const victim = c.nodes[1] as Cluster["nodes"][number];
+        let killedAt = 0;
+        let restarting: Promise<void> | undefined;
+        let markAtKill: number[] = [];
+        const backOn: Array<number | null> = agents.map(() => null);
+        for (let round = 1; round <= ROUNDS; round++) {
+          const t0 = Date.now();
+          for (const a of agents)
+            notify(a, "order_information", { externalServiceRequestId: `ORD-${round}` });
+          for (const s of sims) s.notify("order_information", { externalServiceRequestId: `ORD-${round}` });
+          if (round === KILL_AT) {
+            markAtKill = agents.map((a) => a.agent.services.repos.outbox.cursor());
+            await victim.kill();
+            killedAt = Date.now();
+          }
+          if (killedAt && Date.now() - killedAt >= DOWN_MS && !restarting) restarting = victim.start();
+          // an agent is back once it is connected to another node and its delivery mark moves on
+          agents.forEach((a, i) => {
+            const st = a.agent.sync.status();
+            const moved = a.agent.services.repos.outbox.cursor() > (markAtKill[i] as number);
+            if (killedAt && backOn[i] === null && st.connected && st.url !== victim.mqttUrl && moved)
+              backOn[i] = Date.now();
+          });
+          await sleep(Math.max(0, ROUND_MS - (Date.now() - t0)));
         }
-        if (killedAt && Date.now() - killedAt >= DOWN_MS && !restarting) restarting = victim.start();
-        // an agent is back once it is connected to another node and its delivery mark moves on
-        agents.forEach((a, i) => {
-          const st = a.agent.sync.status();
-          const moved = a.agent.services.repos.outbox.cursor() > (markAtKill[i] as number);
-          if (killedAt && backOn[i] === null && st.connected && st.url !== victim.mqttUrl && moved)
-            backOn[i] = Date.now();
-        });
-        await sleep(Math.max(0, ROUND_MS - (Date.now() - t0)));
-      }
-      await (restarting ?? victim.start());
+        await (restarting ?? victim.start());
 
-      // every agent publishing (again) within 5 s of the kill; agent 2 (node 2's) through another node
-      const failoverMs = backOn.map((t) => (t === null ? null : t - killedAt));
-      // the simulated stations of node 2: connected to another node
-      const simMs = sims
-        .filter((_, i) => i % 3 === 1)
-        .map((s) => (s.connects.find((x) => x.at > killedAt)?.at ?? Number.POSITIVE_INFINITY) - killedAt);
-      console.log(
-        `failover: agents ${JSON.stringify(failoverMs)} ms, simulated max ${Math.max(...simMs)} ms`,
-      );
-      for (const ms of failoverMs) expect(ms).not.toBeNull();
-      expect(Math.max(...(failoverMs as number[]))).toBeLessThan(5000);
-      expect(Math.max(...simMs)).toBeLessThan(5000);
+        // every agent publishing (again) within 5 s of the kill; agent 2 (node 2's) through another node
+        const failoverMs = backOn.map((t) => (t === null ? null : t - killedAt));
+        // the simulated stations of node 2: connected to another node
+        const simMs = sims
+          .filter((_, i) => i % 3 === 1)
+          .map((s) => (s.connects.find((x) => x.at > killedAt)?.at ?? Number.POSITIVE_INFINITY) - killedAt);
+        console.log(
+          `failover: agents ${JSON.stringify(failoverMs)} ms, simulated max ${Math.max(...simMs)} ms`,
+        );
+        for (const ms of failoverMs) expect(ms).not.toBeNull();
+        expect(Math.max(...(failoverMs as number[]))).toBeLessThan(5000);
+        expect(Math.max(...simMs)).toBeLessThan(5000);
 
-      // node 2 is back: its stations return to it, and nobody else moves
-      const home = (i: number) => rotated(c.mqttUrls, i)[0];
-      await expect
-        .poll(
-          () =>
-            agents.every(
-              (a, i) => a.agent.sync.status().url === home(i) && a.agent.sync.status().connected,
-            ) && sims.every((s, i) => s.url() === home(i) && s.connected()),
-          { timeout: 30_000, interval: 250 },
-        )
-        .toBe(true);
-      const moves = sims.map((s) => s.connects.filter((x) => x.at > killedAt).length);
-      expect(moves.filter((_, i) => i % 3 !== 1)).toEqual(moves.filter((_, i) => i % 3 !== 1).map(() => 0));
+        // node 2 is back: its stations return to it, and nobody else moves
+        const home = (i: number) => rotated(c.mqttUrls, i)[0];
+        await expect
+          .poll(
+            () =>
+              agents.every(
+                (a, i) => a.agent.sync.status().url === home(i) && a.agent.sync.status().connected,
+              ) && sims.every((s, i) => s.url() === home(i) && s.connected()),
+            { timeout: deadline(30_000), interval: 250 },
+          )
+          .toBe(true);
+        const moves = sims.map((s) => s.connects.filter((x) => x.at > killedAt).length);
+        expect(moves.filter((_, i) => i % 3 !== 1)).toEqual(moves.filter((_, i) => i % 3 !== 1).map(() => 0));
 
-      const expected = new Map<string, string[]>([
-        ...agents.map((a, i) => [`${SITE}/${i + 1}`, committed(a)] as [string, string[]]),
-        ...sims.map((s) => [s.station, [...s.committed()]] as [string, string[]]),
-      ]);
-      const total = [...expected.values()].reduce((n, p) => n + p.length, 0);
-      await expect.poll(() => audit(handed, expected).missing, { timeout: 60_000, interval: 500 }).toBe(0);
-      const result = audit(handed, expected);
-      console.log(`central: ${total} committed, ${handed.length} handed`, JSON.stringify(result));
-      expect(result).toMatchObject({ missing: 0, inversions: 0, wrong: 0 });
-    }, 240_000);
+        const expected = new Map<string, string[]>([
+          ...agents.map((a, i) => [`${SITE}/${i + 1}`, committed(a)] as [string, string[]]),
+          ...sims.map((s) => [s.station, [...s.committed()]] as [string, string[]]),
+        ]);
+        const total = [...expected.values()].reduce((n, p) => n + p.length, 0);
+        await expect
+          .poll(() => audit(handed, expected).missing, { timeout: deadline(60_000), interval: 500 })
+          .toBe(0);
+        const result = audit(handed, expected);
+        console.log(`central: ${total} committed, ${handed.length} handed`, JSON.stringify(result));
+        expect(result).toMatchObject({ missing: 0, inversions: 0, wrong: 0 });
+      },
+      deadline(240_000),
+    );
   },
 );

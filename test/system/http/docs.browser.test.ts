@@ -16,6 +16,7 @@ import {
   type TestAgent,
 } from "../../support/agent.js";
 import { openBrowser, type ScreenBrowser, shooter } from "../../support/browser.js";
+import { deadline } from "../../support/deadline.js";
 
 let t: TestAgent;
 let base: string;
@@ -37,14 +38,17 @@ beforeAll(async () => {
   });
   page.on("pageerror", (e) => complaints.push(String(e)));
   await page.goto(`${base}/docs`);
-  await page.locator(".opblock").first().waitFor({ timeout: 20_000 });
-}, 60_000);
+  await page
+    .locator(".opblock")
+    .first()
+    .waitFor({ timeout: deadline(20_000) });
+}, deadline(60_000));
 afterAll(async () => {
   await browser?.close();
   await t?.close();
 });
 
-describe("API reference page (/docs)", { timeout: 60_000 }, () => {
+describe("API reference page (/docs)", { timeout: deadline(60_000) }, () => {
   it("shows every operation of the document: each path with each of its methods", async () => {
     const doc = (await (await t.request("/openapi.json")).json()) as {
       paths: Record<string, Record<string, unknown>>;
@@ -91,7 +95,7 @@ describe("API reference page (/docs)", { timeout: 60_000 }, () => {
     await page.locator("#client_secret_password").fill(CLIENT_SECRET);
     await shot(page, "authorize-password-flow");
     await page.getByRole("button", { name: "Apply given OAuth2 credentials" }).click();
-    await expect.poll(() => dialog.innerText(), { timeout: 10_000 }).toMatch(/Authorized/);
+    await expect.poll(() => dialog.innerText(), { timeout: deadline(10_000) }).toMatch(/Authorized/);
     await shot(page, "authorized");
     const tokenCall = requested.find((r) => r.url.endsWith("/oauth/token"));
     expect(tokenCall?.authorization).toBe(
@@ -106,7 +110,7 @@ describe("API reference page (/docs)", { timeout: 60_000 }, () => {
     await op.locator(".opblock-summary").click();
     await op.locator("button.execute").click();
     const status = op.locator(".live-responses-table tbody .response-col_status").first();
-    await expect.poll(() => status.innerText(), { timeout: 10_000 }).toMatch(/^200/);
+    await expect.poll(() => status.innerText(), { timeout: deadline(10_000) }).toMatch(/^200/);
     await shot(page, "try-it-out-catalog");
     const call = requested.findLast(
       (r) => r.url === `${base}/api-gateway/mdm-service/wms-masterdata/catalog`,

@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { SCRAPE, startTestAgent, type TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 
 /**
  * Pipelined requests over a real socket (docs/limits.md): a client that sends hundreds of requests on
@@ -88,25 +89,29 @@ describe("pipelined requests wait for their answers to be read", () => {
     60_000,
   );
 
-  it("a client that keeps sending and never reads is read no further once its answers fill the buffers", async () => {
-    const port = await listening();
-    const socket = await connected(port);
-    socket.pause();
-    let closed = false;
-    socket.once("close", () => {
-      closed = true;
-    });
-    // 20 MB of pipelined requests: more than the kernel's buffers on both ends hold
-    const one = "GET /healthz HTTP/1.1\r\nHost: station\r\n\r\n";
-    const block = one.repeat(10_000);
-    const total = 20 * 1024 * 1024;
-    for (let sent = 0; sent < total; sent += block.length) socket.write(block);
-    await settle(2000);
-    // the agent stopped reading: megabytes are still waiting in the client
-    expect(socket.writableLength).toBeGreaterThan(total / 4);
-    expect(closed).toBe(false);
-    // what was answered is what the socket buffers took before they filled: far from all that was sent
-    expect(await answered("/healthz")).toBeLessThan(total / one.length / 4);
-    socket.destroy();
-  }, 30_000);
+  it(
+    "a client that keeps sending and never reads is read no further once its answers fill the buffers",
+    async () => {
+      const port = await listening();
+      const socket = await connected(port);
+      socket.pause();
+      let closed = false;
+      socket.once("close", () => {
+        closed = true;
+      });
+      // 20 MB of pipelined requests: more than the kernel's buffers on both ends hold
+      const one = "GET /healthz HTTP/1.1\r\nHost: station\r\n\r\n";
+      const block = one.repeat(10_000);
+      const total = 20 * 1024 * 1024;
+      for (let sent = 0; sent < total; sent += block.length) socket.write(block);
+      await settle(2000);
+      // the agent stopped reading: megabytes are still waiting in the client
+      expect(socket.writableLength).toBeGreaterThan(total / 4);
+      expect(closed).toBe(false);
+      // what was answered is what the socket buffers took before they filled: far from all that was sent
+      expect(await answered("/healthz")).toBeLessThan(total / one.length / 4);
+      socket.destroy();
+    },
+    deadline(30_000),
+  );
 });

@@ -2,6 +2,7 @@ import { Agent, request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { SCRAPE, startTestAgent, type TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 
 /**
  * The HTTP server's limits over real sockets: idle and slow clients are closed by the timeouts,
@@ -55,31 +56,35 @@ function rawGet(port: number, path: string, localAddress = "127.0.0.1"): Promise
 }
 
 describe("idle and slow clients cannot starve the station", () => {
-  it("2,000 idle or half-sent connections are closed by the timeouts while a real client is served", async () => {
-    const port = await listening({
-      headersTimeoutMs: 500,
-      requestTimeoutMs: 1000,
-      maxConnections: 5000,
-      maxConnectionsPerAddress: 5000,
-    });
-    const sockets: Awaited<ReturnType<typeof open>>[] = [];
-    for (let batch = 0; batch < 10; batch++) {
-      const opened = await Promise.all(Array.from({ length: 200 }, () => open(port)));
-      // half say nothing at all, half start a request and never finish its headers (slow-loris)
-      opened.forEach((o, i) => {
-        if (i % 2) o.socket.write("GET /healthz HTTP/1.1\r\nHost: station\r\nX-Slow: ");
+  it(
+    "2,000 idle or half-sent connections are closed by the timeouts while a real client is served",
+    async () => {
+      const port = await listening({
+        headersTimeoutMs: 500,
+        requestTimeoutMs: 1000,
+        maxConnections: 5000,
+        maxConnectionsPerAddress: 5000,
       });
-      sockets.push(...opened);
-    }
-    expect(sockets).toHaveLength(2000);
-    // the station still answers while the sockets hang
-    expect(await rawGet(port, "/healthz")).toBe(200);
-    const lifetimes = await Promise.all(sockets.map((s) => s.closed));
-    // Each closed by the 500 ms headers timeout, checked every 250 ms: well within a few seconds of its
-    // own opening (measured per socket, so the time spent opening the other 1,999 does not count).
-    expect(Math.max(...lifetimes)).toBeLessThan(5000);
-    expect(await rawGet(port, "/healthz")).toBe(200);
-  }, 20_000);
+      const sockets: Awaited<ReturnType<typeof open>>[] = [];
+      for (let batch = 0; batch < 10; batch++) {
+        const opened = await Promise.all(Array.from({ length: 200 }, () => open(port)));
+        // half say nothing at all, half start a request and never finish its headers (slow-loris)
+        opened.forEach((o, i) => {
+          if (i % 2) o.socket.write("GET /healthz HTTP/1.1\r\nHost: station\r\nX-Slow: ");
+        });
+        sockets.push(...opened);
+      }
+      expect(sockets).toHaveLength(2000);
+      // the station still answers while the sockets hang
+      expect(await rawGet(port, "/healthz")).toBe(200);
+      const lifetimes = await Promise.all(sockets.map((s) => s.closed));
+      // Each closed by the 500 ms headers timeout, checked every 250 ms: well within a few seconds of its
+      // own opening (measured per socket, so the time spent opening the other 1,999 does not count).
+      expect(Math.max(...lifetimes)).toBeLessThan(5000);
+      expect(await rawGet(port, "/healthz")).toBe(200);
+    },
+    deadline(20_000),
+  );
 
   it("connections over http.maxConnections are refused, those under it are served", async () => {
     const port = await listening({ maxConnections: 5 });

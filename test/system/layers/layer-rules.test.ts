@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { deadline } from "../../support/deadline.js";
 
 /**
  * The layer rules (.dependency-cruiser.cjs, run by `npm run lint:layers`) must be able to fail: they run
@@ -35,23 +36,27 @@ function cruiseFixture(outputType: "err" | "json") {
 }
 
 describe("layer rules", () => {
-  it("report a domain file importing db/ (type-only), a two-file cycle and mqtt outside sync/", () => {
-    // The text reporter (the script's) exits non-zero on errors, so `npm test` stops.
-    expect(cruiseFixture("err").status).not.toBe(0);
-    const { violations } = (
-      JSON.parse(cruiseFixture("json").stdout) as { summary: { violations: Violation[] } }
-    ).summary;
-    const found = violations.map((v) => [v.rule.name, v.from, v.to]).sort();
-    // Exactly these: services/orders.service.ts imports db/, as the table allows, and is not reported.
-    expect(found).toEqual([
-      ["layer-domain", "src/domain/order.ts", "src/db/orders.repo.ts"],
-      ["mqtt-packages", "src/http/broker.ts", expect.stringMatching(/node_modules\/mqtt\//)],
-      [
-        "no-circular",
-        expect.stringMatching(/^src\/sync\/p[io]ng\.ts$/),
-        expect.stringMatching(/^src\/sync\//),
-      ],
-    ]);
-    expect(violations.every((v) => v.rule.severity === "error")).toBe(true);
-  }, 60_000);
+  it(
+    "report a domain file importing db/ (type-only), a two-file cycle and mqtt outside sync/",
+    () => {
+      // The text reporter (the script's) exits non-zero on errors, so `npm test` stops.
+      expect(cruiseFixture("err").status).not.toBe(0);
+      const { violations } = (
+        JSON.parse(cruiseFixture("json").stdout) as { summary: { violations: Violation[] } }
+      ).summary;
+      const found = violations.map((v) => [v.rule.name, v.from, v.to]).sort();
+      // Exactly these: services/orders.service.ts imports db/, as the table allows, and is not reported.
+      expect(found).toEqual([
+        ["layer-domain", "src/domain/order.ts", "src/db/orders.repo.ts"],
+        ["mqtt-packages", "src/http/broker.ts", expect.stringMatching(/node_modules\/mqtt\//)],
+        [
+          "no-circular",
+          expect.stringMatching(/^src\/sync\/p[io]ng\.ts$/),
+          expect.stringMatching(/^src\/sync\//),
+        ],
+      ]);
+      expect(violations.every((v) => v.rule.severity === "error")).toBe(true);
+    },
+    deadline(60_000),
+  );
 });

@@ -17,6 +17,7 @@ import {
   startTestAgent,
   type TestAgent,
 } from "../../support/agent.js";
+import { until } from "../../support/deadline.js";
 import { duplicateKeys, LogLines } from "../../support/log-lines.js";
 
 const TOKEN = "/api-gateway/auth-service/platform-auth/oauth/token";
@@ -35,14 +36,6 @@ const secrets = [
 ];
 let t: TestAgent;
 let base: string;
-
-async function until(what: string, cond: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 function tokenCall(params: Record<string, string>) {
   return fetch(`${base}${TOKEN}`, {

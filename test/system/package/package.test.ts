@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe } from "vitest";
+import { deadline } from "../../support/deadline.js";
 import { contentsSuite } from "./contents.suite.js";
 import { installSuite, measured } from "./install.suite.js";
 import { buildDebs, type Debs, missingDpkg, ROOT } from "./support/debs.js";
@@ -17,7 +18,7 @@ let debs: Debs | undefined;
 describe.skipIf(missing)(`the Debian package${missing ? ` (skipped: ${missing})` : ""}`, () => {
   beforeAll(async () => {
     debs = await buildDebs(VERSION);
-  }, 900_000);
+  }, deadline(900_000));
   afterAll(() => {
     debs?.remove();
     const { installMs, installToReadyMs } = measured;

@@ -6,6 +6,7 @@ import { backupIntoDataFolder } from "../../../src/db/backup.js";
 import { DB_FILE } from "../../../src/db/open.js";
 import { CREDENTIALS_FILE } from "../../../src/services/auth/credentials.js";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
+import { deadline } from "../../support/deadline.js";
 import { itemBody } from "../../support/fixtures.js";
 import {
   fsyncDir,
@@ -196,91 +197,96 @@ describe("power cuts under load", () => {
     return dir;
   }
 
-  it(`synchronous=FULL: through ${CUTS} cuts, no acknowledged change or notification is lost`, async () => {
-    const seed = Number(process.env.POWER_CUT_SEED ?? Date.now() % 100_000);
-    const next = random(seed);
-    const dir = dataDir("full");
-    let a = await startChildAgent(dir);
-    await must(a.call("POST", ITEM, itemBody("K")));
-    await must(
-      a.call("PUT", "/station/stock", { location: "K1", msu: "KM", product_sku: "K", quantity: 1_000_000 }),
-    );
-    await must(a.call("POST", "/station/seats/front/login", { user: "kim" }));
-    for (const id of LONG) await must(a.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "K", 100_000)])));
-    await must(a.call("POST", "/station/racks", { msu: "KM", locations: ["K1"] }));
-    const all: Acked = { creates: [], items: [], picks: new Map() };
-    const backups: string[] = [];
-    let lastSeq = 0;
-    try {
-      for (let cut = 1; cut <= CUTS; cut++) {
-        const acked: Acked = { creates: [], items: [], picks: new Map() };
-        const load = startLoad(a, String(cut), acked);
-        let cutOff = false;
-        const backing = startBackups(dir, backups, () => cutOff);
-        const ms = 100 + Math.floor(next() * 500);
-        await new Promise((r) => setTimeout(r, ms));
-        await a.kill();
-        cutOff = true;
-        fs.cut();
-        await Promise.all([load, backing]);
-        const where = `seed ${seed}, cut ${cut} after ${ms} ms`;
+  it(
+    `synchronous=FULL: through ${CUTS} cuts, no acknowledged change or notification is lost`,
+    async () => {
+      const seed = Number(process.env.POWER_CUT_SEED ?? Date.now() % 100_000);
+      const next = random(seed);
+      const dir = dataDir("full");
+      let a = await startChildAgent(dir);
+      await must(a.call("POST", ITEM, itemBody("K")));
+      await must(
+        a.call("PUT", "/station/stock", { location: "K1", msu: "KM", product_sku: "K", quantity: 1_000_000 }),
+      );
+      await must(a.call("POST", "/station/seats/front/login", { user: "kim" }));
+      for (const id of LONG)
+        await must(a.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "K", 100_000)])));
+      await must(a.call("POST", "/station/racks", { msu: "KM", locations: ["K1"] }));
+      const all: Acked = { creates: [], items: [], picks: new Map() };
+      const backups: string[] = [];
+      let lastSeq = 0;
+      try {
+        for (let cut = 1; cut <= CUTS; cut++) {
+          const acked: Acked = { creates: [], items: [], picks: new Map() };
+          const load = startLoad(a, String(cut), acked);
+          let cutOff = false;
+          const backing = startBackups(dir, backups, () => cutOff);
+          const ms = 100 + Math.floor(next() * 500);
+          await new Promise((r) => setTimeout(r, ms));
+          await a.kill();
+          cutOff = true;
+          fs.cut();
+          await Promise.all([load, backing]);
+          const where = `seed ${seed}, cut ${cut} after ${ms} ms`;
 
-        // starting again logs in with the configured client and user: the credentials survived
-        a = await startChildAgent(dir);
-        expect(a.token, where).toMatch(/./);
-        // and the operator screen opens with the seat's key from its file
-        const keys = JSON.parse(readFileSync(join(dir, "screen-keys.json"), "utf8")) as Record<
-          string,
-          string
-        >;
-        const opened = await fetch(`${a.base}/screen/front?key=${encodeURIComponent(keys.front ?? "")}`, {
-          redirect: "manual",
-        });
-        await opened.arrayBuffer();
-        expect([opened.status, opened.headers.get("location")], where).toEqual([303, "/screen/front"]);
-        expect(integrity(dir), where).toBe("ok");
-        expect(await lost(a, acked), where).toEqual({ creates: [], items: [] });
-        all.creates.push(...acked.creates);
-        all.items.push(...acked.items);
-        for (const [id, n] of acked.picks ?? []) all.picks?.set(id, (all.picks.get(id) ?? 0) + n);
-        expect(await lostPicks(a, all.picks ?? new Map()), where).toEqual([]);
-        // a backup is whole or absent, and what an interrupted one left was removed at the start
-        const inBackups = existsSync(join(dir, "backups")) ? readdirSync(join(dir, "backups")) : [];
-        expect(
-          inBackups.filter((n) => !/^pps-edge-.*\.db$/.test(n)),
-          where,
-        ).toEqual([]);
-        for (const n of inBackups) expect(integrity(join(dir, "backups"), n), `${where}: ${n}`).toBe("ok");
+          // starting again logs in with the configured client and user: the credentials survived
+          a = await startChildAgent(dir);
+          expect(a.token, where).toMatch(/./);
+          // and the operator screen opens with the seat's key from its file
+          const keys = JSON.parse(readFileSync(join(dir, "screen-keys.json"), "utf8")) as Record<
+            string,
+            string
+          >;
+          const opened = await fetch(`${a.base}/screen/front?key=${encodeURIComponent(keys.front ?? "")}`, {
+            redirect: "manual",
+          });
+          await opened.arrayBuffer();
+          expect([opened.status, opened.headers.get("location")], where).toEqual([303, "/screen/front"]);
+          expect(integrity(dir), where).toBe("ok");
+          expect(await lost(a, acked), where).toEqual({ creates: [], items: [] });
+          all.creates.push(...acked.creates);
+          all.items.push(...acked.items);
+          for (const [id, n] of acked.picks ?? []) all.picks?.set(id, (all.picks.get(id) ?? 0) + n);
+          expect(await lostPicks(a, all.picks ?? new Map()), where).toEqual([]);
+          // a backup is whole or absent, and what an interrupted one left was removed at the start
+          const inBackups = existsSync(join(dir, "backups")) ? readdirSync(join(dir, "backups")) : [];
+          expect(
+            inBackups.filter((n) => !/^pps-edge-.*\.db$/.test(n)),
+            where,
+          ).toEqual([]);
+          for (const n of inBackups) expect(integrity(join(dir, "backups"), n), `${where}: ${n}`).toBe("ok");
 
-        const { list, lastSeq: seqNow } = await allNotifications(a);
-        expect(
-          list.map((x) => x.seq),
-          where,
-        ).toEqual(Array.from({ length: seqNow }, (_, i) => i + 1));
-        expect(seqNow, where).toBeGreaterThanOrEqual(lastSeq);
-        lastSeq = seqNow;
-        const informed = new Map<unknown, number>();
-        for (const x of list)
-          if (x.notification.notification_type === "order_information") {
-            const id = x.notification.notification_data.externalServiceRequestId;
-            informed.set(id, (informed.get(id) ?? 0) + 1);
-          }
-        expect(
-          all.creates.filter((id) => !informed.has(id)),
-          where,
-        ).toEqual([]);
+          const { list, lastSeq: seqNow } = await allNotifications(a);
+          expect(
+            list.map((x) => x.seq),
+            where,
+          ).toEqual(Array.from({ length: seqNow }, (_, i) => i + 1));
+          expect(seqNow, where).toBeGreaterThanOrEqual(lastSeq);
+          lastSeq = seqNow;
+          const informed = new Map<unknown, number>();
+          for (const x of list)
+            if (x.notification.notification_type === "order_information") {
+              const id = x.notification.notification_data.externalServiceRequestId;
+              informed.set(id, (informed.get(id) ?? 0) + 1);
+            }
+          expect(
+            all.creates.filter((id) => !informed.has(id)),
+            where,
+          ).toEqual([]);
+        }
+        // earlier cuts took nothing either
+        expect(await lost(a, all)).toEqual({ creates: [], items: [] });
+        expect(all.creates.length).toBeGreaterThan(CUTS * 5);
+        expect([...(all.picks?.values() ?? [])].reduce((x, y) => x + y, 0)).toBeGreaterThan(CUTS * 5);
+        expect(backups.length).toBeGreaterThan(0);
+        expect(all.items.length).toBeGreaterThan(CUTS * 2);
+        expect(fs.counts().cuts).toBeGreaterThanOrEqual(CUTS);
+      } finally {
+        await a.stop();
       }
-      // earlier cuts took nothing either
-      expect(await lost(a, all)).toEqual({ creates: [], items: [] });
-      expect(all.creates.length).toBeGreaterThan(CUTS * 5);
-      expect([...(all.picks?.values() ?? [])].reduce((x, y) => x + y, 0)).toBeGreaterThan(CUTS * 5);
-      expect(backups.length).toBeGreaterThan(0);
-      expect(all.items.length).toBeGreaterThan(CUTS * 2);
-      expect(fs.counts().cuts).toBeGreaterThanOrEqual(CUTS);
-    } finally {
-      await a.stop();
-    }
-  }, 150_000);
+    },
+    deadline(150_000),
+  );
 
   // The generated secrets' file and the screen keys are written durably before the hashes are committed
   // (src/durable-file.ts): a cut right after the first start keeps both, and what they hold works.
@@ -311,31 +317,35 @@ describe("power cuts under load", () => {
     }
   });
 
-  it("synchronous=NORMAL: a cut loses acknowledged changes (what the test above would catch)", async () => {
-    // NORMAL is taken only with the explicit consent (db.powerSafe false)
-    const env: Record<string, string> = {
-      PPS_EDGE_DB_SYNCHRONOUS: "NORMAL",
-      PPS_EDGE_DB_POWER_SAFE: "false",
-    };
-    const dir = dataDir("normal");
-    let a = await startChildAgent(dir, env);
-    await must(a.call("POST", ITEM, itemBody("K")));
-    const missing: string[] = [];
-    try {
-      for (let cut = 1; cut <= 5 && missing.length === 0; cut++) {
-        const acked: Acked = { creates: [], items: [] };
-        const load = startLoad(a, `N${cut}`, acked);
-        await new Promise((r) => setTimeout(r, 400));
-        await a.kill();
-        fs.cut();
-        await load;
-        a = await startChildAgent(dir, env);
-        const gone = await lost(a, acked);
-        missing.push(...gone.creates, ...gone.items);
+  it(
+    "synchronous=NORMAL: a cut loses acknowledged changes (what the test above would catch)",
+    async () => {
+      // NORMAL is taken only with the explicit consent (db.powerSafe false)
+      const env: Record<string, string> = {
+        PPS_EDGE_DB_SYNCHRONOUS: "NORMAL",
+        PPS_EDGE_DB_POWER_SAFE: "false",
+      };
+      const dir = dataDir("normal");
+      let a = await startChildAgent(dir, env);
+      await must(a.call("POST", ITEM, itemBody("K")));
+      const missing: string[] = [];
+      try {
+        for (let cut = 1; cut <= 5 && missing.length === 0; cut++) {
+          const acked: Acked = { creates: [], items: [] };
+          const load = startLoad(a, `N${cut}`, acked);
+          await new Promise((r) => setTimeout(r, 400));
+          await a.kill();
+          fs.cut();
+          await load;
+          a = await startChildAgent(dir, env);
+          const gone = await lost(a, acked);
+          missing.push(...gone.creates, ...gone.items);
+        }
+      } finally {
+        await a.stop();
       }
-    } finally {
-      await a.stop();
-    }
-    expect(missing.length).toBeGreaterThan(0);
-  }, 60_000);
+      expect(missing.length).toBeGreaterThan(0);
+    },
+    deadline(60_000),
+  );
 });

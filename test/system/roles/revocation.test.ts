@@ -8,6 +8,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASIC, type TestAgent, TOKEN_PATH } from "../../support/agent.js";
 import { runCli } from "../../support/cli.js";
+import { until } from "../../support/deadline.js";
 import { agentOn, ROOT } from "../../support/sync/agent.js";
 
 const PASSWORD = "a-long-test-password";
@@ -15,14 +16,6 @@ const PASSWORD = "a-long-test-password";
 let t: TestAgent;
 let base: string;
 let brokerUrl: string;
-
-async function until(what: string, done: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function cli(args: string[], stdin = ""): Promise<void> {
   const res = await runCli(["user", ...args], { PPS_EDGE_DATA_DIR: t.dir }, stdin);

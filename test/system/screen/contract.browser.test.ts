@@ -13,6 +13,7 @@ import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
 import { atEverySize, blinkContrast, expectAccessible, expectLayout } from "./support/checks.js";
 import { type ScreenRig, startScreenRig } from "./support/screen-rig.js";
@@ -96,11 +97,11 @@ beforeAll(async () => {
     printing: { mode: "station", printer: "file", dir: labels },
   });
   page = await rig.open("front");
-  rig.browser.context.setDefaultTimeout(5000);
-}, 60_000);
+  rig.browser.context.setDefaultTimeout(deadline(5000));
+}, deadline(60_000));
 afterAll(async () => rig?.close());
 
-describe("operator screen: the agent's new state members", { timeout: 60_000 }, () => {
+describe("operator screen: the agent's new state members", { timeout: deadline(60_000) }, () => {
   it("a refused scan takes over the instruction area: the reason, the code, what to do instead", async () => {
     await page.getByRole("textbox", { name: "Badge or operator name" }).fill("erin");
     await button("Log in").click();
@@ -123,7 +124,7 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
     // a good scan ends it
     await rig.scan("BC-REF");
     await expect
-      .poll(() => page.locator("body").getAttribute("data-alert"), { timeout: 10_000 })
+      .poll(() => page.locator("body").getAttribute("data-alert"), { timeout: deadline(10_000) })
       .toBe("none");
     await text(heading(), /Put 2 × REF into bin \d/);
   });
@@ -220,7 +221,7 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
     await text(heading(), /^Put 1 × REF into bin \d/);
     await button("Confirm").click();
     await expect
-      .poll(() => page.locator('[data-outcome="short"]').count(), { timeout: 10_000 })
+      .poll(() => page.locator('[data-outcome="short"]').count(), { timeout: deadline(10_000) })
       .toBeGreaterThan(0);
     await expectAccessible(page, "a short bin");
     await rig.shot(page, "bin-short");
@@ -264,7 +265,7 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
       .toBe("complete");
     await expect.poll(() => page.locator("body").getAttribute("data-last-tone")).toBe("complete");
     const notice = page.locator('[data-kind="printer_failed"]');
-    await notice.waitFor({ timeout: 10_000 });
+    await notice.waitFor({ timeout: deadline(10_000) });
     for (const name of ["Reprint label", "Skip label", "Call a supervisor"])
       expect(await notice.getByRole("button", { name, exact: true }).count()).toBe(1);
     expect(await notice.innerText()).not.toMatch(/ENOTDIR|EEXIST|errno/);
@@ -276,7 +277,7 @@ describe("operator screen: the agent's new state members", { timeout: 60_000 }, 
     const posted = page.waitForRequest((r) => r.url().endsWith("/screen/actions") && r.method() === "POST");
     await notice.getByRole("button", { name: "Skip label" }).click();
     expect((await posted).postDataJSON()).toMatchObject({ type: "skip_label", bin: expect.any(String) });
-    await notice.waitFor({ state: "detached", timeout: 10_000 });
+    await notice.waitFor({ state: "detached", timeout: deadline(10_000) });
   });
 
   it("a scanner down: said in words, with a code entry that scans; lights down: which bins to watch", async () => {

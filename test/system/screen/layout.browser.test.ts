@@ -8,6 +8,7 @@
  */
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deadline } from "../../support/deadline.js";
 import { ok } from "../../support/station.js";
 import { atEverySize, expectAccessible, expectLayout } from "./support/checks.js";
 import { type ScreenRig, seedRackLines, startScreenRig } from "./support/screen-rig.js";
@@ -19,7 +20,7 @@ const heading = () => page.getByRole("heading", { level: 1 });
 const button = (name: string) => page.getByRole("button", { name, exact: true });
 const card = () => page.getByRole("group", { name: /^(Now|Jetzt)$/ });
 async function text(l: Locator, want: string | RegExp) {
-  await expect.poll(() => l.innerText(), { timeout: 5000 }).toMatch(want);
+  await expect.poll(() => l.innerText(), { timeout: deadline(5000) }).toMatch(want);
 }
 const lineCount = () =>
   page
@@ -30,10 +31,10 @@ const lineCount = () =>
 beforeAll(async () => {
   rig = await startScreenRig("layout");
   page = await rig.open("front");
-}, 60_000);
+}, deadline(60_000));
 afterAll(async () => rig?.close());
 
-describe("operator screen: layout at every panel size", { timeout: 120_000 }, () => {
+describe("operator screen: layout at every panel size", { timeout: deadline(120_000) }, () => {
   it("1, 16 and 40 lines on the rack, before and after the scan, at the four sizes", async () => {
     await text(heading(), "Log in: scan your badge");
     await expectAccessible(page, "the login");
@@ -57,7 +58,7 @@ describe("operator screen: layout at every panel size", { timeout: 120_000 }, ()
     for (const o of orders) {
       const skus = await seedRackLines(rig.t, o);
       await ok(rig.t.call("POST", "/station/racks", { msu: "M1", locations }));
-      await expect.poll(lineCount, { timeout: 5000 }).toBe(o.total);
+      await expect.poll(lineCount, { timeout: deadline(5000) }).toBe(o.total);
       await text(heading(), /^Scan an item from slot S\d\d$/);
       await text(card(), /Take from slot S\d\d/);
       await text(card(), new RegExp(`Line \\d+ of ${o.total}`));

@@ -12,6 +12,7 @@ import { SCREEN_KEYS_FILE } from "../../../src/services/auth/screen-sessions.js"
 import { tempDir } from "../../support/agent.js";
 import { openBrowser, type ScreenBrowser, shooter } from "../../support/browser.js";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
+import { deadline } from "../../support/deadline.js";
 import { itemBody } from "../../support/fixtures.js";
 import { ITEM, ok, pickBody, pickLine, SR } from "../../support/station.js";
 import { blinkContrast, expectAccessible, expectLayout } from "./support/checks.js";
@@ -39,7 +40,7 @@ beforeAll(async () => {
   browser = await openBrowser();
   page = await browser.page(`${agent.base}/screen/front?key=${keys.front}`);
   await page.locator("body[data-connection=live]").waitFor();
-}, 60_000);
+}, deadline(60_000));
 afterAll(async () => {
   if (agent?.proc.exitCode === null) agent.proc.kill("SIGCONT");
   await browser?.close();
@@ -47,7 +48,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("operator screen: the agent hangs", { timeout: 60_000 }, () => {
+describe("operator screen: the agent hangs", { timeout: deadline(60_000) }, () => {
   it("every control is disabled and the header says so; a tap during the outage is not carried out", async () => {
     await page.getByRole("textbox", { name: "Badge or operator name" }).fill("dora");
     await button("Log in").click();
@@ -65,7 +66,7 @@ describe("operator screen: the agent hangs", { timeout: 60_000 }, () => {
 
     agent.proc.kill("SIGSTOP");
     try {
-      await page.locator("body[data-connection=lost]").waitFor({ timeout: 3000 });
+      await page.locator("body[data-connection=lost]").waitFor({ timeout: deadline(3000) });
       await text(page.locator("#connection"), "Connection lost");
       await text(page.getByRole("alert"), "Connection to the station lost: reconnecting…");
       const controls = (await page.evaluate(CONTROLS)) as { all: number; enabled: string[] };
@@ -76,17 +77,17 @@ describe("operator screen: the agent hangs", { timeout: 60_000 }, () => {
       await expectAccessible(page, "the outage");
       await shot(page, "connection-lost");
       // the operator taps Confirm anyway: nothing is sent
-      await button("Confirm").click({ force: true, timeout: 2000 });
+      await button("Confirm").click({ force: true, timeout: deadline(2000) });
     } finally {
       agent.proc.kill("SIGCONT");
     }
-    await page.locator("body[data-connection=live]").waitFor({ timeout: 10_000 });
+    await page.locator("body[data-connection=live]").waitFor({ timeout: deadline(10_000) });
     await text(page.locator("#connection"), "Connected");
     // nothing was carried out: the bin is still lit with 2, the order still open
     await text(heading(), "Put 2 × HANG into bin 1 and press its button");
     const order = await ok(agent.call("GET", `${SR}/HANG-1?type=PICK`));
     expect(order.state).not.toBe("complete");
-    await expect.poll(() => button("Confirm").isEnabled(), { timeout: 5000 }).toBe(true);
+    await expect.poll(() => button("Confirm").isEnabled(), { timeout: deadline(5000) }).toBe(true);
     await shot(page, "recovered");
     // and the page works again
     await button("Confirm").click();

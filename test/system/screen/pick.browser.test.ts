@@ -5,6 +5,7 @@
  */
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deadline } from "../../support/deadline.js";
 import { ok, SR } from "../../support/station.js";
 import { type ScreenRig, seedPick, startScreenRig } from "./support/screen-rig.js";
 
@@ -18,10 +19,10 @@ const bin = (id: string): Locator => page.getByRole("group", { name: `Bin ${id}`
 const button = (name: string) => page.getByRole("button", { name, exact: true });
 
 async function text(l: Locator, want: string | RegExp) {
-  await expect.poll(() => l.innerText(), { timeout: 5000 }).toMatch(want);
+  await expect.poll(() => l.innerText(), { timeout: deadline(5000) }).toMatch(want);
 }
 async function attr(l: Locator, name: string, want: string) {
-  await expect.poll(() => l.getAttribute(name), { timeout: 5000 }).toBe(want);
+  await expect.poll(() => l.getAttribute(name), { timeout: deadline(5000) }).toBe(want);
 }
 /** Reports a problem as the operator does: Problem, the kind, its quantity (1) on the numpad, yes, done. */
 async function problem(kind: string) {
@@ -51,10 +52,10 @@ async function requestState(id: string) {
 beforeAll(async () => {
   rig = await startScreenRig("pick");
   page = await rig.open("front");
-}, 60_000);
+}, deadline(60_000));
 afterAll(async () => rig?.close());
 
-describe("operator screen: pick", { timeout: 60_000 }, () => {
+describe("operator screen: pick", { timeout: deadline(60_000) }, () => {
   it("a whole pick: rack → the screen shows slot, SKU, quantity, bin → scan → bin lit → confirm → complete", async () => {
     await text(heading(), "Log in: scan your badge");
     await rig.shot(page, "login-prompt");

@@ -6,6 +6,7 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAudit, view } from "../../support/audits.js";
+import { deadline } from "../../support/deadline.js";
 import { CORE, ok, putBody, SR, seedItem, setStock } from "../../support/station.js";
 import { type ScreenRig, startScreenRig } from "./support/screen-rig.js";
 
@@ -20,7 +21,7 @@ const buttons = async (names: string[]) =>
   (await Promise.all(names.map((n) => button(n).count()))).every((c) => c === 1);
 
 async function text(l: Locator, want: string | RegExp) {
-  await expect.poll(() => l.innerText(), { timeout: 5000 }).toMatch(want);
+  await expect.poll(() => l.innerText(), { timeout: deadline(5000) }).toMatch(want);
 }
 
 beforeAll(async () => {
@@ -29,10 +30,10 @@ beforeAll(async () => {
   await seedItem(rig.t, "TSHIRT");
   await setStock(rig.t, "S1", "M1", "TSHIRT", 5);
   await ok(rig.t.call("POST", "/station/racks", { msu: "M1", locations: ["S1"] }));
-}, 60_000);
+}, deadline(60_000));
 afterAll(async () => rig?.close());
 
-describe("operator screen: put, audit, German", { timeout: 60_000 }, () => {
+describe("operator screen: put, audit, German", { timeout: deadline(60_000) }, () => {
   it("a put: switch mode, tote, item, key-in on the numpad, slot, confirm, each exception, release", async () => {
     await page.getByRole("textbox", { name: "Badge or operator name" }).fill("bob");
     await button("Log in").click();

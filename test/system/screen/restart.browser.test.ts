@@ -12,6 +12,7 @@ import { parseConfig } from "../../../src/config/config.load.js";
 import { SCREEN_KEYS_FILE } from "../../../src/services/auth/screen-sessions.js";
 import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, tempDir } from "../../support/agent.js";
 import { openBrowser, type ScreenBrowser, shooter } from "../../support/browser.js";
+import { deadline } from "../../support/deadline.js";
 
 const dir = tempDir();
 const config = (port: number) =>
@@ -39,7 +40,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("operator screen: the agent restarts under the open page", { timeout: 60_000 }, () => {
+describe("operator screen: the agent restarts under the open page", { timeout: deadline(60_000) }, () => {
   it("banner within 2 s, then recovery without a reload", async () => {
     agent = await start(0);
     const port = agent.address?.port ?? 0;
@@ -60,13 +61,13 @@ describe("operator screen: the agent restarts under the open page", { timeout: 6
     const stopped = Date.now();
     await agent.stop();
     agent = undefined;
-    await banner.waitFor({ state: "visible", timeout: 2000 });
+    await banner.waitFor({ state: "visible", timeout: deadline(2000) });
     expect(Date.now() - stopped).toBeLessThan(2000);
     expect(await banner.innerText()).toBe("Connection to the station lost: reconnecting…");
     await shot(page, "connection-lost");
 
     agent = await start(port);
-    await banner.waitFor({ state: "hidden", timeout: 10_000 });
+    await banner.waitFor({ state: "hidden", timeout: deadline(10_000) });
     await expect.poll(() => page.locator("body").getAttribute("data-connection")).toBe("live");
     // the login is station truth (SQLite): the operator is still there after the restart
     await expect.poll(() => page.locator("#operator").innerText()).toBe("Operator: carol");

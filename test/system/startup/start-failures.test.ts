@@ -12,13 +12,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../../src/version.js";
 import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET, tempDir } from "../../support/agent.js";
 import { buildAgent } from "../../support/build.js";
+import { deadline } from "../../support/deadline.js";
 
 const PROFILES = fileURLToPath(new URL("../../../firmware-profiles/", import.meta.url));
 
 let build: { dist: string; remove(): void };
 beforeAll(async () => {
   build = await buildAgent();
-}, 240_000);
+}, deadline(240_000));
 afterAll(() => build?.remove());
 
 const running: ChildProcess[] = [];
@@ -93,101 +94,121 @@ function expectOneLine(res: { code: number | null; stdout: string; stderr: strin
 }
 
 describe("the built command", () => {
-  it("is an executable with a shebang: --version prints the version", async () => {
-    expect(statSync(join(build.dist, "app", "main.js")).mode & 0o111).toBe(0o111);
-    expect(await exec(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
-  }, 60_000);
+  it(
+    "is an executable with a shebang: --version prints the version",
+    async () => {
+      expect(statSync(join(build.dist, "app", "main.js")).mode & 0o111).toBe(0o111);
+      expect(await exec(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+    },
+    deadline(60_000),
+  );
 });
 
 describe("start failures: one line naming the cause, the key and the fix; exit 1", () => {
-  it("HTTP port in use (http.port), the stack in the log at debug level only", async () => {
-    const blocker: Server = createServer();
-    await new Promise<void>((ok) => blocker.listen(0, "127.0.0.1", () => ok()));
-    const port = (blocker.address() as { port: number }).port;
-    try {
-      const env = { PPS_EDGE_DATA_DIR: tempDir(), PPS_EDGE_HTTP_PORT: String(port) };
-      const line = expectOneLine(await exec(["run"], env), "http.port");
-      expect(line).toBe(
-        `pps-edge: cannot start: 127.0.0.1:${port} is already in use (EADDRINUSE) (http.port): stop the program listening there, or set http.port (PPS_EDGE_HTTP_PORT) to a free port`,
+  it(
+    "HTTP port in use (http.port), the stack in the log at debug level only",
+    async () => {
+      const blocker: Server = createServer();
+      await new Promise<void>((ok) => blocker.listen(0, "127.0.0.1", () => ok()));
+      const port = (blocker.address() as { port: number }).port;
+      try {
+        const env = { PPS_EDGE_DATA_DIR: tempDir(), PPS_EDGE_HTTP_PORT: String(port) };
+        const line = expectOneLine(await exec(["run"], env), "http.port");
+        expect(line).toBe(
+          `pps-edge: cannot start: 127.0.0.1:${port} is already in use (EADDRINUSE) (http.port): stop the program listening there, or set http.port (PPS_EDGE_HTTP_PORT) to a free port`,
+        );
+        const debug = await exec(["run"], { ...env, PPS_EDGE_LOG_LEVEL: "debug" });
+        expect(debug.stderr).toBe(`${line}\n`);
+        const logged = debug.stdout.split("\n").find((l) => l.includes('"start failed"')) ?? "";
+        const entry = JSON.parse(logged) as { level: number | string; err: { stack: string } };
+        expect([20, "debug"]).toContain(entry.level);
+        expect(entry.err.stack).toContain("    at ");
+      } finally {
+        blocker.close();
+      }
+    },
+    deadline(60_000),
+  );
+
+  it(
+    "config file unreadable (--config, PPS_EDGE_CONFIG) or holding a bad value (the key)",
+    async () => {
+      const dir = tempDir();
+      const missing = join(dir, "missing.yaml");
+      expect(expectOneLine(await exec(["--config", missing, "run"]), "--config")).toContain(
+        `config file ${missing} cannot be read: ENOENT`,
       );
-      const debug = await exec(["run"], { ...env, PPS_EDGE_LOG_LEVEL: "debug" });
-      expect(debug.stderr).toBe(`${line}\n`);
-      const logged = debug.stdout.split("\n").find((l) => l.includes('"start failed"')) ?? "";
-      const entry = JSON.parse(logged) as { level: number | string; err: { stack: string } };
-      expect([20, "debug"]).toContain(entry.level);
-      expect(entry.err.stack).toContain("    at ");
-    } finally {
-      blocker.close();
-    }
-  }, 60_000);
+      expectOneLine(await exec(["run"], { PPS_EDGE_CONFIG: missing }), "PPS_EDGE_CONFIG");
+      const file = join(dir, "pps-edge.yaml");
+      writeFileSync(file, "tokenTtlSeconds: 5\n");
+      expect(expectOneLine(await exec(["run", "--config", file]), "tokenTtlSeconds")).toContain(
+        `: correct tokenTtlSeconds in ${file}`,
+      );
+      writeFileSync(file, "site: [unclosed\n");
+      expect(expectOneLine(await exec(["run", "--config", file]), "--config")).toContain("not valid YAML");
+    },
+    deadline(60_000),
+  );
 
-  it("config file unreadable (--config, PPS_EDGE_CONFIG) or holding a bad value (the key)", async () => {
-    const dir = tempDir();
-    const missing = join(dir, "missing.yaml");
-    expect(expectOneLine(await exec(["--config", missing, "run"]), "--config")).toContain(
-      `config file ${missing} cannot be read: ENOENT`,
-    );
-    expectOneLine(await exec(["run"], { PPS_EDGE_CONFIG: missing }), "PPS_EDGE_CONFIG");
-    const file = join(dir, "pps-edge.yaml");
-    writeFileSync(file, "tokenTtlSeconds: 5\n");
-    expect(expectOneLine(await exec(["run", "--config", file]), "tokenTtlSeconds")).toContain(
-      `: correct tokenTtlSeconds in ${file}`,
-    );
-    writeFileSync(file, "site: [unclosed\n");
-    expect(expectOneLine(await exec(["run", "--config", file]), "--config")).toContain("not valid YAML");
-  }, 60_000);
+  it(
+    "bad station file (station.file): a device whose profile is unknown or has no driver",
+    async () => {
+      const dir = tempDir();
+      const file = join(dir, "station.yaml");
+      const station = (profile: string) =>
+        `station:\n  seats: [front]\n  bins: [{ id: "1" }]\ndevices:\n  - { id: scan1, kind: scanner, profile: ${profile}, seat: front, transport: { serial: /dev/ttyUSB9 } }\n`;
+      writeFileSync(file, station("no-such-scanner"));
+      const env = { PPS_EDGE_DATA_DIR: join(dir, "data"), PPS_EDGE_STATION_FILE: file };
+      expect(expectOneLine(await exec(["run"], env), "station.file")).toContain(
+        `station file ${file}: devices.0.profile: unknown profile 'no-such-scanner'`,
+      );
+      const missing = expectOneLine(
+        await exec(["run"], { ...env, PPS_EDGE_STATION_FILE: `${file}.gone` }),
+        "station.file",
+      );
+      expect(missing).toContain("cannot be read");
 
-  it("bad station file (station.file): a device whose profile is unknown or has no driver", async () => {
-    const dir = tempDir();
-    const file = join(dir, "station.yaml");
-    const station = (profile: string) =>
-      `station:\n  seats: [front]\n  bins: [{ id: "1" }]\ndevices:\n  - { id: scan1, kind: scanner, profile: ${profile}, seat: front, transport: { serial: /dev/ttyUSB9 } }\n`;
-    writeFileSync(file, station("no-such-scanner"));
-    const env = { PPS_EDGE_DATA_DIR: join(dir, "data"), PPS_EDGE_STATION_FILE: file };
-    expect(expectOneLine(await exec(["run"], env), "station.file")).toContain(
-      `station file ${file}: devices.0.profile: unknown profile 'no-such-scanner'`,
-    );
-    const missing = expectOneLine(
-      await exec(["run"], { ...env, PPS_EDGE_STATION_FILE: `${file}.gone` }),
-      "station.file",
-    );
-    expect(missing).toContain("cannot be read");
+      // a controller model whose protocol no driver speaks (a custom codec): refused at start, not later
+      const profiles = join(dir, "profiles");
+      mkdirSync(profiles);
+      const model = JSON.parse(readFileSync(join(PROFILES, "atop-at500-ccb.json"), "utf8"));
+      writeFileSync(
+        join(profiles, "nda-ptl.json"),
+        JSON.stringify({ ...model, profileId: "nda-ptl", ptl: { ...model.ptl, codec: "custom" } }),
+      );
+      writeFileSync(
+        file,
+        `station:\n  seats: [front]\n  bins: [{ id: "1" }]\ndevices:\n  - { id: ptl, kind: ptl-controller, profile: nda-ptl, transport: { tcp: { host: 127.0.0.1, port: 4660 } } }\n`,
+      );
+      const noDriver = await exec(["run"], { ...env, PPS_EDGE_DEVICES_PROFILES_DIR: profiles });
+      expect(expectOneLine(noDriver, "station.file")).toContain(
+        "devices.0.profile: codec custom has no adapter",
+      );
+    },
+    deadline(60_000),
+  );
 
-    // a controller model whose protocol no driver speaks (a custom codec): refused at start, not later
-    const profiles = join(dir, "profiles");
-    mkdirSync(profiles);
-    const model = JSON.parse(readFileSync(join(PROFILES, "atop-at500-ccb.json"), "utf8"));
-    writeFileSync(
-      join(profiles, "nda-ptl.json"),
-      JSON.stringify({ ...model, profileId: "nda-ptl", ptl: { ...model.ptl, codec: "custom" } }),
-    );
-    writeFileSync(
-      file,
-      `station:\n  seats: [front]\n  bins: [{ id: "1" }]\ndevices:\n  - { id: ptl, kind: ptl-controller, profile: nda-ptl, transport: { tcp: { host: 127.0.0.1, port: 4660 } } }\n`,
-    );
-    const noDriver = await exec(["run"], { ...env, PPS_EDGE_DEVICES_PROFILES_DIR: profiles });
-    expect(expectOneLine(noDriver, "station.file")).toContain(
-      "devices.0.profile: codec custom has no adapter",
-    );
-  }, 60_000);
-
-  it("data folder held by a running agent (dataDir); the user commands still work beside it", async () => {
-    const dataDir = tempDir();
-    const first = await start(dataDir);
-    const second = await exec(["run"], { PPS_EDGE_DATA_DIR: dataDir });
-    expect(expectOneLine(second, "dataDir")).toMatch(
-      new RegExp(
-        `the data folder ${dataDir} is in use by another pps-edge agent \\(pid ${first.proc.pid}, started `,
-      ),
-    );
-    const list = await exec(["user", "list"], { PPS_EDGE_DATA_DIR: dataDir });
-    expect(list).toMatchObject({ code: 0, stdout: `1\t${ADMIN}\tadmin\n` });
-    expect((await fetch(`http://127.0.0.1:${first.port}/readyz`)).status).toBe(200);
-    // the lock dies with the process: after a SIGKILL the next agent starts on the folder
-    first.proc.kill("SIGKILL");
-    await new Promise((resolve) => first.proc.once("exit", resolve));
-    const next = await start(dataDir);
-    next.proc.kill("SIGTERM");
-    await new Promise((resolve) => next.proc.once("exit", resolve));
-  }, 60_000);
+  it(
+    "data folder held by a running agent (dataDir); the user commands still work beside it",
+    async () => {
+      const dataDir = tempDir();
+      const first = await start(dataDir);
+      const second = await exec(["run"], { PPS_EDGE_DATA_DIR: dataDir });
+      expect(expectOneLine(second, "dataDir")).toMatch(
+        new RegExp(
+          `the data folder ${dataDir} is in use by another pps-edge agent \\(pid ${first.proc.pid}, started `,
+        ),
+      );
+      const list = await exec(["user", "list"], { PPS_EDGE_DATA_DIR: dataDir });
+      expect(list).toMatchObject({ code: 0, stdout: `1\t${ADMIN}\tadmin\n` });
+      expect((await fetch(`http://127.0.0.1:${first.port}/readyz`)).status).toBe(200);
+      // the lock dies with the process: after a SIGKILL the next agent starts on the folder
+      first.proc.kill("SIGKILL");
+      await new Promise((resolve) => first.proc.once("exit", resolve));
+      const next = await start(dataDir);
+      next.proc.kill("SIGTERM");
+      await new Promise((resolve) => next.proc.once("exit", resolve));
+    },
+    deadline(60_000),
+  );
 });

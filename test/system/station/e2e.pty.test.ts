@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { SerialPort } from "serialport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
+import { deadline, until } from "../../support/deadline.js";
 import {
   closePort,
   linkPaths,
@@ -58,14 +59,6 @@ async function notes(count: number): Promise<Array<[string, unknown]>> {
   return got.map((n) => [n.notification_type, n.notification_data.state]);
 }
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await sleep(10);
-  }
-}
-
 beforeAll(async () => {
   const scannerLinks = linkPaths("scanner");
   const ptlLinks = linkPaths("ptl");
@@ -101,7 +94,7 @@ devices:
   await call("PUT", "/station/stock", { location: "S1", msu: "M1", product_sku: "A", quantity: 5 });
   await call("PUT", "/station/stock", { location: "S2", msu: "M1", product_sku: "B", quantity: 5 });
   seq = (await call("GET", "/station/notifications?after=0&limit=1")).lastSeq;
-}, 30_000);
+}, deadline(30_000));
 
 afterAll(async () => {
   await agent?.stop();
@@ -113,7 +106,7 @@ afterAll(async () => {
 describe("a pick and a put driven by bytes on pseudo-terminals", () => {
   it("pick: badge, rack, item → the bin lights; the controller's acknowledgements pick and empty it", async () => {
     await scan("BADGE-alice");
-    await until(async () => (await call("GET", "/station/state")).seats[0].user === "alice", "badge login");
+    await until("badge login", async () => (await call("GET", "/station/state")).seats[0].user === "alice");
     await call("POST", SR, pickBody("P1", [pickLine("P1-L1", "A", 2), pickLine("P1-L2", "B", 1)]));
     expect(await notes(1)).toEqual([["order_information", "fulfillable"]]);
     const bin = (await call("GET", "/station/state")).pickQueue[0].ppsBinId as string;
@@ -164,7 +157,7 @@ describe("a pick and a put driven by bytes on pseudo-terminals", () => {
     await sleep(350); // past the debounce window: a second unit, not a double delivery
     await scan("BC-A");
     await scan("S9");
-    await until(async () => (await call("GET", "/station/engine")).seats[0].step === "put_confirm", "slot");
+    await until("slot", async () => (await call("GET", "/station/engine")).seats[0].step === "put_confirm");
     expect((await call("GET", "/station/engine")).seats[0]).toMatchObject({ quantity: 2, location: "S9" });
     mark = unit.frames.length;
     await unit.press("001002");

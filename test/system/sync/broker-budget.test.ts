@@ -8,6 +8,7 @@ import { connect, type Socket } from "node:net";
 import mqtt from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { SCRAPE, type TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { agentOn, ask, CENTRAL, ROOT } from "../../support/sync/agent.js";
 import { subscribe } from "../../support/sync/subscriber.js";
 
@@ -45,33 +46,37 @@ async function closedOf(port: number, localAddress: string, n: number): Promise<
 }
 
 describe("embedded broker connections", () => {
-  it("one address holds at most embeddedMaxConnectionsPerAddress; all at most embeddedMaxConnections", async () => {
-    t = await agentOn("embedded", { embeddedMaxConnectionsPerAddress: 3, embeddedMaxConnections: 8 });
-    const url = t.agent.sync.url as string;
-    const port = Number(new URL(url).port);
-    expect(await closedOf(port, "127.0.0.2", 10)).toBe(7);
-    // three more addresses, three each: only what is left of the 8 (the agent's own client holds one)
-    const kept =
-      3 * 3 -
-      ((await closedOf(port, "127.0.0.3", 3)) +
-        (await closedOf(port, "127.0.0.4", 3)) +
-        (await closedOf(port, "127.0.0.5", 3)));
-    expect(kept).toBe(8 - 1 - 3);
-    expect(await refusals("mqtt_connections_per_address")).toBe(7);
-    expect(await refusals("mqtt_connections")).toBe(5);
-    // the idle ones go; then central connects and is answered
-    for (const s of sockets.splice(0)) s.destroy();
-    await new Promise((r) => setTimeout(r, 200));
-    const central = await subscribe(url, [`${ROOT}/response/#`], CENTRAL);
-    try {
-      const answer = JSON.parse(await ask(central, "health_check", { transaction: "after" })) as {
-        status: string;
-      };
-      expect(answer.status).toBe("ok");
-    } finally {
-      await central.close();
-    }
-  }, 30_000);
+  it(
+    "one address holds at most embeddedMaxConnectionsPerAddress; all at most embeddedMaxConnections",
+    async () => {
+      t = await agentOn("embedded", { embeddedMaxConnectionsPerAddress: 3, embeddedMaxConnections: 8 });
+      const url = t.agent.sync.url as string;
+      const port = Number(new URL(url).port);
+      expect(await closedOf(port, "127.0.0.2", 10)).toBe(7);
+      // three more addresses, three each: only what is left of the 8 (the agent's own client holds one)
+      const kept =
+        3 * 3 -
+        ((await closedOf(port, "127.0.0.3", 3)) +
+          (await closedOf(port, "127.0.0.4", 3)) +
+          (await closedOf(port, "127.0.0.5", 3)));
+      expect(kept).toBe(8 - 1 - 3);
+      expect(await refusals("mqtt_connections_per_address")).toBe(7);
+      expect(await refusals("mqtt_connections")).toBe(5);
+      // the idle ones go; then central connects and is answered
+      for (const s of sockets.splice(0)) s.destroy();
+      await new Promise((r) => setTimeout(r, 200));
+      const central = await subscribe(url, [`${ROOT}/response/#`], CENTRAL);
+      try {
+        const answer = JSON.parse(await ask(central, "health_check", { transaction: "after" })) as {
+          status: string;
+        };
+        expect(answer.status).toBe("ok");
+      } finally {
+        await central.close();
+      }
+    },
+    deadline(30_000),
+  );
 });
 
 /** The SUBACK's return codes (mqtt.js rejects a SUBACK holding a 0x80, with the packet on the error). */
@@ -86,28 +91,32 @@ async function grantedQos(client: mqtt.MqttClient, filters: string[]): Promise<n
 }
 
 describe("embedded broker subscriptions", () => {
-  it("a client holds at most embeddedMaxSubscriptionsPerClient filters; the rest are refused, the connection kept", async () => {
-    t = await agentOn("embedded", { embeddedMaxSubscriptionsPerClient: 50 });
-    const url = t.agent.sync.url as string;
-    const client = await mqtt.connectAsync(url, { ...CENTRAL, protocolVersion: 4, reconnectPeriod: 0 });
-    try {
-      // 2,000 filters of 1 KB, 200 to a SUBSCRIBE
-      const granted: number[] = [];
-      for (let batch = 0; batch < 10; batch++) {
-        const filters = Array.from(
-          { length: 200 },
-          (_, i) => `${ROOT}/state/PICK/${String(batch * 200 + i).padStart(1000, "x")}`,
-        );
-        granted.push(...(await grantedQos(client, filters)));
+  it(
+    "a client holds at most embeddedMaxSubscriptionsPerClient filters; the rest are refused, the connection kept",
+    async () => {
+      t = await agentOn("embedded", { embeddedMaxSubscriptionsPerClient: 50 });
+      const url = t.agent.sync.url as string;
+      const client = await mqtt.connectAsync(url, { ...CENTRAL, protocolVersion: 4, reconnectPeriod: 0 });
+      try {
+        // 2,000 filters of 1 KB, 200 to a SUBSCRIBE
+        const granted: number[] = [];
+        for (let batch = 0; batch < 10; batch++) {
+          const filters = Array.from(
+            { length: 200 },
+            (_, i) => `${ROOT}/state/PICK/${String(batch * 200 + i).padStart(1000, "x")}`,
+          );
+          granted.push(...(await grantedQos(client, filters)));
+        }
+        expect(granted.filter((q) => q !== 128)).toHaveLength(50);
+        expect(client.connected).toBe(true);
+        // an unsubscribed filter's place can be taken again
+        await client.unsubscribeAsync(`${ROOT}/state/PICK/${"0".padStart(1000, "x")}`);
+        expect(await grantedQos(client, [`${ROOT}/state/PICK/new`])).toEqual([1]);
+        expect(await refusals("mqtt_subscriptions")).toBe(1950);
+      } finally {
+        await client.endAsync();
       }
-      expect(granted.filter((q) => q !== 128)).toHaveLength(50);
-      expect(client.connected).toBe(true);
-      // an unsubscribed filter's place can be taken again
-      await client.unsubscribeAsync(`${ROOT}/state/PICK/${"0".padStart(1000, "x")}`);
-      expect(await grantedQos(client, [`${ROOT}/state/PICK/new`])).toEqual([1]);
-      expect(await refusals("mqtt_subscriptions")).toBe(1950);
-    } finally {
-      await client.endAsync();
-    }
-  }, 30_000);
+    },
+    deadline(30_000),
+  );
 });

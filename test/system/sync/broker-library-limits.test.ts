@@ -8,6 +8,7 @@
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { agentOn, CENTRAL, ROOT } from "../../support/sync/agent.js";
 
 let t: TestAgent;
@@ -76,29 +77,37 @@ function open(): Promise<Socket> {
 }
 
 describe("the embedded broker's aedes options", () => {
-  it("closes a socket that sends no CONNECT after 10 s (aedes' own default is 30 s)", async () => {
-    const s = await open();
-    const { types, closed } = readPackets(s);
-    const ms = await closed;
-    expect(types).toEqual([]);
-    expect(ms).toBeGreaterThan(9_000);
-    expect(ms).toBeLessThan(13_000);
-  }, 20_000);
+  it(
+    "closes a socket that sends no CONNECT after 10 s (aedes' own default is 30 s)",
+    async () => {
+      const s = await open();
+      const { types, closed } = readPackets(s);
+      const ms = await closed;
+      expect(types).toEqual([]);
+      expect(ms).toBeGreaterThan(9_000);
+      expect(ms).toBeLessThan(13_000);
+    },
+    deadline(20_000),
+  );
 
-  it("drops a client after 100 QoS 2 messages awaiting PUBREL (aedes' own default is 1,000)", async () => {
-    const s = await open();
-    const { types, closed } = readPackets(s);
-    s.write(connectPacket(`inflight-${process.pid}`, CENTRAL.username, CENTRAL.password));
-    await expect.poll(() => types[0], { timeout: 5000 }).toBe(2); // CONNACK
-    // 100 fresh packet ids, never a PUBREL: each one held by the broker until the connection ends
-    const publish = (id: number) => s.write(qos2Publish(`${ROOT}/request/health_check`, id, "{}"));
-    for (let id = 1; id <= 100; id++) publish(id);
-    // PUBREC is type 5: one for each, and the connection stays
-    await expect.poll(() => types.filter((x) => x === 5).length, { timeout: 5000 }).toBe(100);
-    expect(s.destroyed).toBe(false);
-    // the 101st is one more than the broker holds: the connection goes (3.1.1 has no code to say why)
-    publish(101);
-    expect(await closed).toBeLessThan(10_000);
-    expect(types.filter((x) => x === 5)).toHaveLength(100);
-  }, 20_000);
+  it(
+    "drops a client after 100 QoS 2 messages awaiting PUBREL (aedes' own default is 1,000)",
+    async () => {
+      const s = await open();
+      const { types, closed } = readPackets(s);
+      s.write(connectPacket(`inflight-${process.pid}`, CENTRAL.username, CENTRAL.password));
+      await expect.poll(() => types[0], { timeout: deadline(5000) }).toBe(2); // CONNACK
+      // 100 fresh packet ids, never a PUBREL: each one held by the broker until the connection ends
+      const publish = (id: number) => s.write(qos2Publish(`${ROOT}/request/health_check`, id, "{}"));
+      for (let id = 1; id <= 100; id++) publish(id);
+      // PUBREC is type 5: one for each, and the connection stays
+      await expect.poll(() => types.filter((x) => x === 5).length, { timeout: deadline(5000) }).toBe(100);
+      expect(s.destroyed).toBe(false);
+      // the 101st is one more than the broker holds: the connection goes (3.1.1 has no code to say why)
+      publish(101);
+      expect(await closed).toBeLessThan(10_000);
+      expect(types.filter((x) => x === 5)).toHaveLength(100);
+    },
+    deadline(20_000),
+  );
 });

@@ -8,6 +8,7 @@
 import type { IPublishPacket, ISubscribePacket, Packet } from "mqtt-packet";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { agentOn, notify, ROOT } from "../../support/sync/agent.js";
 import { type ScriptedBroker, startScriptedBroker } from "../../support/sync/scripted-broker.js";
 
@@ -50,42 +51,54 @@ describe("after CONNACK", () => {
     t = broker = undefined;
   });
 
-  it("writes the subscription, ONLINE, state/station and the outbox at once, before any answer", async () => {
-    // a node that answers nothing after CONNACK: no SUBACK, no PUBACK
-    broker = await startScriptedBroker();
-    t = await agentOn(broker);
-    for (let i = 1; i <= 3; i++) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
-    await broker.waitFor("three notifications", (p) => notifications(p).length >= 3);
-    const labels = broker.packets.map(label);
-    expect(labels.slice(0, 4)).toEqual([
-      "connect",
-      `subscribe ${ROOT}/request/+`,
-      "publish connection ONLINE",
-      "publish state/station",
-    ]);
-    expect(notifications(broker.packets)).toEqual([1, 2, 3].map((n) => `publish notification ${n}`));
-    expect(labels.filter((l) => l === "connect")).toHaveLength(1);
-    // no SUBACK yet: central's requests cannot arrive, and /readyz says so
-    expect(await mqttReadiness(t)).toMatch(/connected \(session \d+, requests pending\)$/);
-  }, 20_000);
+  it(
+    "writes the subscription, ONLINE, state/station and the outbox at once, before any answer",
+    async () => {
+      // a node that answers nothing after CONNACK: no SUBACK, no PUBACK
+      broker = await startScriptedBroker();
+      t = await agentOn(broker);
+      for (let i = 1; i <= 3; i++) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
+      await broker.waitFor("three notifications", (p) => notifications(p).length >= 3);
+      const labels = broker.packets.map(label);
+      expect(labels.slice(0, 4)).toEqual([
+        "connect",
+        `subscribe ${ROOT}/request/+`,
+        "publish connection ONLINE",
+        "publish state/station",
+      ]);
+      expect(notifications(broker.packets)).toEqual([1, 2, 3].map((n) => `publish notification ${n}`));
+      expect(labels.filter((l) => l === "connect")).toHaveLength(1);
+      // no SUBACK yet: central's requests cannot arrive, and /readyz says so
+      expect(await mqttReadiness(t)).toMatch(/connected \(session \d+, requests pending\)$/);
+    },
+    deadline(20_000),
+  );
 
-  it("says on /readyz that requests can arrive once the SUBACK grants the subscription", async () => {
-    broker = await startScriptedBroker(answering(0));
-    t = await agentOn(broker);
-    const agent = t.agent;
-    await expect.poll(() => agent.sync.status()).toMatchObject({ connected: true, requests: "subscribed" });
-    expect(await mqttReadiness(t)).toMatch(/connected \(session \d+, requests subscribed\)$/);
-  }, 20_000);
+  it(
+    "says on /readyz that requests can arrive once the SUBACK grants the subscription",
+    async () => {
+      broker = await startScriptedBroker(answering(0));
+      t = await agentOn(broker);
+      const agent = t.agent;
+      await expect.poll(() => agent.sync.status()).toMatchObject({ connected: true, requests: "subscribed" });
+      expect(await mqttReadiness(t)).toMatch(/connected \(session \d+, requests subscribed\)$/);
+    },
+    deadline(20_000),
+  );
 
-  it("keeps the connection when the subscription is refused, and the notifications are acknowledged", async () => {
-    broker = await startScriptedBroker(answering(0x80));
-    t = await agentOn(broker);
-    for (let i = 1; i <= 3; i++) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
-    await broker.waitFor("three notifications", (p) => notifications(p).length >= 3);
-    const agent = t.agent;
-    await expect.poll(() => agent.services.repos.outbox.cursor()).toBe(3);
-    expect(agent.sync.status()).toMatchObject({ url: broker.url, connected: true, requests: "refused" });
-    expect(await mqttReadiness(t)).toMatch(/requests refused\)$/);
-    expect(broker.packets.map(label).filter((l) => l === "connect")).toHaveLength(1);
-  }, 20_000);
+  it(
+    "keeps the connection when the subscription is refused, and the notifications are acknowledged",
+    async () => {
+      broker = await startScriptedBroker(answering(0x80));
+      t = await agentOn(broker);
+      for (let i = 1; i <= 3; i++) notify(t, "order_information", { externalServiceRequestId: `ORD-${i}` });
+      await broker.waitFor("three notifications", (p) => notifications(p).length >= 3);
+      const agent = t.agent;
+      await expect.poll(() => agent.services.repos.outbox.cursor()).toBe(3);
+      expect(agent.sync.status()).toMatchObject({ url: broker.url, connected: true, requests: "refused" });
+      expect(await mqttReadiness(t)).toMatch(/requests refused\)$/);
+      expect(broker.packets.map(label).filter((l) => l === "connect")).toHaveLength(1);
+    },
+    deadline(20_000),
+  );
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SCRAPE, type TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { type Json, kinds, ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
 import { agentOn, ask, CENTRAL, committed, ROOT } from "../../support/sync/agent.js";
 import { BROKERS, type TestBroker } from "../../support/sync/brokers.js";
@@ -122,7 +123,7 @@ for (const target of [...BROKERS.map((b) => b.name), "embedded" as const]) {
           expect(body.lastSeq).toBe(total);
           expect(body.notifications.every((n) => n.delivered)).toBe(true);
         },
-        { timeout: 5000, interval: 20 },
+        { timeout: deadline(5000), interval: 20 },
       );
       const metrics = await (await t.request("/metrics", SCRAPE)).text();
       expect(metrics).toMatch(new RegExp(`^mqtt_published_total ${total}$`, "m"));

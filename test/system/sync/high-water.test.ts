@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { agentOn, notify, ROOT } from "../../support/sync/agent.js";
 import { startAedes, type TestBroker } from "../../support/sync/brokers.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
@@ -61,7 +62,7 @@ describe("the high-water mark in state/station", () => {
           await late.waitFor("retained station state", () => marks(late).length > 0);
           return marks(late)[0];
         },
-        { timeout: 10_000, interval: 500 },
+        { timeout: deadline(10_000), interval: 500 },
       )
       .toBe(last);
   });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SCRAPE, type TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { agentOn, notify, ROOT } from "../../support/sync/agent.js";
 import {
   freePort,
@@ -42,7 +43,7 @@ describe("a notification the broker refuses for good is moved aside and does not
       await sub.waitFor("ONLINE", (m) => m.some((x) => x.payload.includes('"ONLINE"')));
       for (let n = 1; n <= 3; n++) notify(t, "order_information", { n });
       const agent = t;
-      await vi.waitFor(() => expect(dead(agent)).toHaveLength(3), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(dead(agent)).toHaveLength(3), { timeout: deadline(5000), interval: 20 });
       expect(dead(t)).toEqual([1, 2, 3].map((seq) => ({ seq, reason: "not_authorized", code: 0x87 })));
       const metrics = await (await t.request("/metrics", SCRAPE)).text();
       expect(metrics).toMatch(/^mqtt_refused_total\{reason="not_authorized"\} 3$/m);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import {
   agentOn,
   ask,
@@ -126,7 +127,7 @@ for (const target of ["embedded", ...(hasMosquitto ? ["mosquitto" as const] : []
       const highest = seqOf(got.at(-1) as string);
       expect(seqOf(later[0] as string)).toBe(highest + 8); // the gap: 7 missing
       // every notification delivered and recorded: from here on the cursor has no reason to move
-      await expect.poll(() => outbox.cursor(), { timeout: 5000 }).toBe(outbox.lastSeq());
+      await expect.poll(() => outbox.cursor(), { timeout: deadline(5000) }).toBe(outbox.lastSeq());
       const cursor = outbox.cursor();
       const repaired: string[] = [];
       let after = highest;

@@ -8,6 +8,7 @@ import Database from "better-sqlite3";
 import mqtt from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
 import { agentOn, ROOT } from "../../support/sync/agent.js";
 import { startAedes, type TestBroker } from "../../support/sync/brokers.js";
@@ -60,54 +61,62 @@ async function failedPicks(a: TestAgent, prefix: string, count: number): Promise
 }
 
 describe("retained state of finished requests", () => {
-  it("with retainTerminalSeconds 0, after 1,000 requests the broker holds the station and the active ones only", async () => {
-    broker = await startAedes();
-    t = await agentOn(broker, { retainTerminalSeconds: 0 });
-    const agent = t;
-    await seedItem(agent, "NONE");
-    await seedItem(agent, "A");
-    await setStock(agent, "S1", "M1", "A", 10);
-    for (const id of ["ACT-1", "ACT-2", "ACT-3"]) {
-      await ok(agent.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "A", 1)])));
-    }
-    await failedPicks(agent, "F-", 997);
+  it(
+    "with retainTerminalSeconds 0, after 1,000 requests the broker holds the station and the active ones only",
+    async () => {
+      broker = await startAedes();
+      t = await agentOn(broker, { retainTerminalSeconds: 0 });
+      const agent = t;
+      await seedItem(agent, "NONE");
+      await seedItem(agent, "A");
+      await setStock(agent, "S1", "M1", "A", 10);
+      for (const id of ["ACT-1", "ACT-2", "ACT-3"]) {
+        await ok(agent.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "A", 1)])));
+      }
+      await failedPicks(agent, "F-", 997);
 
-    await expect.poll(() => heldInDatabase(agent), { timeout: 15_000 }).toBe(3);
-    expect(await retainedTopics(broker.url)).toEqual([
-      "state/PICK/ACT-1",
-      "state/PICK/ACT-2",
-      "state/PICK/ACT-3",
-      "state/station",
-    ]);
-  }, 60_000);
+      await expect.poll(() => heldInDatabase(agent), { timeout: deadline(15_000) }).toBe(3);
+      expect(await retainedTopics(broker.url)).toEqual([
+        "state/PICK/ACT-1",
+        "state/PICK/ACT-2",
+        "state/PICK/ACT-3",
+        "state/station",
+      ]);
+    },
+    deadline(60_000),
+  );
 
-  it("a final request keeps its retained state for the window, is cleared after it, and a reconnect does not bring it back", async () => {
-    broker = await startAedes();
-    t = await agentOn(broker, { retainTerminalSeconds: 10 });
-    const agent = t;
-    await seedItem(agent, "NONE");
-    const watcher = await subscribe(broker.url, [`${ROOT}/state/PICK/#`]);
-    subs.push(watcher);
-    await failedPicks(agent, "W-", 1);
-    const topic = `${ROOT}/state/PICK/W-0`;
-    await watcher.waitFor("the final state", () =>
-      watcher.on(topic).some((m) => m.payload.includes("not_fulfillable")),
-    );
-    expect(await retainedTopics(broker.url)).toEqual(["state/PICK/W-0", "state/station"]);
+  it(
+    "a final request keeps its retained state for the window, is cleared after it, and a reconnect does not bring it back",
+    async () => {
+      broker = await startAedes();
+      t = await agentOn(broker, { retainTerminalSeconds: 10 });
+      const agent = t;
+      await seedItem(agent, "NONE");
+      const watcher = await subscribe(broker.url, [`${ROOT}/state/PICK/#`]);
+      subs.push(watcher);
+      await failedPicks(agent, "W-", 1);
+      const topic = `${ROOT}/state/PICK/W-0`;
+      await watcher.waitFor("the final state", () =>
+        watcher.on(topic).some((m) => m.payload.includes("not_fulfillable")),
+      );
+      expect(await retainedTopics(broker.url)).toEqual(["state/PICK/W-0", "state/station"]);
 
-    // The window passes on the agent's clock: the next sweep (within a second) clears the topic.
-    agent.clock.now += 10_001;
-    await watcher.waitFor("the topic cleared", () => watcher.on(topic).some((m) => m.payload === ""));
-    await expect.poll(() => heldInDatabase(agent), { timeout: 10_000 }).toBe(0);
+      // The window passes on the agent's clock: the next sweep (within a second) clears the topic.
+      agent.clock.now += 10_001;
+      await watcher.waitFor("the topic cleared", () => watcher.on(topic).some((m) => m.payload === ""));
+      await expect.poll(() => heldInDatabase(agent), { timeout: deadline(10_000) }).toBe(0);
 
-    // A broker without persistence restarts: the agent republishes what is retained, not the cleared one.
-    await broker.stop();
-    await broker.start();
-    await expect
-      .poll(async () => (await retainedTopics(broker?.url as string)).includes("state/station"), {
-        timeout: 15_000,
-      })
-      .toBe(true);
-    expect(await retainedTopics(broker.url)).toEqual(["state/station"]);
-  }, 60_000);
+      // A broker without persistence restarts: the agent republishes what is retained, not the cleared one.
+      await broker.stop();
+      await broker.start();
+      await expect
+        .poll(async () => (await retainedTopics(broker?.url as string)).includes("state/station"), {
+          timeout: deadline(15_000),
+        })
+        .toBe(true);
+      expect(await retainedTopics(broker.url)).toEqual(["state/station"]);
+    },
+    deadline(60_000),
+  );
 });

@@ -7,6 +7,7 @@
 import mqtt from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
 import { agentOn, CENTRAL, ROOT } from "../../support/sync/agent.js";
 import { type Received, subscribe } from "../../support/sync/subscriber.js";
@@ -39,39 +40,43 @@ const LIMITS = {
 };
 
 describe("retained request state is bounded", () => {
-  it("a large request is retained as a summary; the broker holds at most its count and bytes, also after a restart", async () => {
-    t = await agentOn("embedded", LIMITS);
-    const agent = t;
-    await seedItem(agent, "A");
-    await setStock(agent, "S1", "M1", "A", 10_000);
-    // 5 picks of 60 lines each: ~20 KB of state apiece
-    for (let i = 0; i < 5; i++) {
-      const lines = Array.from({ length: 60 }, (_, k) => pickLine(`BIG-${i}-${k}`, "A", 1));
-      await ok(agent.call("POST", SR, pickBody(`BIG-${i}`, lines)));
-    }
-    // and 40 small ones: more topics than the broker keeps
-    for (let i = 0; i < 40; i++)
-      await ok(agent.call("POST", SR, pickBody(`S-${i}`, [pickLine(`S-${i}-1`, "A", 1)])));
-    await new Promise((r) => setTimeout(r, 1000));
-
-    const check = (msgs: Received[]) => {
-      const big = msgs.filter((m) => m.topic.includes("/state/PICK/BIG-"));
-      for (const m of big) {
-        expect(Buffer.byteLength(m.payload)).toBeLessThanOrEqual(LIMITS.retainedStateMaxBytes);
-        expect(JSON.parse(m.payload)).toMatchObject({ stateTruncated: { limit: 4096 } });
+  it(
+    "a large request is retained as a summary; the broker holds at most its count and bytes, also after a restart",
+    async () => {
+      t = await agentOn("embedded", LIMITS);
+      const agent = t;
+      await seedItem(agent, "A");
+      await setStock(agent, "S1", "M1", "A", 10_000);
+      // 5 picks of 60 lines each: ~20 KB of state apiece
+      for (let i = 0; i < 5; i++) {
+        const lines = Array.from({ length: 60 }, (_, k) => pickLine(`BIG-${i}-${k}`, "A", 1));
+        await ok(agent.call("POST", SR, pickBody(`BIG-${i}`, lines)));
       }
-      expect(msgs.length).toBeLessThanOrEqual(LIMITS.embeddedRetainedMaxMessages);
-      const bytes = msgs.reduce((n, m) => n + Buffer.byteLength(m.payload), 0);
-      expect(bytes).toBeLessThanOrEqual(LIMITS.embeddedRetainedMaxBytes);
-    };
-    const first = await retained(agent.agent.sync.url as string);
-    expect(first.some((m) => m.topic.includes("/state/PICK/BIG-"))).toBe(true);
-    check(first);
+      // and 40 small ones: more topics than the broker keeps
+      for (let i = 0; i < 40; i++)
+        await ok(agent.call("POST", SR, pickBody(`S-${i}`, [pickLine(`S-${i}-1`, "A", 1)])));
+      await new Promise((r) => setTimeout(r, 1000));
 
-    // a restart republishes everything: still within the bounds
-    await agent.agent.stop();
-    await agent.agent.start(true);
-    await new Promise((r) => setTimeout(r, 1500));
-    check(await retained(agent.agent.sync.url as string));
-  }, 60_000);
+      const check = (msgs: Received[]) => {
+        const big = msgs.filter((m) => m.topic.includes("/state/PICK/BIG-"));
+        for (const m of big) {
+          expect(Buffer.byteLength(m.payload)).toBeLessThanOrEqual(LIMITS.retainedStateMaxBytes);
+          expect(JSON.parse(m.payload)).toMatchObject({ stateTruncated: { limit: 4096 } });
+        }
+        expect(msgs.length).toBeLessThanOrEqual(LIMITS.embeddedRetainedMaxMessages);
+        const bytes = msgs.reduce((n, m) => n + Buffer.byteLength(m.payload), 0);
+        expect(bytes).toBeLessThanOrEqual(LIMITS.embeddedRetainedMaxBytes);
+      };
+      const first = await retained(agent.agent.sync.url as string);
+      expect(first.some((m) => m.topic.includes("/state/PICK/BIG-"))).toBe(true);
+      check(first);
+
+      // a restart republishes everything: still within the bounds
+      await agent.agent.stop();
+      await agent.agent.start(true);
+      await new Promise((r) => setTimeout(r, 1500));
+      check(await retained(agent.agent.sync.url as string));
+    },
+    deadline(60_000),
+  );
 });

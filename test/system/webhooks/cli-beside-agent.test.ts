@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../../support/cli.js";
+import { until } from "../../support/deadline.js";
 import { type Receiver, startReceiver } from "../../support/webhook-receiver.js";
 import { commit, endpoint, webhookAgent } from "./support.js";
 
@@ -9,12 +10,6 @@ describe("pps-edge webhooks beside a running agent", () => {
   afterEach(async () => {
     for (const o of open.splice(0).reverse()) await o.close();
   });
-  const until = async (ok: () => boolean, ms = 5000) => {
-    const end = Date.now() + ms;
-    while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    expect(ok()).toBe(true);
-  };
-
   it("disable, enable and replay from the command line reach the running delivery", async () => {
     const r: Receiver = await startReceiver();
     open.push(r);
@@ -36,7 +31,7 @@ describe("pps-edge webhooks beside a running agent", () => {
 
     const replay = await runCli(["webhooks", "replay", "central", "2", "3"], env);
     expect(replay.out).toBe("replaying seq 2..3 to central (a running agent starts within a second)");
-    await until(() => r.requests.length >= 7);
+    await until("7 requests at the receiver", () => r.requests.length >= 7);
     expect(r.requests.slice(5).map((q) => q.seq)).toEqual([2, 3]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import { assertInOrder, type Receiver, startReceiver } from "../../support/webhook-receiver.js";
 import { commit, endpoint, realClock, webhookAgent } from "./support.js";
 
@@ -34,43 +35,47 @@ describe("webhook delivery to a real receiver", () => {
     expect(r.accepted.map((a) => a.body)).toEqual(committed);
   });
 
-  it("after 500s, timeouts, Retry-After and slow answers every notification arrives once, in order", async () => {
-    const r = await receiver();
-    // a fixed, varied pattern of failures on the first attempts of many notifications
-    const failures = new Map<number, number>();
-    r.script = (got, n) => {
-      const seen = failures.get(got.seq) ?? 0;
-      failures.set(got.seq, seen + 1);
-      if (seen >= 2) return { status: 200 };
-      switch (got.seq % 7) {
-        case 1:
-          return { status: 500 };
-        case 2:
-          return seen === 0 ? { hang: true } : { status: 204 };
-        case 3:
-          return { status: 429, retryAfter: "0" };
-        case 4:
-          return { status: 302 };
-        case 5:
-          return { status: 200, delayMs: 30 };
-        default:
-          return n % 11 === 0 ? { status: 503 } : { status: 202 };
-      }
-    };
-    const t = await agent([endpoint("central", r.url)]);
-    commit(t, 60);
-    await r.waitFor(60, 30_000);
-    expect(r.unverified).toEqual([]);
-    assertInOrder(r.accepted);
-    expect(r.accepted.map((a) => a.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
-    // retries carry the same webhook-id, and never overtake: requests arrive in seq order
-    for (let i = 1; i < r.requests.length; i++)
-      expect(r.requests[i]?.seq).toBeGreaterThanOrEqual(r.requests[i - 1]?.seq as number);
-    const metrics = await t.agent.metrics.render();
-    expect(metrics).toMatch(/webhook_delivered_total\{endpoint="central"\} 60/);
-    expect(metrics).toMatch(/webhook_retried_total\{endpoint="central"\} [1-9]/);
-    expect(metrics).toMatch(/webhook_failed_total\{endpoint="central",reason="timeout"\} [1-9]/);
-  }, 40_000);
+  it(
+    "after 500s, timeouts, Retry-After and slow answers every notification arrives once, in order",
+    async () => {
+      const r = await receiver();
+      // a fixed, varied pattern of failures on the first attempts of many notifications
+      const failures = new Map<number, number>();
+      r.script = (got, n) => {
+        const seen = failures.get(got.seq) ?? 0;
+        failures.set(got.seq, seen + 1);
+        if (seen >= 2) return { status: 200 };
+        switch (got.seq % 7) {
+          case 1:
+            return { status: 500 };
+          case 2:
+            return seen === 0 ? { hang: true } : { status: 204 };
+          case 3:
+            return { status: 429, retryAfter: "0" };
+          case 4:
+            return { status: 302 };
+          case 5:
+            return { status: 200, delayMs: 30 };
+          default:
+            return n % 11 === 0 ? { status: 503 } : { status: 202 };
+        }
+      };
+      const t = await agent([endpoint("central", r.url)]);
+      commit(t, 60);
+      await r.waitFor(60, 30_000);
+      expect(r.unverified).toEqual([]);
+      assertInOrder(r.accepted);
+      expect(r.accepted.map((a) => a.seq)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+      // retries carry the same webhook-id, and never overtake: requests arrive in seq order
+      for (let i = 1; i < r.requests.length; i++)
+        expect(r.requests[i]?.seq).toBeGreaterThanOrEqual(r.requests[i - 1]?.seq as number);
+      const metrics = await t.agent.metrics.render();
+      expect(metrics).toMatch(/webhook_delivered_total\{endpoint="central"\} 60/);
+      expect(metrics).toMatch(/webhook_retried_total\{endpoint="central"\} [1-9]/);
+      expect(metrics).toMatch(/webhook_failed_total\{endpoint="central",reason="timeout"\} [1-9]/);
+    },
+    deadline(40_000),
+  );
 
   it("two endpoints with different filters each get their types, in order", async () => {
     const all = await receiver();

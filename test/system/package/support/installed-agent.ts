@@ -3,6 +3,7 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { passwordGrant, TOKEN_PATH } from "../../../support/agent.js";
+import { deadline } from "../../../support/deadline.js";
 
 /**
  * The installed /usr/bin/pps-edge of a scratch root, with its absolute paths moved into that root (and
@@ -26,7 +27,7 @@ export function cleanEnv(): NodeJS.ProcessEnv {
 
 export async function command(launcher: string, args: string[]) {
   return new Promise<{ code: number; out: string; err: string }>((resolve) => {
-    execFile(launcher, args, { env: cleanEnv(), timeout: 120_000 }, (e, out, err) =>
+    execFile(launcher, args, { env: cleanEnv(), timeout: deadline(120_000) }, (e, out, err) =>
       resolve({ code: e ? Number((e as { code?: number }).code ?? 1) : 0, out, err }),
     );
   });

@@ -5,6 +5,7 @@
  * the lit frame again with result `0`. Every command read is kept, in order, as its 11 ASCII bytes.
  */
 import type { SerialPort } from "serialport";
+import { deadline } from "../../../support/deadline.js";
 import { writeTo } from "../../../support/devices/pty.js";
 
 export class SortexxUnit {
@@ -50,7 +51,7 @@ export class SortexxUnit {
       const timer = setTimeout(() => {
         this.waiters.delete(check);
         reject(new Error(`timed out waiting for ${what}; frames: ${this.frames.slice(from).join(" ")}`));
-      }, timeoutMs);
+      }, deadline(timeoutMs));
       this.waiters.add(check);
       check();
     });
