@@ -5,6 +5,7 @@
  * receives it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deadline } from "../support/deadline.js";
 import {
   CORE,
   type Envelope,
@@ -56,7 +57,7 @@ async function drive(action: () => Promise<unknown>): Promise<Envelope[]> {
 
 /** The staging conditions are checked right after the stage call (docs/decisions.md#service-requests-pick-pickpack-put): waits for that. */
 async function stagingEvaluated(id: string): Promise<void> {
-  const end = Date.now() + 5000;
+  const end = Date.now() + deadline(5000);
   while ((await ok(c.t.call("GET", `${SR}/${id}?type=PUT`))).state === "stage_requested" && Date.now() < end)
     await new Promise((r) => setTimeout(r, 10));
 }

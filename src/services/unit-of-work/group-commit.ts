@@ -44,6 +44,7 @@ type Outcome = { ok: true; value: unknown; fx: Effects } | { ok: false; error: u
  * refused to begin goes back to the queue for a later turn rather than blocking the loop.
  */
 export function createGroupCommit(s: UnitState) {
+  const elapsedMs = s.deps.elapsedMs ?? (() => performance.now());
   const queue: Pending[] = [];
   let scheduled = false;
   let firstQueuedAt = 0;
@@ -97,10 +98,10 @@ export function createGroupCommit(s: UnitState) {
     }
     try {
       const body = () => {
-        const began = performance.now();
+        const began = elapsedMs();
         // a change SQLite rolled the whole transaction back for ends the batch: none of it is durable
         for (const p of batch) if (s.deps.sqlite.inTransaction) outcomes.push(attempt(p));
-        changeMs = 0.8 * changeMs + (0.2 * (performance.now() - began)) / batch.length;
+        changeMs = 0.8 * changeMs + (0.2 * (elapsedMs() - began)) / batch.length;
       };
       transaction(s, body, batch.length, () => false);
     } catch (error) {
@@ -127,7 +128,7 @@ export function createGroupCommit(s: UnitState) {
   function collect(): void {
     const arrived = queue.length > seen;
     seen = queue.length;
-    if (arrived && queue.length < groupLimit() && performance.now() - firstQueuedAt < COLLECT_MS) {
+    if (arrived && queue.length < groupLimit() && elapsedMs() - firstQueuedAt < COLLECT_MS) {
       setImmediate(collect);
       return;
     }
@@ -138,7 +139,7 @@ export function createGroupCommit(s: UnitState) {
     if (scheduled) return;
     scheduled = true;
     seen = queue.length;
-    firstQueuedAt = performance.now();
+    firstQueuedAt = elapsedMs();
     setImmediate(collect);
   }
 

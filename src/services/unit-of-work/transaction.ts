@@ -62,6 +62,11 @@ export interface UnitOfWorkDeps {
   budget?: Pick<StorageBudgetGuard, "admit">;
   /** Refuse changes when the undelivered notifications' envelopes take this many bytes. */
   outboxLimitBytes?: number;
+  /**
+   * The elapsed-time clock the group commit collects a burst by (group-commit.ts; default
+   * `performance.now`): a test holds it to tell the batching rule from a machine that stalls.
+   */
+  elapsedMs?: () => number;
 }
 
 /** What one transaction did besides its own writes: published after its commit. */

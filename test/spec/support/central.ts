@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { passwordGrant, startTestAgent, type TestAgent, TOKEN_PATH } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 import type { Envelope } from "../../support/station.js";
 import { CENTRAL, committed, FAST, PPS, ROOT, SITE } from "../../support/sync/agent.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
@@ -109,7 +110,7 @@ export async function startCentral(overrides: Record<string, unknown> = {}): Pro
     },
     async sinceAtLeast(count) {
       const got: Envelope[] = [];
-      const end = Date.now() + 5000;
+      const end = Date.now() + deadline(5000);
       while (got.length < count && Date.now() < end) {
         got.push(...(await central.since()));
         if (got.length < count) await new Promise((r) => setTimeout(r, 10));

@@ -10,6 +10,7 @@ import {
   SERVICE_REQUEST_EXAMPLES,
 } from "../../../src/http/routes/request-examples.js";
 import { BASIC, startTestAgent, type TestAgent, testConfig } from "../agent.js";
+import { deadline } from "../deadline.js";
 import { changedTables, digester, HTTP_EXCLUDED } from "./digest.js";
 import { type FuzzContext, type FuzzRequest, requestsFor, takesAnything } from "./requests.js";
 import { newStats, type RouteStats, replay, runs, seed, seedOf, summary } from "./run.js";
@@ -174,12 +175,13 @@ export async function settledDigest(digest: () => string, stepMs = 10): Promise<
   throw new Error("the database kept changing for a second after the last request");
 }
 
-/** Waits (at most 20 s) until no report is still being written: on a busy machine that takes a while. */
+/** Waits (a deadline of 20 s) until no report is still being written: on a busy machine that takes a while. */
 async function reportsFinished(f: HttpFuzz): Promise<void> {
   const pending = f.t.agent.db.sqlite
     .prepare("SELECT count(*) FROM reports WHERE status = 'requested'")
     .pluck();
-  for (let i = 0; i < 400 && (pending.get() as number) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  const end = Date.now() + deadline(20_000);
+  while (Date.now() < end && (pending.get() as number) > 0) await new Promise((r) => setTimeout(r, 50));
 }
 
 /**

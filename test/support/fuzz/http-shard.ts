@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { deadline } from "../deadline.js";
 import { fuzzRoute, type HttpFuzz, shard, startHttpFuzz } from "./http-fuzz.js";
 import { runs, selected } from "./run.js";
 
@@ -24,7 +25,7 @@ export async function describeShard(index: number): Promise<void> {
           const stats = await fuzzRoute(f, spec);
           expect(stats.tried).toBeGreaterThanOrEqual(runs());
         },
-        120_000,
+        deadline(120_000),
       );
     }
   });

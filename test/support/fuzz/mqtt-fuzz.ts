@@ -8,6 +8,7 @@ import type { RouteSpec } from "../../../src/http/route-spec.js";
 import { requestOperations } from "../../../src/sync/request-operations.js";
 import { REQUEST_NAMES, type RequestName } from "../../../src/sync/topics.js";
 import { type TestAgent, testConfig } from "../agent.js";
+import { deadline } from "../deadline.js";
 import { agentOn, centralOn, ROOT } from "../sync/agent.js";
 import type { Subscriber } from "../sync/subscriber.js";
 import { refusedJsonBody } from "./bodies.js";
@@ -183,7 +184,7 @@ export function describeMqttShard(index: number, count: number): void {
           );
           expect(stats.tried).toBeGreaterThanOrEqual(runs());
         },
-        180_000,
+        deadline(180_000),
       );
     }
   });

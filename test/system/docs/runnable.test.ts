@@ -25,7 +25,8 @@ async function freePort(): Promise<number> {
 }
 
 async function untilHealthy(url: string, agent: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300 && agent.exitCode === null; i++) {
+  const end = Date.now() + deadline(30_000);
+  while (Date.now() < end && agent.exitCode === null) {
     const ok = await fetch(url).then(
       (r) => r.ok,
       () => false,

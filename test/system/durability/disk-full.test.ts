@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Sqlite } from "../../../src/db/open.js";
 import { passwordGrant, SCRAPE, startTestAgent, type TestAgent, TOKEN_PATH } from "../../support/agent.js";
+import { until } from "../../support/deadline.js";
 import { itemBody } from "../../support/fixtures.js";
 import { LogLines } from "../../support/log-lines.js";
 import { ITEM } from "../../support/station.js";
@@ -175,8 +176,7 @@ describe("a full disk", () => {
         "3 notifications",
         (m) => m.filter((x) => x.topic.endsWith("/notification")).length >= 3,
       );
-      await new Promise((ok) => setTimeout(ok, 300));
-      expect(refused).toBeGreaterThan(0);
+      await until("the cursor's write refused", () => refused > 0);
       expect(outbox.cursor()).toBe(before);
       outbox.setCursor = setCursor;
       notify(t, "order_information", { i: 3 });
@@ -185,7 +185,7 @@ describe("a full disk", () => {
         (m) => m.filter((x) => x.topic.endsWith("/notification")).length >= 4,
       );
       const last = committed(t).length;
-      for (let i = 0; i < 50 && outbox.cursor() < last; i++) await new Promise((ok) => setTimeout(ok, 50));
+      await until("every notification delivered", () => outbox.cursor() >= last);
       expect(outbox.cursor()).toBe(last);
     } finally {
       await central.close();

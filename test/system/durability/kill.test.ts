@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../support/agent.js";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
-import { deadline } from "../../support/deadline.js";
+import { deadline, until } from "../../support/deadline.js";
 import { itemBody } from "../../support/fixtures.js";
 import { ITEM, pickBody, pickLine, SR } from "../../support/station.js";
 
@@ -84,8 +84,17 @@ describe("SIGKILL in the middle of creates and pick transactions", () => {
           }
         })(),
       );
-      // Let the stream run, then cut the process off without warning.
-      while (ackedCreates.length < 150) await new Promise((r) => setTimeout(r, 10));
+      // Let the stream run until it has done that much work, however long that takes on this machine,
+      // then cut the process off without warning.
+      const picked = () => [...ackedPicks.values()].reduce((n, x) => n + x, 0);
+      await until(
+        "150 creates and 21 picks acknowledged",
+        () => ackedCreates.length >= 150 && picked() > 20,
+        60_000,
+        {
+          seen: () => `${ackedCreates.length} creates, ${picked()} picks`,
+        },
+      );
       await a.kill();
       stop = true;
       await Promise.all([creator, ...pickers]);

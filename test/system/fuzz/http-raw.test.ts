@@ -1,5 +1,6 @@
 import http from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
+import { deadline } from "../../support/deadline.js";
 import { fuzzRoute, type HttpFuzz, startHttpFuzz } from "../../support/fuzz/http-fuzz.js";
 import type { FuzzRequest } from "../../support/fuzz/requests.js";
 import { runs, selected } from "../../support/fuzz/run.js";
@@ -63,7 +64,7 @@ describe("hostile request bodies over a real socket", () => {
         const stats = await fuzzRoute(f, spec, sendOverSocket, Math.ceil(runs() / 5));
         expect(stats.tried).toBeGreaterThanOrEqual(Math.ceil(runs() / 5));
       },
-      120_000,
+      deadline(120_000),
     );
   }
 });

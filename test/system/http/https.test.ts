@@ -100,7 +100,7 @@ describe("HTTPS for the station API", () => {
       // served meanwhile
       expect((await getTls(port, "/healthz")).status).toBe(200);
       const slowest = Math.max(await silentClosed, await idleClosed) - started;
-      expect(slowest).toBeLessThan(3000);
+      expect(slowest).toBeLessThan(deadline(3000));
     },
     deadline(15_000),
   );

@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
+import { deadline } from "../../support/deadline.js";
 
 /**
  * An oversized body is answered 413 before it is read; the server then reads and discards the rest for
@@ -62,6 +63,6 @@ describe("a 413 reaches a client that is still sending its body", () => {
       const outcomes = await Promise.all(Array.from({ length: 10 }, () => post(port, size, token)));
       expect(outcomes).toEqual(Array(10).fill(413));
     },
-    60_000,
+    deadline(60_000),
   );
 });

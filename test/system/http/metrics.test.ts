@@ -8,6 +8,7 @@ import parsePrometheusTextFormat, { type PromFamily } from "parse-prometheus-tex
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../../../src/version.js";
 import { SCRAPE, startTestAgent, type TestAgent } from "../../support/agent.js";
+import { until } from "../../support/deadline.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
 
 let t: TestAgent;
@@ -100,10 +101,10 @@ describe("/metrics in the Prometheus text format", () => {
     // the light's write resolves after the scan's answer: wait for its observation
     const scanToLight = (m: Scrape) => histogram(m, "station_scan_to_light_seconds").count();
     let after = await scrape();
-    for (let i = 0; i < 50 && scanToLight(after) === 0; i++) {
-      await new Promise((r) => setTimeout(r, 10));
+    await until("the scan's light observed", async () => {
       after = await scrape();
-    }
+      return scanToLight(after) > 0;
+    });
 
     const http = (m: Scrape) => histogram(m, "http_request_duration_seconds");
     const healthz = { route: "/healthz", method: "GET", status_class: "2xx" };

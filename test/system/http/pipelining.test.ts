@@ -86,7 +86,7 @@ describe("pipelined requests wait for their answers to be read", () => {
       expect(new Set(statuses)).toEqual(new Set([200]));
       socket.destroy();
     },
-    60_000,
+    deadline(60_000),
   );
 
   it(

@@ -8,7 +8,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASIC, type TestAgent, TOKEN_PATH } from "../../support/agent.js";
 import { runCli } from "../../support/cli.js";
-import { until } from "../../support/deadline.js";
+import { deadline, until } from "../../support/deadline.js";
 import { agentOn, ROOT } from "../../support/sync/agent.js";
 
 const PASSWORD = "a-long-test-password";
@@ -114,7 +114,7 @@ describe("revocation at once", () => {
     await cli(["add", "tess", "--role", "operator"], `${PASSWORD}\n`);
     // past the sweep that the command line's change causes (app/revocation.part.ts, once a second):
     // nothing else changes the database while the token runs out
-    await new Promise((r) => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, deadline(2000)));
     const res = await grant({ grant_type: "password", username: "tess", password: PASSWORD });
     const { access_token, expires_in } = (await res.json()) as { access_token: string; expires_in: number };
     const stream = await openStream(access_token);

@@ -47,8 +47,8 @@ async function call(method: string, path: string, body?: unknown) {
 /** Waits for `count` new notifications and returns their `[type, state]`. */
 async function notes(count: number): Promise<Array<[string, unknown]>> {
   const got: Envelope[] = [];
-  const deadline = Date.now() + 5000;
-  while (got.length < count && Date.now() < deadline) {
+  const end = Date.now() + deadline(5000);
+  while (got.length < count && Date.now() < end) {
     const page = await call("GET", `/station/notifications?after=${seq}&limit=100`);
     for (const n of page.notifications as Array<{ seq: number; notification: Envelope }>) {
       seq = n.seq;

@@ -84,10 +84,11 @@ describe("the embedded broker's aedes options", () => {
       const { types, closed } = readPackets(s);
       const ms = await closed;
       expect(types).toEqual([]);
+      // never before the broker's 10 s; after it by what this machine takes to notice, far from aedes' 30 s
       expect(ms).toBeGreaterThan(9_000);
-      expect(ms).toBeLessThan(13_000);
+      expect(ms).toBeLessThan(10_000 + deadline(3000));
     },
-    deadline(20_000),
+    deadline(40_000),
   );
 
   it(
@@ -105,7 +106,7 @@ describe("the embedded broker's aedes options", () => {
       expect(s.destroyed).toBe(false);
       // the 101st is one more than the broker holds: the connection goes (3.1.1 has no code to say why)
       publish(101);
-      expect(await closed).toBeLessThan(10_000);
+      expect(await closed).toBeLessThan(deadline(10_000));
       expect(types.filter((x) => x === 5)).toHaveLength(100);
     },
     deadline(20_000),

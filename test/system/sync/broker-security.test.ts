@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfigOrExplain } from "../../../src/config/config.load.js";
 import { isStartError } from "../../../src/start-error.js";
 import { ADMIN, startTestAgent, type TestAgent } from "../../support/agent.js";
+import { until } from "../../support/deadline.js";
 import { LogLines } from "../../support/log-lines.js";
 import { agentOn, ask, CENTRAL, committed, FAST, notify, PPS, ROOT, SITE } from "../../support/sync/agent.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
@@ -121,8 +122,7 @@ describe("the embedded broker's credentials and ACL", () => {
     const seen: string[] = [];
     client.on("message", (topic) => seen.push(topic));
     await ask(central, "rack_presented", { transaction: "sec-3", msu: "M1", locations: ["S1"] });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(seen).toContain(`${ROOT}/response/rack_presented`);
+    await until("the response seen", () => seen.includes(`${ROOT}/response/rack_presented`));
     expect(seen.filter((s) => s.includes("/request/"))).toEqual([]);
     await client.endAsync(true);
   });

@@ -7,7 +7,7 @@
 import mqtt from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
-import { deadline } from "../../support/deadline.js";
+import { deadline, until } from "../../support/deadline.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
 import { agentOn, CENTRAL, ROOT } from "../../support/sync/agent.js";
 import { type Received, subscribe } from "../../support/sync/subscriber.js";
@@ -25,8 +25,17 @@ async function retained(url: string): Promise<Received[]> {
     const sender = await mqtt.connectAsync(url, { ...CENTRAL, protocolVersion: 4 });
     await sender.subscribeAsync(`${ROOT}/response/sentinel`);
     await sender.endAsync();
-    // retained messages are queued on subscribing: give them a moment to arrive
-    await new Promise((r) => setTimeout(r, 1000));
+    // Retained messages are queued on subscribing and come as one burst: taken once some came and none
+    // more for half a second.
+    let seen = -1;
+    let quietSince = Date.now();
+    await until("the retained messages", () => {
+      if (late.messages.length !== seen) {
+        seen = late.messages.length;
+        quietSince = Date.now();
+      }
+      return seen > 0 && Date.now() - quietSince >= 500;
+    });
     return late.messages.filter((m) => m.retain && m.payload !== "");
   } finally {
     await late.close();
@@ -55,7 +64,6 @@ describe("retained request state is bounded", () => {
       // and 40 small ones: more topics than the broker keeps
       for (let i = 0; i < 40; i++)
         await ok(agent.call("POST", SR, pickBody(`S-${i}`, [pickLine(`S-${i}-1`, "A", 1)])));
-      await new Promise((r) => setTimeout(r, 1000));
 
       const check = (msgs: Received[]) => {
         const big = msgs.filter((m) => m.topic.includes("/state/PICK/BIG-"));
@@ -67,8 +75,11 @@ describe("retained request state is bounded", () => {
         const bytes = msgs.reduce((n, m) => n + Buffer.byteLength(m.payload), 0);
         expect(bytes).toBeLessThanOrEqual(LIMITS.embeddedRetainedMaxBytes);
       };
-      const first = await retained(agent.agent.sync.url as string);
-      expect(first.some((m) => m.topic.includes("/state/PICK/BIG-"))).toBe(true);
+      let first: Received[] = [];
+      await until("a big pick's retained state", async () => {
+        first = await retained(agent.agent.sync.url as string);
+        return first.some((m) => m.topic.includes("/state/PICK/BIG-"));
+      });
       check(first);
 
       // a restart republishes everything: still within the bounds

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../../support/cli.js";
-import { until } from "../../support/deadline.js";
+import { deadline, until } from "../../support/deadline.js";
 import { type Receiver, startReceiver } from "../../support/webhook-receiver.js";
 import { commit, endpoint, webhookAgent } from "./support.js";
 
@@ -20,7 +20,8 @@ describe("pps-edge webhooks beside a running agent", () => {
     await r.waitFor(3);
 
     expect((await runCli(["webhooks", "disable", "central"], env)).code).toBe(0);
-    await new Promise((ok) => setTimeout(ok, 1500)); // the agent has seen it
+    // the agent has seen it (it reads the endpoints' state once a second): a deadline, as it needs the agent to run
+    await new Promise((ok) => setTimeout(ok, deadline(1500)));
     commit(t, 2);
     await new Promise((ok) => setTimeout(ok, 300));
     expect(r.requests).toHaveLength(3); // nothing sent while disabled

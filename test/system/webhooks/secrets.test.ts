@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { redactSecrets } from "../../../src/log.js";
+import { deadline } from "../../support/deadline.js";
 import { LogLines } from "../../support/log-lines.js";
 import { startReceiver, TEST_SECRET } from "../../support/webhook-receiver.js";
 import { commit, endpoint, webhookAgent } from "./support.js";
@@ -20,7 +21,7 @@ describe("webhook secrets are never logged", () => {
     open.push(t);
     commit(t, 3);
     await r.waitFor(2);
-    const until = Date.now() + 5000;
+    const until = Date.now() + deadline(5000);
     while (!lines.text().includes("endpoint disabled") && Date.now() < until)
       await new Promise((ok) => setTimeout(ok, 20));
     const log = lines.text();

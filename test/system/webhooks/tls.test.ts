@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestAgent } from "../../support/agent.js";
 import { makeCertificate } from "../../support/certificates.js";
+import { deadline } from "../../support/deadline.js";
 import { type Receiver, startReceiver, TEST_SECRET } from "../../support/webhook-receiver.js";
 import { commit, FAST_WEBHOOKS, webhookAgent } from "./support.js";
 
@@ -38,7 +39,7 @@ describe("webhooks over HTTPS", () => {
       attempts: number;
     };
   async function failing(t: TestAgent): Promise<{ lastError: string | null; attempts: number }> {
-    const until = Date.now() + 5000;
+    const until = Date.now() + deadline(5000);
     for (;;) {
       const v = await view(t);
       if (v.attempts >= 2 || Date.now() > until) return v;
