@@ -42,7 +42,7 @@ describe("layer rules", () => {
       JSON.parse(cruiseFixture("json").stdout) as { summary: { violations: Violation[] } }
     ).summary;
     const found = violations.map((v) => [v.rule.name, v.from, v.to]).sort();
-    // Exactly these: services/orders.service.ts imports db/, as the table allows, and is not reported.
+    // Exactly these: the fixture's orders service imports db/, as the table allows, and is not reported.
     expect(found).toEqual([
       ["layer-domain", "src/domain/order.ts", "src/db/orders.repo.ts"],
       ["mqtt-packages", "src/http/broker.ts", expect.stringMatching(/node_modules\/mqtt\//)],
