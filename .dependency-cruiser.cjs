@@ -36,7 +36,7 @@ const LAYERS = {
   station: ["services", "devices", "domain", "config"],
   sync: ["services", "db", "domain", "config"],
   // webhook delivery: the outbox and endpoint tables, the pure retry decisions, its config section
-  webhooks: ["db", "domain", "config"],
+  "webhook-delivery": ["db", "domain", "config"],
   // station printing joins the layout to a label printer driver (labels/pack-labels.ts)
   labels: ["domain", "devices", "config"],
   // the station file names device drivers and firmware profiles (config/station-file.checks.ts)

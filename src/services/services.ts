@@ -193,7 +193,7 @@ function createDoors(
       now,
       log,
     }),
-    /** Webhook endpoints for admins (docs/webhooks.md#endpoints); delivery itself is webhooks/. */
+    /** Webhook endpoints for admins (docs/webhooks.md#endpoints); delivery itself is webhook-delivery/. */
     webhooks: createWebhooks({
       repo: repos.webhooks,
       outbox: repos.outbox,
