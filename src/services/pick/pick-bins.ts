@@ -1,6 +1,6 @@
 import { AppError } from "../../domain/errors.js";
 import type { LabelData } from "../../domain/label-data.js";
-import { parseJson, pdfaValues, viewOf } from "../requests/request-record.js";
+import { parseJson, pdfaValues, viewOf } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import type { PickDeps } from "./pick-deps.js";
 import { assignBins } from "./pick-effects.js";

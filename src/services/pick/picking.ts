@@ -5,7 +5,7 @@ import { isRefusal } from "../../domain/machine.js";
 import { type PickEffect, type PickState, stepPick } from "../../domain/pick.machine.js";
 import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../../domain/pick-line.machine.js";
 import type { PickExceptionInput, PickTransactionInput } from "../../domain/station.schema.js";
-import { mustFind, operatorIn, parseJson, pdfaValues } from "../requests/request-record.js";
+import { mustFind, operatorIn, parseJson, pdfaValues } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";

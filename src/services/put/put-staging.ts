@@ -2,7 +2,7 @@ import type { RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
 import type { StageAlert } from "../../domain/put.machine.js";
 import type { StagePutInput } from "../../domain/service-request.schema.js";
-import { mustFind, operator, parseJson, type RequestContext } from "../requests/request-record.js";
+import { mustFind, operator, parseJson, type RequestContext } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import type { PutDeps } from "./put-deps.js";
 import { applyPutEffects, stepPutOrRefuse } from "./put-effects.js";

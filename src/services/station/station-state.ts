@@ -1,4 +1,4 @@
-import { parseJson } from "../requests/request-record.js";
+import { parseJson } from "../request-record/request-record.js";
 import { pickQueue } from "../work-order/work-order.service.js";
 import type { StationDeps } from "./station-deps.js";
 

@@ -6,7 +6,7 @@ import {
   type PickWork,
   SIMPLE_PRIORITIES,
 } from "../../domain/work-order.js";
-import type { RequestContext } from "../requests/request-record.js";
+import type { RequestContext } from "../request-record/request-record.js";
 
 /**
  * The station's work order (docs/architecture.md, pick flow; the rules are domain/work-order.ts): which pick request
