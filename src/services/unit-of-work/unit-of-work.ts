@@ -14,6 +14,11 @@ import {
   unitState,
 } from "./transaction.js";
 
+export { createStorageBudget, type StorageBudgetGuard } from "./storage-budget.js";
+// What the disk refused and the storage's health are the unit of work's to tell: every write meets them
+// here first; the HTTP answer, the background jobs and the sync read them from this door too.
+export { isStorage, sqliteCode, storageAppError } from "./storage-failure.js";
+export { createStorageHealth, type StorageHealth } from "./storage-health.js";
 export type { CommitTiming, Tx, TxMemory, UnitOfWorkDeps } from "./transaction.js";
 
 /**
