@@ -1,5 +1,5 @@
 /**
- * The auth aggregate's door (spec: Authentication; docs/architecture.md, auth): the token endpoint, bearer
+ * The auth aggregate's door (spec: Authentication; docs/architecture.md#auth): the token endpoint, bearer
  * tokens, API users and the client credential, and the credentials made on the first start. Use cases
  * are functions of their dependencies and input; `createAuthService` binds them. Callers import this
  * module only.

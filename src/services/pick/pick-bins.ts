@@ -6,7 +6,7 @@ import type { PickDeps } from "./pick-deps.js";
 import { assignBins } from "./pick-effects.js";
 
 /**
- * Order bins after the picking (docs/architecture.md, pick flow): a complete pick+pack bin waits for its label
+ * Order bins after the picking (docs/architecture.md#pick): a complete pick+pack bin waits for its label
  * (print_ready), then the operator empties it and it takes the next request.
  */
 

@@ -8,7 +8,10 @@ import type { RequestContext } from "../request-record/request-record.js";
 /** What the pick use cases read and write: the request record, stock, and the station's time zone. */
 export interface PickDeps extends RequestContext {
   stock: StockRepo;
-  /** pick_before_time / pick_after_time without an offset are read in this zone (docs/architecture.md, conventions). */
+  /**
+   * pick_before_time / pick_after_time without an offset are read in this zone
+   * (docs/architecture.md#conventions).
+   */
   timeZone: string;
   /** Slots audits hold now: no pick is allocated there (audits.repo.ts). */
   lockedLocations: () => ReadonlySet<string>;

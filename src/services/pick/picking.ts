@@ -11,7 +11,7 @@ import { pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { type ActualContext, applyPickEffects } from "./pick-effects.js";
 
-/** The operator's pick transactions and exceptions at the station (docs/architecture.md, pick flow). */
+/** The operator's pick transactions and exceptions at the station (docs/architecture.md#pick). */
 
 function findLine(deps: PickDeps, row: RequestRow, externalLineId: string): LineRow {
   const line = deps.requests.lines(row.id).find((l) => l.externalId === externalLineId);
