@@ -36,7 +36,7 @@ const LAYERS = {
   station: ["services", "devices", "domain", "config"],
   sync: ["services", "db", "domain", "config"],
   // webhook delivery: the outbox and endpoint tables, the pure retry decisions, its config section
-  webhooks: ["db", "domain", "config"],
+  "webhook-delivery": ["db", "domain", "config"],
   // station printing joins the layout to a label printer driver (labels/pack-labels.ts)
   labels: ["domain", "devices", "config"],
   // the station file names device drivers and firmware profiles (config/station-file.checks.ts)
@@ -53,6 +53,24 @@ const EXTRA = {
 };
 
 const folders = (names) => `^src/(${names.join("|")})/`;
+
+/**
+ * The doors of services/ (docs/architecture.md#services-by-aggregate): from outside a services/ folder,
+ * only its door is imported; the files of a folder import each other freely. A folder's door is its
+ * `*.service.ts` (notifications/ has two: the notification log and the dead letters). Exceptions:
+ * - a folder that is one module the aggregates build on, rather than an aggregate, is entered through
+ *   the file named as the folder: unit-of-work/unit-of-work.ts (every transaction opens there; it also
+ *   hands out what the disk refused and the storage health and budget it reports to) and
+ *   request-record/request-record.ts (the service request as pick/, put/ and the others read it);
+ * - status/ has two doors: agent-status.ts (the running agent's readiness and status) and
+ *   station-status.ts (the summary alone, which `pps-edge status` builds from a running agent's answers
+ *   without loading the database code agent-status.ts needs).
+ */
+const DOORS = [
+  "^src/services/[^/]+/[^/]+\\.service\\.ts$",
+  "^src/services/(?<folder>[^/]+)/\\k<folder>\\.ts$",
+  "^src/services/status/(agent|station)-status\\.ts$",
+];
 
 const layerRules = Object.entries(LAYERS).map(([layer, allowed]) => {
   const extra = Object.keys(EXTRA).filter((sub) => sub.startsWith(`${layer}/`));
@@ -103,6 +121,14 @@ module.exports = {
     },
     ...layerRules,
     ...extraRules,
+    {
+      name: "services-door",
+      comment: "A services/ folder is entered through its door (DOORS above), from outside the folder.",
+      severity: "error",
+      // $1: the importing file's own folder (services/<folder> or the layer), whose files are not doors
+      from: { path: "^src/(services/[^/]+|[^/]+)" },
+      to: { path: "^src/services/[^/]+/", pathNot: ["^src/$1/", ...DOORS] },
+    },
     {
       name: "shared-root-files",
       comment:

@@ -90,7 +90,7 @@ export async function shareGroup(url, site, members = 2) {
 
 /**
  * When each station was connected again after a broker restart: its retained `connection` ONLINE
- * (docs/mqtt.md, topics), whose `timestamp` is the agent's clock at connect (one machine: one clock).
+ * (docs/mqtt.md#topics), whose `timestamp` is the agent's clock at connect (one machine: one clock).
  * Subscribes once the broker is back; a station that connected before that is still seen, because the
  * message is retained. Resolves with the ms from `since` to each station's ONLINE, in station order.
  */

@@ -2,7 +2,7 @@
  * docs/configuration.md and the package's commented /etc/pps-edge/pps-edge.yaml, both written from the
  * config schema (src/config/): each key's `describe`/`meta` text, the variable the loader reads for it
  * (config.env.ts) and the default an empty config gets. Pure functions: `npm run docs:generate` writes
- * their output, and test/readme/generated.test.ts fails when the committed files differ from it.
+ * their output, and test/unit/docs/generated.test.ts fails when the committed files differ from it.
  */
 import { stringify } from "yaml";
 import { z } from "zod";
@@ -93,7 +93,7 @@ export function configKeys(schema: z.ZodType, defaults: unknown, prefix: string[
   ];
 }
 
-/** `docs/x.md#y` in a description, as a link from a file in docs/. */
+/** `docs/<name>.md#<anchor>` in a description, as a link from a file in docs/. */
 function linked(text: string): string {
   return text.replace(/docs\/([a-z-]+\.md(?:#[a-z0-9-]+)?)/g, "[$1]($1)");
 }

@@ -2,7 +2,7 @@
  * docs/errors.md, written from the error codes and their kinds (src/domain/errors.ts) and the status
  * each kind is answered with (src/domain/error-body.ts). What each code means to a client is kept here,
  * one entry per code: a code added to the domain without its entry fails the type check. Pure:
- * `npm run docs:generate` writes its output, test/readme/generated.test.ts compares.
+ * `npm run docs:generate` writes its output, test/unit/docs/generated.test.ts compares.
  */
 
 import { statusFor } from "../../src/domain/error-body.js";

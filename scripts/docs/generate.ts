@@ -1,6 +1,6 @@
 /**
  * `npm run docs:generate`: writes the files generated from the code (docs/configuration.md,
- * packaging/pps-edge.yaml, docs/errors.md). test/readme/generated.test.ts fails while one is stale.
+ * packaging/pps-edge.yaml, docs/errors.md). test/unit/docs/generated.test.ts fails while one is stale.
  */
 import { writeFileSync } from "node:fs";
 import { generatedFiles } from "./generated.js";

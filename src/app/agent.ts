@@ -24,7 +24,7 @@ import { createScreenPart, type ScreenPart } from "../station/screen/screen.part
 import { requestOperations } from "../sync/request-operations.js";
 import { requestSnapshots, stationSnapshot } from "../sync/snapshots.js";
 import { createSync, type Sync } from "../sync/sync.js";
-import { createWebhookDelivery } from "../webhooks/webhooks.js";
+import { createWebhookDelivery } from "../webhook-delivery/webhooks.js";
 import { backgroundParts } from "./background.part.js";
 import { deadLettersPart } from "./dead-letters.part.js";
 import { type AgentContext, DB_FILE, type Foundation, openFoundation } from "./foundation.js";

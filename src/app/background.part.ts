@@ -4,7 +4,7 @@
  * operator screen sessions, security events past retention (`security.*`) and inventory reports past
  * retention (`reports.*`).
  */
-import { isStorage, sqliteCode } from "../services/unit-of-work/storage-failure.js";
+import { isStorage, sqliteCode } from "../services/unit-of-work/unit-of-work.js";
 import { createWorkScheduler } from "../station/work-scheduler.js";
 import type { Foundation } from "./foundation.js";
 import type { Part } from "./lifecycle.js";

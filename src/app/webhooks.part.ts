@@ -5,7 +5,7 @@
  */
 import { isAppError } from "../domain/errors.js";
 import { StartError } from "../start-error.js";
-import type { WebhookDelivery } from "../webhooks/webhooks.js";
+import type { WebhookDelivery } from "../webhook-delivery/webhooks.js";
 import type { Foundation } from "./foundation.js";
 import type { Part } from "./lifecycle.js";
 

@@ -1,5 +1,5 @@
 /**
- * A backup that leaves the event loop free at any size (docs/operations.md#backups): `backupDatabase`
+ * A backup that leaves the event loop free at any size (docs/operations.md#backup-and-restore): `backupDatabase`
  * run in a worker thread (db/backup-worker.ts). The copy stays one step, so it is one consistent snapshot
  * even while the agent writes (db/backup.ts says why), but that step, the integrity check and the hash
  * block only the worker; the agent goes on answering scans and requests meanwhile.

@@ -146,7 +146,7 @@ export function createOutboxRepo(sqlite: Sqlite, station: { site: string; ppsId:
     prune: (before: number): number => q.prune.run(before).changes,
     /**
      * A webhook endpoint's next notifications: after `seq` up to `upTo`, of the `types` (JSON array, null:
-     * all), oldest first, envelopes as bytes (webhooks/endpoint-delivery.ts).
+     * all), oldest first, envelopes as bytes (webhook-delivery/endpoint-delivery.ts).
      */
     forWebhook: (seq: number, upTo: number, types: string | null, limit: number): WebhookRow[] =>
       q.forWebhook.all(seq, upTo, types, types, limit),

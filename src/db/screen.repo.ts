@@ -28,7 +28,7 @@ interface ItemText {
 
 const ITEM_TEXT = `json_extract(i.doc, '$.description') AS description, json_extract(i.doc, '$.imageUrl') AS imageUrl`;
 const SCAN_REQUIRED = "json_type(i.doc, '$.productAttributes.scan_required') = 'true'";
-/** Put actuals that settle what a put expects (excess items do not; puts.service.ts). */
+/** Put actuals that settle what a put expects (excess items do not; services/put/put-expectations.ts). */
 const SETTLING = "state NOT IN ('back_excess_entities', 'front_excess_entities')";
 
 interface OrderRow {

@@ -1,6 +1,6 @@
 /**
  * Webhook endpoints and their cursors (docs/webhooks.md). The admin door (services/webhooks/) writes
- * endpoints and replay requests; the running delivery (webhooks/) writes only its own columns of the
+ * endpoints and replay requests; the running delivery (webhook-delivery/) writes only its own columns of the
  * cursor, so a command line beside the agent and the agent never overwrite each other's facts. Every
  * admin change bumps the endpoint's `revision`, which the running agent polls.
  */

@@ -6,7 +6,7 @@
  *
  * Each role has its module: adapters and their lifecycle (hub-adapters.ts), event routing
  * (hub-events.ts), light routing (hub-lights.ts), health (device-health.ts), the simulator
- * (hub-simulator.ts); this file puts them together.
+ * (drivers/sim/simulator.ts); this file puts them together.
  */
 import type { Logger } from "pino";
 import type { LoadedStation } from "../config/station-file.js";

@@ -1,6 +1,6 @@
 /**
  * Retry delays: MQTT reconnects (docs/mqtt.md#backoff-and-reconnects) and webhook retries
- * (docs/webhooks.md#retries). Two cases, told apart by what came before:
+ * (docs/webhooks.md#order-and-retries). Two cases, told apart by what came before:
  *
  * - The broker cannot be reached (a restart, a network outage): the step doubles from `minMs` and stops
  *   at `maxMs`, and each delay is drawn from [0, step] ("full jitter"). After a stable connection is

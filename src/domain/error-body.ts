@@ -9,7 +9,7 @@ import { type AppError, type ErrorCode, type ErrorKind, type FieldError, kindOf 
 /** An HTTP status an error maps to (a subset of the numbers, kept free of any HTTP library). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 406 | 409 | 413 | 415 | 429 | 503;
 
-/** The one place where error kinds become statuses (docs/architecture.md, HTTP). */
+/** The one place where error kinds become statuses (docs/architecture.md#http). */
 const STATUS: Record<ErrorKind, ErrorStatus> = {
   invalid: 400,
   unauthenticated: 401,

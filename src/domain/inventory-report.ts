@@ -1,6 +1,6 @@
 /**
- * The inventory report's CSV (docs/interface.md "Report": a header row of the unique fields of each product followed
- * by `quantity`; sample columns product_sku, client_id, quantity). Pure: rows in, text out.
+ * The inventory report's CSV (docs/interface.md "Inventory report": a header row of the unique fields of each
+ * product followed by `quantity`; sample columns product_sku, client_id, quantity). Pure: rows in, text out.
  */
 import { canonicalValue, identifyingValues, uniqueKeysOf } from "./item.identity.js";
 import type { ItemSchema } from "./item.schema.js";

@@ -39,7 +39,7 @@ export const PUT_STATUS: Readonly<Record<PutState, ServiceRequestStatus>> = {
   cancelled: "CANCELLED",
 };
 
-/** Put actual container states other than `complete` (docs/interface.md "Put actual container states"). */
+/** Put actual container states other than `complete` (docs/interface.md "Put container states"). */
 export const PUT_EXCEPTION_STATES = [
   "back_unscannable",
   "back_physically_damaged",

@@ -4,7 +4,7 @@ import { PICK_EXCEPTION_REASONS } from "./pick.machine.js";
 import { PUT_EXCEPTION_STATES } from "./put.machine.js";
 
 /**
- * Bodies of the station API (docs/architecture.md, station API): what the operator screen, the devices (through
+ * Bodies of the station API (docs/architecture.md#station-api): what the operator screen, the devices (through
  * the station engine) and the central system's robot control send. Each is declared once; the
  * TypeScript types below, the OpenAPI document and the MQTT requests derive from these schemas.
  */

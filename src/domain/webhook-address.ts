@@ -1,7 +1,7 @@
 /**
  * Where a webhook may go (docs/webhooks.md#safety). An endpoint URL is typed by an admin, so without a
  * check it could make the agent post into places only the agent can reach: the agent itself, the cloud
- * metadata service (credentials), or link-local devices. Pure: the shell (webhooks/address-guard.ts)
+ * metadata service (credentials), or link-local devices. Pure: the shell (webhook-delivery/address-guard.ts)
  * applies the same check to every address a host name resolves to, at connect time, so a name that
  * resolves somewhere else later (DNS rebinding) is refused as well.
  */

@@ -1,5 +1,5 @@
 /**
- * What to do after one webhook attempt (docs/webhooks.md#retries): the pure core of delivery. It reads
+ * What to do after one webhook attempt (docs/webhooks.md#order-and-retries): the pure core of delivery. It reads
  * no clock and does no IO: the time, the answer and the random draw are inputs, so every retry, the
  * horizon and every reason to disable an endpoint can be tested without a network.
  *

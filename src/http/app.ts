@@ -5,8 +5,12 @@ import { internalErrorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { type BucketRate, STORED_TERMS } from "../domain/token-bucket.js";
 import type { Metrics } from "../metrics.js";
-import { isStorage, sqliteCode, storageAppError } from "../services/unit-of-work/storage-failure.js";
-import type { StorageHealth } from "../services/unit-of-work/storage-health.js";
+import {
+  isStorage,
+  type StorageHealth,
+  sqliteCode,
+  storageAppError,
+} from "../services/unit-of-work/unit-of-work.js";
 import { closeIfBodyUnread, limitBody } from "./body.js";
 import type { AppEnv } from "./context.js";
 import { sendError } from "./errors.js";

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ErrorCode } from "../domain/errors.js";
 import type { Role } from "../domain/roles.js";
-import type { ForbiddenEvent } from "../services/auth/access-events.js";
+import type { ForbiddenEvent } from "../services/auth/auth.service.js";
 
 /** Told of every caller refused for their role (services/auth/access-events.ts `onForbidden`). */
 export type OnForbidden = (e: ForbiddenEvent) => void;

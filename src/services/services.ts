@@ -30,9 +30,7 @@ import {
 import { EventBus } from "../events.js";
 import type { Metrics } from "../metrics.js";
 import { createAuditConflictWatcher, createAuditsService } from "./audit/audit.service.js";
-import { createAuthService } from "./auth/auth.service.js";
-import { createScreenSessions } from "./auth/screen-sessions.js";
-import { createSecurityLog } from "./auth/security-log.js";
+import { createAuthService, createScreenSessions, createSecurityLog } from "./auth/auth.service.js";
 import { createCatalogService, createItemsService } from "./catalog/catalog.service.js";
 import { createDeadLetters } from "./notifications/dead-letters.service.js";
 import { createNotificationsService } from "./notifications/notifications.service.js";
@@ -40,12 +38,15 @@ import { createOperations } from "./operations/operations.service.js";
 import { labelData } from "./pick/pick.service.js";
 import { createReportsService, publicBaseUrl } from "./report/report.service.js";
 import { createRequestsService } from "./requests/requests.service.js";
-import { createScanLookup } from "./scan-lookup/scan-lookup.service.js";
-import { createStationWork } from "./scan-lookup/station-work.js";
+import { createScanLookup, createStationWork } from "./scan-lookup/scan-lookup.service.js";
 import { stationState } from "./station/station.service.js";
-import { createStorageBudget } from "./unit-of-work/storage-budget.js";
-import { createStorageHealth } from "./unit-of-work/storage-health.js";
-import { type CommitTiming, createUnitOfWork, type UnitOfWork } from "./unit-of-work/unit-of-work.js";
+import {
+  type CommitTiming,
+  createStorageBudget,
+  createStorageHealth,
+  createUnitOfWork,
+  type UnitOfWork,
+} from "./unit-of-work/unit-of-work.js";
 import { createWebhooks } from "./webhooks/webhooks.service.js";
 import { nextHeldRelease } from "./work-order/work-order.service.js";
 
@@ -193,7 +194,7 @@ function createDoors(
       now,
       log,
     }),
-    /** Webhook endpoints for admins (docs/webhooks.md#endpoints); delivery itself is webhooks/. */
+    /** Webhook endpoints for admins (docs/webhooks.md#endpoints); delivery itself is webhook-delivery/. */
     webhooks: createWebhooks({
       repo: repos.webhooks,
       outbox: repos.outbox,

@@ -1,5 +1,5 @@
 /**
- * The station's topology, built once from the station file (docs/architecture.md#station-model): which
+ * The station's topology, built once from the station file (docs/architecture.md#the-station-model): which
  * seats and order bins the station has (the file's, or the config's for the embedded station), which
  * bin a device event belongs to (a light module's button, a DI module's input, a sensor channel; the
  * order bins and the IRT bin alike), which seat a scanner's scans are for, and which light shows a bin.

@@ -6,7 +6,7 @@
  */
 import type { Logger } from "pino";
 import type { OutboxRepo } from "../db/outbox.repo.js";
-import { isStorage } from "../services/unit-of-work/storage-failure.js";
+import { isStorage } from "../services/unit-of-work/unit-of-work.js";
 
 /** One row sent (or moved aside) on this connection; `done` once it needs nothing more. */
 export interface Slot {

@@ -17,7 +17,7 @@ export interface StationRequestDeps {
   /** The data folder: `request/backup` writes into its `backups/`. */
   dataDir: string;
   now(): number;
-  /** The agent's own status, as `pps-edge status` shows it (app/agent-status.ts). */
+  /** The agent's own status, as `pps-edge status` shows it (services/status/agent-status.ts). */
   status(): StationStatus;
 }
 

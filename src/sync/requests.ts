@@ -28,7 +28,7 @@ export interface RequestOperation {
   /**
    * Work outside the database that takes a while (a backup file written), awaited before the
    * transaction that records the answer; its result is `run`'s third argument. Requests that arrive
-   * meanwhile wait their turn (sync-handlers.ts), so they are still answered in arrival order.
+   * meanwhile wait their turn (sync.ts), so they are still answered in arrival order.
    */
   before?(body: unknown): Promise<unknown>;
   /**

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Argument, Command, InvalidArgumentError } from "commander";
 import type { Config } from "../../config/config.schema.js";
-import { CREDENTIALS_FILE } from "../../services/auth/credentials.js";
+import { CREDENTIALS_FILE } from "../../services/auth/auth.service.js";
 import { type Cli, EXIT, loadCliConfig } from "./context.js";
 
 function quantity(value: string): number {

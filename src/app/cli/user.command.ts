@@ -22,14 +22,12 @@ async function withAuth(cmd: Command, cli: Cli, use: (auth: Auth) => Promise<voi
     { withDatabase },
     { createAuthRepo },
     { createSecurityEventsRepo },
-    { createAuthService },
-    { createSecurityLog },
+    { createAuthService, createSecurityLog },
   ] = await Promise.all([
     import("./database.js"),
     import("../../db/auth.repo.js"),
     import("../../db/security-events.repo.js"),
     import("../../services/auth/auth.service.js"),
-    import("../../services/auth/security-log.js"),
   ]);
   await withDatabase(loaded, init, async (handle) => {
     // user changes are recorded in the station's security event log (docs/security.md#security-event-log)

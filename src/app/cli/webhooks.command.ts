@@ -55,7 +55,7 @@ async function withWebhooks(cmd: Command, cli: Cli, use: (d: Door) => void): Pro
       import("../../db/outbox.repo.js"),
       Promise.all([
         import("../../db/security-events.repo.js"),
-        import("../../services/auth/security-log.js"),
+        import("../../services/auth/auth.service.js"),
       ]),
       import("../../services/webhooks/webhooks.service.js"),
     ]);

@@ -24,7 +24,7 @@ export interface LightAddress {
 /**
  * Reads `text` as an address of the scheme, or says why it is not one. Node and unit ids are numbers
  * ("005" = "5") within the profile's range; SorTexx addresses are shelf (3 digits) + compartment (3
- * digits), "000" being broadcast [SRC 33], which no single light may use (docs/hardware.md#sortexx).
+ * digits), "000" being broadcast [SRC 33], which no single light may use (docs/hardware.md#sortexx-ascii).
  */
 export function parseLightAddress(addressing: Addressing, text: string): LightAddress | { error: string } {
   const { scheme, min, max } = addressing;

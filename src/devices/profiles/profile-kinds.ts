@@ -17,8 +17,8 @@ interface KindLayout {
   shape: z.ZodRawShape;
   /**
    * Protocols a profile may name although no driver speaks them yet: a controller whose protocol is
-   * under NDA can still be described and run simulated (docs/hardware.md#vendors:
-   * "profile must allow custom codecs"); the station file refuses it on real hardware.
+   * under NDA can still be described and run simulated (docs/hardware.md#assumptions-and-open-points:
+   * vendors with no public protocol); the station file refuses it on real hardware.
    */
   withoutDriver: readonly string[];
 }

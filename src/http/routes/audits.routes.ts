@@ -87,7 +87,7 @@ function specRoutes(app: Hono<AppEnv>, registry: RouteRegistry, audits: AuditsSe
   );
 }
 
-/** The dashboard's view of an audit and its actions (docs/architecture.md, station API). */
+/** The dashboard's view of an audit and its actions (docs/architecture.md#station-api). */
 function stationRoutes(
   app: Hono<AppEnv>,
   registry: RouteRegistry,

@@ -60,7 +60,7 @@ function cachedFile(path: string, compress: boolean): () => Cached {
 
 /**
  * Answers a cached document: 304 when the client has it, else the same bytes every time (a Buffer is
- * written as it is by the Node adaptor: no copy per answer, docs/limits.md#pipelining).
+ * written as it is by the Node adaptor: no copy per answer, docs/limits.md#http-the-station-api).
  */
 function sendCached(c: Context<AppEnv>, f: Cached, type: string): Response {
   c.header("ETag", f.etag);

@@ -28,7 +28,7 @@ export const srView = z.looseObject({
 });
 const txAnswer = z.object({ id: z.number().int(), externalServiceRequestId: z.string(), type: z.string() });
 const getQuery = z.object({ type: z.enum(["PICK", "PUT"]).optional() });
-/** A pick line's filters are parsed after the schema passed (docs/interface.md "Filter parameters"). */
+/** A pick line's filters are parsed after the schema passed (docs/interface.md "Filter strings"). */
 const FILTER_CODES: ErrorCode[] = [
   "validation_failed",
   "invalid_filter",

@@ -9,7 +9,7 @@ import {
   toSecurityEventQuery,
 } from "../../domain/security-event.js";
 import { validate } from "../../domain/validate.js";
-import type { SecurityLog } from "../../services/auth/security-log.js";
+import type { SecurityLog } from "../../services/auth/auth.service.js";
 import type { AppEnv } from "../context.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";

@@ -7,7 +7,7 @@ import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { driveAudit } from "./audit.flow.js";
 import { type AuditDeps, auditView, mustGetAudit } from "./audit-record.js";
 
-/** Counting an audit at the station (docs/architecture.md, audit flow): begin at a seat, then a count per line. */
+/** Counting an audit at the station (docs/architecture.md#audit): begin at a seat, then a count per line. */
 
 function seatFor(
   deps: AuditDeps,

@@ -2,7 +2,7 @@
  * Drives one audit through audit.machine.ts inside a transaction: writes the new status, then does the
  * machine's effects in their order (notify, build lines, check conflicts, move lines, correct stock).
  * Notifications are built from what is stored at that moment, so each carries the status and lines it
- * announces (docs/interface.md "Events": `audit_status` carries the new status).
+ * announces (docs/interface.md "Audit notification data": `audit_status` carries the new status).
  */
 import type { AuditRow } from "../../db/audits.repo.js";
 import {

@@ -1,5 +1,5 @@
 /**
- * The auth aggregate's door (spec: Authentication; docs/architecture.md, auth): the token endpoint, bearer
+ * The auth aggregate's door (spec: Authentication; docs/architecture.md#auth): the token endpoint, bearer
  * tokens, API users and the client credential, and the credentials made on the first start. Use cases
  * are functions of their dependencies and input; `createAuthService` binds them. Callers import this
  * module only.
@@ -48,6 +48,8 @@ export {
 export { CREDENTIALS_FILE, type CredentialSettings, ensureCredentials } from "./credentials.js";
 export type { LiveSession } from "./live-sessions.js";
 export { type LoginOrigin, UNKNOWN_ADDRESS } from "./login-attempts.js";
+export { createScreenSessions, type ScreenSessions } from "./screen-sessions.js";
+export { createSecurityLog, type SecurityLog } from "./security-log.js";
 
 export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
   const access = createAccessEvents(opts.log, opts.metrics, {

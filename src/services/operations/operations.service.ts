@@ -13,7 +13,7 @@ import type {
 import * as pick from "../pick/pick.service.js";
 import type { PutDeps } from "../put/put.service.js";
 import * as put from "../put/put.service.js";
-import { viewOf } from "../requests/request-record.js";
+import { viewOf } from "../request-record/request-record.js";
 import type { StationDeps } from "../station/station.service.js";
 import * as station from "../station/station.service.js";
 import type { Tx, UnitOfWork } from "../unit-of-work/unit-of-work.js";

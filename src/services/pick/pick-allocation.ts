@@ -6,7 +6,7 @@ import { isRefusal } from "../../domain/machine.js";
 import { type PickState, stepPick } from "../../domain/pick.machine.js";
 import { stepPickLine } from "../../domain/pick-line.machine.js";
 import { limitExceeded } from "../../domain/work-limits.js";
-import { parseJson } from "../requests/request-record.js";
+import { parseJson } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { inWorkOrder } from "../work-order/work-order.service.js";
 import { expirePick, pastDeadline } from "./pick-deadline.js";

@@ -1,12 +1,12 @@
 import { AppError } from "../../domain/errors.js";
 import type { LabelData } from "../../domain/label-data.js";
-import { parseJson, pdfaValues, viewOf } from "../requests/request-record.js";
+import { parseJson, pdfaValues, viewOf } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import type { PickDeps } from "./pick-deps.js";
 import { assignBins } from "./pick-effects.js";
 
 /**
- * Order bins after the picking (docs/architecture.md, pick flow): a complete pick+pack bin waits for its label
+ * Order bins after the picking (docs/architecture.md#pick): a complete pick+pack bin waits for its label
  * (print_ready), then the operator empties it and it takes the next request.
  */
 

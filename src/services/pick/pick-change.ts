@@ -8,7 +8,7 @@ import { type LinePatch, mergeAttributes, mergeLines } from "../../domain/pick-m
 import { isPickPack } from "../../domain/pick-pack.js";
 import { type PickModifyInput, pickAttributesSchema } from "../../domain/service-request.schema.js";
 import { validate } from "../../domain/validate.js";
-import { mustFind, parseJson, type RequestContext } from "../requests/request-record.js";
+import { mustFind, parseJson, type RequestContext } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { allocatePick } from "./pick-allocation.js";
 import { announceHeld, checkFilters, checkLineCount, insertLines, scheduling } from "./pick-create.js";

@@ -7,7 +7,7 @@ import { isPickPack } from "../../domain/pick-pack.js";
 import type { PickCreateInput, PickLineInput } from "../../domain/service-request.schema.js";
 import { limitExceeded, type PickLimits } from "../../domain/work-limits.js";
 import { parseSpecTimestamp, SIMPLE_PRIORITIES } from "../../domain/work-order.js";
-import { type RequestContext, viewOf } from "../requests/request-record.js";
+import { type RequestContext, viewOf } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { allocatePick } from "./pick-allocation.js";
 import type { PickDeps } from "./pick-deps.js";

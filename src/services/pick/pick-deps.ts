@@ -3,12 +3,15 @@ import type { StockRepo } from "../../db/stock.repo.js";
 import type { PickLine, PickLineState } from "../../domain/pick-line.machine.js";
 import type { PackAttribute } from "../../domain/pick-pack.js";
 import type { PickLimits } from "../../domain/work-limits.js";
-import type { RequestContext } from "../requests/request-record.js";
+import type { RequestContext } from "../request-record/request-record.js";
 
 /** What the pick use cases read and write: the request record, stock, and the station's time zone. */
 export interface PickDeps extends RequestContext {
   stock: StockRepo;
-  /** pick_before_time / pick_after_time without an offset are read in this zone (docs/architecture.md, conventions). */
+  /**
+   * pick_before_time / pick_after_time without an offset are read in this zone
+   * (docs/architecture.md#conventions).
+   */
   timeZone: string;
   /** Slots audits hold now: no pick is allocated there (audits.repo.ts). */
   lockedLocations: () => ReadonlySet<string>;

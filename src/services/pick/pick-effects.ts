@@ -9,7 +9,7 @@ import {
   type RequestContext,
   viewOf,
   type Written,
-} from "../requests/request-record.js";
+} from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { inWorkOrder } from "../work-order/work-order.service.js";
 import type { PickDeps } from "./pick-deps.js";

@@ -1,5 +1,5 @@
 /**
- * The pick aggregate's door (spec: Pick request; docs/architecture.md, pick flow). Every use case is a function of its
+ * The pick aggregate's door (spec: Pick request; docs/architecture.md#pick). Every use case is a function of its
  * dependencies, its input and the caller's transaction (services/unit-of-work/unit-of-work.ts):
  * - the service-request endpoints: create (with allocation), cancel, modify;
  * - the operator at the station: a pick transaction, a pick exception;

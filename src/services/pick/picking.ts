@@ -5,13 +5,13 @@ import { isRefusal } from "../../domain/machine.js";
 import { type PickEffect, type PickState, stepPick } from "../../domain/pick.machine.js";
 import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../../domain/pick-line.machine.js";
 import type { PickExceptionInput, PickTransactionInput } from "../../domain/station.schema.js";
-import { mustFind, operatorIn, parseJson, pdfaValues } from "../requests/request-record.js";
+import { mustFind, operatorIn, parseJson, pdfaValues } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { type ActualContext, applyPickEffects } from "./pick-effects.js";
 
-/** The operator's pick transactions and exceptions at the station (docs/architecture.md, pick flow). */
+/** The operator's pick transactions and exceptions at the station (docs/architecture.md#pick). */
 
 function findLine(deps: PickDeps, row: RequestRow, externalLineId: string): LineRow {
   const line = deps.requests.lines(row.id).find((l) => l.externalId === externalLineId);

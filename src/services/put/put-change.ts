@@ -2,7 +2,7 @@ import type { RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
 import { createPut as initialPut, PUT_STATUS } from "../../domain/put.machine.js";
 import type { PutCreateInput, PutModifyInput } from "../../domain/service-request.schema.js";
-import { mustFind, type RequestContext, viewOf } from "../requests/request-record.js";
+import { mustFind, type RequestContext, viewOf } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { applyPutEffects, stepPutOrRefuse } from "./put-effects.js";
 import { resolveExpectations, type StoredExpectations } from "./put-expectations.js";

@@ -1,5 +1,5 @@
 import type { StockRepo } from "../../db/stock.repo.js";
-import type { RequestContext } from "../requests/request-record.js";
+import type { RequestContext } from "../request-record/request-record.js";
 
 /** What the put use cases read and write: the request record, stock, and the staging rule. */
 export interface PutDeps extends RequestContext {

@@ -9,7 +9,7 @@ import {
   stepPut,
 } from "../../domain/put.machine.js";
 import { actualContainer } from "../../domain/service-request.view.js";
-import { pdfaValues, type RequestContext, toData, viewOf } from "../requests/request-record.js";
+import { pdfaValues, type RequestContext, toData, viewOf } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 
 /** One move of the put machine; a refused move is a 409 naming the request's state. */

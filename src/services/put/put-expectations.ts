@@ -4,7 +4,7 @@ import { theOneNamed } from "../../domain/item.identity.js";
 import type { PutCreateInput } from "../../domain/service-request.schema.js";
 import type { PutExpectations } from "../../domain/service-request.view.js";
 import type { ItemRef } from "../../domain/station.schema.js";
-import { parseJson, type RequestContext } from "../requests/request-record.js";
+import { parseJson, type RequestContext } from "../request-record/request-record.js";
 
 /** Expectations as stored: the view's shape plus the item each product resolved to. */
 export interface StoredExpectations extends PutExpectations {

@@ -2,12 +2,12 @@ import type { RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
 import type { StageAlert } from "../../domain/put.machine.js";
 import type { StagePutInput } from "../../domain/service-request.schema.js";
-import { mustFind, operator, parseJson, type RequestContext } from "../requests/request-record.js";
+import { mustFind, operator, parseJson, type RequestContext } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import type { PutDeps } from "./put-deps.js";
 import { applyPutEffects, stepPutOrRefuse } from "./put-effects.js";
 
-/** Staging a put into a bin (spec: Stage put; docs/architecture.md, put flow). */
+/** Staging a put into a bin (spec: Stage put; docs/architecture.md#put). */
 
 /** The staging conditions, as alerts. */
 function stagingAlerts(deps: PutDeps, binId: string): StageAlert[] {
@@ -119,8 +119,8 @@ export function withdrawStagingInBin(ctx: RequestContext, binId: string, tx: Tx)
 /**
  * The station leaves put mode. A staged put's tote stands in its bin, so the switch is refused (409,
  * naming the bins) until the operator has emptied them or released the totes: a bin is never marked
- * empty while a tote is in it (docs/decisions.md, put cancel and stage_cancelled). Stagings still only
- * requested are withdrawn (stage_cancelled): no tote is known to be there yet.
+ * empty while a tote is in it (docs/decisions.md "Leaving put mode with totes in bins"). Stagings still
+ * only requested are withdrawn (stage_cancelled): no tote is known to be there yet.
  */
 export function withdrawAllStaging(ctx: RequestContext, tx: Tx): void {
   const rows = ctx.requests.byStates("PUT", [...STAGING]);

@@ -1,5 +1,5 @@
 /**
- * The put aggregate's door (spec: Put request, Stage put; docs/architecture.md, put flow). Every use case is a function
+ * The put aggregate's door (spec: Put request, Stage put; docs/architecture.md#put). Every use case is a function
  * of its dependencies, its input and the caller's transaction (services/unit-of-work/unit-of-work.ts):
  * - the service-request endpoints: create, cancel, modify;
  * - staging: the stage call, its evaluation (staged or stage_failure), put-back staging at the station,

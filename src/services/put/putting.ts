@@ -1,7 +1,7 @@
 import type { RequestRow } from "../../db/requests.repo.js";
 import { AppError } from "../../domain/errors.js";
 import { itemRefOf, type PutExceptionInput, type PutTransactionInput } from "../../domain/station.schema.js";
-import { mustFind, operatorIn, parseJson, type RequestContext } from "../requests/request-record.js";
+import { mustFind, operatorIn, parseJson, type RequestContext } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import type { PutDeps } from "./put-deps.js";
 import { applyPutEffects, recordPutActual, stepPutOrRefuse } from "./put-effects.js";

@@ -1,6 +1,6 @@
 /**
  * The report aggregate's door (docs/interface.md "Endpoints" → "Reports", "Events" → report_generation;
- * docs/architecture.md, report flow). `generate` commits the request and answers at once; a job, started after the commit, writes
+ * docs/architecture.md#report). `generate` commits the request and answers at once; a job, started after the commit, writes
  * the CSV into `<dataDir>/reports/` and then commits `generated` with its notification. A job that fails
  * marks the report failed and logs why. `start()` takes up reports a previous run left requested.
  * Callers import this module only.

@@ -10,8 +10,8 @@ import {
 import { validate } from "../../domain/validate.js";
 import { cancelPick, createPick, modifyPick, type PickDeps, planPick } from "../pick/pick.service.js";
 import { cancelPut, createPut, modifyPut, type PutDeps, resolveExpectations } from "../put/put.service.js";
+import { mustFind, type RequestContext, viewOf } from "../request-record/request-record.js";
 import type { Tx, UnitOfWork } from "../unit-of-work/unit-of-work.js";
-import { mustFind, type RequestContext, viewOf } from "./request-record.js";
 
 /** JSON with object keys sorted at every level: the same request always has the same text. */
 export function canonicalJson(value: unknown): string {

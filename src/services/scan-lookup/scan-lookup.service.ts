@@ -2,6 +2,8 @@ import type { ScanRepo } from "../../db/scan.repo.js";
 import type { StationRepo } from "../../db/station.repo.js";
 import type { StationWork } from "./station-work.js";
 
+export { createStationWork, type StationWork } from "./station-work.js";
+
 /**
  * What the station engine reads about the station for one scan or press (its door): what a scanned
  * text is in the data (item, slot, MSU, tote), the work it can be about, and the bins' state for their

@@ -13,7 +13,10 @@ import { withdrawAllStaging } from "../put/put.service.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import type { StationDeps } from "./station-deps.js";
 
-/** Seats, mode, racks and stock adjustments (docs/architecture.md, station model and station API). */
+/**
+ * Seats, mode, racks and stock adjustments (docs/architecture.md#the-station-model,
+ * docs/architecture.md#station-api).
+ */
 
 /** Work in progress that ties the station to its mode: switching away would strand it. */
 const BUSY: Record<StationMode, { type: "PICK" | "PUT"; states: string[] } | null> = {
@@ -48,7 +51,8 @@ export function logout(deps: StationDeps, name: string, tx: Tx): void {
 
 /**
  * Switching mode is refused while work of the current mode is in progress; pick mode gives out bins.
- * Leaving put mode is refused while totes stand in bins (docs/decisions.md, put cancel).
+ * Leaving put mode is refused while totes stand in bins (docs/decisions.md "Leaving put mode with totes
+ * in bins").
  */
 export function setMode(deps: StationDeps, mode: StationMode, tx: Tx): void {
   const current = deps.station.mode();

@@ -1,8 +1,8 @@
-import { parseJson } from "../requests/request-record.js";
+import { parseJson } from "../request-record/request-record.js";
 import { pickQueue } from "../work-order/work-order.service.js";
 import type { StationDeps } from "./station-deps.js";
 
-/** The station as GET /station/state and the operator screen show it (docs/architecture.md, station API). */
+/** The station as GET /station/state and the operator screen show it (docs/architecture.md#station-api). */
 export function stationState(deps: StationDeps, now: number, site: string) {
   const { requests, station, stock } = deps;
   const racks = stock.racks().map((r) => ({

@@ -6,7 +6,7 @@
  */
 import { isMigrated, type Sqlite, shippedMigrationCount } from "../../db/open.js";
 import type { OutboxRepo } from "../../db/outbox.repo.js";
-import type { StorageHealth } from "../unit-of-work/storage-health.js";
+import type { StorageHealth } from "../unit-of-work/unit-of-work.js";
 import {
   evaluateReadiness,
   type ReadinessCheck,

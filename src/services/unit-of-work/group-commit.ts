@@ -19,7 +19,7 @@ const MAX_GROUP = 64;
 const COLLECT_MS = 4;
 /**
  * A commit holds the event loop while its changes run (and while the WAL syncs), and the station's
- * scans wait meanwhile (docs/architecture.md, performance targets): a batch is cut where its changes
+ * scans wait meanwhile (docs/architecture.md#performance-targets): a batch is cut where its changes
  * would take longer than this, by the time changes took in the last commits.
  */
 const WORK_BUDGET_MS = 10;

@@ -14,6 +14,11 @@ import {
   unitState,
 } from "./transaction.js";
 
+export { createStorageBudget, type StorageBudgetGuard } from "./storage-budget.js";
+// What the disk refused and the storage's health are the unit of work's to tell: every write meets them
+// here first; the HTTP answer, the background jobs and the sync read them from this door too.
+export { isStorage, sqliteCode, storageAppError } from "./storage-failure.js";
+export { createStorageHealth, type StorageHealth } from "./storage-health.js";
 export type { CommitTiming, Tx, TxMemory, UnitOfWorkDeps } from "./transaction.js";
 
 /**
@@ -51,11 +56,12 @@ function run<T>(s: UnitState, fn: (tx: Tx) => T, budgeted: BudgetTier | false = 
 }
 
 /**
- * The unit of work: every transaction of the agent opens here (docs/architecture.md, shape). A use case runs as one
- * IMMEDIATE transaction: its state changes and its notifications commit together. Events are announced
- * only after the commit, so no reader ever sees a change that could still roll back. A unit of work
- * opened inside another (an MQTT request's inbox row around the operation it runs) joins it as a
- * savepoint, and its events wait for the outer commit. This is also the one place that retries a
+ * The unit of work: every transaction of the agent opens here
+ * (docs/architecture.md#one-transaction-per-change). A use case runs as one IMMEDIATE transaction: its
+ * state changes and its notifications commit together. Events are announced only after the commit, so
+ * no reader ever sees a change that could still roll back. A unit of work opened inside another (an
+ * MQTT request's inbox row around the operation it runs) joins it as a savepoint, and its events wait
+ * for the outer commit. This is also the one place that retries a
  * transaction the database refused to begin (SQLITE_BUSY), turns storage failures into stable error
  * codes (`storage_full`, `storage_error`: 503, nothing changed), and times commits.
  */

@@ -2,7 +2,7 @@
  * Webhook endpoints for admins (docs/webhooks.md#endpoints): listing, adding, changing, removing,
  * enabling again and replaying a range. The admin API and `pps-edge webhooks` are thin shells over this
  * door; the config file's endpoints are written through it at every start (`applyConfig`). Every change
- * is one transaction and bumps the endpoint's revision: the running delivery (webhooks/) picks it up at
+ * is one transaction and bumps the endpoint's revision: the running delivery (webhook-delivery/) picks it up at
  * once when told (`onChange`), or within a second when another process made it.
  */
 import { randomBytes } from "node:crypto";

@@ -6,10 +6,10 @@ import {
   type PickWork,
   SIMPLE_PRIORITIES,
 } from "../../domain/work-order.js";
-import type { RequestContext } from "../requests/request-record.js";
+import type { RequestContext } from "../request-record/request-record.js";
 
 /**
- * The station's work order (docs/architecture.md, pick flow; the rules are domain/work-order.ts): which pick request
+ * The station's work order (docs/architecture.md#pick; the rules are domain/work-order.ts): which pick request
  * gets the next free bin and the next lock, what the screen's pick queue shows, and when work held back
  * by pick_after_time is released. Its door: pick and the station read the order here.
  */

@@ -9,7 +9,7 @@ import { atopCcbChecks, atopCcbCodec, atopCcbSpec } from "./atop-ccb.profile.js"
 export const atopCcbDriver = defineDriver({
   name: "atop-ccb",
   kinds: ["ptl-controller"],
-  // The AT400 takes the same frames on its RS-232 port (docs/hardware.md#vendors).
+  // The AT400 takes the same frames on its RS-232 port (docs/hardware.md#atop-ccb).
   transports: ["tcp", "serial"],
   features: ["colours", "blink", "quantity display", "confirm and shortage buttons", "tag timeout retries"],
   profile: atopCcbSpec,

@@ -1,6 +1,6 @@
 /**
  * Scanners in USB HID keyboard ("wedge") mode, read as HID so no window needs the focus
- * (docs/hardware.md#keyboard-wedge).
+ * (docs/hardware.md#hid-keyboard-wedge-scanners).
  */
 import { defineDriver } from "../driver.js";
 import { createHidKeyboardAdapter } from "./hid-keyboard.adapter.js";

@@ -1,4 +1,4 @@
-/** Scanners in USB HID POS mode (usage page 0x8C) (docs/hardware.md#hid-pos). */
+/** Scanners in USB HID POS mode (usage page 0x8C) (docs/hardware.md#hid-pos-scanners). */
 import { defineDriver } from "../driver.js";
 import { createHidPosAdapter } from "./hid-pos.adapter.js";
 import { hidPosChecks, hidPosCodec, hidPosSpec } from "./hid-pos.profile.js";

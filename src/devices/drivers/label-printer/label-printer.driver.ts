@@ -1,5 +1,5 @@
 /**
- * Label printers: PDF through a CUPS queue, or ZPL on a raw port (docs/hardware.md#printers). The hub
+ * Label printers: PDF through a CUPS queue, or ZPL on a raw port (docs/hardware.md#label-printers). The hub
  * does not drive them: the label printing part renders a label (labels/) and hands it whole to a
  * `LabelPrinter` (label-printer.ts), so there is no byte codec and no hub adapter.
  */

@@ -1,4 +1,7 @@
-/** Scanners in USB-CDC or RS-232 mode: scans as framed lines on a serial port (docs/hardware.md#scanners). */
+/**
+ * Scanners in USB-CDC or RS-232 mode: scans as framed lines on a serial port
+ * (docs/hardware.md#serial-scanners).
+ */
 import { defineDriver } from "../driver.js";
 import { createSerialScannerAdapter } from "./serial-scanner.adapter.js";
 import { serialScannerChecks, serialScannerCodec, serialScannerSpec } from "./serial-scanner.profile.js";

@@ -1,6 +1,6 @@
 /**
  * The simulator: every device whose station-file transport is `sim` (and every device of the embedded
- * station, docs/architecture.md#station-model) runs here, with or without a profile; the hub's simulator
+ * station, docs/architecture.md#the-station-model) runs here, with or without a profile; the hub's simulator
  * handle drives it. It reads no profile of its own, so it adds no fields and no checks.
  */
 import { defineDriver } from "../driver.js";

@@ -1,4 +1,4 @@
-/** SorTexx-style put-to-light units: 11-byte ASCII frames on a serial line (docs/hardware.md#sortexx). */
+/** SorTexx-style put-to-light units: 11-byte ASCII frames on a serial line (docs/hardware.md#sortexx-ascii). */
 import { defineDriver } from "../driver.js";
 import { createSortexxAdapter } from "./sortexx.adapter.js";
 import { sortexxChecks, sortexxCodec, sortexxSpec } from "./sortexx.profile.js";

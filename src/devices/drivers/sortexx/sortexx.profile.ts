@@ -1,7 +1,7 @@
 /**
  * What a SorTexx-style controller profile says (`ptl.codec: ascii-fixed`): the fixed ASCII frame and the
  * command, parameter and result characters of the unit (docs/hardware.md#firmware-profiles). Only the SorTexx
- * 11-byte layout is implemented [SRC 33] (docs/hardware.md#sortexx).
+ * 11-byte layout is implemented [SRC 33] (docs/hardware.md#sortexx-ascii).
  */
 import { z } from "zod";
 import type { LightCommand } from "../../hub.types.js";

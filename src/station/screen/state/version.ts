@@ -1,5 +1,5 @@
 /**
- * The version of a seat's screen state (pure; docs/decisions.md "Operator screen: the stale-tap rule").
+ * The version of a seat's screen state (pure; docs/decisions.md "The stale-tap rule").
  * It grows by one whenever what the seat's operator acts on changes, and only then: the state less
  * its `version`, its `devices` (the whole station's device list: a health change of a device that is
  * not this seat's would make every tap stale; this seat's own trouble is in `notices`), its `sound`

@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { createSender, webhookHeaders } from "../../../src/webhooks/sender.js";
+import { createSender, webhookHeaders } from "../../../src/webhook-delivery/sender.js";
 
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString("base64")}`;
 const STRICT = { loopback: false, linkLocal: false };

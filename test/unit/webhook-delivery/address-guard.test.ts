@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AddressRefused, guardedLookup } from "../../../src/webhooks/address-guard.js";
+import { AddressRefused, guardedLookup } from "../../../src/webhook-delivery/address-guard.js";
 
 const lookup = (host: string, allow: { loopback: boolean; linkLocal: boolean }, self?: Set<string>) =>
   new Promise<{ err: Error | null; address: string }>((ok) =>

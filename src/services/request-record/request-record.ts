@@ -9,7 +9,9 @@ import type { Tx } from "../unit-of-work/unit-of-work.js";
 /**
  * The service request as pick, put and the station read it: loading a request whole into its view,
  * finding it by id, the item attributes its actuals carry, who acts at the station, and writing its
- * notification. Shared by the pick/ and put/ aggregates, the service-request endpoints and the station.
+ * notification. A folder of its own below the aggregates, because no one of them owns it: pick/, put/,
+ * the service-request endpoints (requests/, which sit above pick/ and put/), operations/, station/ and
+ * work-order/ all read a request through it, each entering by this file (its folder's door).
  */
 export interface RequestContext {
   requests: RequestsRepo;
