@@ -31,7 +31,8 @@ const LAYERS = {
   db: ["domain"],
   services: ["domain", "db"],
   http: ["services", "domain", "config"],
-  // the station file is configuration (config/station-file.ts)
+  // the station file's schema is configuration (config/station-file.schema.ts); reading the file and
+  // checking it against the drivers and profiles is the devices' (devices/station-file/)
   devices: ["domain", "config"],
   station: ["services", "devices", "domain", "config"],
   sync: ["services", "db", "domain", "config"],
@@ -39,8 +40,8 @@ const LAYERS = {
   webhooks: ["db", "domain", "config"],
   // station printing joins the layout to a label printer driver (labels/pack-labels.ts)
   labels: ["domain", "devices", "config"],
-  // the station file names device drivers and firmware profiles (config/station-file.checks.ts)
-  config: ["domain", "devices"],
+  // pure schemas: what the station file names of the drivers is checked under devices/station-file/
+  config: ["domain"],
 };
 
 /**

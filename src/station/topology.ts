@@ -6,9 +6,9 @@
  * Light addresses come canonical from the station file, in the form the controllers report them.
  */
 
-import { type LoadedStation, stationError } from "../config/station-file.js";
 import type { BinDefinition, StationFile } from "../config/station-file.schema.js";
 import type { DeviceEvent } from "../devices/hub.types.js";
+import { type LoadedStation, stationError } from "../devices/station-file/station-file.js";
 import type { FieldError } from "../domain/errors.js";
 
 export interface LightRef {

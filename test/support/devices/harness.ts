@@ -4,12 +4,12 @@
  * sleeping, and the recorded events.
  */
 import pino from "pino";
-import { DEFAULT_PROFILES_DIR, validateStation } from "../../../src/config/station-file.js";
 import { createDeviceHub, type StationDeviceHub } from "../../../src/devices/device-hub.js";
 import type { DeviceBackends } from "../../../src/devices/drivers/create-adapter.js";
 import type { DeviceEvent, DeviceHealth } from "../../../src/devices/hub.types.js";
 import type { FirmwareProfile } from "../../../src/devices/profiles/firmware-profile.schema.js";
 import { loadProfiles } from "../../../src/devices/profiles/load-profiles.js";
+import { DEFAULT_PROFILES_DIR, validateStation } from "../../../src/devices/station-file/station-file.js";
 import { Metrics } from "../../../src/metrics.js";
 import { createTopology } from "../../../src/station/topology.js";
 

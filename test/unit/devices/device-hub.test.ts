@@ -5,10 +5,10 @@
  */
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadStation } from "../../../src/config/station-file.js";
 import { createDeviceHub } from "../../../src/devices/device-hub.js";
 import { isDeviceUnavailable } from "../../../src/devices/drivers/adapter.types.js";
 import type { DeviceEvent } from "../../../src/devices/hub.types.js";
+import { loadStation } from "../../../src/devices/station-file/station-file.js";
 import { isAppError } from "../../../src/domain/errors.js";
 import { Metrics } from "../../../src/metrics.js";
 import { createTopology } from "../../../src/station/topology.js";

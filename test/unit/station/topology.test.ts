@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BINS, DEFAULT_SEATS } from "../../../src/config/config.schema.js";
-import { loadStation, validateStation } from "../../../src/config/station-file.js";
+import { loadStation, validateStation } from "../../../src/devices/station-file/station-file.js";
 import { createTopology, stationSeatsAndBins } from "../../../src/station/topology.js";
 import { type Profiles, testProfiles } from "../../support/devices/harness.js";
 import { good } from "../../support/devices/station-fixture.js";
