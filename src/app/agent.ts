@@ -129,6 +129,8 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
   const screen = createScreenPart({
     ...f,
     engine: station.engine,
+    topology: station.topology,
+    simulator: station.sim,
     lookup: station.lookup,
     store: svc.repos.screen,
     services: svc,

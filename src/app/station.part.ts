@@ -50,6 +50,10 @@ export function createStationPart(deps: {
 
   return {
     engine,
+    /** The station's seats, scanners, bins and lights (the operator screen asks the same). */
+    topology,
+    /** The simulated devices by seat and bin (the operator screen's scan box uses it too). */
+    sim,
     /** What the engine reads of the station (the operator screen reads the same). */
     lookup,
     routes: scanRoutes(engine, sim),

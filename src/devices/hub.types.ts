@@ -10,9 +10,8 @@ import type { DeviceKind } from "../domain/device-kinds.js";
 export type DeviceEvent =
   | {
       type: "scan";
+      /** The scanner; its seat is the station topology's to tell (station/topology.ts). */
       deviceId: string;
-      /** The seat the scanner belongs to (station file `devices[].seat`), or null. */
-      seat: string | null;
       /** The scanned text, prefix/suffix and AIM identifier stripped. */
       value: string;
       /** Symbology from the AIM identifier or vendor code, when the device tells it. */

@@ -46,6 +46,8 @@ export interface HubHarness {
   ): Promise<DeviceHealth>;
   /** The bin a button or sensor event belongs to, as the station topology resolves it. */
   binOf(event: DeviceEvent): string | null;
+  /** The seat of a scanner's scans, as the station topology resolves it. */
+  seatOf(scannerId: string): string | null;
   stop(): Promise<void>;
 }
 
@@ -126,6 +128,7 @@ export async function startHub(
       );
     },
     binOf: (event) => topology.binOf(event),
+    seatOf: (scannerId) => topology.seatOf(scannerId),
     stop: () => hub.stop(),
   };
 }
