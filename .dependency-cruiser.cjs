@@ -45,11 +45,13 @@ const LAYERS = {
 };
 
 /**
- * Subfolders that may import more than their layer, and what more: the operator screen (station/screen/)
- * serves its own page and data over HTTP, so its routes use http/'s route helpers, request context,
- * body reading and client address (http/ never imports it back).
+ * Subfolders that may import more than their layer, and what more: the station's own routes
+ * (station/routes/: its API, scans and simulator) and the operator screen (station/screen/: its page
+ * and data) are served over HTTP, so they use http/'s route helpers, request context, body reading,
+ * examples and client address (http/ never imports them back: app/ mounts them).
  */
 const EXTRA = {
+  "station/routes": ["http"],
   "station/screen": ["http"],
 };
 

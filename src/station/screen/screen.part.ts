@@ -7,6 +7,7 @@
  */
 import type { Logger } from "pino";
 import type { Config } from "../../config/config.schema.js";
+import type { BinSimulator } from "../../devices/drivers/sim/simulator.js";
 import type { DeviceHub } from "../../devices/hub.types.js";
 import { AppError } from "../../domain/errors.js";
 import type { ScanLookup } from "../../services/scan-lookup/scan-lookup.service.js";
@@ -25,11 +26,8 @@ interface ScreenPartDeps {
   engine: StationEngine;
   /** The station's seats, scanners and bins, as the engine resolves them. */
   topology: StationTopology;
-  /** The simulated devices by seat (the walkthrough's scan box): devices/drivers/sim/simulator.ts. */
-  simulator: {
-    scannerOf(seat: string): string | null;
-    scan(seat: string, barcode: string): void;
-  };
+  /** The simulated devices by seat, for the walkthrough's scan box. */
+  simulator: Pick<BinSimulator, "scannerOf" | "scan">;
   /** What the engine reads of the station (the screen reads the same mode, operators and bins). */
   lookup: ScanLookup;
   /** The screen's repository, as it is. */

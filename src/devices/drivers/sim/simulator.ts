@@ -121,3 +121,5 @@ export function binSimulator(simulator: () => DeviceSimulator, wiring: StationWi
         .map((l) => ({ ppsBinId: wiring.binOfLight(l.deviceId, l.address), ...l })),
   };
 }
+
+export type BinSimulator = ReturnType<typeof binSimulator>;
