@@ -31,7 +31,8 @@ const LAYERS = {
   db: ["domain"],
   services: ["domain", "db"],
   http: ["services", "domain", "config"],
-  // the station file is configuration (config/station-file.ts)
+  // the station file's schema is configuration (config/station-file.schema.ts); reading the file and
+  // checking it against the drivers and profiles is the devices' (devices/station-file/)
   devices: ["domain", "config"],
   station: ["services", "devices", "domain", "config"],
   sync: ["services", "db", "domain", "config"],
@@ -39,16 +40,18 @@ const LAYERS = {
   "webhook-delivery": ["db", "domain", "config"],
   // station printing joins the layout to a label printer driver (labels/pack-labels.ts)
   labels: ["domain", "devices", "config"],
-  // the station file names device drivers and firmware profiles (config/station-file.checks.ts)
-  config: ["domain", "devices"],
+  // pure schemas: what the station file names of the drivers is checked under devices/station-file/
+  config: ["domain"],
 };
 
 /**
- * Subfolders that may import more than their layer, and what more: the operator screen (station/screen/)
- * serves its own page and data over HTTP, so its routes use http/'s route helpers, request context,
- * body reading and client address (http/ never imports it back).
+ * Subfolders that may import more than their layer, and what more: the station's own routes
+ * (station/routes/: its API, scans and simulator) and the operator screen (station/screen/: its page
+ * and data) are served over HTTP, so they use http/'s route helpers, request context, body reading,
+ * examples and client address (http/ never imports them back: app/ mounts them).
  */
 const EXTRA = {
+  "station/routes": ["http"],
   "station/screen": ["http"],
 };
 

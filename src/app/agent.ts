@@ -129,6 +129,8 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
   const screen = createScreenPart({
     ...f,
     engine: station.engine,
+    topology: station.topology,
+    simulator: station.sim,
     lookup: station.lookup,
     store: svc.repos.screen,
     services: svc,
@@ -137,7 +139,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
   });
   const app = createStationApi(
     { svc, config, metrics: f.metrics, log: f.log, now: f.now, checks: f.status.checks() },
-    [station.routes, ...screen.routes],
+    [...station.routes, ...screen.routes],
   );
   const parts: Part[] = [
     // an absent device is reported and retried, never fatal (docs/architecture.md#devices-and-firmware-profiles)

@@ -8,7 +8,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Config } from "../config/config.schema.js";
-import { DEFAULT_PROFILES_DIR, type LoadedStation, loadStation } from "../config/station-file.js";
 import { type AgentLock, LOCK_FILE, lockDataFolder } from "../db/agent-lock.js";
 import { BACKUPS_DIR, databaseProblems, lastBackup } from "../db/integrity.js";
 import {
@@ -19,6 +18,11 @@ import {
   type Sqlite,
 } from "../db/open.js";
 import { describeWriter, type NewerDatabase, NewerDatabaseError } from "../db/written-by.js";
+import {
+  DEFAULT_PROFILES_DIR,
+  type LoadedStation,
+  loadStation,
+} from "../devices/station-file/station-file.js";
 import { isAppError } from "../domain/errors.js";
 import { oneLine, StartError } from "../start-error.js";
 

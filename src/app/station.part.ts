@@ -1,16 +1,18 @@
 /**
  * The station engine as a part of the agent: it joins the engine to the device hub, the services and
- * the station API's scan, key-in and simulator routes. agent.ts builds it after the hub, starts it with
- * the other parts and stops it before the hub.
+ * the station's HTTP routes (station/routes/: the station API's operations, and the scan, key-in and
+ * simulator routes through the engine). agent.ts builds it after the hub, starts it with the other
+ * parts and stops it before the hub.
  */
 import type { Logger } from "pino";
 import type { Config } from "../config/config.schema.js";
 import type { StationDeviceHub } from "../devices/device-hub.js";
 import { binSimulator } from "../devices/drivers/sim/simulator.js";
-import { scanRoutes } from "../http/routes/scan.routes.js";
 import type { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
 import { createStationEngine } from "../station/engine.js";
+import { scanRoutes } from "../station/routes/scan.routes.js";
+import { stationRoutes } from "../station/routes/station.routes.js";
 import { createTopology } from "../station/topology.js";
 
 export function createStationPart(deps: {
@@ -50,9 +52,16 @@ export function createStationPart(deps: {
 
   return {
     engine,
+    /** The station's seats, scanners, bins and lights (the operator screen asks the same). */
+    topology,
+    /** The simulated devices by seat and bin (the operator screen's scan box uses it too). */
+    sim,
     /** What the engine reads of the station (the operator screen reads the same). */
     lookup,
-    routes: scanRoutes(engine, sim),
+    routes: [
+      stationRoutes(svc.operations, () => svc.station.state(deps.now(), deps.config.site)),
+      scanRoutes(engine, sim),
+    ],
     start: () => engine.start(),
     stop: () => engine.stop(),
   };

@@ -1,11 +1,11 @@
 /**
  * The station file (YAML) as zod, docs/architecture.md#the-station-model: `station` (site, ppsId, seats, bins with their light,
  * sensor and button, the IRT bin) and `devices` (id, kind, profile, seat, transport). Objects are strict
- * so a misspelt key is refused instead of silently ignored. Cross-field rules that need the firmware
- * profiles are in station-file.checks.ts.
+ * so a misspelt key is refused instead of silently ignored. Pure: reading the file and the cross-field
+ * rules that need the drivers and firmware profiles are the devices' (devices/station-file/).
  */
 import { z } from "zod";
-import { DEVICE_KINDS } from "../devices/hub.types.js";
+import { DEVICE_KINDS } from "../domain/device-kinds.js";
 
 /** Same alphabet as the config's seat and bin ids (they feed the same tables). */
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, { error: "letters, digits, '-' or '_' (1-32)" });

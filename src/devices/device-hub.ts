@@ -9,7 +9,6 @@
  * (drivers/sim/simulator.ts); this file puts them together.
  */
 import type { Logger } from "pino";
-import type { LoadedStation } from "../config/station-file.js";
 import type { StationFile } from "../config/station-file.schema.js";
 import type { Metrics } from "../metrics.js";
 import { DeviceHealthBook, deviceCounters } from "./device-health.js";
@@ -19,6 +18,7 @@ import type { DeviceHealth, DeviceHub } from "./hub.types.js";
 import { adapterLifecycle, buildAdapters } from "./hub-adapters.js";
 import { createEventRouter } from "./hub-events.js";
 import { routeLight } from "./hub-lights.js";
+import type { LoadedStation } from "./station-file/station-file.js";
 
 export type { DeviceSimulator } from "./drivers/sim/simulator.js";
 

@@ -4,11 +4,11 @@
  * others run, and stopped together.
  */
 import type { Logger } from "pino";
-import type { LoadedStation } from "../config/station-file.js";
 import type { DeviceHealthBook } from "./device-health.js";
 import type { AdapterContext, DeviceAdapter } from "./drivers/adapter.types.js";
 import type { adapterFactory } from "./drivers/create-adapter.js";
 import type { DeviceHub } from "./hub.types.js";
+import type { LoadedStation } from "./station-file/station-file.js";
 
 /** The hub's adapters by device id. */
 export type Adapters = Map<string, DeviceAdapter>;

@@ -4,17 +4,14 @@
  * real or simulated, speaks them, so the engine cannot tell a pseudo-terminal from a desk.
  */
 
-/** What a device is at the station: station file `devices[].kind`, firmware profile `kind`. */
-export const DEVICE_KINDS = ["scanner", "ptl-controller", "bin-sensor", "printer"] as const;
-export type DeviceKind = (typeof DEVICE_KINDS)[number];
+import type { DeviceKind } from "../domain/device-kinds.js";
 
 /** Something an operator or a sensor did. `at` is the epoch ms the adapter received the last byte. */
 export type DeviceEvent =
   | {
       type: "scan";
+      /** The scanner; its seat is the station topology's to tell (station/topology.ts). */
       deviceId: string;
-      /** The seat the scanner belongs to (station file `devices[].seat`), or null. */
-      seat: string | null;
       /** The scanned text, prefix/suffix and AIM identifier stripped. */
       value: string;
       /** Symbology from the AIM identifier or vendor code, when the device tells it. */

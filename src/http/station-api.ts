@@ -1,7 +1,7 @@
 /**
- * The station API as one app (docs/architecture.md#http): the interface's routes, the station's own
- * API, the operational endpoints, and the route groups the station engine and the operator screen
- * bring, each bound to the service it calls.
+ * The station API as one app (docs/architecture.md#http): the interface's routes, the operational and
+ * admin endpoints, and the route groups the station brings (its own API, the engine's scans and
+ * simulator, the operator screen: station/routes/, station/screen/routes/), each bound to what it calls.
  */
 import type { Hono } from "hono";
 import type { Logger } from "pino";
@@ -24,7 +24,6 @@ import { opsRoutes } from "./routes/ops.routes.js";
 import { reportsRoutes } from "./routes/reports.routes.js";
 import { requestsRoutes } from "./routes/requests.routes.js";
 import { securityEventsRoutes } from "./routes/security-events.routes.js";
-import { stationRoutes } from "./routes/station.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 
 export interface StationApiDeps {
@@ -69,7 +68,6 @@ export function createStationApi(deps: StationApiDeps, partRoutes: RouteGroup[])
       securityEventsRoutes(svc.securityLog),
       requestsRoutes(svc.requests),
       integrationRoutes(svc.operations),
-      stationRoutes(svc.operations, () => svc.station.state(now(), config.site)),
       auditsRoutes(svc.audits, now),
       reportsRoutes(svc.reports),
       ...partRoutes,

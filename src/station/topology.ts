@@ -2,13 +2,15 @@
  * The station's topology, built once from the station file (docs/architecture.md#the-station-model): which
  * seats and order bins the station has (the file's, or the config's for the embedded station), which
  * bin a device event belongs to (a light module's button, a DI module's input, a sensor channel; the
- * order bins and the IRT bin alike), which seat a scanner's scans are for, and which light shows a bin.
+ * order bins and the IRT bin alike), which seat a scanner's scans are for (and which scanners a seat
+ * has), and which light shows a bin. The one place these are worked out: device events carry only their
+ * device, and the engine, the simulator by seat and the operator screen all ask here.
  * Light addresses come canonical from the station file, in the form the controllers report them.
  */
 
-import { type LoadedStation, stationError } from "../config/station-file.js";
 import type { BinDefinition, StationFile } from "../config/station-file.schema.js";
 import type { DeviceEvent } from "../devices/hub.types.js";
+import { type LoadedStation, stationError } from "../devices/station-file/station-file.js";
 import type { FieldError } from "../domain/errors.js";
 
 export interface LightRef {
@@ -31,9 +33,13 @@ export interface StationTopology {
   binOfLight(device: string, address: string): string | null;
   /** The seat of a scan: its scanner's (`devices[].seat`); a station with one seat takes every scan. */
   seatOf(scannerId: string): string | null;
+  /** A seat's scanners, in the file's order: those `seatOf` gives the seat. */
+  scannersOf(seat: string): readonly string[];
   /** A slot's own light, where the rack has one fitted. */
   slotLight(location: string): LightRef | null;
   /** Where a refused scan is signalled when the seat has nothing lit: the first order bin with a light. */
+  signalBin(): string | null;
+  /** That bin's light. */
   signalLight(): LightRef | null;
 }
 
@@ -60,8 +66,11 @@ export function createTopology(
     if (b.sensor) claim(bySensor, key(b.sensor.device, b.sensor.channel), b.id);
   }
   const seatOfScanner = new Map(def.devices.flatMap((d) => (d.seat ? [[d.id, d.seat] as const] : [])));
+  const only = seats.length === 1 ? (seats[0] ?? null) : null;
+  const seatOf = (scannerId: string) => seatOfScanner.get(scannerId) ?? only;
+  const scanners = def.devices.filter((d) => d.kind === "scanner").map((d) => d.id);
   const bySlot = new Map(slots.map((s) => [s.location, s.light]));
-  const first = bins.find((b) => b.light)?.light ?? null;
+  const first = bins.find((b) => b.light) ?? null;
   const binOfLight = (device: string, address: string) => byLight.get(key(device, address)) ?? null;
 
   return {
@@ -76,9 +85,11 @@ export function createTopology(
       return binOfLight(e.deviceId, e.address) ?? byButton.get(key(e.deviceId, e.address)) ?? null;
     },
     binOfLight,
-    seatOf: (scannerId) => seatOfScanner.get(scannerId) ?? (seats.length === 1 ? (seats[0] ?? null) : null),
+    seatOf,
+    scannersOf: (seat) => scanners.filter((id) => seatOf(id) === seat),
     slotLight: (location) => bySlot.get(location) ?? null,
-    signalLight: () => first,
+    signalBin: () => first?.id ?? null,
+    signalLight: () => first?.light ?? null,
   };
 }
 

@@ -25,7 +25,7 @@ async function loadDevices() {
     import("../../devices/drivers/registry.js"),
     import("../../devices/profiles/profile-kinds.js"),
     import("../../devices/profiles/load-profiles.js"),
-    import("../../config/station-file.js"),
+    import("../../devices/station-file/station-file.js"),
   ]);
   return {
     drivers: registry.drivers,

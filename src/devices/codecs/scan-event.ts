@@ -16,7 +16,6 @@ export function scanInterpretOptions(p: KindProfile<"scanner">): ScanInterpretOp
 
 export function scanEvent(
   deviceId: string,
-  seat: string | null,
   text: string,
   opts: ScanInterpretOptions,
   at: number,
@@ -24,7 +23,7 @@ export function scanEvent(
   vendorSymbology?: string,
 ): Extract<DeviceEvent, { type: "scan" }> {
   const { value, aim, gs1 } = interpretScan(text, opts);
-  const event: Extract<DeviceEvent, { type: "scan" }> = { type: "scan", deviceId, seat, value, at };
+  const event: Extract<DeviceEvent, { type: "scan" }> = { type: "scan", deviceId, value, at };
   const symbology = aim?.symbology ?? vendorSymbology;
   if (symbology !== undefined) event.symbology = symbology;
   if (gs1?.ok) event.gs1 = Object.fromEntries(gs1.elements.map((e) => [e.ai, e.value]));

@@ -8,7 +8,7 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { DeviceDefinition, DeviceTransport } from "../../config/station-file.schema.js";
-import type { DeviceKind } from "../hub.types.js";
+import type { DeviceKind } from "../../domain/device-kinds.js";
 import type { ByteLink, LinkEvents } from "../link/byte-link.js";
 import type { HidLink, HidLinkEvents } from "../link/hid-link.js";
 import type { SerialPortFactory, SerialSettings } from "../link/serial-link.js";

@@ -5,9 +5,9 @@
  * (drivers/registry.ts). Profiles carry parameters only; the codecs own the algorithms.
  */
 import { z } from "zod";
+import type { DeviceKind } from "../../domain/device-kinds.js";
 import type { PartsOf, ProfileSpec } from "../drivers/driver.js";
 import { type DRIVERS, driverOfProfile, drivers } from "../drivers/registry.js";
-import type { DeviceKind } from "../hub.types.js";
 import { envelopeShape } from "./envelope.schema.js";
 import { kindIssues } from "./profile-checks.js";
 import { type KindProfile, PROFILE_KINDS } from "./profile-kinds.js";

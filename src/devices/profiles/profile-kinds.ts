@@ -5,7 +5,7 @@
  * protocol (drivers/driver.ts `ProfileSpec`); firmware-profile.schema.ts puts both together.
  */
 import type { z } from "zod";
-import type { DeviceKind } from "../hub.types.js";
+import type { DeviceKind } from "../../domain/device-kinds.js";
 import type { envelopeShape } from "./envelope.schema.js";
 import { ptlShape } from "./ptl.schema.js";
 import { scannerShape } from "./scanner.schema.js";

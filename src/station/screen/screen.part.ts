@@ -1,16 +1,19 @@
 /**
  * The operator screen as a part of the agent (docs/architecture.md#the-composition-root): it joins the
- * station engine, the screen's repository, the device hub and the label printer to the screen's
- * publisher, actions, sessions and HTTP routes. Built after the station part, started after it (the
- * screen keys are made then) and stopped before it.
+ * station engine, its topology (seats, scanners, bins and their lights: station/topology.ts), the
+ * screen's repository, the device hub and the label printer to the screen's publisher, actions,
+ * sessions and HTTP routes. Built after the station part, started after it (the screen keys are made
+ * then) and stopped before it.
  */
 import type { Logger } from "pino";
 import type { Config } from "../../config/config.schema.js";
-import type { StationDeviceHub } from "../../devices/device-hub.js";
+import type { BinSimulator } from "../../devices/drivers/sim/simulator.js";
+import type { DeviceHub } from "../../devices/hub.types.js";
 import { AppError } from "../../domain/errors.js";
 import type { ScanLookup } from "../../services/scan-lookup/scan-lookup.service.js";
 import type { Services } from "../../services/services.js";
 import type { StationEngine } from "../engine.js";
+import type { StationTopology } from "../topology.js";
 import { createScreenActions } from "./actions.js";
 import { withShownImages } from "./image-policy.js";
 import { CATALOGUES, isLang } from "./messages/messages.js";
@@ -21,12 +24,17 @@ import { screenGuard } from "./routes/screen-auth.js";
 
 interface ScreenPartDeps {
   engine: StationEngine;
+  /** The station's seats, scanners and bins, as the engine resolves them. */
+  topology: StationTopology;
+  /** The simulated devices by seat, for the walkthrough's scan box. */
+  simulator: Pick<BinSimulator, "scannerOf" | "scan">;
   /** What the engine reads of the station (the screen reads the same mode, operators and bins). */
   lookup: ScanLookup;
   /** The screen's repository, as it is. */
   store: ScreenStore;
   services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions" | "budget">;
-  hub: StationDeviceHub;
+  /** The devices' health: a seat whose real scanner is down takes typed codes. */
+  hub: Pick<DeviceHub, "health">;
   config: Config;
   dataDir: string;
   /** The label printer, when the agent prints (printing.mode station). */
@@ -41,13 +49,9 @@ interface ScreenPartDeps {
   log: Logger;
 }
 
-/** Seats whose scanner is simulated: the screen offers a scan box there (the walkthrough). */
-function simulatedSeats(hub: StationDeviceHub): Set<string> {
-  return new Set(
-    hub.station.devices.flatMap((d) =>
-      d.kind === "scanner" && d.seat !== undefined && d.transport.type === "sim" ? [d.seat] : [],
-    ),
-  );
+/** Seats with a simulated scanner: the screen offers a scan box there (the walkthrough). */
+function simulatedSeats(deps: ScreenPartDeps): Set<string> {
+  return new Set(deps.topology.seats.filter((seat) => deps.simulator.scannerOf(seat) !== null));
 }
 
 /** Why the last label of each bin's order failed, by bin. */
@@ -63,22 +67,18 @@ function printErrors(deps: ScreenPartDeps): Record<string, string> {
   return out;
 }
 
-/** Each seat's scanners (a station with one seat: every scanner). */
-function seatScanners(hub: StationDeviceHub): Record<string, string[]> {
-  const { seats } = hub.station.station;
-  const out: Record<string, string[]> = {};
-  for (const d of hub.station.devices) {
-    if (d.kind !== "scanner") continue;
-    const seat = d.seat ?? (seats.length === 1 ? seats[0] : undefined);
-    if (seat !== undefined) out[seat] = [...(out[seat] ?? []), d.id];
-  }
-  return out;
+/** Each seat's scanners. */
+function seatScanners(topology: StationTopology): Record<string, string[]> {
+  return Object.fromEntries(topology.seats.map((seat) => [seat, [...topology.scannersOf(seat)]]));
 }
 
 /** The light controller of each order bin. */
-function binLights(hub: StationDeviceHub): Record<string, string> {
+function binLights(topology: StationTopology): Record<string, string> {
   return Object.fromEntries(
-    hub.station.station.bins.flatMap((b) => (b.light ? [[b.id, b.light.device] as const] : [])),
+    topology.bins.flatMap((b) => {
+      const light = topology.binLight(b);
+      return light ? [[b, light.device] as const] : [];
+    }),
   );
 }
 
@@ -91,8 +91,7 @@ function itemOf(deps: ScreenPartDeps, barcode: string): { sku: string; descripti
 }
 
 function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger) {
-  const { hub, config, lookup } = deps;
-  const signal = hub.station.station.bins.find((b) => b.light)?.id ?? null;
+  const { hub, config, lookup, topology } = deps;
   return createScreenPublisher({
     engine: deps.engine,
     bus: deps.services.bus,
@@ -110,16 +109,16 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
     station: {
       site: config.site,
       ppsId: config.ppsId,
-      seats: hub.station.station.seats,
+      seats: topology.seats,
       language: config.station.language,
       stationPrinting: config.printing.mode === "station",
       simulatedScanners: simulated,
       errorSignalMs: config.station.errorSignalMs,
-      signalBin: signal,
+      signalBin: topology.signalBin(),
       damageBin: config.station.damageBin,
-      irtBin: hub.station.station.irtBin?.id ?? null,
-      scanners: seatScanners(hub),
-      binLights: binLights(hub),
+      irtBin: topology.irtBin,
+      scanners: seatScanners(topology),
+      binLights: binLights(topology),
     },
     now: deps.now,
     log,
@@ -128,7 +127,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
 
 /** Whether a seat's (real) scanner is down now: the screen takes typed codes instead. */
 function scannerDown(deps: ScreenPartDeps, seat: string): boolean {
-  const mine = new Set(seatScanners(deps.hub)[seat] ?? []);
+  const mine = new Set(deps.topology.scannersOf(seat));
   return deps.hub.health().some((d) => mine.has(d.id) && !d.connected);
 }
 
@@ -163,7 +162,7 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
     },
     simulatedScan: (seat, barcode) => {
       if (simulated.has(seat)) {
-        deps.hub.simulator().scan(seat, barcode);
+        deps.simulator.scan(seat, barcode);
         return undefined;
       }
       if (scannerDown(deps, seat)) return engine.scan(seat, barcode, `screen:${seat}`);
@@ -177,8 +176,8 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
 
 export function createScreenPart(deps: ScreenPartDeps) {
   const log = deps.log.child({ part: "screen" });
-  const seats = deps.hub.station.station.seats;
-  const simulated = simulatedSeats(deps.hub);
+  const seats = deps.topology.seats;
+  const simulated = simulatedSeats(deps);
   const publisher = publisherFor(deps, simulated, log);
   const actions = actionsFor(deps, publisher, simulated, log);
   const { auth, screenSessions: sessions } = deps.services;

@@ -54,8 +54,9 @@ export class FakeHub implements DeviceHub {
     for (const h of this.handlers.values()) h(e);
   }
 
-  scan(value: string, seat: string | null = "front", deviceId = "scanner-front"): void {
-    this.emit({ type: "scan", deviceId, seat, value, at: this.now() });
+  /** A scan from a scanner; the engine's topology tells its seat (`scanner-front`: the front seat). */
+  scan(value: string, deviceId = "scanner-front"): void {
+    this.emit({ type: "scan", deviceId, value, at: this.now() });
   }
 
   /** A press on a lit module; an unlit module has nothing to acknowledge and stays silent. */

@@ -4,12 +4,12 @@
  * sleeping, and the recorded events.
  */
 import pino from "pino";
-import { DEFAULT_PROFILES_DIR, validateStation } from "../../../src/config/station-file.js";
 import { createDeviceHub, type StationDeviceHub } from "../../../src/devices/device-hub.js";
 import type { DeviceBackends } from "../../../src/devices/drivers/create-adapter.js";
 import type { DeviceEvent, DeviceHealth } from "../../../src/devices/hub.types.js";
 import type { FirmwareProfile } from "../../../src/devices/profiles/firmware-profile.schema.js";
 import { loadProfiles } from "../../../src/devices/profiles/load-profiles.js";
+import { DEFAULT_PROFILES_DIR, validateStation } from "../../../src/devices/station-file/station-file.js";
 import { Metrics } from "../../../src/metrics.js";
 import { createTopology } from "../../../src/station/topology.js";
 import { deadline } from "../deadline.js";
@@ -47,6 +47,8 @@ export interface HubHarness {
   ): Promise<DeviceHealth>;
   /** The bin a button or sensor event belongs to, as the station topology resolves it. */
   binOf(event: DeviceEvent): string | null;
+  /** The seat of a scanner's scans, as the station topology resolves it. */
+  seatOf(scannerId: string): string | null;
   stop(): Promise<void>;
 }
 
@@ -127,6 +129,7 @@ export async function startHub(
       );
     },
     binOf: (event) => topology.binOf(event),
+    seatOf: (scannerId) => topology.seatOf(scannerId),
     stop: () => hub.stop(),
   };
 }

@@ -46,7 +46,7 @@ async function setUp(): Promise<{ pty: PtyPair; h: HubHarness; links: { agent: s
 }
 
 describe("serial scanner over a pseudo-terminal", () => {
-  it("turns CR-terminated lines into scans of the seat, whatever the chunking", async () => {
+  it("turns CR-terminated lines into scans of the scanner, whatever the chunking; the topology gives its seat", async () => {
     const { h, links } = await setUp();
     const device = await openDeviceEnd(links.device);
     cleanup.push(() => closePort(device));
@@ -56,9 +56,9 @@ describe("serial scanner over a pseudo-terminal", () => {
     expect(first).toMatchObject({
       type: "scan",
       deviceId: "scanner-front",
-      seat: "front",
       value: "4006381333931",
     });
+    expect(h.seatOf(first.deviceId)).toBe("front");
 
     // a GS1 element string split at odd places, with GS between variable-length AIs
     await writeTo(device, "0109506000134352");
@@ -95,7 +95,7 @@ describe("serial scanner over a pseudo-terminal", () => {
       cleanup.push(() => closePort(device));
       await writeTo(device, "AFTER\r");
       const after = await h.next((e) => e.type === "scan", "scan after replug");
-      expect(after).toMatchObject({ value: "AFTER", seat: "front" });
+      expect(after).toMatchObject({ value: "AFTER", deviceId: "scanner-front" });
       expect(await h.metrics.render()).toMatch(/device_reconnects_total\{device="scanner-front"\} [1-9]/);
     },
     deadline(45_000),

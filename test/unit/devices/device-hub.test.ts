@@ -5,10 +5,11 @@
  */
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadStation } from "../../../src/config/station-file.js";
 import { createDeviceHub } from "../../../src/devices/device-hub.js";
 import { isDeviceUnavailable } from "../../../src/devices/drivers/adapter.types.js";
+import { binSimulator } from "../../../src/devices/drivers/sim/simulator.js";
 import type { DeviceEvent } from "../../../src/devices/hub.types.js";
+import { loadStation } from "../../../src/devices/station-file/station-file.js";
 import { isAppError } from "../../../src/domain/errors.js";
 import { Metrics } from "../../../src/metrics.js";
 import { createTopology } from "../../../src/station/topology.js";
@@ -39,25 +40,25 @@ async function simulatedHub() {
 }
 
 describe("device hub", () => {
-  it("runs the embedded simulated station: scans by seat or id, presses, sensors, lights read back", async () => {
+  it("runs the embedded simulated station: scans by scanner, presses, sensors, lights read back", async () => {
     const { hub, events, metrics, announced } = await simulatedHub();
     expect(hub.source).toBeNull();
     expect(hub.health().every((h) => h.connected && h.transport === "sim")).toBe(true);
     expect(announced()).toBe(4); // each simulated device came up once
 
     const sim = hub.simulator();
-    sim.scan("front", "4006381333931");
+    expect(sim.scanners()).toEqual(["sim-scanner-front", "sim-scanner-back"]);
+    sim.scan("sim-scanner-front", "4006381333931");
     sim.scan("sim-scanner-back", "0109506000134352\x1d10LOT7");
     sim.press("sim-ptl", "2");
     sim.sensor("sim-sensors", "bin-3", true);
     sim.sensor("sim-sensors", "bin-3", true); // no change, no event
     const at = Date.parse("2026-11-21T10:00:00Z");
     expect(events).toEqual([
-      { type: "scan", deviceId: "sim-scanner-front", seat: "front", value: "4006381333931", at },
+      { type: "scan", deviceId: "sim-scanner-front", value: "4006381333931", at },
       {
         type: "scan",
         deviceId: "sim-scanner-back",
-        seat: "back",
         value: "0109506000134352\x1d10LOT7",
         gs1: { "01": "09506000134352", "10": "LOT7" },
         at,
@@ -66,6 +67,7 @@ describe("device hub", () => {
       { type: "sensor", deviceId: "sim-sensors", channel: "bin-3", active: true, at },
     ]);
     const topology = createTopology(hub.station);
+    expect(events.slice(0, 2).map((e) => topology.seatOf(e.deviceId))).toEqual(["front", "back"]);
     expect(events.slice(2).map((e) => topology.binOf(e))).toEqual(["2", "3"]);
 
     await hub.light({ deviceId: "sim-ptl", address: "1", mode: "show", quantity: 4, color: "green" });
@@ -81,6 +83,15 @@ describe("device hub", () => {
     expect(text).toContain('device_lights_total{device="sim-ptl",outcome="ok"} 3');
   });
 
+  it("scans at a seat on the scanner the topology gives it, and tells which seats have a simulated one", async () => {
+    const { hub, events } = await simulatedHub();
+    const sim = binSimulator(() => hub.simulator(), createTopology(hub.station));
+    sim.scan("back", "X");
+    expect(events).toMatchObject([{ type: "scan", deviceId: "sim-scanner-back", value: "X" }]);
+    expect(sim.scannerOf("front")).toBe("sim-scanner-front");
+    expect(sim.scannerOf("side")).toBeNull();
+  });
+
   it("refuses simulator calls and lights for devices that are not there, with stable codes", async () => {
     const { hub } = await simulatedHub();
     const codeOf = (f: () => unknown) => {
@@ -92,7 +103,11 @@ describe("device hub", () => {
       return "no error";
     };
     const sim = hub.simulator();
-    expect(codeOf(() => sim.scan("side", "x"))).toBe("not_found");
+    expect(codeOf(() => sim.scan("front", "x"))).toBe("not_found"); // a seat is not a scanner
+    expect(codeOf(() => sim.scan("sim-ptl", "x"))).toBe("not_found");
+    expect(codeOf(() => binSimulator(() => sim, createTopology(hub.station)).scan("side", "x"))).toBe(
+      "not_found",
+    );
     expect(codeOf(() => sim.press("sim-scanner-front", "1"))).toBe("not_found");
     expect(codeOf(() => sim.sensor("sim-ptl", "bin-1", true))).toBe("not_found");
     await expect(hub.light({ deviceId: "nope", address: "1", mode: "off" })).rejects.toMatchObject({
@@ -110,9 +125,9 @@ describe("device hub", () => {
     hub.onEvent("broken", () => {
       throw new Error("subscriber bug");
     });
-    hub.simulator().scan("front", "A");
+    hub.simulator().scan("sim-scanner-front", "A");
     hub.off("broken");
-    hub.simulator().scan("front", "B");
+    hub.simulator().scan("sim-scanner-front", "B");
     expect(events.map((e) => e.type === "scan" && e.value)).toEqual(["A", "B"]);
   });
 
@@ -137,7 +152,7 @@ describe("device hub", () => {
       kind: "ptl-controller",
     });
     expect(ptl.lastError).toMatch(/no such file|ENOENT/i);
-    h.hub.simulator().scan("front", "STILL-WORKS");
+    h.hub.simulator().scan("scanner", "STILL-WORKS");
     await expect(h.next((e) => e.type === "scan", "scan from the other device")).resolves.toMatchObject({
       value: "STILL-WORKS",
     });

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BINS, DEFAULT_SEATS } from "../../../src/config/config.schema.js";
-import { loadStation, validateStation } from "../../../src/config/station-file.js";
+import { loadStation, validateStation } from "../../../src/devices/station-file/station-file.js";
 import { createTopology, stationSeatsAndBins } from "../../../src/station/topology.js";
 import { type Profiles, testProfiles } from "../../support/devices/harness.js";
 import { good } from "../../support/devices/station-fixture.js";
@@ -91,9 +91,10 @@ describe("where device events belong", () => {
       top.binOf({ type: "sensor", deviceId: "curtain", channel: "bin-A1-present", active: true, at }),
     ).toBe("1");
     expect(top.binOf({ type: "button", deviceId: "atop", address: "6", button: "confirm", at })).toBeNull();
-    expect(top.binOf({ type: "scan", deviceId: "scanner-front", seat: "front", value: "x", at })).toBeNull();
+    expect(top.binOf({ type: "scan", deviceId: "scanner-front", value: "x", at })).toBeNull();
     expect(top.binLight("2")).toEqual({ device: "atop", address: "5" });
     expect(top.binOfLight("ptl", "001001")).toBe("1");
+    expect(top.signalBin()).toBe("1");
     expect(top.signalLight()).toEqual({ device: "ptl", address: "001001" });
   });
 
@@ -106,12 +107,23 @@ describe("where device events belong", () => {
     expect(top.bin("IRT")?.light).toEqual({ device: "atop", address: "10" });
   });
 
-  it("gives a scan its scanner's seat; a station with one seat takes every scan", async () => {
+  it("gives a scan its scanner's seat, and a seat its scanners; a station with one seat takes every scan", async () => {
     const top = topology();
     expect(top.seatOf("scanner-front")).toBe("front");
     expect(top.seatOf("scanner-back")).toBe("back");
     expect(top.seatOf("atop")).toBeNull();
+    expect(top.scannersOf("front")).toEqual(["scanner-front"]);
+    expect(top.scannersOf("back")).toEqual(["scanner-back"]);
+    expect(top.scannersOf("side")).toEqual([]);
     const one = await loadStation({ seats: ["front"], bins: ["1"] });
-    expect(createTopology(one.definition).seatOf("any-scanner")).toBe("front");
+    const single = createTopology({
+      ...one.definition,
+      devices: [
+        ...one.definition.devices,
+        { id: "no-seat", kind: "scanner", profile: "sim", transport: { type: "sim" } },
+      ],
+    });
+    expect(single.seatOf("any-scanner")).toBe("front");
+    expect(single.scannersOf("front")).toEqual(["sim-scanner-front", "no-seat"]);
   });
 });

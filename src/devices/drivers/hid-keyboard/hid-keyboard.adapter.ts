@@ -13,7 +13,6 @@ import { type HidKeyboardProfile, hidKeyboardCodec } from "./hid-keyboard.profil
 export function createHidKeyboardAdapter(
   ctx: AdapterContext,
   profile: HidKeyboardProfile,
-  seat: string | null,
   makeLink: (events: HidLinkEvents) => HidLink,
 ): DeviceAdapter {
   const { decoder, interpret } = hidKeyboardCodec(profile);
@@ -22,7 +21,7 @@ export function createHidKeyboardAdapter(
   function decoded(events: HidKeyboardEvent[]): void {
     for (const ev of events) {
       if (ev.type === "parse-error") ctx.status.error(ev.reason);
-      else ctx.emit(scanEvent(ctx.deviceId, seat, ev.text, interpret, ctx.now()));
+      else ctx.emit(scanEvent(ctx.deviceId, ev.text, interpret, ctx.now()));
     }
   }
 

@@ -14,6 +14,6 @@ export const hidKeyboardDriver = defineDriver({
   profile: hidKeyboardSpec,
   checks: hidKeyboardChecks,
   codec: hidKeyboardCodec,
-  createAdapter: (ctx, device, profile, io) =>
-    createHidKeyboardAdapter(ctx, profile, device.seat ?? null, (events) => io.hidLink(events)),
+  createAdapter: (ctx, _device, profile, io) =>
+    createHidKeyboardAdapter(ctx, profile, (events) => io.hidLink(events)),
 });

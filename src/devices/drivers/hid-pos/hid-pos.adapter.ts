@@ -13,7 +13,6 @@ import { type HidPosProfile, hidPosCodec } from "./hid-pos.profile.js";
 export function createHidPosAdapter(
   ctx: AdapterContext,
   profile: HidPosProfile,
-  seat: string | null,
   makeLink: (events: HidLinkEvents) => HidLink,
 ): DeviceAdapter {
   const { decoder, interpret, codeNames } = hidPosCodec(profile);
@@ -24,7 +23,7 @@ export function createHidPosAdapter(
       else if (ev.truncated) ctx.status.error(`a scan lost its end (${ev.reports} reports)`);
       else {
         const vendor = ev.codeId === null ? undefined : codeNames[ev.codeId];
-        ctx.emit(scanEvent(ctx.deviceId, seat, ev.text, { ...interpret, aim: ev.aim }, ctx.now(), vendor));
+        ctx.emit(scanEvent(ctx.deviceId, ev.text, { ...interpret, aim: ev.aim }, ctx.now(), vendor));
       }
     }
   }

@@ -11,6 +11,6 @@ export const hidPosDriver = defineDriver({
   profile: hidPosSpec,
   checks: hidPosChecks,
   codec: hidPosCodec,
-  createAdapter: (ctx, device, profile, io) =>
-    createHidPosAdapter(ctx, profile, device.seat ?? null, (events) => io.hidLink(events)),
+  createAdapter: (ctx, _device, profile, io) =>
+    createHidPosAdapter(ctx, profile, (events) => io.hidLink(events)),
 });

@@ -12,7 +12,6 @@ import { type SerialScannerProfile, serialScannerCodec } from "./serial-scanner.
 export function createSerialScannerAdapter(
   ctx: AdapterContext,
   profile: SerialScannerProfile,
-  seat: string | null,
   makeLink: MakeLink,
 ): DeviceAdapter {
   const { parser, interpret } = serialScannerCodec(profile);
@@ -21,7 +20,7 @@ export function createSerialScannerAdapter(
       ctx.status.seen();
       for (const ev of parser.push(chunk)) {
         if (ev.type === "parse-error") ctx.status.error(`${ev.reason} (${ev.bytes.length} bytes)`);
-        else ctx.emit(scanEvent(ctx.deviceId, seat, ev.text, interpret, ctx.now()));
+        else ctx.emit(scanEvent(ctx.deviceId, ev.text, interpret, ctx.now()));
       }
     },
     onOpen: () => ctx.status.connected(),

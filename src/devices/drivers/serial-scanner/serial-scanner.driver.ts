@@ -14,6 +14,6 @@ export const serialScannerDriver = defineDriver({
   profile: serialScannerSpec,
   checks: serialScannerChecks,
   codec: serialScannerCodec,
-  createAdapter: (ctx, device, profile, io) =>
-    createSerialScannerAdapter(ctx, profile, device.seat ?? null, (events) => io.link(events)),
+  createAdapter: (ctx, _device, profile, io) =>
+    createSerialScannerAdapter(ctx, profile, (events) => io.link(events)),
 });

@@ -21,7 +21,6 @@ export function simInterpretOptions(profile: AnyKindProfile | null): ScanInterpr
 export class SimScanner implements DeviceAdapter {
   constructor(
     private readonly ctx: AdapterContext,
-    readonly seat: string | null,
     private readonly profile: AnyKindProfile | null,
   ) {}
 
@@ -34,7 +33,7 @@ export class SimScanner implements DeviceAdapter {
   scan(text: string): void {
     this.ctx.status.seen();
     const opts = simInterpretOptions(this.profile);
-    this.ctx.emit(scanEvent(this.ctx.deviceId, this.seat, text, opts, this.ctx.now()));
+    this.ctx.emit(scanEvent(this.ctx.deviceId, text, opts, this.ctx.now()));
   }
 }
 

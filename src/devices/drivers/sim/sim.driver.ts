@@ -15,7 +15,7 @@ export const simDriver = defineDriver({
   checks: () => {},
   codec: simInterpretOptions,
   createAdapter(ctx, device, profile) {
-    if (device.kind === "scanner") return new SimScanner(ctx, device.seat ?? null, profile);
+    if (device.kind === "scanner") return new SimScanner(ctx, profile);
     if (device.kind === "ptl-controller") return new SimLights(ctx);
     if (device.kind === "bin-sensor") return new SimSensors(ctx, profile);
     return null; // printers: the file printer of the config is the simulated one

@@ -1,8 +1,8 @@
 /**
  * The simulator's one home, beside the simulated adapters: it drives the simulated devices among the
  * hub's (scans, button presses, sensor edges) and reads back what the simulated lights show, by device
- * (`simulatorOf`) or by bin, as the station file wires bins to devices (`binSimulator`: what
- * `pps-edge sim` and the station API's simulator routes call).
+ * (`simulatorOf`) or by seat and bin, as the station topology wires seats and bins to devices
+ * (`binSimulator`: what `pps-edge sim`, the station API's simulator routes and the screen call).
  */
 
 import type { BinDefinition } from "../../../config/station-file.schema.js";
@@ -13,8 +13,10 @@ import { SimLights, SimScanner, SimSensors } from "./sim.adapter.js";
 
 /** Drives the simulated devices: what `pps-edge sim` and the station API's simulator call. */
 export interface DeviceSimulator {
-  /** A scan on the simulated scanner with this id, or of this seat. */
-  scan(seatOrDeviceId: string, value: string): void;
+  /** A scan on the simulated scanner with this id. */
+  scan(deviceId: string, value: string): void;
+  /** The simulated scanners' ids. */
+  scanners(): string[];
   /** A button on a simulated light controller (`address` = the bin's light address). */
   press(deviceId: string, address: string, button?: "confirm" | "shortage"): void;
   /** A simulated sensor channel blocked (`true`) or clear; an event only when it changed. */
@@ -33,14 +35,10 @@ export function simulatorOf(adapters: Adapters): DeviceSimulator {
   }
 
   return {
-    scan(target, value) {
-      for (const [id, a] of adapters) {
-        if (a instanceof SimScanner && (id === target || a.seat === target)) return a.scan(value);
-      }
-      throw new AppError("not_found", `no simulated scanner '${target}'`, [
-        { path: "scanner", message: "not a simulated scanner id or a seat with one" },
-      ]);
+    scan(deviceId, value) {
+      sim(deviceId, SimScanner, "scanner").scan(value);
     },
+    scanners: () => [...adapters].flatMap(([id, a]) => (a instanceof SimScanner ? [id] : [])),
     press(deviceId, address, button = "confirm") {
       sim(deviceId, SimLights, "light controller").press(address, button);
     },
@@ -55,8 +53,9 @@ export function simulatorOf(adapters: Adapters): DeviceSimulator {
   };
 }
 
-/** Where the station file puts each bin's light, button and sensor (station/topology.ts answers it). */
-export interface BinWiring {
+/** Where the station file puts each seat's scanners and each bin's light, button and sensor (station/topology.ts answers it). */
+export interface StationWiring {
+  scannersOf(seat: string): readonly string[];
   bin(ppsBinId: string): BinDefinition | null;
   binOfLight(device: string, address: string): string | null;
 }
@@ -69,8 +68,11 @@ export interface SimTarget {
   channel?: string;
 }
 
-/** The simulator by bin: a press or beam on a bin reaches the device the station file wires to it. */
-export function binSimulator(simulator: () => DeviceSimulator, wiring: BinWiring) {
+/**
+ * The simulator by seat and bin: a scan at a seat reaches its simulated scanner, a press or beam on a
+ * bin the device the station file wires to it.
+ */
+export function binSimulator(simulator: () => DeviceSimulator, wiring: StationWiring) {
   const binOf = (ppsBinId: string) => {
     const bin = wiring.bin(ppsBinId);
     if (!bin)
@@ -81,8 +83,21 @@ export function binSimulator(simulator: () => DeviceSimulator, wiring: BinWiring
     new AppError("not_found", `the bin has no ${what}`, [
       { path: "ppsBinId", message: `no ${what} declared` },
     ]);
+  /** The seat's simulated scanner, or null when its scanners are all real (or it has none). */
+  const scannerOf = (seat: string): string | null => {
+    const simulated = new Set(simulator().scanners());
+    return wiring.scannersOf(seat).find((id) => simulated.has(id)) ?? null;
+  };
   return {
-    scan: (seat: string, barcode: string) => simulator().scan(seat, barcode),
+    scannerOf,
+    scan(seat: string, barcode: string) {
+      const id = scannerOf(seat);
+      if (id === null)
+        throw new AppError("not_found", `no simulated scanner at seat '${seat}'`, [
+          { path: "seat", message: "not a seat with a simulated scanner" },
+        ]);
+      simulator().scan(id, barcode);
+    },
     press(target: SimTarget, button: "confirm" | "shortage") {
       const s = simulator();
       if (target.device !== undefined) return s.press(target.device, target.address ?? "", button);
@@ -106,3 +121,5 @@ export function binSimulator(simulator: () => DeviceSimulator, wiring: BinWiring
         .map((l) => ({ ppsBinId: wiring.binOfLight(l.deviceId, l.address), ...l })),
   };
 }
+
+export type BinSimulator = ReturnType<typeof binSimulator>;

@@ -8,9 +8,9 @@ import type { AppEnv } from "../../../http/context.js";
 import type { RouteRegistry } from "../../../http/openapi.js";
 import { route } from "../../../http/route.js";
 import { SCREEN_ACTION_EXAMPLES } from "../../../http/routes/request-examples.js";
-import { scanOutcomeSchema } from "../../../http/routes/scan.routes.js";
 import type { LiveSession } from "../../../services/auth/auth.service.js";
 import type { Outcome } from "../../engine.js";
+import { outcomeSchema } from "../../routes/outcome.schema.js";
 import { CONTAINER_EXCEPTIONS } from "../../scan-codes.js";
 import { PROBLEM_KINDS } from "../../seat.problem.js";
 import { SCREEN_ACTION_OPERATION } from "../actions.js";
@@ -199,7 +199,7 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
       body: screenActionSchema,
       examples: SCREEN_ACTION_EXAMPLES,
       responses: {
-        200: { description: "done; the new state follows on the event stream", schema: scanOutcomeSchema },
+        200: { description: "done; the new state follows on the event stream", schema: outcomeSchema },
         401: { description: "not signed in" },
         403: {
           description:

@@ -53,7 +53,8 @@ describe("HID scanners from recorded reports", () => {
 
     void fake.send(revinf);
     const scan = await h.next((e) => e.type === "scan", "REVINF answer");
-    expect(scan).toMatchObject({ deviceId: "scanner-back", seat: "back" });
+    expect(scan).toMatchObject({ deviceId: "scanner-back" });
+    expect(h.seatOf(scan.deviceId)).toBe("back");
     expect(scan.type === "scan" && scan.value.startsWith("Product Name: Voyager 1602g\r\n")).toBe(true);
     await h.next((e) => e.type === "scan", "the ]Z6 report");
     expect(h.hub.health()[0]).toMatchObject({ transport: "hid 0c2e:*", connected: true, errors: 0 });

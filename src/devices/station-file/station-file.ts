@@ -10,14 +10,14 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
-import type { FirmwareProfile } from "../devices/profiles/firmware-profile.schema.js";
-import { loadProfiles } from "../devices/profiles/load-profiles.js";
-import { AppError, type FieldError } from "../domain/errors.js";
+import { type BinDefinition, type StationFile, stationFileSchema } from "../../config/station-file.schema.js";
+import { AppError, type FieldError } from "../../domain/errors.js";
+import type { FirmwareProfile } from "../profiles/firmware-profile.schema.js";
+import { loadProfiles } from "../profiles/load-profiles.js";
 import { canonicalAddress, SIM_PROFILE, stationIssues } from "./station-file.checks.js";
-import { type BinDefinition, type StationFile, stationFileSchema } from "./station-file.schema.js";
 
 /** The profiles shipped with the agent (`<package>/firmware-profiles/`, from src/ and dist/ alike). */
-export const DEFAULT_PROFILES_DIR = fileURLToPath(new URL("../../firmware-profiles/", import.meta.url));
+export const DEFAULT_PROFILES_DIR = fileURLToPath(new URL("../../../firmware-profiles/", import.meta.url));
 
 export interface LoadedStation {
   /** The file read, or null for the embedded default station. */

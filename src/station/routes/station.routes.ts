@@ -14,13 +14,13 @@ import {
   stationModeSchema,
   stockAdjustSchema,
 } from "../../domain/station.schema.js";
+import { readJson } from "../../http/body.js";
+import type { AppEnv } from "../../http/context.js";
+import type { RouteRegistry, RouteSpec } from "../../http/openapi.js";
+import { type Handler, route } from "../../http/route.js";
+import { STATION_EXAMPLES as EX } from "../../http/routes/request-examples.js";
+import { srView } from "../../http/routes/requests.routes.js";
 import type { Operations } from "../../services/operations/operations.service.js";
-import { readJson } from "../body.js";
-import type { AppEnv } from "../context.js";
-import type { RouteRegistry, RouteSpec } from "../openapi.js";
-import { type Handler, route } from "../route.js";
-import { STATION_EXAMPLES as EX } from "./request-examples.js";
-import { srView } from "./requests.routes.js";
 
 const ok = z.object({ ok: z.literal(true) });
 

@@ -9,7 +9,11 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { DEFAULT_BINS, DEFAULT_SEATS } from "../../../src/config/config.schema.js";
-import { loadStation, parseStationText, validateStation } from "../../../src/config/station-file.js";
+import {
+  loadStation,
+  parseStationText,
+  validateStation,
+} from "../../../src/devices/station-file/station-file.js";
 import { isAppError } from "../../../src/domain/errors.js";
 import { type Profiles, testProfiles } from "../../support/devices/harness.js";
 import { good } from "../../support/devices/station-fixture.js";

@@ -5,12 +5,12 @@
  * tell every event's bin). Each issue carries the dotted path to fix. Pure.
  */
 
-import { driverOfProfile, type RegisteredDriver } from "../devices/drivers/registry.js";
-import type { FirmwareProfile } from "../devices/profiles/firmware-profile.schema.js";
-import { parseLightAddress } from "../devices/profiles/light-address.js";
-import { PROFILE_KINDS, protocolOf } from "../devices/profiles/profile-kinds.js";
-import type { FieldError } from "../domain/errors.js";
-import type { BinDefinition, DeviceDefinition, StationFile } from "./station-file.schema.js";
+import type { BinDefinition, DeviceDefinition, StationFile } from "../../config/station-file.schema.js";
+import type { FieldError } from "../../domain/errors.js";
+import { driverOfProfile, type RegisteredDriver } from "../drivers/registry.js";
+import type { FirmwareProfile } from "../profiles/firmware-profile.schema.js";
+import { parseLightAddress } from "../profiles/light-address.js";
+import { PROFILE_KINDS, protocolOf } from "../profiles/profile-kinds.js";
 
 /** The built-in profile of simulated devices; no file, only with `transport: sim`. */
 export const SIM_PROFILE = "sim";

@@ -1,36 +1,18 @@
 import type { Hono } from "hono";
 import { z } from "zod";
+import type { BinSimulator } from "../../devices/drivers/sim/simulator.js";
 import { AppError, type ErrorCode } from "../../domain/errors.js";
 import { rolesFor } from "../../domain/permissions.js";
-import { readJson } from "../body.js";
-import type { AppEnv } from "../context.js";
-import type { RouteRegistry } from "../openapi.js";
-import { type Handler, route } from "../route.js";
-import { STATION_EXAMPLES as EX } from "./request-examples.js";
+import { readJson } from "../../http/body.js";
+import type { AppEnv } from "../../http/context.js";
+import type { RouteRegistry } from "../../http/openapi.js";
+import { type Handler, route } from "../../http/route.js";
+import { STATION_EXAMPLES as EX } from "../../http/routes/request-examples.js";
+import type { Outcome, StationEngine } from "../engine.js";
+import { outcomeSchema } from "./outcome.schema.js";
 
-/**
- * What the station engine answers for one input (src/station/engine.ts `Outcome`), as the response
- * body's schema below documents it: the routes read it by that schema, which the engine's type meets.
- */
-type ScanOutcome = z.output<typeof scanOutcomeSchema>;
-
-export interface ScanPort {
-  scan(seat: string, barcode: string): ScanOutcome;
-  keyin(seat: string, quantity: number): ScanOutcome;
-  seats(): unknown[];
-  last(): ScanOutcome | null;
-}
-
-/** The simulated devices, addressed by bin (its light, button or beam) or by device. */
-export interface SimPort {
-  scan(seat: string, barcode: string): void;
-  press(
-    target: { ppsBinId?: string; device?: string; address?: string },
-    button: "confirm" | "shortage",
-  ): void;
-  sensor(target: { ppsBinId?: string; device?: string; channel?: string }, active: boolean): void;
-  lights(): unknown[];
-}
+/** What the routes ask of the engine. */
+type ScanEngine = Pick<StationEngine, "scan" | "keyin" | "seats" | "last">;
 
 const id = z.string().min(1).max(255);
 /** A scanner's line: the profiles allow up to 4096 characters (firmware-profiles `maxLength`). */
@@ -54,7 +36,7 @@ const sensorBody = z
   .refine((b) => oneTarget(b) && (b.device === undefined) === (b.channel === undefined), targetMessage);
 
 /** A refused input is a 409 `scan_refused` naming why; nothing changed (docs/architecture.md#flows). */
-function answer(out: ScanOutcome, path: string): ScanOutcome {
+function answer(out: Outcome, path: string): Outcome {
   if (out.result !== "refused") return out;
   throw new AppError("scan_refused", out.message ?? "refused", [{ path, message: out.reason ?? "refused" }], {
     reason: out.reason,
@@ -72,24 +54,16 @@ const errors = {
   },
 };
 
-/** The engine's answer to one input (src/station/engine.ts `Outcome`). */
-export const scanOutcomeSchema = z.looseObject({
-  seat: z.string().nullable(),
-  result: z.enum(["done", "refused", "debounced", "ignored"]),
-  reason: z.string().optional(),
-  message: z.string().optional(),
-  as: z.string().optional().describe("what the barcode was read as"),
-});
 const lightsView = z.object({
   lights: z.array(z.looseObject({ ppsBinId: z.string().nullable(), mode: z.string() })),
 });
-const simulatedView = lightsView.extend({ outcome: scanOutcomeSchema.nullable() });
+const simulatedView = lightsView.extend({ outcome: outcomeSchema.nullable() });
 
 /**
  * Scans and key-ins as the devices send them, through the station engine (docs/architecture.md#station-api),
  * and the simulator's controls (docs/architecture.md#the-station-model: simulated devices when no hardware is configured).
  */
-export function scanRoutes(engine: ScanPort, sim: SimPort) {
+export function scanRoutes(engine: ScanEngine, sim: BinSimulator) {
   return (app: Hono<AppEnv>, registry: RouteRegistry) => {
     type Io = { body: z.ZodType; example: unknown; answer?: z.ZodType };
     const post = (path: string, summary: string, io: Io, handler: Handler) =>
@@ -106,7 +80,7 @@ export function scanRoutes(engine: ScanPort, sim: SimPort) {
           roles: rolesFor("seat_input"),
           body: io.body,
           examples: { example: io.example },
-          responses: { 200: { description: "done", schema: io.answer ?? scanOutcomeSchema }, ...errors },
+          responses: { 200: { description: "done", schema: io.answer ?? outcomeSchema }, ...errors },
         },
         handler,
       );
