@@ -2,7 +2,7 @@
  * How the OpenAPI document describes the engine's answer to one input. `Outcome` in station/engine.ts
  * is its one definition; this is only its description for the HTTP routes that answer with it (the scan,
  * key-in and simulator routes, the screen's actions). A type test
- * (test/unit/station/outcome.schema.test.ts) fails `tsc` once the two part.
+ * (test/unit/station/routes/outcome.schema.test.ts) fails `tsc` once the two part.
  */
 import { z } from "zod";
 
