@@ -79,11 +79,15 @@ function card(c, task) {
   if (!c) return "";
   const color = c.binColor ?? "none";
   const scanned = task.current?.scanned;
+  // the line as read names the item; without it the card still says where and how many
+  const item = c.row;
   return h(
     "div",
     { class: "card", "data-phase": c.phase, "aria-label": t("ui.current"), role: "group" },
     face(c),
-    c.imageUrl ? h("img", { src: c.imageUrl, alt: t("ui.image", { sku: c.sku }), class: "card-image" }) : "",
+    item?.imageUrl
+      ? h("img", { src: item.imageUrl, alt: t("ui.image", { sku: item.sku }), class: "card-image" })
+      : "",
     h(
       "div",
       { class: "card-what" },
@@ -92,8 +96,8 @@ function card(c, task) {
         { class: "card-do" },
         c.phase === "take" ? t("ui.card_take", { slot: c.slot }) : t("ui.card_put", { bin: c.bin ?? "?" }),
       ),
-      h("p", { class: "card-sku" }, c.sku),
-      c.description ? h("p", { class: "card-desc" }, c.description) : "",
+      h("p", { class: "card-sku" }, item?.sku ?? ""),
+      item?.description ? h("p", { class: "card-desc" }, item.description) : "",
       h("p", { class: "card-line" }, t("ui.line_of", { n: c.line, m: c.lines })),
       scanned !== null && scanned !== undefined
         ? h("p", { class: "scanned" }, t("ui.scanned", { scanned, quantity: c.quantity }))
@@ -115,11 +119,11 @@ function pick(s, task) {
     ? task.racks.map((r) => t("ui.rack", { rack: r })).join(" · ")
     : t("ui.no_rack");
   const c = s.card;
-  const currentIndex = c ? c.line - 1 : -1;
+  // the lit line, or before a scan the line the card says to take (the first)
   const rows = task.lines.map((l, i) =>
     h(
       "tr",
-      { class: l.lit || (!task.current && i === currentIndex) ? "lit" : "" },
+      { class: l.lit || (c?.phase === "take" && i === 0) ? "lit" : "" },
       h("td", {}, l.slot),
       h("td", {}, l.sku, l.scanRequired ? h("span", { class: "tag" }, t("ui.scan_each")) : ""),
       h("td", {}, image(l.imageUrl, l.sku), l.description ?? ""),
