@@ -78,7 +78,7 @@ function face(c) {
 function card(c, task) {
   if (!c) return "";
   const color = c.binColor ?? "none";
-  const scanned = task.current?.scanned;
+  const current = task.current;
   // the line as read names the item; without it the card still says where and how many
   const item = c.row;
   return h(
@@ -99,8 +99,13 @@ function card(c, task) {
       h("p", { class: "card-sku" }, item?.sku ?? ""),
       item?.description ? h("p", { class: "card-desc" }, item.description) : "",
       h("p", { class: "card-line" }, t("ui.line_of", { n: c.line, m: c.lines })),
-      scanned !== null && scanned !== undefined
-        ? h("p", { class: "scanned" }, t("ui.scanned", { scanned, quantity: c.quantity }))
+      // of the whole line, as the instruction says it (the card's quantity is what is still to put)
+      current && current.scanned !== null
+        ? h(
+            "p",
+            { class: "scanned" },
+            t("ui.scanned", { scanned: current.scanned, quantity: current.quantity }),
+          )
         : "",
     ),
     h("p", { class: "card-qty", "aria-label": `${t("ui.quantity")} ${c.quantity}` }, String(c.quantity)),
