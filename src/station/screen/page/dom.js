@@ -1,5 +1,6 @@
 // @ts-check
 // Small DOM helpers and the message catalogue of the operator screen (no framework, no build step).
+/** @import { MessageKey } from "../messages/en.js" */
 /** @import { Msg } from "../state/types.js" */
 
 /** @typedef {Record<string, string | number>} Params */
@@ -22,18 +23,26 @@ export function useCatalogue(cat) {
 /**
  * A catalogue text with its `{placeholders}` filled (as src/station/screen/messages/messages.ts renders).
  * @param {string} key
- * @param {Params} [params]
+ * @param {Params} params
  */
-export function t(key, params = {}) {
+function fillIn(key, params) {
   const text = catalogue[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
 /**
- * A message of the screen state ({key, params}).
+ * A text of the page by its key, which the catalogue must have (en.ts `MessageKey`: a key the catalogue
+ * does not have fails the type check).
+ * @param {MessageKey} key
+ * @param {Params} [params]
+ */
+export const t = (key, params = {}) => fillIn(key, params);
+
+/**
+ * A message of the screen state ({key, params}): its key is the agent's (state/types.ts `Msg`).
  * @param {Msg | null | undefined} m
  */
-export const msg = (m) => (m ? t(m.key, m.params ?? {}) : "");
+export const msg = (m) => (m ? fillIn(m.key, m.params ?? {}) : "");
 
 /**
  * An element of the page (index.html has them all: a missing one is a fault of the page).

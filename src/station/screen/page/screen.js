@@ -3,6 +3,7 @@
 // (Server-Sent Events), renders every state it receives, sends taps, and shows a banner when the agent
 // is lost: at once when the connection breaks, or when no heartbeat came for STALE_MS. It reconnects by
 // itself and recovers without a reload.
+/** @import { MessageKey } from "../messages/en.js" */
 /** @import { ScreenState } from "../state/types.js" */
 /** @import { NumpadOptions, Tap } from "./render.js" */
 import { $, $as, fill, h, t, useCatalogue } from "./dom.js";
@@ -86,7 +87,7 @@ function outage() {
 
 /**
  * A short message in the instruction area (e.g. a tap made on a screen that had changed).
- * @param {string} key
+ * @param {MessageKey} key
  */
 function flash(key) {
   const el = $("flash");
@@ -188,7 +189,7 @@ async function act(body) {
   }
 }
 
-/** @param {string} [note] the catalogue key of a note above the form */
+/** @param {MessageKey} [note] a note above the form */
 function showSignIn(note) {
   signedIn = false;
   $("main").hidden = true;
