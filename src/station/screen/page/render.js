@@ -177,8 +177,10 @@ function actions(s, ctx) {
   fill($("actions"), out);
 }
 
-/** A refused scan takes over the instruction area until the agent drops it: why, what, and what instead. */
-/** @param {ScreenState} s */
+/**
+ * A refused scan takes over the instruction area until the agent drops it: why, what, and what instead.
+ * @param {ScreenState} s
+ */
 function alert(s) {
   const a = s.alert;
   const el = $("alert");
@@ -202,8 +204,8 @@ function alert(s) {
   );
 }
 
-/** Devices and printers in plain words, each with what the operator can do about it. */
 /**
+ * Devices and printers in plain words, each with what the operator can do about it.
  * @param {ScreenState} s
  * @param {RenderContext["act"]} act
  */
