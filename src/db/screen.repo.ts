@@ -1,4 +1,4 @@
-import type { ScreenPickRow } from "../domain/screen-pick-row.js";
+import type { ScreenAuditRow, ScreenItem, ScreenPickRow, ScreenPutRow } from "../domain/screen-rows.js";
 import type { Sqlite } from "./open.js";
 
 /**
@@ -6,7 +6,8 @@ import type { Sqlite } from "./open.js";
  * racks with what the operator needs to find the item (SKU, description, image), the staged totes
  * and what they still expect, the audit's lines with their SKUs, the orders in each bin, and the
  * operators seen at the station. One prepared statement each, grouped by what they read; read after
- * every change a screen shows.
+ * every change a screen shows. The rows are domain/screen-rows.ts's, which the screen passes to its page
+ * as they are.
  */
 /** A pick row as SQLite returns it: `scanRequired` is 0 or 1. */
 type PickSqlRow = Omit<ScreenPickRow, "scanRequired"> & { scanRequired: number };
@@ -20,13 +21,13 @@ interface PutRequestRow {
   attributesJson: string;
 }
 
-interface ItemText {
-  sku: string;
-  description: string | null;
-  imageUrl: string | null;
-}
-
-const ITEM_TEXT = `json_extract(i.doc, '$.description') AS description, json_extract(i.doc, '$.imageUrl') AS imageUrl`;
+/**
+ * An item as the screen names it (domain/screen-rows.ts `ScreenItem`), from `items i`: one fragment for
+ * the pick and the put reads. The audit's lines leave the image out: it is shown only through
+ * station/screen/image-policy.ts, which filters pick lines and put items.
+ */
+const ITEM = `i.product_sku AS sku, json_extract(i.doc, '$.description') AS description,
+  json_extract(i.doc, '$.imageUrl') AS imageUrl`;
 const SCAN_REQUIRED = "json_type(i.doc, '$.productAttributes.scan_required') = 'true'";
 /** Put actuals that settle what a put expects (excess items do not; services/put/put-expectations.ts). */
 const SETTLING = "state NOT IN ('back_excess_entities', 'front_excess_entities')";
@@ -43,7 +44,7 @@ function pickReads(sqlite: Sqlite) {
   // the same work order as the engine's (scan.repo.ts), over every item at the presented slots
   const pickLines = sqlite.prepare<[], PickSqlRow>(
     `SELECT sr.external_id AS "order", l.external_id AS line, r.location AS slot, r.item_id AS itemId,
-            i.product_sku AS sku, ${ITEM_TEXT}, min(r.quantity, l.expected - l.picked - l.short) AS quantity,
+            ${ITEM}, min(r.quantity, l.expected - l.picked - l.short) AS quantity,
             sr.bin_id AS bin, ${SCAN_REQUIRED} AS scanRequired
        FROM racks rk JOIN locations loc ON loc.msu = rk.msu
        JOIN reservations r ON r.location = loc.id
@@ -97,11 +98,9 @@ function putReads(sqlite: Sqlite) {
   const handled = sqlite.prepare<[number], { itemId: number; n: number }>(
     `SELECT item_id AS itemId, sum(quantity) AS n FROM actuals WHERE request_id = ? AND ${SETTLING} GROUP BY item_id`,
   );
-  const item = sqlite.prepare<[number], ItemText>(
-    `SELECT i.product_sku AS sku, ${ITEM_TEXT} FROM items i WHERE i.id = ?`,
-  );
+  const item = sqlite.prepare<[number], ScreenItem>(`SELECT ${ITEM} FROM items i WHERE i.id = ?`);
 
-  function putItems() {
+  function putItems(): ScreenPutRow[] {
     return puts.all().flatMap((p) => {
       const exp = JSON.parse(p.expectationsJson ?? "null") as {
         containers?: Array<{ products: Array<{ itemId: number; productQuantity: number }> }>;
@@ -131,16 +130,13 @@ function auditReads(sqlite: Sqlite) {
   const audit = sqlite.prepare<[], { id: number; auditId: string; kq: number }>(
     "SELECT id, audit_id AS auditId, kq FROM audits WHERE status = 'started' ORDER BY id LIMIT 1",
   );
-  const auditLines = sqlite.prepare<
-    [number],
-    { auditLineId: string; location: string; sku: string; description: string | null; status: string }
-  >(
+  const auditLines = sqlite.prepare<[number], Omit<ScreenAuditRow, "open"> & { status: string }>(
     `SELECT al.audit_line_id AS auditLineId, al.location, i.product_sku AS sku,
             json_extract(i.doc, '$.description') AS description, al.status
        FROM audit_lines al JOIN items i ON i.id = al.item_id WHERE al.audit_row_id = ? ORDER BY al.id`,
   );
   return {
-    audit() {
+    audit(): { auditId: string; kq: boolean; lines: ScreenAuditRow[] } | null {
       const a = audit.get();
       if (!a) return null;
       const lines = auditLines

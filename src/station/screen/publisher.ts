@@ -9,7 +9,7 @@
  */
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
-import type { ScreenPickRow } from "../../domain/screen-pick-row.js";
+import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../domain/screen-rows.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
 import type { EngineInput, Outcome } from "../engine.js";
@@ -21,15 +21,7 @@ import type { ScreenEventInput } from "./state/event.js";
 import { createLastEvents } from "./state/last-events.js";
 import { nextPick } from "./state/operator.js";
 import { deriveScreen } from "./state/state.js";
-import type {
-  AuditLineRow,
-  BinOrder,
-  Lang,
-  LastEvent,
-  PutItemRow,
-  ScreenState,
-  SeatRefusal,
-} from "./state/types.js";
+import type { BinOrder, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
 import { nextVersion, type Versioned } from "./state/version.js";
 
 const OWNER = "operator-screen";
@@ -49,8 +41,8 @@ export interface ScreenStore {
   pickLines(): ScreenPickRow[];
   pickWaiting(): boolean;
   racks(): string[];
-  putItems(): PutItemRow[];
-  audit(): { auditId: string; kq: boolean; lines: AuditLineRow[] } | null;
+  putItems(): ScreenPutRow[];
+  audit(): { auditId: string; kq: boolean; lines: ScreenAuditRow[] } | null;
   operators(limit: number): string[];
   operatorLang(name: string): string | null;
   sawOperator(name: string, at: number): void;

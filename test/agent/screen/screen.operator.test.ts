@@ -67,7 +67,7 @@ describe("problems", () => {
       phase: "take",
       slot: "M1-A1",
       face: { rows: 1, cols: 1, row: 1, col: 1 },
-      sku: "A",
+      row: { order: "P1", sku: "A", slot: "M1-A1" },
       quantity: 3,
       line: 1,
       lines: 1,

@@ -132,7 +132,7 @@ describe("operator screen: the agent's new state members", { timeout: deadline(6
   it("the card from the state: the slot on the rack face (or its label), line n of m, the bin in its light's colour", async () => {
     await ensureLit();
     const s = await ok(rig.t.call("GET", "/station/seats/front/screen"));
-    expect(s.card).toMatchObject({ phase: "put", sku: "REF", quantity: 2, line: 1, lines: 1 });
+    expect(s.card).toMatchObject({ phase: "put", row: { sku: "REF" }, quantity: 2, line: 1, lines: 1 });
     const card = page.getByRole("group", { name: "Now" });
     await text(card, /Put into bin \d/);
     await text(card, /Line 1 of 1/);

@@ -8,6 +8,7 @@
  */
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Card } from "../../../src/station/screen/state/types.js";
 import { deadline } from "../../support/deadline.js";
 import { ok } from "../../support/station.js";
 import { atEverySize, expectAccessible, expectLayout } from "./support/checks.js";
@@ -147,17 +148,15 @@ describe("operator screen: layout at every panel size", { timeout: deadline(120_
       })),
       card: {
         phase: "put",
+        row: { ...real.card.row, sku: "L01", description: "Line item 01, cotton, long sleeve, size XL" },
         slot,
         face: { rows: 5, cols: 8, row: 2, col: 3 },
-        sku: "L01",
-        description: "Line item 01, cotton, long sleeve, size XL",
-        imageUrl: null,
         quantity: 12,
         line: 1,
         lines: 40,
         bin: "1",
         binColor: "green",
-      },
+      } satisfies Card,
       problems: ["missing", "damaged", "short", "extra", "wrong_slot"].map((kind) => ({
         kind,
         label: m(

@@ -164,6 +164,10 @@ describe("operator screen: pick", { timeout: deadline(60_000) }, () => {
     await text(page.getByRole("table", { name: "Task" }), /SERIAL\s*scan each/);
     await rig.scan("BC-SERIAL");
     await text(heading(), /Scan each unit of SERIAL into bin \d: 1 of 3 scanned/);
+    // the card: 2 still to put, 1 of the line's 3 scanned
+    const card = page.getByRole("group", { name: "Now" });
+    await text(card.locator(".scanned"), "1 of 3 scanned");
+    expect(await card.locator(".card-qty").innerText()).toBe("2");
     expect(await button("Confirm").count()).toBe(0);
     expect(await button("Key in quantity").count()).toBe(0);
     const refused = await rig.t.call("POST", "/station/seats/front/keyin", { quantity: 3 });
@@ -173,6 +177,7 @@ describe("operator screen: pick", { timeout: deadline(60_000) }, () => {
     await rig.shot(page, "scan-each-1-of-3");
     await rig.scan("BC-SERIAL");
     await text(heading(), /2 of 3 scanned/);
+    await text(card.locator(".scanned"), "2 of 3 scanned");
     await rig.scan("BC-SERIAL");
     await text(last(), /BC-SERIAL\s+Picked/);
     expect(await requestState("ORDER-SR")).toBe("complete");

@@ -1,10 +1,50 @@
+// @ts-check
 // Renders one screen state (src/station/screen/state/types.ts): the page never decides what to show,
 // it only draws what the agent sent. `act(body)` sends a tap; `openNumpad()` asks for a quantity.
+/** @import { KeyIn, ScreenState } from "../state/types.js" */
 import { $, fill, h, msg, t } from "./dom.js";
 import { renderTask } from "./task.js";
 
+/**
+ * A tap: one of the screen's actions, `{type, …}` (docs/station.md#operator-screen, "Actions").
+ * @typedef {{ type: string, [field: string]: unknown }} Tap
+ */
+
+/**
+ * What the numpad asks for: `keyin` (the state's) says what is counted, `max` (or keyin.max) bounds it,
+ * `initial` is keyed in already, `title` heads it; `done(q)` gets a possible quantity.
+ * @typedef {object} NumpadOptions
+ * @property {KeyIn | null} [keyin]
+ * @property {number} [max]
+ * @property {string} [initial]
+ * @property {string} [title]
+ * @property {(quantity: number) => void} done
+ */
+
+/**
+ * What the page gives `render` besides the state: the language, the language buttons (code → name), and
+ * what a tap does (`act` resolves to whether the agent took it).
+ * @typedef {object} RenderContext
+ * @property {string} lang
+ * @property {Readonly<Record<string, string>>} langs
+ * @property {(body: Tap) => Promise<boolean>} act
+ * @property {(opts: NumpadOptions) => void} openNumpad
+ * @property {(label: string, report: () => Promise<unknown>) => void} confirmException
+ * @property {() => void} openProblems
+ */
+
+/**
+ * @param {string} label
+ * @param {() => unknown} onclick
+ * @param {string} [cls]
+ */
 const button = (label, onclick, cls = "") => h("button", { type: "button", class: cls, onclick }, label);
 
+/**
+ * @param {ScreenState} s
+ * @param {RenderContext["langs"]} langs
+ * @param {RenderContext["act"]} act
+ */
 function header(s, langs, act) {
   $("title").textContent = t("ui.title", { ppsId: s.ppsId, seat: s.seat });
   $("mode").textContent = t(`mode.${s.mode}`);
@@ -37,6 +77,10 @@ function header(s, langs, act) {
   );
 }
 
+/**
+ * @param {ScreenState} s
+ * @param {RenderContext["act"]} act
+ */
 function bins(s, act) {
   const tiles = s.bins.map((b) => {
     const l = b.light;
@@ -44,7 +88,7 @@ function bins(s, act) {
     const actions = b.actions.map((a) =>
       button(t(`ui.bin_${a}`, { bin: b.id }), () => act({ type: a, bin: b.id }), "small"),
     );
-    const outcome = b.outcome ?? null;
+    const outcome = b.outcome;
     const error = b.signal === "error";
     return h(
       "div",
@@ -63,7 +107,7 @@ function bins(s, act) {
       outcome ? h("span", { class: `bin-flag ${outcome}` }, t(`ui.outcome_${outcome}`)) : "",
       h("span", { class: "bin-state" }, t(`bin.${b.state}`)),
       h("span", { class: "bin-orders" }, b.orders.map((o) => o.id).join(", ")),
-      b.printError && !(s.notices ?? []).some((n) => n.kind === "printer_failed")
+      b.printError && !s.notices.some((n) => n.kind === "printer_failed")
         ? h("span", { class: "bin-error" }, t("ui.label_not_printed"))
         : "",
       actions,
@@ -79,6 +123,7 @@ function bins(s, act) {
   $("bins").tabIndex = 0;
 }
 
+/** @param {ScreenState} s */
 function last(s) {
   const e = s.lastEvent;
   const el = $("last");
@@ -93,6 +138,10 @@ function last(s) {
   );
 }
 
+/**
+ * @param {ScreenState} s
+ * @param {RenderContext} ctx
+ */
 function actions(s, ctx) {
   const { act, openNumpad } = ctx;
   const a = s.allowed;
@@ -101,7 +150,7 @@ function actions(s, ctx) {
   if (a.closeSlot) out.push(button(t("ui.close_slot"), () => act({ type: "confirm" }), "primary"));
   if (a.keyin)
     out.push(button(t("ui.key_in"), () => openNumpad({ done: (q) => act({ type: "keyin", quantity: q }) })));
-  if (s.problems?.length) out.push(button(t("ui.problem"), () => ctx.openProblems(), "warn problem"));
+  if (s.problems.length) out.push(button(t("ui.problem"), () => ctx.openProblems(), "warn problem"));
   for (const code of a.exceptions) {
     // in pick and put an exception ends units of the order: a stray tap must not do that. One the
     // problem report covers is reported there (its quantity keyed, then confirmed); the others ask
@@ -110,7 +159,7 @@ function actions(s, ctx) {
       out.push(button(t(`exception.${code}`), () => act({ type: "exception", code }), "warn"));
       continue;
     }
-    if (s.problems?.some((p) => p.replaces === code)) continue;
+    if (s.problems.some((p) => p.replaces === code)) continue;
     out.push(
       button(
         t(`exception.${code}`),
@@ -128,9 +177,12 @@ function actions(s, ctx) {
   fill($("actions"), out);
 }
 
-/** A refused scan takes over the instruction area until the agent drops it: why, what, and what instead. */
+/**
+ * A refused scan takes over the instruction area until the agent drops it: why, what, and what instead.
+ * @param {ScreenState} s
+ */
 function alert(s) {
-  const a = s.alert ?? null;
+  const a = s.alert;
   const el = $("alert");
   el.hidden = !a;
   $("instruction").hidden = !!a;
@@ -152,25 +204,31 @@ function alert(s) {
   );
 }
 
-/** Devices and printers in plain words, each with what the operator can do about it. */
+/**
+ * Devices and printers in plain words, each with what the operator can do about it.
+ * @param {ScreenState} s
+ * @param {RenderContext["act"]} act
+ */
 function notices(s, act) {
-  const out = (s.notices ?? []).map((n) => {
+  const out = s.notices.map((n) => {
     const parts = [h("span", { class: "notice-text" }, msg(n.text))];
     if (n.kind === "lights_down" && n.bins?.length)
       parts.push(h("strong", { class: "notice-bins" }, t("ui.watch_bins", { bins: n.bins.join(", ") })));
     if (n.kind === "scanner_down" && s.manualEntry) {
-      const input = h("input", {
-        id: "manual-code",
-        "aria-label": t("ui.manual_code"),
-        autocomplete: "off",
-        placeholder: t("ui.manual_code"),
-      });
+      const input = /** @type {HTMLInputElement} */ (
+        h("input", {
+          id: "manual-code",
+          "aria-label": t("ui.manual_code"),
+          autocomplete: "off",
+          placeholder: t("ui.manual_code"),
+        })
+      );
       parts.push(
         h(
           "form",
           {
             class: "manual",
-            onsubmit: (ev) => {
+            onsubmit: (/** @type {SubmitEvent} */ ev) => {
               ev.preventDefault();
               const barcode = input.value.trim();
               input.value = "";
@@ -195,6 +253,10 @@ function notices(s, act) {
   $("notices").hidden = out.length === 0;
 }
 
+/**
+ * @param {ScreenState} s
+ * @param {RenderContext["act"]} act
+ */
 function login(s, act) {
   $("login").hidden = !s.allowed.login;
   $("login-label").textContent = t("ui.badge");
@@ -210,6 +272,11 @@ export function keepInView() {
   for (const el of document.querySelectorAll(".list .lit")) el.scrollIntoView({ block: "nearest" });
 }
 
+/**
+ * Draws the state.
+ * @param {ScreenState} s
+ * @param {RenderContext} ctx
+ */
 export function render(s, ctx) {
   document.documentElement.lang = ctx.lang;
   $("main").hidden = false;

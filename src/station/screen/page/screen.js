@@ -1,8 +1,12 @@
+// @ts-check
 // The operator screen page (docs/station.md#operator-screen): connects to the seat's live screen state
 // (Server-Sent Events), renders every state it receives, sends taps, and shows a banner when the agent
 // is lost: at once when the connection breaks, or when no heartbeat came for STALE_MS. It reconnects by
 // itself and recovers without a reload.
-import { $, fill, h, t, useCatalogue } from "./dom.js";
+/** @import { MessageKey } from "../messages/en.js" */
+/** @import { ScreenState } from "../state/types.js" */
+/** @import { NumpadOptions, Tap } from "./render.js" */
+import { $, $as, fill, h, t, useCatalogue } from "./dom.js";
 import { keepInView, render } from "./render.js";
 import { play, unlock } from "./sound.js";
 import { closeProblems, confirmException, openProblems } from "./task.js";
@@ -13,29 +17,45 @@ const forced = new URLSearchParams(location.search).get("lang");
 /** The agent sends a ping every 700 ms: missing two means it is gone. */
 const STALE_MS = 1500;
 
+/** @type {Record<string, Record<string, string>>} */
 const catalogues = {};
+/**
+ * The language buttons: code → the language's own name.
+ * @type {Record<string, string>}
+ */
 const langs = {};
+/** @type {ScreenState | null} */
 let state = null;
+/** @type {number | null} */
 let lastSeq = null;
 let seen = 0;
+/** @type {EventSource | null} */
 let source = null;
 let signedIn = false;
 let busy = false;
 let lost = false;
+/** @type {number | null} */
 let lastSound = null;
-let flashTimer = null;
+/** @type {number | undefined} */
+let flashTimer;
 
+/**
+ * @param {string} lang
+ * @returns {Promise<Record<string, string>>}
+ */
 async function catalogue(lang) {
-  if (!catalogues[lang]) {
-    const res = await fetch(`/screen/assets/messages/${lang}`);
-    catalogues[lang] = res.ok ? await res.json() : {};
-  }
-  return catalogues[lang];
+  const known = catalogues[lang];
+  if (known) return known;
+  const res = await fetch(`/screen/assets/messages/${lang}`);
+  const cat = res.ok ? await res.json() : {};
+  catalogues[lang] = cat;
+  return cat;
 }
 
 /**
  * While the agent is lost every control is disabled (a tap would act on a state the agent may no longer
  * have) and the header says so; the controls the page disabled come back when the stream does.
+ * @param {boolean} isLost
  */
 function banner(isLost) {
   lost = isLost;
@@ -53,6 +73,7 @@ function outage() {
   for (const el of document.querySelectorAll(
     ".top button, #main button, #main input, .overlay button, .overlay input",
   )) {
+    if (!(el instanceof HTMLButtonElement || el instanceof HTMLInputElement)) continue;
     if (el.closest("#signin")) continue;
     if (lost && !el.disabled) {
       el.disabled = true;
@@ -64,7 +85,10 @@ function outage() {
   }
 }
 
-/** A short message in the instruction area (e.g. a tap made on a screen that had changed). */
+/**
+ * A short message in the instruction area (e.g. a tap made on a screen that had changed).
+ * @param {MessageKey} key
+ */
 function flash(key) {
   const el = $("flash");
   el.textContent = t(key);
@@ -75,6 +99,10 @@ function flash(key) {
   }, 4000);
 }
 
+/**
+ * Draws a state the agent sent, in the page's language.
+ * @param {ScreenState} s
+ */
 async function show(s) {
   const lang = forced ?? s.lang;
   useCatalogue(await catalogue(lang));
@@ -86,10 +114,10 @@ async function show(s) {
     lang,
     langs,
     act,
-    openNumpad: (opts) => openNumpad({ keyin: s.keyin ?? null, ...opts }),
+    openNumpad: (opts) => openNumpad({ keyin: s.keyin, ...opts }),
     confirmException,
     openProblems: () =>
-      openProblems(s.problems ?? [], {
+      openProblems(s.problems, {
         act,
         openNumpad: (opts) => openNumpad({ keyin: null, ...opts }),
       }),
@@ -100,16 +128,14 @@ async function show(s) {
 
 /**
  * Good and refused tones follow the last event; the completion chord plays only when the state says
- * `sound.kind: "complete"` (a state without `sound` keeps the last event's own tone).
+ * `sound.kind: "complete"`.
+ * @param {ScreenState} s
+ * @param {boolean} first
  */
 function sounds(s, first) {
   const e = s.lastEvent;
   const fresh = e && lastSeq !== null && e.seq > lastSeq && !first;
   lastSeq = e ? e.seq : (lastSeq ?? 0);
-  if (!("sound" in s)) {
-    if (fresh) play(e.tone);
-    return;
-  }
   const at = s.sound ? s.sound.at : null;
   const sound = s.sound && at !== lastSound && !first ? s.sound.kind : null;
   if (at !== null) lastSound = at;
@@ -119,16 +145,18 @@ function sounds(s, first) {
 }
 
 /**
- * A tap: carries the `version` of the state it was made on (when the state has one), so the agent
+ * A tap: carries the `version` of the state it was made on, so the agent
  * refuses a tap made on a screen that has since changed (409 `stale_screen`): the page then says so
  * and shows the latest state. Nothing is sent while the agent is lost.
+ * @param {Tap} body
+ * @returns {Promise<boolean>}
  */
 async function act(body) {
   if (busy || lost) return false;
   busy = true;
   unlock();
   try {
-    const sent = typeof state?.version === "number" ? { ...body, version: state.version } : body;
+    const sent = state ? { ...body, version: state.version } : body;
     const res = await fetch(`${base}/actions`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -161,6 +189,7 @@ async function act(body) {
   }
 }
 
+/** @param {MessageKey} [note] a note above the form */
 function showSignIn(note) {
   signedIn = false;
   $("main").hidden = true;
@@ -240,29 +269,39 @@ function watchdog() {
 // (choose the problem, key its quantity, confirm, then where the unit goes), centred over the page and
 // never larger than the window ----
 
+/**
+ * @param {string} label
+ * @param {() => unknown} onclick
+ * @param {string} [cls]
+ * @param {Record<string, string>} [extra] more attributes
+ */
 const button = (label, onclick, cls = "", extra = {}) =>
   h("button", { type: "button", class: cls, onclick, ...extra }, label);
 
 /** The page disables what it draws while the agent is lost: it is told a dialog was drawn. */
 const drawn = () => document.dispatchEvent(new Event("controls"));
 
+/** @type {NumpadOptions["done"] | null} */
 let numpadDone = null;
 let numpadMax = 999999;
 
+/** The numpad's entry (an `<output>`: the keys type into it, not a keyboard). */
+const entry = () => $as("numpad-value", HTMLOutputElement);
+
 /**
- * Asks for a quantity: `keyin` ({item, expected, max} of the state) says what is counted, `max` (or
- * keyin.max) bounds it, `initial` is keyed in already, `title` heads it; `done(q)` gets a possible one.
+ * Asks for a quantity (render.js `NumpadOptions`).
+ * @param {NumpadOptions} opts
  */
 function openNumpad({ keyin = null, max, initial = "", title, done }) {
   numpadDone = done;
   numpadMax = max ?? keyin?.max ?? 999999;
-  $("numpad-value").value = initial;
+  entry().value = initial;
   $("numpad-title").textContent = title ?? t("ui.key_in");
   $("numpad-item").textContent = keyin
     ? t("ui.numpad_item", { item: keyin.item, expected: keyin.expected })
     : "";
   $("numpad-item").hidden = !keyin;
-  const digit = (d) =>
+  const digit = (/** @type {number} */ d) =>
     button(String(d), () => key(String(d)), "key", {
       "data-digit": String(d),
       "aria-controls": "numpad-value",
@@ -285,22 +324,24 @@ function openNumpad({ keyin = null, max, initial = "", title, done }) {
   drawn();
 }
 
-/** A key: a digit appends, "" takes the last one back, null clears. */
+/**
+ * A key: a digit appends, "" takes the last one back, null clears.
+ * @param {string | null} d
+ */
 function key(d) {
-  const v = $("numpad-value").value;
-  if (d === null) $("numpad-value").value = "";
-  else if (d === "") $("numpad-value").value = v.slice(0, -1);
-  else if (v.length < 6 && Number(v + d) <= numpadMax && !(v === "" && d === "0"))
-    $("numpad-value").value = v + d;
+  const v = entry().value;
+  if (d === null) entry().value = "";
+  else if (d === "") entry().value = v.slice(0, -1);
+  else if (v.length < 6 && Number(v + d) <= numpadMax && !(v === "" && d === "0")) entry().value = v + d;
   checkEntry();
 }
 
 /** Marks an impossible entry and disables what cannot be keyed: OK only takes 1 … max. */
 function checkEntry() {
-  const v = $("numpad-value").value;
+  const v = entry().value;
   const n = Number(v);
   const bad = v !== "" && (n < 1 || n > numpadMax);
-  $("numpad-value").setAttribute("aria-invalid", bad ? "true" : "false");
+  entry().setAttribute("aria-invalid", bad ? "true" : "false");
   $("numpad-error").textContent =
     n > numpadMax
       ? t("ui.numpad_too_many", { max: numpadMax })
@@ -309,11 +350,12 @@ function checkEntry() {
         : "";
   $("numpad-error").hidden = !$("numpad-error").textContent;
   for (const b of $("numpad-keys").querySelectorAll("[data-digit]")) {
-    const d = b.dataset.digit;
+    if (!(b instanceof HTMLButtonElement)) continue;
+    const d = b.dataset.digit ?? "";
     b.disabled = v.length >= 6 || Number(v + d) > numpadMax || (v === "" && d === "0");
   }
-  const ok = $("numpad-ok");
-  if (ok) ok.disabled = v === "" || bad;
+  const ok = document.getElementById("numpad-ok");
+  if (ok instanceof HTMLButtonElement) ok.disabled = v === "" || bad;
   document.body.dataset.numpad = bad ? "invalid" : "ok";
 }
 
@@ -323,12 +365,15 @@ function closeNumpad() {
 }
 
 function submitNumpad() {
-  const q = Number($("numpad-value").value);
+  const q = Number(entry().value);
   const done = numpadDone;
   if (!Number.isInteger(q) || q < 1 || q > numpadMax) return checkEntry();
   closeNumpad();
   done?.(q);
 }
+
+/** @param {string} id */
+const input = (id) => $as(id, HTMLInputElement);
 
 function forms() {
   $("signin-form").addEventListener("submit", async (ev) => {
@@ -336,22 +381,25 @@ function forms() {
     const res = await fetch(`/screen/${encodeURIComponent(seat)}/session`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ username: $("signin-user").value, password: $("signin-password").value }),
+      body: JSON.stringify({
+        username: input("signin-user").value,
+        password: input("signin-password").value,
+      }),
     });
-    $("signin-password").value = "";
+    input("signin-password").value = "";
     if (res.ok) check();
     else showSignIn("ui.sign_in_failed");
   });
   $("login-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const user = $("login-user").value.trim();
-    $("login-user").value = "";
+    const user = input("login-user").value.trim();
+    input("login-user").value = "";
     if (user) act({ type: "login", user });
   });
   $("sim-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const barcode = $("sim-barcode").value.trim();
-    $("sim-barcode").value = "";
+    const barcode = input("sim-barcode").value.trim();
+    input("sim-barcode").value = "";
     if (barcode) act({ type: "scan", barcode });
   });
   document.addEventListener("pointerdown", unlock, { once: true });

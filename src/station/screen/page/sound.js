@@ -1,11 +1,16 @@
+// @ts-check
 // Tones of the operator screen, generated with Web Audio (no sound files): good, refused, complete.
 // A browser lets a page sound only after a first tap; the kiosk command allows it from the start.
 
+/** @type {AudioContext | null} */
 let ctx = null;
 
+/** @returns {AudioContext | null} */
 function audio() {
   if (ctx) return ctx;
-  const Ctx = globalThis.AudioContext ?? globalThis.webkitAudioContext;
+  // older WebKit names it with its prefix
+  const w = /** @type {typeof globalThis & { webkitAudioContext?: typeof AudioContext }} */ (globalThis);
+  const Ctx = w.AudioContext ?? w.webkitAudioContext;
   if (!Ctx) return null;
   ctx = new Ctx();
   return ctx;
@@ -16,6 +21,13 @@ export function unlock() {
   audio()?.resume?.();
 }
 
+/**
+ * @param {AudioContext} c
+ * @param {number} freq
+ * @param {number} start
+ * @param {number} length
+ * @param {OscillatorType} type
+ */
 function tone(c, freq, start, length, type) {
   const osc = c.createOscillator();
   const gain = c.createGain();
@@ -29,6 +41,12 @@ function tone(c, freq, start, length, type) {
   osc.stop(c.currentTime + start + length + 0.02);
 }
 
+/** @typedef {"good" | "refused" | "complete"} ToneName */
+
+/**
+ * Each tone's notes: frequency (Hz), start and length (s), waveform.
+ * @type {Record<ToneName, Array<[number, number, number, OscillatorType]>>}
+ */
 const TONES = {
   // one short high beep
   good: [[880, 0, 0.12, "sine"]],
@@ -45,9 +63,10 @@ const TONES = {
   ],
 };
 
+/** @param {ToneName} name */
 export function play(name) {
   const c = audio();
-  if (!c || !TONES[name]) return;
+  if (!c) return;
   for (const [freq, start, length, type] of TONES[name]) tone(c, freq, start, length, type);
   document.body.dataset.lastTone = name;
 }

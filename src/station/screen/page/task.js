@@ -1,9 +1,18 @@
+// @ts-check
 // The task panel: what the operator works on in the station's mode. In pick, a card read from 1.5 m for
 // the current line (the slot on a drawing of the rack face, the item, the quantity, the target bin in its
 // light's colour; before a scan what to take, after it where to put it) over the list of lines, which
 // scrolls in its own panel; a tote's items; the slot being counted.
+/** @import { Card, Problem, ScreenState, Task } from "../state/types.js" */
+/** @import { Child } from "./dom.js" */
+/** @import { RenderContext } from "./render.js" */
 import { $, fill, h, msg, t } from "./dom.js";
 
+/**
+ * @param {string} label
+ * @param {string[]} head
+ * @param {HTMLElement[]} rows
+ */
 const table = (label, head, rows) =>
   h(
     "table",
@@ -20,7 +29,11 @@ const table = (label, head, rows) =>
     h("tbody", {}, rows),
   );
 
-/** A long list scrolls in its own panel, which a keyboard can reach too. */
+/**
+ * A long list scrolls in its own panel, which a keyboard can reach too.
+ * @param {HTMLElement} content
+ * @param {string} [cls]
+ */
 const list = (content, cls = "") =>
   h(
     "div",
@@ -28,35 +41,16 @@ const list = (content, cls = "") =>
     content,
   );
 
+/**
+ * @param {string | null} url
+ * @param {string} sku
+ */
 const image = (url, sku) => (url ? h("img", { src: url, alt: t("ui.image", { sku }), class: "thumb" }) : "");
-
-/** The state's card, or (a state from before cards) one made of the lit line or else the first line. */
-function cardOf(s) {
-  if (s.card !== undefined) return s.card;
-  const task = s.task;
-  const lines = task.lines;
-  const cur = task.current;
-  const line = cur ?? lines[0];
-  if (!line) return null;
-  const index = cur ? lines.findIndex((l) => l.lit) : 0;
-  return {
-    phase: cur ? "put" : "take",
-    slot: line.slot,
-    face: null,
-    sku: line.sku,
-    description: line.description ?? null,
-    imageUrl: line.imageUrl ?? null,
-    quantity: line.quantity,
-    line: index >= 0 ? index + 1 : 1,
-    lines: Math.max(lines.length, 1),
-    bin: line.bin ?? null,
-    binColor: null,
-  };
-}
 
 /**
  * The slot, big, under a drawing of the rack face (rows × cols, row and col counted from 1) with the slot
  * lit; without face geometry the slot alone.
+ * @param {Card} c
  */
 function face(c) {
   const f = c.face;
@@ -77,16 +71,23 @@ function face(c) {
   return h("div", { class: "slot-box with-face" }, drawing, label);
 }
 
-function card(c, s) {
+/**
+ * @param {Card | null} c
+ * @param {Extract<Task, { kind: "pick" }>} task
+ */
+function card(c, task) {
   if (!c) return "";
-  const tile = c.bin ? s.bins.find((b) => b.id === c.bin) : null;
-  const color = c.binColor ?? (tile?.light.mode === "show" ? tile.light.color : null) ?? "none";
-  const scanned = s.task.current?.scanned;
+  const color = c.binColor ?? "none";
+  const current = task.current;
+  // the line as read names the item; without it the card still says where and how many
+  const item = c.row;
   return h(
     "div",
     { class: "card", "data-phase": c.phase, "aria-label": t("ui.current"), role: "group" },
     face(c),
-    c.imageUrl ? h("img", { src: c.imageUrl, alt: t("ui.image", { sku: c.sku }), class: "card-image" }) : "",
+    item?.imageUrl
+      ? h("img", { src: item.imageUrl, alt: t("ui.image", { sku: item.sku }), class: "card-image" })
+      : "",
     h(
       "div",
       { class: "card-what" },
@@ -95,11 +96,16 @@ function card(c, s) {
         { class: "card-do" },
         c.phase === "take" ? t("ui.card_take", { slot: c.slot }) : t("ui.card_put", { bin: c.bin ?? "?" }),
       ),
-      h("p", { class: "card-sku" }, c.sku),
-      c.description ? h("p", { class: "card-desc" }, c.description) : "",
+      h("p", { class: "card-sku" }, item?.sku ?? ""),
+      item?.description ? h("p", { class: "card-desc" }, item.description) : "",
       h("p", { class: "card-line" }, t("ui.line_of", { n: c.line, m: c.lines })),
-      scanned !== null && scanned !== undefined
-        ? h("p", { class: "scanned" }, t("ui.scanned", { scanned, quantity: c.quantity }))
+      // of the whole line, as the instruction says it (the card's quantity is what is still to put)
+      current && current.scanned !== null
+        ? h(
+            "p",
+            { class: "scanned" },
+            t("ui.scanned", { scanned: current.scanned, quantity: current.quantity }),
+          )
         : "",
     ),
     h("p", { class: "card-qty", "aria-label": `${t("ui.quantity")} ${c.quantity}` }, String(c.quantity)),
@@ -109,17 +115,20 @@ function card(c, s) {
   );
 }
 
-function pick(s) {
-  const task = s.task;
+/**
+ * @param {ScreenState} s
+ * @param {Extract<Task, { kind: "pick" }>} task
+ */
+function pick(s, task) {
   const racks = task.racks.length
     ? task.racks.map((r) => t("ui.rack", { rack: r })).join(" · ")
     : t("ui.no_rack");
-  const c = cardOf(s);
-  const currentIndex = c ? c.line - 1 : -1;
+  const c = s.card;
+  // the lit line, or before a scan the line the card says to take (the first)
   const rows = task.lines.map((l, i) =>
     h(
       "tr",
-      { class: l.lit || (!task.current && i === currentIndex) ? "lit" : "" },
+      { class: l.lit || (c?.phase === "take" && i === 0) ? "lit" : "" },
       h("td", {}, l.slot),
       h("td", {}, l.sku, l.scanRequired ? h("span", { class: "tag" }, t("ui.scan_each")) : ""),
       h("td", {}, image(l.imageUrl, l.sku), l.description ?? ""),
@@ -130,11 +139,12 @@ function pick(s) {
   const head = [t("ui.slot"), t("ui.sku"), t("ui.description"), t("ui.quantity"), t("ui.target_bin")];
   return [
     h("p", { class: "racks" }, racks),
-    card(c, s),
+    card(c, task),
     rows.length ? list(table(t("ui.task"), head, rows)) : h("p", { class: "note" }, t("ui.no_lines")),
   ];
 }
 
+/** @param {Extract<Task, { kind: "put" }>} task */
 function put(task) {
   const totes = task.totes.map((x) =>
     h(
@@ -171,6 +181,7 @@ function put(task) {
   ];
 }
 
+/** @param {Extract<Task, { kind: "audit" }>} task */
 function audit(task) {
   if (!task.auditId) return [];
   const rows = task.lines.map((l) =>
@@ -192,18 +203,33 @@ function audit(task) {
   ];
 }
 
+/**
+ * The task panel's content.
+ * @param {ScreenState} s
+ * @returns {Child[]}
+ */
 export function renderTask(s) {
   const task = s.task;
   if (!task) return [];
-  if (task.kind === "pick") return pick(s);
+  if (task.kind === "pick") return pick(s, task);
   if (task.kind === "put") return put(task);
   return audit(task);
 }
 
 // ---- the problem report: choose the problem, key its quantity, confirm, then where the unit goes ----
 
+/**
+ * @param {string} label
+ * @param {() => unknown} onclick
+ * @param {string} [cls]
+ */
 const tap = (label, onclick, cls = "") => h("button", { type: "button", class: cls, onclick }, label);
 
+/**
+ * @param {string} titleText
+ * @param {HTMLElement[]} body
+ * @param {HTMLElement[]} bar
+ */
 function problemBox(titleText, body, bar) {
   fill(
     $("problem-box"),
@@ -214,16 +240,21 @@ function problemBox(titleText, body, bar) {
   $("problem").setAttribute("aria-labelledby", "problem-title");
   $("problem").hidden = false;
   document.dispatchEvent(new Event("controls"));
-  $("problem-box").querySelector("button:not([disabled])")?.focus();
+  const first = $("problem-box").querySelector("button:not([disabled])");
+  if (first instanceof HTMLElement) first.focus();
 }
 
 export function closeProblems() {
   $("problem").hidden = true;
 }
 
+/** @typedef {Pick<RenderContext, "act" | "openNumpad">} ProblemContext */
+
 /**
  * Step 1: which problem (each in the words of the catalogue). `ctx` has `act(body)` (resolves to
  * whether the agent took it) and `openNumpad(opts)`.
+ * @param {Problem[]} problems
+ * @param {ProblemContext} ctx
  */
 export function openProblems(problems, ctx) {
   problemBox(
@@ -233,7 +264,11 @@ export function openProblems(problems, ctx) {
   );
 }
 
-/** Step 2: how many (the numpad, with what is left keyed in, at most `max`). */
+/**
+ * Step 2: how many (the numpad, with what is left keyed in, at most `max`).
+ * @param {Problem} p
+ * @param {ProblemContext} ctx
+ */
 function quantity(p, ctx) {
   closeProblems();
   ctx.openNumpad({
@@ -244,7 +279,12 @@ function quantity(p, ctx) {
   });
 }
 
-/** Step 3: a confirmation, so no problem is reported by a stray tap; then where the unit goes. */
+/**
+ * Step 3: a confirmation, so no problem is reported by a stray tap; then where the unit goes.
+ * @param {Problem} p
+ * @param {number} q
+ * @param {ProblemContext} ctx
+ */
 function confirmStep(p, q, ctx) {
   const yes = async () => {
     const ok = await ctx.act({ type: "problem", kind: p.kind, quantity: q, confirmed: true });
@@ -262,7 +302,11 @@ function confirmStep(p, q, ctx) {
   );
 }
 
-/** An exception the problem report does not cover: asked once more, so no stray tap reports it. */
+/**
+ * An exception the problem report does not cover: asked once more, so no stray tap reports it.
+ * @param {string} label
+ * @param {() => Promise<unknown>} report
+ */
 export function confirmException(label, report) {
   const yes = async () => {
     closeProblems();

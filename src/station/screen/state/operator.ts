@@ -11,6 +11,7 @@ import { scanEach } from "../../seat.pick.js";
 import { EXCEPTION_OF, problemOptions } from "../../seat.problem.js";
 import type { PickTarget, SeatState } from "../../seat.types.js";
 import { faceOf } from "./face.js";
+import { isLit } from "./task.js";
 import type {
   Alert,
   BinOrder,
@@ -100,17 +101,12 @@ function pickCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]
   };
   if (state.step === "pick_confirm") {
     const p = state.pick;
-    const i = lines.findIndex(
-      (r) => r.order === p.externalServiceRequestId && r.line === p.line && r.slot === p.location,
-    );
-    const row = lines[i];
+    const i = lines.findIndex((r) => isLit(r, state));
     return {
       phase: "put",
+      row: lines[i] ?? null,
       slot: p.location,
       face: faceOf(p.location, known),
-      sku: row?.sku ?? "",
-      description: row?.description ?? null,
-      imageUrl: row?.imageUrl ?? null,
       quantity: p.quantity - (state.scanned ?? 0),
       line: i < 0 ? 1 : i + 1,
       lines: Math.max(1, lines.length),
@@ -122,11 +118,9 @@ function pickCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]
   if (state.step !== "ready" || !next) return null;
   return {
     phase: "take",
+    row: next,
     slot: next.slot,
     face: faceOf(next.slot, known),
-    sku: next.sku,
-    description: next.description,
-    imageUrl: next.imageUrl,
     quantity: next.quantity,
     line: 1,
     lines: lines.length,
@@ -139,15 +133,12 @@ function putCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[])
   if (state.step !== "put_confirm") return null;
   const items = input.puts.filter((r) => r.putId === state.put.externalServiceRequestId);
   const i = items.findIndex((r) => r.itemId === state.put.itemId);
-  const row = items[i];
   const tile = bins.find((b) => b.id === state.put.binId);
   return {
     phase: "put",
+    row: items[i] ?? null,
     slot: state.location,
     face: faceOf(state.location, []),
-    sku: state.put.sku,
-    description: row?.description ?? null,
-    imageUrl: row?.imageUrl ?? null,
     quantity: state.quantity,
     line: i < 0 ? 1 : i + 1,
     lines: Math.max(1, items.length),

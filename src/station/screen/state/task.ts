@@ -5,50 +5,34 @@
  * - put: the staged totes, then the chosen tote's remaining items, the item being put and its slot;
  * - audit: the slot to count (blind: the expected quantity is not shown), its lines and the running
  *   count, and the slots still to count.
+ * Rows reach the page as the repository reads them (domain/screen-rows.ts), with only what is the screen's
+ * own added (a line lit, a running count): nothing here copies a row's fields.
  */
 
-import type { ScreenPickRow } from "../../../domain/screen-pick-row.js";
+import type { ScreenPickRow } from "../../../domain/screen-rows.js";
 import type { SeatState } from "../../seat.types.js";
-import type { PickLineView, ScreenInput, Task } from "./types.js";
+import type { ScreenInput, Task } from "./types.js";
 
-type Picking = Extract<SeatState, { step: "pick_confirm" }>;
+/** Whether a pick row is the line the seat has lit (its order, line and slot). */
+export const isLit = (row: ScreenPickRow, state: SeatState): boolean =>
+  state.step === "pick_confirm" &&
+  row.order === state.pick.externalServiceRequestId &&
+  row.line === state.pick.line &&
+  row.slot === state.pick.location;
 
-function pickView(row: ScreenPickRow, lit: boolean): PickLineView {
-  return {
-    order: row.order,
-    slot: row.slot,
-    sku: row.sku,
-    description: row.description,
-    imageUrl: row.imageUrl,
-    quantity: row.quantity,
-    bin: row.bin,
-    scanRequired: row.scanRequired,
-    lit,
-  };
-}
-
-const isLit = (row: ScreenPickRow, s: Picking) =>
-  row.order === s.pick.externalServiceRequestId && row.line === s.pick.line && row.slot === s.pick.location;
-
+/** The rows as read, each with whether it is lit: a field the repository reads reaches the page as it is. */
 export function pickTask(input: ScreenInput, state: SeatState): Task {
-  const lines = input.pickLines.map((r) => pickView(r, state.step === "pick_confirm" && isLit(r, state)));
-  let current: (PickLineView & { scanned: number | null }) | null = null;
-  if (state.step === "pick_confirm") {
-    const p = state.pick;
-    const row = input.pickLines.find((r) => isLit(r, state));
-    current = {
-      order: p.externalServiceRequestId,
-      slot: p.location,
-      sku: row?.sku ?? "",
-      description: row?.description ?? null,
-      imageUrl: row?.imageUrl ?? null,
-      quantity: p.quantity,
-      bin: p.binId,
-      scanRequired: p.scanRequired === true,
-      lit: true,
-      scanned: p.scanRequired ? (state.scanned ?? 0) : null,
-    };
-  }
+  const lines = input.pickLines.map((row) => ({ ...row, lit: isLit(row, state) }));
+  const lit = lines.find((l) => l.lit);
+  const current =
+    state.step === "pick_confirm" && lit
+      ? {
+          ...lit,
+          // what the seat's confirm picks (the row read now may differ after a change elsewhere)
+          quantity: state.pick.quantity,
+          scanned: state.pick.scanRequired ? (state.scanned ?? 0) : null,
+        }
+      : null;
   return { kind: "pick", racks: input.racks, lines, current };
 }
 
@@ -69,15 +53,7 @@ export function putTask(input: ScreenInput, state: SeatState): Task {
     byPut.set(r.putId, t);
   }
   const putId = workedPut(state);
-  const items = input.puts
-    .filter((r) => r.putId === putId)
-    .map((r) => ({
-      sku: r.sku,
-      description: r.description,
-      imageUrl: r.imageUrl,
-      expected: r.expected,
-      left: r.left,
-    }));
+  const items = input.puts.filter((r) => r.putId === putId);
   const current =
     state.step === "put_slot" || state.step === "put_confirm"
       ? {
@@ -107,8 +83,7 @@ export function auditTask(input: ScreenInput, state: SeatState): Task {
   const lines = audit.lines
     .filter((l) => l.open && l.location === slot)
     .map((l) => ({
-      sku: l.sku,
-      description: l.description,
+      ...l,
       counted: counting?.counts[l.auditLineId] ?? 0,
       damaged: counting?.damaged?.[l.auditLineId] ?? 0,
       unscannable: counting?.unscannable?.[l.auditLineId] ?? 0,

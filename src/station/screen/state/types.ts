@@ -5,7 +5,7 @@
  * the object itself is the same in every language. Pure data.
  */
 import type { DeviceHealth } from "../../../devices/hub.types.js";
-import type { ScreenPickRow } from "../../../domain/screen-pick-row.js";
+import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../../domain/screen-rows.js";
 import type { BinView, Desired } from "../../bin-lights.js";
 import type { ExceptionCode } from "../../scan-codes.js";
 import type { ProblemKind } from "../../seat.problem.js";
@@ -75,29 +75,7 @@ export const DIDS = [
   "supervisor_called",
 ] as const;
 
-// ---- what the shell reads for one seat (ScreenReads; a pick line is domain/screen-pick-row.ts) ----
-
-/** One product a staged (or complete) put expects. */
-export interface PutItemRow {
-  putId: string;
-  tote: string | null;
-  bin: string | null;
-  state: string;
-  itemId: number;
-  sku: string;
-  description: string | null;
-  imageUrl: string | null;
-  expected: number;
-  left: number;
-}
-
-export interface AuditLineRow {
-  auditLineId: string;
-  location: string;
-  sku: string;
-  description: string | null;
-  open: boolean;
-}
+// ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----
 
 export interface BinOrder {
   id: string;
@@ -129,8 +107,8 @@ export interface ScreenInput {
   pickLines: ScreenPickRow[];
   /** orders in bins still wait for stock on a rack that is not here */
   pickWaiting: boolean;
-  puts: PutItemRow[];
-  audit: { auditId: string; kq: boolean; lines: AuditLineRow[] } | null;
+  puts: ScreenPutRow[];
+  audit: { auditId: string; kq: boolean; lines: ScreenAuditRow[] } | null;
   /** operators who logged in at this station lately, newest first (login by tap) */
   operators: string[];
   lastEvent: LastEvent | null;
@@ -166,18 +144,18 @@ export interface SeatRefusal {
 
 // ---- the screen state ----
 
-/** A pick line as the page shows it: the row as read, without the ids the page has no use for. */
-export type PickLineView = Omit<ScreenPickRow, "line" | "itemId"> & {
-  /** the line this seat has lit now */
-  lit: boolean;
-};
+/** A pick line as the page shows it: the row as read, and whether this seat has lit it. */
+export type PickLineView = ScreenPickRow & { lit: boolean };
 
 export type Task =
   | {
       kind: "pick";
       racks: string[];
       lines: PickLineView[];
-      /** the lit line; `scanned` counts units of a scan-required one */
+      /**
+       * the lit line; `quantity` is what the seat's confirm picks, `scanned` counts units of a scan-required
+       * one; null when the seat has nothing lit or the read does not list its line
+       */
       current: (PickLineView & { scanned: number | null }) | null;
     }
   | {
@@ -191,13 +169,8 @@ export type Task =
       }>;
       /** the tote being worked (selected or that of the pending item) */
       putId: string | null;
-      items: Array<{
-        sku: string;
-        description: string | null;
-        imageUrl: string | null;
-        expected: number;
-        left: number;
-      }>;
+      /** the worked tote's items, as read */
+      items: ScreenPutRow[];
       current: {
         sku: string;
         quantity: number;
@@ -212,13 +185,8 @@ export type Task =
       auditId: string | null;
       slot: string | null;
       slotsLeft: string[];
-      lines: Array<{
-        sku: string;
-        description: string | null;
-        counted: number;
-        damaged: number;
-        unscannable: number;
-      }>;
+      /** the slot's open lines as read, with the running count */
+      lines: Array<ScreenAuditRow & { counted: number; damaged: number; unscannable: number }>;
     };
 
 export type BinAction = "empty" | "release" | "reprint";
@@ -257,12 +225,15 @@ export interface Alert {
 /** The current line's task card. */
 export interface Card {
   phase: "take" | "put";
+  /**
+   * the line as read, which names the item (SKU, description, image): the pick line, or the put's item;
+   * null when the read does not list it (the card still says where and how many)
+   */
+  row: ScreenPickRow | ScreenPutRow | null;
   slot: string;
   /** the slot's place on the rack face, when its id gives one (face.ts) */
   face: { rows: number; cols: number; row: number; col: number } | null;
-  sku: string;
-  description: string | null;
-  imageUrl: string | null;
+  /** what to take or put now (after a scan-required pick's scans, the units still to put) */
   quantity: number;
   /** line n of m on the presented racks (put: item n of m of the tote) */
   line: number;

@@ -5,6 +5,7 @@
  * and outcome, notices, the numpad's limit, the sound, and the version's bump rule.
  */
 import { describe, expect, it } from "vitest";
+import type { ScreenPickRow } from "../../../../src/domain/screen-rows.js";
 import { faceOf, slotPlace } from "../../../../src/station/screen/state/face.js";
 import { printCause } from "../../../../src/station/screen/state/operator.js";
 import { deriveScreen } from "../../../../src/station/screen/state/state.js";
@@ -12,21 +13,9 @@ import type { ScreenInput } from "../../../../src/station/screen/state/types.js"
 import { FIRST, nextVersion } from "../../../../src/station/screen/state/version.js";
 import type { SeatState } from "../../../../src/station/seat.types.js";
 import { PICKING, PUT_CONFIRM, PUT_SLOT } from "../support.js";
-import { BINS, screenInput } from "./support.js";
+import { BINS, pickRow, putRow, screenInput } from "./support.js";
 
-const row = (over: Partial<ScreenInput["pickLines"][number]> = {}) => ({
-  order: "P1",
-  line: "P1-L1",
-  slot: "M1-B3",
-  itemId: 1,
-  sku: "A",
-  description: "item A",
-  imageUrl: null,
-  quantity: 3,
-  bin: "2",
-  scanRequired: false,
-  ...over,
-});
+const row = (over: Partial<ScreenPickRow> = {}) => pickRow({ slot: "M1-B3", ...over });
 const bins = BINS;
 
 /** A pick station with rack M1 presented and station printing, at 10 s on the clock. */
@@ -65,14 +54,13 @@ describe("the slot's place on the rack face", () => {
 
 describe("the task card", () => {
   it("before a scan: take the next line from its slot, line 1 of n, the bin and its light's colour", () => {
-    const s = deriveScreen(input({ pickLines: [row(), row({ line: "P1-L2", slot: "M1-C4", sku: "B" })] }));
+    const next = row();
+    const s = deriveScreen(input({ pickLines: [next, row({ line: "P1-L2", slot: "M1-C4", sku: "B" })] }));
     expect(s.card).toEqual({
       phase: "take",
+      row: next,
       slot: "M1-B3",
       face: { rows: 3, cols: 4, row: 2, col: 3 },
-      sku: "A",
-      description: "item A",
-      imageUrl: null,
       quantity: 3,
       line: 1,
       lines: 2,
@@ -86,11 +74,21 @@ describe("the task card", () => {
     const lines = [row({ line: "P0", slot: "S0" }), row({ slot: "S1" })];
     const s = deriveScreen(input({ pickLines: lines }, lit));
     expect(s.card).toMatchObject({ phase: "put", slot: "S1", face: null, line: 2, lines: 2, bin: "2" });
+    expect(s.card?.row).toBe(lines[1]);
     expect(s.card?.binColor).toBe("green");
   });
 
+  it("after the scan of a line the read does not list: where and how many, no row", () => {
+    const s = deriveScreen(input({ pickLines: [row({ line: "P0", slot: "S0" })] }, PICKING));
+    expect(s.card).toMatchObject({ phase: "put", row: null, slot: "S1", quantity: 3, line: 1, bin: "2" });
+    expect(s.task).toMatchObject({ kind: "pick", current: null });
+  });
+
   it("put: at the chosen slot; none while the slot is not chosen, and none in audit or logged out", () => {
-    expect(deriveScreen(input({ mode: "put" }, PUT_CONFIRM)).card).toMatchObject({ phase: "put", sku: "A" });
+    const item = putRow({ description: "item A" });
+    const other = putRow({ itemId: 2, sku: "B" });
+    const s = deriveScreen(input({ mode: "put", puts: [other, item] }, PUT_CONFIRM));
+    expect(s.card).toMatchObject({ phase: "put", row: item, slot: "S9", quantity: 2, line: 2, lines: 2 });
     expect(deriveScreen(input({ mode: "put" }, PUT_SLOT)).card).toBeNull();
     expect(deriveScreen(input({ mode: "audit" })).card).toBeNull();
     expect(deriveScreen(input({ operator: null, pickLines: [row()] })).card).toBeNull();

@@ -9,35 +9,13 @@ import { deriveScreen } from "../../../../src/station/screen/state/state.js";
 import type { ScreenInput } from "../../../../src/station/screen/state/types.js";
 import type { SeatState } from "../../../../src/station/seat.types.js";
 import { COUNTING, PICKING, PUT_CONFIRM, PUT_SLOT, pick, put } from "../support.js";
-import { BINS, screenInput } from "./support.js";
+import { BINS, pickRow, putRow, screenInput } from "./support.js";
 
-const LINE = {
-  order: "P1",
-  line: "P1-L1",
-  slot: "S1",
-  itemId: 1,
-  sku: "A",
-  description: "item A",
-  imageUrl: null,
-  quantity: 3,
-  bin: "2",
-  scanRequired: false,
-};
+const LINE = pickRow();
 const bins = BINS;
 const input = screenInput;
 
-const TOTE_ITEM = {
-  putId: "U1",
-  tote: "T1",
-  bin: "3",
-  state: "staged",
-  itemId: 1,
-  sku: "A",
-  description: null,
-  imageUrl: null,
-  expected: 5,
-  left: 5,
-};
+const TOTE_ITEM = putRow();
 const AUDIT = {
   auditId: "AU1",
   kq: true,
@@ -197,19 +175,8 @@ describe("screen state: task and bins", () => {
   it("pick before a scan lists the reserved lines on the racks; after it, the lit one", () => {
     const before = deriveScreen(input({ racks: ["M1"], pickLines: [LINE] }));
     expect(before.task).toMatchObject({ kind: "pick", racks: ["M1"], current: null });
-    expect(before.task?.kind === "pick" && before.task.lines).toEqual([
-      {
-        order: "P1",
-        slot: "S1",
-        sku: "A",
-        description: "item A",
-        imageUrl: null,
-        quantity: 3,
-        bin: "2",
-        scanRequired: false,
-        lit: false,
-      },
-    ]);
+    // the row as read, with only the screen's own flag added
+    expect(before.task?.kind === "pick" && before.task.lines).toEqual([{ ...LINE, lit: false }]);
     const after = deriveScreen(input({ pickLines: [LINE] }, SCAN_EACH));
     expect(after.task).toMatchObject({
       current: { sku: "A", quantity: 3, bin: "2", scanned: 1 },
