@@ -21,7 +21,7 @@
  *   step grows once per round, when the list comes back to the node where the round began. A station
  *   whose node dies thus publishes through another node within a quarter of a second of trying, and a
  *   whole cluster away is backed off as one broker is. A flapping connection keeps its step at every
- *   node: a cluster refuses a duplicate client id on all of them.
+ *   node: a cluster keeps one client id once across all its nodes.
  * - Failing back (`mqtt.failbackAfterMs`): a station on a later node returns to an earlier one of its
  *   list once that node has answered for a while (`failbackHoldMs`, `failbackTarget`).
  *
