@@ -146,19 +146,20 @@ const mqttObject = z
       "a connect attempt without CONNACK is given up after this",
     ),
     /**
-     * Reconnect steps (docs/mqtt.md#backoff-and-reconnects): the first retry after a stable connection
-     * comes within `reconnectMinMs`; while the broker is away the step doubles up to `reconnectMaxMs`
-     * (4 s: a fleet is back within seconds of the broker's return); connections lost soon after they
-     * were made grow it up to `reconnectFlappingMaxMs`.
+     * Reconnect steps (docs/mqtt.md#backoff-and-reconnects): the first retry after a lost connection
+     * comes within `reconnectMinMs`; while the broker refuses the station the step doubles up to
+     * `reconnectMaxMs` (4 s: a fleet is back within seconds of the broker's return, however long each
+     * station had been connected); only connections the broker accepts and that keep breaking soon
+     * after grow it up to `reconnectFlappingMaxMs`.
      */
     reconnectMinMs: count(10, 600_000, 1000).describe(
-      "after a connection that lasted 10 s is lost, the first retry comes at a random moment within this (at another node of `mqtt.failoverUrls`, within 250 ms at most); each failed attempt doubles the step …",
+      "after a connection is lost, the first retry comes at a random moment within this (at another node of `mqtt.failoverUrls`, within 250 ms at most); each refused attempt doubles the step …",
     ),
     reconnectMaxMs: count(10, 3_600_000, 4000).describe(
-      "… up to this, each delay random in [0, step]: a broker that returns is tried again by every station within this",
+      "… up to this, each delay random in [0, step]: a broker that returns is tried again by every station within this, whatever connection it lost",
     ),
     reconnectFlappingMaxMs: count(10, 3_600_000, 60_000).describe(
-      "connections that the broker accepts but that break within 10 s (e.g. a duplicate client id) keep doubling the step up to this, each delay at least half of it",
+      "connections that the broker accepts but that break within 10 s, again and again (e.g. a duplicate client id): from the second in a row each doubles the step up to this, each delay at least half of it; a refused connect never grows it, a connection that lasts 10 s resets it",
     ),
     /**
      * Returning to an earlier node (docs/mqtt.md#a-clustered-broker): without it a cluster's stations

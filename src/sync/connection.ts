@@ -10,13 +10,14 @@
 import mqtt, { type IConnackPacket, type MqttClient } from "mqtt";
 import type { Logger } from "pino";
 import {
-  backoffDelay,
+  type AttemptEnd,
+  FIRST_ATTEMPT,
   failbackHoldMs,
   failbackProbeMs,
   failbackTarget,
-  failoverMinMs,
-  nextServer,
-  STABLE_CONNECTION_MS,
+  isStable,
+  nextAttempt,
+  type ReconnectState,
 } from "../domain/backoff.js";
 import { brokerReachable } from "./broker-reachable.js";
 import { createLink, type OwnedLink } from "./connection-link.js";
@@ -35,17 +36,12 @@ interface Run {
   client: MqttClient | undefined;
   link: OwnedLink | undefined;
   timer: NodeJS.Timeout | undefined;
-  /** Connection attempts since the last stable connection: the backoff step. */
-  attempt: number;
-  /** Connections since the last stable one that were accepted and lost soon after (backoff.ts). */
-  flaps: number;
+  /** The address of the current or last attempt, and what the next delay depends on (backoff.ts). */
+  reconnect: ReconnectState;
   upSince: number | undefined;
   lastError: string | undefined;
   session: number;
   requests: RequestsState;
-  /** The address (index into `opts.urls`) of the current or last attempt, and where its round began. */
-  server: number;
-  roundStart: number;
   /** Returning to an earlier address (docs/mqtt.md#a-clustered-broker). */
   failback: Failback;
 }
@@ -79,7 +75,7 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 function currentUrl(run: Run): string {
-  return run.opts.urls[run.server] ?? (run.opts.urls[0] as string);
+  return run.opts.urls[run.reconnect.server] ?? (run.opts.urls[0] as string);
 }
 
 /**
@@ -161,14 +157,14 @@ function onConnect(run: Run, c: MqttClient, connack: IConnackPacket, s: number):
 function watchEarlierNodes(run: Run, l: OwnedLink): void {
   const { opts } = run;
   const fb = run.failback;
-  if (opts.failbackAfterMs <= 0 || run.server === 0) return;
+  if (opts.failbackAfterMs <= 0 || run.reconnect.server === 0) return;
   /** Per earlier address, since when it has answered every check without a break. */
   const answeringSince: (number | undefined)[] = [];
   const holdMs = failbackHoldMs(opts.failbackAfterMs, fb.failed);
   const every = failbackProbeMs(opts.failbackAfterMs);
   const check = async () => {
     fb.timer = undefined;
-    const earlier = opts.urls.slice(0, run.server);
+    const earlier = opts.urls.slice(0, run.reconnect.server);
     const answers = await Promise.all(earlier.map((u) => brokerReachable(u, every)));
     if (run.link !== l || !l.up || run.stopped) return;
     // elapsed time, not the agent's wall clock (which a test or an NTP step may hold or move)
@@ -176,7 +172,7 @@ function watchEarlierNodes(run: Run, l: OwnedLink): void {
     answers.forEach((ok, i) => {
       answeringSince[i] = ok ? (answeringSince[i] ?? now) : undefined;
     });
-    const target = failbackTarget(answeringSince, run.server, now, holdMs);
+    const target = failbackTarget(answeringSince, run.reconnect.server, now, holdMs);
     if (target === undefined) fb.timer = setTimeout(check, every);
     else void leave(run, l, target);
   };
@@ -227,48 +223,34 @@ function onClose(run: Run, c: MqttClient): void {
   fb.leavingFor = undefined;
   const l = run.link;
   run.link = undefined;
-  let stable = false;
+  // what the broker did decides the next delay (docs/mqtt.md#backoff-and-reconnects): an attempt
+  // without CONNACK was refused (the broker away), a connection it had accepted was lost after upMs
+  let end: AttemptEnd = { kind: "refused" };
+  if (leavingFor !== undefined) end = { kind: "left", to: leavingFor };
+  else if (l) end = { kind: "lost", upMs: opts.now() - (run.upSince ?? opts.now()) };
   if (l) {
     l.markDown();
-    // up long enough: the broker went away, so retry at once (within reconnectMinMs); else it flapped
-    stable = run.upSince !== undefined && opts.now() - run.upSince >= STABLE_CONNECTION_MS;
-    if (stable || leavingFor !== undefined) {
-      run.attempt = 0;
-      run.flaps = 0;
-    } else run.flaps++;
     run.upSince = undefined;
     if (leavingFor === undefined)
       opts.log.warn({ session: l.session, lastError: run.lastError }, "mqtt: connection lost");
     handlers.onDown(l);
   }
-  if (fb.returnedTo !== undefined && fb.returnedTo === run.server && leavingFor === undefined) {
+  if (fb.returnedTo !== undefined && fb.returnedTo === run.reconnect.server && leavingFor === undefined) {
     // the connection (or attempt) at the address returned to ended: the return held, or it failed
-    fb.failed = stable ? 0 : fb.failed + 1;
+    fb.failed = end.kind === "lost" && isStable(end.upMs) ? 0 : fb.failed + 1;
     fb.returnedTo = undefined;
   }
   if (run.stopped) return;
-  if (leavingFor !== undefined) {
-    // a planned return: straight to that address, as a new round
-    run.server = leavingFor;
-    run.roundStart = leavingFor;
-    fb.returnedTo = leavingFor;
-    handlers.onReconnectScheduled?.(0);
-    run.timer = setTimeout(() => connect(run), 0);
-    return;
-  }
-  const next = nextServer(run, opts.urls.length, l !== undefined);
-  run.server = next.server;
-  run.roundStart = next.roundStart;
-  const delay = backoffDelay(
-    { attempt: next.fresh ? 0 : run.attempt++, flaps: run.flaps },
-    {
-      minMs: failoverMinMs(next.fresh, run.flaps, opts.reconnectMinMs),
-      maxMs: opts.reconnectMaxMs,
-      flappingMaxMs: opts.reconnectFlappingMaxMs,
-    },
-  );
-  handlers.onReconnectScheduled?.(delay);
-  run.timer = setTimeout(() => connect(run), delay);
+  const next = nextAttempt(run.reconnect, end, opts.urls.length, {
+    minMs: opts.reconnectMinMs,
+    maxMs: opts.reconnectMaxMs,
+    flappingMaxMs: opts.reconnectFlappingMaxMs,
+  });
+  run.reconnect = next.state;
+  // a planned return: straight to that address, as a new round
+  if (leavingFor !== undefined) fb.returnedTo = leavingFor;
+  handlers.onReconnectScheduled?.(next.delayMs);
+  run.timer = setTimeout(() => connect(run), next.delayMs);
 }
 
 /** Clean stop: OFFLINE (retained), then DISCONNECT, so the broker does not send the Will. */
@@ -304,14 +286,11 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
     client: undefined,
     link: undefined,
     timer: undefined,
-    attempt: 0,
-    flaps: 0,
+    reconnect: FIRST_ATTEMPT,
     upSince: undefined,
     lastError: undefined,
     session: 0,
     requests: "pending",
-    server: 0,
-    roundStart: 0,
     failback: {
       timer: undefined,
       leavingFor: undefined,
@@ -323,8 +302,7 @@ export function createConnection(opts: ConnectionOptions, handlers: ConnectionHa
     start(): void {
       if (!run.stopped) return;
       run.stopped = false;
-      run.attempt = 0;
-      run.flaps = 0;
+      run.reconnect = { ...run.reconnect, refused: 0, flaps: 0 };
       connect(run);
     },
     /** Clean stop: OFFLINE (retained), then DISCONNECT (docs/mqtt.md#connection-will-and-session-numbers). */

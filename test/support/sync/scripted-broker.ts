@@ -2,7 +2,8 @@
  * A broker that answers only what the test scripts: a real TCP listener on loopback that parses and
  * writes MQTT 3.1.1 packets (mqtt-packet, the codec mqtt.js and aedes use) and records every packet a
  * client sends, in order. CONNECT gets a CONNACK and PINGREQ a PINGRESP; anything else gets what
- * `answer` returns, so a test can hold back a SUBACK or a PUBACK, or refuse a subscription.
+ * `answer` returns, so a test can hold back a SUBACK or a PUBACK, or refuse a subscription; `"close"`
+ * closes the connection instead, as a broker that kicks the client after accepting it.
  */
 import { createServer, type Socket } from "node:net";
 import mqttPacket, { type Packet } from "mqtt-packet";
@@ -14,15 +15,18 @@ export interface ScriptedBroker {
   protocolVersion: 4;
   /** Every packet received, oldest first, across connections. */
   packets: Packet[];
+  /** When each of `packets` arrived (Date.now()), by index. */
+  receivedAt: number[];
   waitFor(what: string, done: (packets: Packet[]) => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startScriptedBroker(
-  answer: (packet: Packet) => Packet[] = () => [],
+  answer: (packet: Packet) => Packet[] | "close" = () => [],
 ): Promise<ScriptedBroker> {
   const port = await freePort();
   const packets: Packet[] = [];
+  const receivedAt: number[] = [];
   const waiters = new Set<() => void>();
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
@@ -33,10 +37,15 @@ export async function startScriptedBroker(
     const send = (p: Packet) => socket.write(mqttPacket.generate(p, { protocolVersion: 4 }));
     parser.on("packet", (p: Packet) => {
       packets.push(p);
+      receivedAt.push(Date.now());
       for (const w of [...waiters]) w();
       if (p.cmd === "connect") send({ cmd: "connack", returnCode: 0, sessionPresent: false });
       else if (p.cmd === "pingreq") send({ cmd: "pingresp" });
-      else for (const a of answer(p)) send(a);
+      else {
+        const answered = answer(p);
+        if (answered === "close") socket.destroy();
+        else for (const a of answered) send(a);
+      }
     });
     parser.on("error", () => socket.destroy());
     socket.on("data", (chunk) => parser.parse(chunk));
@@ -49,6 +58,7 @@ export async function startScriptedBroker(
     url: `mqtt://127.0.0.1:${port}`,
     protocolVersion: 4,
     packets,
+    receivedAt,
     waitFor: (what, done, timeoutMs = 5000) =>
       waitOn(
         packets,

@@ -1,18 +1,23 @@
 /**
  * Reconnect delays (docs/mqtt.md#backoff-and-reconnects): full jitter bounded by `maxMs` while the broker
- * is away, so a fleet is back within that of the broker's return and spread over it; equal jitter
- * growing to `flappingMaxMs` for connections that keep breaking soon after they were made.
+ * refuses the station, so a fleet is back within that of the broker's return and spread over it,
+ * whatever connection each station lost; equal jitter growing to `flappingMaxMs` only for connections
+ * that the broker accepts and that keep breaking soon after.
  */
 import { describe, expect, it } from "vitest";
 import {
+  type AttemptEnd,
   type BackoffOptions,
   backoffDelay,
   FAILOVER_SPREAD_MS,
+  FIRST_ATTEMPT,
   failbackHoldMs,
   failbackProbeMs,
   failbackTarget,
   failoverMinMs,
+  nextAttempt,
   nextServer,
+  type ReconnectState,
 } from "../../../src/domain/backoff.js";
 
 /** The defaults (docs/configuration.md). */
@@ -30,36 +35,233 @@ function seeded(seed: number): () => number {
   };
 }
 
+const refused: AttemptEnd = { kind: "refused" };
+/** A connection the broker accepted, lost after `upMs` (10 s or more: stable). */
+const lost = (upMs: number): AttemptEnd => ({ kind: "lost", upMs });
+const stable = lost(60_000);
+const times = (n: number, end: AttemptEnd): AttemptEnd[] => Array(n).fill(end);
+
+/** Each attempt's address and delay, the end before it fed to `nextAttempt` as src/sync/connection.ts does. */
+function walk(
+  ends: readonly AttemptEnd[],
+  count: number,
+  random: () => number,
+  from: ReconnectState = FIRST_ATTEMPT,
+): { state: ReconnectState; steps: { server: number; delayMs: number }[] } {
+  let state = from;
+  const steps = ends.map((end) => {
+    const next = nextAttempt(state, end, count, opts, random);
+    state = next.state;
+    return { server: state.server, delayMs: next.delayMs };
+  });
+  return { state, steps };
+}
+
+/** Each attempt's address and the range its delay is drawn from: `server: low-high` (ms). */
+function ranges(ends: readonly AttemptEnd[], count = 1, from?: ReconnectState): string[] {
+  const low = walk(ends, count, () => 0, from).steps;
+  const high = walk(ends, count, () => 1, from).steps;
+  return low.map((l, i) => `${l.server}: ${l.delayMs}-${high[i]?.delayMs}`);
+}
+
 /**
- * A fleet whose stable connections broke at 0 while the broker is away until `outageMs`: each
- * station's attempts fail at once (connection refused) until then. Returns, per station, how long
- * after the broker's return its first attempt came.
+ * A fleet whose connections broke at 0 (each station's `before`, then a loss after `upMs`) while the
+ * broker is away until `outageMs`: each station's attempts are refused at once until then. Returns, per
+ * station, how long after the broker's return its first attempt came.
  */
-function fleetLag(stations: number, outageMs: number, random: () => number): number[] {
+function fleetLag(
+  stations: number,
+  outageMs: number,
+  random: () => number,
+  upMs = 60_000,
+  before: readonly AttemptEnd[] = [],
+): number[] {
   return Array.from({ length: stations }, () => {
-    let at = 0;
-    for (let attempt = 0; ; attempt++) {
-      at += backoffDelay({ attempt, flaps: 0 }, opts, random);
-      if (at >= outageMs) return at - outageMs;
+    let { state } = walk(before, 1, random);
+    let next = nextAttempt(state, lost(upMs), 1, opts, random);
+    let at = next.delayMs;
+    while (at < outageMs) {
+      state = next.state;
+      next = nextAttempt(state, refused, 1, opts, random);
+      at += next.delayMs;
     }
+    return at - outageMs;
   });
 }
 
-describe("reconnect backoff while the broker is away (full jitter)", () => {
+describe("the delay of one step", () => {
   it.each([
     [0, 1000],
     [1, 2000],
     [2, 4000],
     [3, 4000],
     [40, 4000],
-  ])("attempt %i waits between 0 and %i ms", (attempt, high) => {
+  ])("full jitter: attempt %i waits between 0 and %i ms", (attempt, high) => {
     expect(backoffDelay({ attempt, flaps: 0 }, opts, () => 0)).toBe(0);
     expect(backoffDelay({ attempt, flaps: 0 }, opts, () => 1)).toBe(high);
   });
 
-  it("the first retry after a stable connection is spread evenly over [0, reconnectMinMs]", () => {
+  it.each([
+    [0, 500, 1000],
+    [1, 1000, 2000],
+    [3, 4000, 8000],
+    [6, 30_000, 60_000],
+    [20, 30_000, 60_000],
+  ])("equal jitter: attempt %i waits between %i and %i ms", (attempt, low, high) => {
+    expect(backoffDelay({ attempt, flaps: 1 }, opts, () => 0)).toBe(low);
+    expect(backoffDelay({ attempt, flaps: 1 }, opts, () => 1)).toBe(high);
+  });
+
+  it("equal jitter never stops below reconnectMaxMs's ceiling when reconnectFlappingMaxMs is set lower", () => {
+    const low = { ...opts, maxMs: 10_000, flappingMaxMs: 2_000 };
+    expect(backoffDelay({ attempt: 10, flaps: 3 }, low, () => 1)).toBe(10_000);
+  });
+});
+
+describe("the next attempt after each sequence (one broker)", () => {
+  it.each<{ what: string; ends: AttemptEnd[]; want: string[] }>([
+    {
+      what: "a stable connection lost, then refusals: from reconnectMinMs up to reconnectMaxMs",
+      ends: [stable, ...times(4, refused)],
+      want: ["0: 0-1000", "0: 0-2000", "0: 0-4000", "0: 0-4000", "0: 0-4000"],
+    },
+    {
+      what: "a short connection (a restart 3 s after the connect), then refusals: the same",
+      ends: [lost(3000), ...times(6, refused)],
+      want: ["0: 0-1000", "0: 0-2000", "0: 0-4000", "0: 0-4000", "0: 0-4000", "0: 0-4000", "0: 0-4000"],
+    },
+    {
+      what: "a connection lost at once (0 s), then refusals: the same",
+      ends: [lost(0), ...times(3, refused)],
+      want: ["0: 0-1000", "0: 0-2000", "0: 0-4000", "0: 0-4000"],
+    },
+    {
+      what: "two restarts in a row, each a few seconds after the connect: refusals stay within reconnectMaxMs",
+      ends: [lost(3000), ...times(3, refused), lost(3000), ...times(3, refused)],
+      want: [
+        ...["0: 0-1000", "0: 0-2000", "0: 0-4000", "0: 0-4000"],
+        ...["0: 500-1000", "0: 0-2000", "0: 0-4000", "0: 0-4000"],
+      ],
+    },
+    {
+      what: "an earlier outage, then a short connection and refusals: the earlier step does not carry over",
+      ends: [stable, ...times(8, refused), lost(3000), ...times(3, refused)],
+      want: [
+        ...["0: 0-1000", "0: 0-2000", ...Array(7).fill("0: 0-4000")],
+        ...["0: 0-1000", "0: 0-2000", "0: 0-4000", "0: 0-4000"],
+      ],
+    },
+    {
+      what: "accepted then kicked, again and again: equal jitter growing to reconnectFlappingMaxMs",
+      ends: times(10, lost(0)),
+      want: [
+        ...["0: 0-1000", "0: 500-1000", "0: 1000-2000", "0: 2000-4000", "0: 4000-8000"],
+        ...["0: 8000-16000", "0: 16000-32000", "0: 30000-60000", "0: 30000-60000", "0: 30000-60000"],
+      ],
+    },
+    {
+      what: "a kicked loop whose broker refuses meanwhile: refusals neither grow nor reset the flapping step",
+      ends: [...times(5, lost(0)), ...times(3, refused), lost(0)],
+      want: [
+        ...["0: 0-1000", "0: 500-1000", "0: 1000-2000", "0: 2000-4000", "0: 4000-8000"],
+        ...["0: 0-2000", "0: 0-4000", "0: 0-4000", "0: 8000-16000"],
+      ],
+    },
+    {
+      what: "a kicked loop, then a stable connection: the flapping step starts again",
+      ends: [...times(6, lost(0)), lost(10_000), lost(0), lost(0)],
+      want: [
+        ...["0: 0-1000", "0: 500-1000", "0: 1000-2000", "0: 2000-4000", "0: 4000-8000", "0: 8000-16000"],
+        ...["0: 0-1000", "0: 0-1000", "0: 500-1000"],
+      ],
+    },
+    {
+      what: "a connection of 9.9 s is short, one of 10 s stable",
+      ends: [lost(9_999), lost(9_999), lost(10_000), lost(9_999)],
+      want: ["0: 0-1000", "0: 500-1000", "0: 0-1000", "0: 0-1000"],
+    },
+  ])("$what", ({ ends, want }) => {
+    expect(ranges(ends)).toEqual(want);
+  });
+});
+
+describe("the next attempt after each sequence (three nodes: mqtt.failoverUrls)", () => {
+  it.each<{ what: string; ends: AttemptEnd[]; want: string[] }>([
+    {
+      what: "a node dies: the others at once, the step grows once per round",
+      ends: [stable, ...times(6, refused)],
+      want: ["1: 0-250", "2: 0-250", "0: 0-1000", "1: 0-250", "2: 0-250", "0: 0-2000", "1: 0-250"],
+    },
+    {
+      what: "a node dies a few seconds after the station came to it: the next node at once all the same",
+      ends: [lost(3000), refused, refused, refused],
+      want: ["1: 0-250", "2: 0-250", "0: 0-1000", "1: 0-250"],
+    },
+    {
+      what: "a rolling restart, each node a few seconds after the station came to it",
+      ends: [stable, lost(3000), lost(3000), lost(3000)],
+      want: ["1: 0-250", "2: 0-250", "0: 500-1000", "1: 1000-2000"],
+    },
+    {
+      what: "the whole cluster away after an earlier outage: the earlier step does not carry over",
+      ends: [stable, ...times(9, refused), lost(3000), ...times(3, refused)],
+      want: [
+        ...["1: 0-250", "2: 0-250", "0: 0-1000", "1: 0-250", "2: 0-250", "0: 0-2000"],
+        ...["1: 0-250", "2: 0-250", "0: 0-4000", "1: 0-250"],
+        // lost at node 1: a new round there, its step from reconnectMinMs again
+        ...["2: 0-250", "0: 0-250", "1: 0-1000", "2: 0-250"],
+      ],
+    },
+    {
+      what: "accepted then kicked at every node (a duplicate client id): the loop backs off at every node",
+      ends: times(8, lost(0)),
+      want: [
+        ...["1: 0-250", "2: 500-1000", "0: 1000-2000", "1: 2000-4000"],
+        ...["2: 4000-8000", "0: 8000-16000", "1: 16000-32000", "2: 30000-60000"],
+      ],
+    },
+  ])("$what", ({ ends, want }) => {
+    expect(ranges(ends, 3)).toEqual(want);
+  });
+});
+
+describe("failing back to an earlier node (docs/mqtt.md#a-clustered-broker)", () => {
+  /** On node 1 of 3 after node 0 died, with a history of flaps and refusals. */
+  const onNode1: ReconnectState = { server: 1, roundStart: 1, refused: 2, flaps: 4 };
+
+  it("a planned return goes to that node at once, as a new round with nothing carried", () => {
+    const next = nextAttempt(onNode1, { kind: "left", to: 0 }, 3, opts, () => 1);
+    expect(next).toEqual({ state: { server: 0, roundStart: 0, refused: 0, flaps: 0 }, delayMs: 0 });
+  });
+
+  it.each<{ what: string; ends: AttemptEnd[]; want: string[] }>([
+    {
+      what: "the node returned to refuses: the next node at once",
+      ends: [{ kind: "left", to: 0 }, refused, refused, refused],
+      want: ["0: 0-0", "1: 0-250", "2: 0-250", "0: 0-1000"],
+    },
+    {
+      what: "the node returned to drops the station soon after: the next node at once",
+      ends: [{ kind: "left", to: 0 }, lost(2000), refused],
+      want: ["0: 0-0", "1: 0-250", "2: 0-250"],
+    },
+    {
+      what: "returned, stable, then lost: as any stable loss",
+      ends: [{ kind: "left", to: 0 }, stable, refused, refused],
+      want: ["0: 0-0", "1: 0-250", "2: 0-250", "0: 0-1000"],
+    },
+  ])("$what", ({ ends, want }) => {
+    expect(ranges(ends, 3, onNode1)).toEqual(want);
+  });
+});
+
+describe("a fleet while its broker is away (full jitter)", () => {
+  it("the first retry after a lost connection is spread evenly over [0, reconnectMinMs]", () => {
     const random = seeded(1);
-    const delays = Array.from({ length: 10_000 }, () => backoffDelay({ attempt: 0, flaps: 0 }, opts, random));
+    const delays = Array.from(
+      { length: 10_000 },
+      () => nextAttempt(FIRST_ATTEMPT, stable, 1, opts, random).delayMs,
+    );
     expect(Math.min(...delays)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...delays)).toBeLessThanOrEqual(1000);
     const mean = delays.reduce((a, b) => a + b, 0) / delays.length;
@@ -84,37 +286,39 @@ describe("reconnect backoff while the broker is away (full jitter)", () => {
       expect(Math.max(...perSlot.values())).toBeLessThanOrEqual(100);
     },
   );
+
+  it.each<[string, number, AttemptEnd[]]>([
+    ["connected 3 s before", 3000, []],
+    ["connected 0 s before", 0, []],
+    ["connected 3 s before, after an earlier outage", 3000, [stable, ...times(8, refused)]],
+    [
+      "connected 3 s before, after an earlier restart 3 s after a connect",
+      3000,
+      [lost(3000), ...times(5, refused)],
+    ],
+  ])(
+    "a restart %s: a fleet of 1,000 is back within reconnectMaxMs of the broker's return",
+    (_, upMs, before) => {
+      for (const outageMs of [1_000, 5_000, 20_000]) {
+        const lag = fleetLag(1000, outageMs, seeded(outageMs + upMs), upMs, before);
+        expect(Math.max(...lag)).toBeLessThanOrEqual(opts.maxMs);
+      }
+    },
+  );
 });
 
-describe("reconnect backoff while connections flap (equal jitter)", () => {
-  it.each([
-    [0, 500, 1000],
-    [1, 1000, 2000],
-    [3, 4000, 8000],
-    [6, 30_000, 60_000],
-    [20, 30_000, 60_000],
-  ])("attempt %i waits between %i and %i ms", (attempt, low, high) => {
-    expect(backoffDelay({ attempt, flaps: 1 }, opts, () => 0)).toBe(low);
-    expect(backoffDelay({ attempt, flaps: 1 }, opts, () => 1)).toBe(high);
-  });
-
-  it("keeps growing past reconnectMaxMs, so a loop of accepted-then-kicked connections slows down", () => {
-    const random = seeded(7);
-    const delays = Array.from({ length: 12 }, (_, i) =>
-      backoffDelay({ attempt: i, flaps: i + 1 }, opts, random),
-    );
-    // a dozen flaps take minutes, not the seconds a broker that bans flapping clients counts
+describe("a loop of accepted-then-kicked connections (equal jitter)", () => {
+  it("slows down for good, past reconnectMaxMs: a dozen flaps take minutes", () => {
+    const { steps } = walk(times(12, lost(500)), 1, seeded(7));
+    const delays = steps.map((x) => x.delayMs);
+    // minutes, not the seconds a broker that bans flapping clients counts (EMQX: 15 in a minute)
     expect(delays.reduce((a, b) => a + b, 0)).toBeGreaterThan(3 * 60_000);
-    expect(delays.slice(6).every((d) => d >= 30_000)).toBe(true);
-  });
-
-  it("never below reconnectMaxMs's ceiling when reconnectFlappingMaxMs is set lower", () => {
-    const low = { ...opts, maxMs: 10_000, flappingMaxMs: 2_000 };
-    expect(backoffDelay({ attempt: 10, flaps: 3 }, low, () => 1)).toBe(10_000);
+    expect(delays.slice(7).every((d) => d >= 30_000)).toBe(true);
   });
 
   it("jitter spreads a fleet's reconnects", () => {
-    const delays = new Set(Array.from({ length: 50 }, () => backoffDelay({ attempt: 4, flaps: 1 }, opts)));
+    const state: ReconnectState = { ...FIRST_ATTEMPT, flaps: 5 };
+    const delays = new Set(Array.from({ length: 50 }, () => nextAttempt(state, lost(0), 1, opts).delayMs));
     expect(delays.size).toBeGreaterThan(10);
   });
 });
@@ -148,32 +352,31 @@ describe("the nodes of a clustered broker, tried in turn (docs/mqtt.md#a-cluster
 });
 
 describe("the first attempt at another node after a node's death (docs/mqtt.md#a-clustered-broker)", () => {
-  /** The delay a station draws for its next attempt, as src/sync/connection.ts asks for it. */
-  const next = (fresh: boolean, attempt: number, flaps: number, random: () => number) =>
-    backoffDelay(
-      { attempt: fresh ? 0 : attempt, flaps },
-      { ...opts, minMs: failoverMinMs(fresh, flaps, opts.minMs) },
-      random,
-    );
-
   it("comes within a quarter of a second at a node not yet tried, spread over that time", () => {
-    const draws = Array.from({ length: 1000 }, (_, i) => next(true, 0, 0, seeded(i)));
+    const draws = Array.from(
+      { length: 1000 },
+      (_, i) => nextAttempt(FIRST_ATTEMPT, stable, 3, opts, seeded(i)).delayMs,
+    );
     expect(Math.max(...draws)).toBeLessThanOrEqual(FAILOVER_SPREAD_MS);
     expect(draws.filter((d) => d < FAILOVER_SPREAD_MS / 2).length).toBeGreaterThan(400);
     expect(draws.filter((d) => d >= FAILOVER_SPREAD_MS / 2).length).toBeGreaterThan(400);
   });
 
   it("keeps reconnectMinMs for the same broker again, and when it is smaller", () => {
-    expect(failoverMinMs(false, 0, 1000)).toBe(1000);
-    expect(failoverMinMs(true, 0, 100)).toBe(100);
-    const draws = Array.from({ length: 1000 }, (_, i) => next(false, 0, 0, seeded(i)));
+    expect(failoverMinMs(false, 1000)).toBe(1000);
+    expect(failoverMinMs(true, 100)).toBe(100);
+    const draws = Array.from(
+      { length: 1000 },
+      (_, i) => nextAttempt(FIRST_ATTEMPT, stable, 1, opts, seeded(i)).delayMs,
+    );
     expect(Math.max(...draws)).toBeGreaterThan(FAILOVER_SPREAD_MS);
   });
 
   it("leaves a flapping station's step as it was, even at a node not yet tried", () => {
-    expect(failoverMinMs(true, 1, 1000)).toBe(1000);
-    const draws = Array.from({ length: 200 }, (_, i) => next(true, 0, 1, seeded(i)));
-    expect(Math.min(...draws)).toBeGreaterThanOrEqual(500);
+    const flapping: ReconnectState = { ...FIRST_ATTEMPT, flaps: 1 };
+    const draws = Array.from({ length: 200 }, (_, i) => nextAttempt(flapping, lost(0), 3, opts, seeded(i)));
+    expect(draws.every((d) => d.state.server === 1)).toBe(true);
+    expect(Math.min(...draws.map((d) => d.delayMs))).toBeGreaterThanOrEqual(500);
   });
 });
 
