@@ -3,8 +3,10 @@ import { defineConfig } from "vitest/config";
 /**
  * The tests on one axis, one project each (`npm run test:unit`, `test:agent`, `test:spec`, `test:system`;
  * `vitest run` runs them all):
- * - unit: pure and in process, laid out as src/ is (examples/ too): no port, no child process, no agent;
- * - agent: an agent or its services in process over a real SQLite file, no listener (by feature);
+ * - unit: pure and in process, laid out as src/ is (examples/ too): no port, no child process, no agent,
+ *   no file written, no wait on the clock (reading the checkout's own files is allowed);
+ * - agent: an agent or its services in process over a real SQLite file, no listener (by feature); also
+ *   what reads and writes files of its own or waits on real time (examples' *.sqlite.test.ts too);
  * - spec: the conformance suite;
  * - system: real processes, listeners, brokers, pseudo-terminals, browsers, the Debian package (by feature).
  *
@@ -24,9 +26,16 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["test/unit/**/*.test.ts", "examples/**/*.test.ts"] },
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts", "examples/**/*.test.ts"],
+          exclude: ["examples/**/*.sqlite.test.ts"],
+        },
       },
-      { extends: true, test: { name: "agent", include: ["test/agent/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "agent", include: ["test/agent/**/*.test.ts", "examples/**/*.sqlite.test.ts"] },
+      },
       { extends: true, test: { name: "spec", include: ["test/spec/**/*.test.ts"] } },
       {
         extends: true,
