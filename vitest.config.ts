@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * The tests on one axis, one project each (`npm run test:unit`, `test:agent`, `test:spec`, `test:system`;
@@ -29,7 +29,17 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts", "examples/**/*.test.ts"],
-          exclude: ["examples/**/*.sqlite.test.ts"],
+          exclude: [...configDefaults.exclude, "examples/**/*.sqlite.test.ts"],
+          // Pure tests share one module graph per worker: src/ is imported once per worker, not once
+          // per file (the run's CPU time fell from about 17 s to 5 s). None of them changes the
+          // process (umask, cwd, environment) or leaves fake timers behind; a worker thread refuses
+          // the first two outright, which keeps the project honest.
+          isolate: false,
+          pool: "threads",
+          // Transformed modules kept on disk between runs, so a rerun transforms only what changed
+          // (about 1 s of CPU less again). Keyed by each file's content and the config's, so an edit is never
+          // served stale; `npx vitest --clearCache` empties it.
+          experimental: { fsModuleCache: true, fsModuleCachePath: ".vitest-cache" },
         },
       },
       {
