@@ -3,7 +3,8 @@
 // killed by this bench. The first run starts with no transform cache (.vitest-cache: after a clone or
 // a change of the config), the BENCH_UNIT_RUNS (default 3) after it reuse the cache as a rerun does;
 // their median is the figure. BENCH_UNIT_HOGS=0 measures the machine without them. The tests run in
-// the checkout of `--agent-dir` when given, so an older commit is measured the same way.
+// the checkout of `--agent-dir` when given, so an older commit is measured the same way. They need no
+// build: `node bench/run.mjs unit-speed` skips the one `npm run bench` makes first.
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
