@@ -39,6 +39,7 @@ const benches = {
   "scan-light": () => import("./scan-light.bench.mjs"),
   screen: () => import("./screen.bench.mjs"),
   soak: () => import("./soak.bench.mjs"),
+  "unit-speed": () => import("./unit-speed.bench.mjs"),
   webhooks: () => import("./webhooks.bench.mjs"),
 };
 

@@ -1,8 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig, parseConfig } from "../../../src/config/config.load.js";
-import { tempDir } from "../../support/agent.js";
+import { parseConfig } from "../../../src/config/config.load.js";
 import { failure } from "../../support/failure.js";
 
 describe("config", () => {
@@ -83,20 +80,6 @@ describe("config", () => {
     expect(failure(() => parseConfig({ htp: {} })).message).toContain("htp");
     expect(failure(() => parseConfig({ http: { prot: 1 } })).message).toContain("prot");
     expect(failure(() => parseConfig({}, { PPS_EDGE_HTTP_PROT: "1" })).paths).toEqual(["PPS_EDGE_HTTP_PROT"]);
-  });
-
-  it("reads a YAML file and reports an unreadable or invalid one", () => {
-    const dir = tempDir();
-    const file = join(dir, "pps-edge.yaml");
-    writeFileSync(file, "site: north\nhttp:\n  port: 9090\n");
-    const c = loadConfig(file, {});
-    expect(c.site).toBe("north");
-    expect(c.http.port).toBe(9090);
-    writeFileSync(file, "site: [unclosed\n");
-    expect(failure(() => loadConfig(file, {})).message).toContain("not valid YAML");
-    expect(failure(() => loadConfig(join(dir, "missing.yaml"), {})).message).toContain("cannot be read");
-    writeFileSync(file, "- a list\n");
-    expect(failure(() => loadConfig(file, {})).message).toContain("mapping");
   });
 
   it("takes the request subscription's QoS as 1 or 0 (docs/mqtt.md#rabbitmq), from the file or the environment", () => {

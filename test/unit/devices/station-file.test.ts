@@ -3,17 +3,8 @@
  * The embedded default station and which of the config and the file decides seats and bins:
  * test/unit/station/topology.test.ts.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { stringify } from "yaml";
-import { DEFAULT_BINS, DEFAULT_SEATS } from "../../../src/config/config.schema.js";
-import {
-  loadStation,
-  parseStationText,
-  validateStation,
-} from "../../../src/devices/station-file/station-file.js";
+import { parseStationText, validateStation } from "../../../src/devices/station-file/station-file.js";
 import { isAppError } from "../../../src/domain/errors.js";
 import { type Profiles, testProfiles } from "../../support/devices/harness.js";
 import { good } from "../../support/devices/station-fixture.js";
@@ -219,20 +210,9 @@ describe("station file validation", () => {
     expect(r.errors[path]).toMatch(reason);
   });
 
-  it("refuses text that is not YAML, and a file that cannot be read", async () => {
+  it("refuses text that is not YAML", () => {
     expect(() => parseStationText("s.yaml", "station: [unclosed", profiles)).toThrow(
       /station file s\.yaml: \(root\): not valid YAML/,
     );
-    await expect(
-      loadStation({ file: "/nonexistent/station.yaml", seats: DEFAULT_SEATS, bins: DEFAULT_BINS }),
-    ).rejects.toThrow(/station file \/nonexistent\/station\.yaml: \(root\): cannot be read/);
-  });
-
-  it("loads a file from disk with the shipped profiles", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "pps-station-")), "station.yaml");
-    writeFileSync(file, stringify(good()));
-    const loaded = await loadStation({ file, seats: DEFAULT_SEATS, bins: DEFAULT_BINS });
-    expect(loaded.source).toBe(file);
-    expect(loaded.definition.devices).toHaveLength(6);
   });
 });

@@ -1,21 +1,10 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadProfiles } from "../../../../src/devices/profiles/load-profiles.js";
+import { describe, expect, it } from "vitest";
 import {
   indexProfiles,
   parseProfileText,
   validateProfile,
 } from "../../../../src/devices/profiles/validate-profile.js";
-import { type AppError, isAppError } from "../../../../src/domain/errors.js";
-import {
-  type Json,
-  type Mutation,
-  profilesDir,
-  readProfileJson,
-  refusal,
-} from "../../../support/devices/profiles.js";
+import { type Json, type Mutation, readProfileJson, refusal } from "../../../support/devices/profiles.js";
 
 /** Sets (or with `undefined`, deletes) the value at a JSON pointer. */
 const set =
@@ -146,59 +135,5 @@ describe("bad profiles are refused with file, path and reason", () => {
     const err = refusal(() => parseProfileText("broken.json", "{ not json"));
     expect(err.details?.file).toBe("broken.json");
     expect(err.errors[0]?.path).toBe("(root)");
-  });
-});
-
-describe("loadProfiles on a folder", () => {
-  let dir = "";
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "pps-profiles-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  const copy = async (name: string, as = name, edit?: Mutation) => {
-    const json = JSON.parse(await readFile(join(profilesDir, name), "utf8")) as Record<string, Json>;
-    edit?.(json);
-    await writeFile(join(dir, as), JSON.stringify(json));
-  };
-
-  it("reads only *.json at the top level", async () => {
-    await copy("sortexx-ascii.json");
-    await writeFile(join(dir, "README.md"), "# notes");
-    await mkdir(join(dir, "fixtures"));
-    await writeFile(join(dir, "fixtures", "x.json"), "not even json");
-    const byId = await loadProfiles(dir);
-    expect([...byId.keys()]).toEqual(["sortexx-ascii"]);
-  });
-
-  it("names the file, path and reason of a bad profile", async () => {
-    await copy("sortexx-ascii.json");
-    await copy("delta-as-ba-modbus.json", undefined, (p) => {
-      p.sensor.channels[0].activeWhen = 2;
-    });
-    const err = await loadProfiles(dir).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    expect(isAppError(err)).toBe(true);
-    const app = err as AppError;
-    expect(app.details?.file).toBe(join(dir, "delta-as-ba-modbus.json"));
-    expect(app.errors[0]?.path).toBe("sensor.channels.0.activeWhen");
-    expect(app.message).toContain("delta-as-ba-modbus.json");
-    expect(app.message).toContain("sensor.channels.0.activeWhen");
-  });
-
-  it("refuses a profile whose id is not its file name", async () => {
-    await copy("sortexx-ascii.json", "ptl.json");
-    const err = (await loadProfiles(dir).catch((e: unknown) => e)) as AppError;
-    expect(err.code).toBe("validation_failed");
-    expect(err.errors[0]?.path).toBe("profileId");
-    expect(err.details?.file).toBe(join(dir, "ptl.json"));
-  });
-
-  it("returns an empty map for an empty folder", async () => {
-    expect((await loadProfiles(dir)).size).toBe(0);
   });
 });

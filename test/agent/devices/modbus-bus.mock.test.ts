@@ -6,17 +6,17 @@
 import pino from "pino";
 import { SerialPortMock } from "serialport";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { withCrc } from "../../../../../src/devices/codecs/crc16-modbus.js";
+import { withCrc } from "../../../src/devices/codecs/crc16-modbus.js";
 import {
   ModbusExceptionError,
   ModbusTimeoutError,
-} from "../../../../../src/devices/drivers/modbus-rtu/modbus-bus.js";
-import { ModbusLine } from "../../../../../src/devices/drivers/modbus-rtu/modbus-line.js";
+} from "../../../src/devices/drivers/modbus-rtu/modbus-bus.js";
+import { ModbusLine } from "../../../src/devices/drivers/modbus-rtu/modbus-line.js";
 import {
   encodeReadRequest,
   encodeWriteSingleRegister,
-} from "../../../../../src/devices/drivers/modbus-rtu/modbus-rtu.codec.js";
-import { readReply } from "../../../../support/devices/modbus-device.js";
+} from "../../../src/devices/drivers/modbus-rtu/modbus-rtu.codec.js";
+import { readReply } from "../../support/devices/modbus-device.js";
 
 const PATH = "/dev/ttyMOCK-RS485";
 /** The binding instance serialport itself loaded (the package ships CJS and ESM builds; use its one). */

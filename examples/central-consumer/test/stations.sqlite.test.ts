@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { openPositions, type Positions } from "../src/positions.js";
 import type { Replayer, ReplayPage } from "../src/replay.js";
 import { DEFAULT_STREAM } from "../src/station-stream.js";
@@ -23,6 +23,7 @@ const silent: Replayer = {
 let dir: string | undefined;
 const stores: Positions[] = [];
 afterEach(() => {
+  vi.useRealTimers();
   for (const s of stores.splice(0)) s.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -68,10 +69,12 @@ describe("replicas sharing positions (the RabbitMQ path)", () => {
       cancel: () => {},
     });
     const b = replica("b", file, handed);
+    vi.useFakeTimers({ toFake: ["Date"] });
     a.notification("dc1/7", env(1));
-    a.notification("dc1/7", env(3)); // 2 lost: a asks the station for it
-    await new Promise((ok) => setTimeout(ok, 600));
+    a.notification("dc1/7", env(3)); // 2 lost: a asks the station for it once the gap's grace is over
+    vi.advanceTimersByTime(DEFAULT_STREAM.gapGraceMs);
     a.tick();
+    expect(a.stats().replayRequests).toBe(1);
     // meanwhile the queue moved to b, which repaired and delivered up to 4 itself
     for (const seq of [2, 3, 4]) b.notification("dc1/7", env(seq));
     answer({
@@ -81,8 +84,9 @@ describe("replicas sharing positions (the RabbitMQ path)", () => {
       last_seq: 4,
       first_available_seq: 1,
     });
-    await new Promise((ok) => setTimeout(ok, 10));
+    await new Promise((ok) => setImmediate(ok)); // the answer's page is taken once the promises settle
     expect(handed.map((d) => d.seq)).toEqual([1, 2, 3, 4]);
+    expect(a.stats().duplicates).toBe(2); // the 2 of the page and the 3 it held, both b's already
   });
 
   it("a station's high-water mark counts only at the replica that delivered it last", () => {

@@ -11,8 +11,8 @@ import {
   temporaryName,
   writeFileDurably,
   writeFileDurablyAsync,
-} from "../../src/durable-file.js";
-import { tempDir } from "../support/agent.js";
+} from "../../../src/durable-file.js";
+import { tempDir } from "../../support/temp-dirs.js";
 
 describe("durable file writes", () => {
   it("writes the whole file under its name with its mode, and leaves no temporary file", () => {

@@ -13,7 +13,7 @@ import {
   shippedMigrationCount,
 } from "../../../src/db/open.js";
 import { RestoreRefused, restoreDatabase } from "../../../src/db/restore.js";
-import { tempDir } from "../../support/agent.js";
+import { tempDir } from "../../support/temp-dirs.js";
 
 const dir = tempDir("pps-edge-restore-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir } from "../../support/agent.js";
+import { tempDir } from "../../support/temp-dirs.js";
 
 type StaleReason = (root: string, out: string) => string | null;
 const script = new URL("../../../scripts/build-if-stale.mjs", import.meta.url).href;

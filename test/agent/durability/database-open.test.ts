@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { backupDatabase } from "../../../src/db/backup.js";
 import { isMigrated, openDatabase, shippedMigrationCount } from "../../../src/db/open.js";
-import { tempDir } from "../../support/agent.js";
+import { tempDir } from "../../support/temp-dirs.js";
 
 describe("openDatabase", () => {
   it("sets WAL, synchronous=FULL, foreign keys and a busy timeout on a real file", () => {

@@ -7,11 +7,11 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { profilesCommand } from "../../../../src/app/cli/profiles.command.js";
-import { main } from "../../../../src/app/main.js";
-import { drivers } from "../../../../src/devices/drivers/registry.js";
-import { tempDir } from "../../../support/agent.js";
-import { profilesDir, readProfileJson } from "../../../support/devices/profiles.js";
+import { profilesCommand } from "../../../src/app/cli/profiles.command.js";
+import { main } from "../../../src/app/main.js";
+import { drivers } from "../../../src/devices/drivers/registry.js";
+import { profilesDir, readProfileJson } from "../../support/devices/profiles.js";
+import { tempDir } from "../../support/temp-dirs.js";
 
 async function run(dir?: string): Promise<{ code: number; lines: string[] }> {
   const lines: string[] = [];
