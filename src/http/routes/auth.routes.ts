@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
+import { longerThan } from "../../domain/text.js";
 import type { AuthService, GrantRequest } from "../../services/auth/auth.service.js";
 import { CREDENTIALS_BODY_BYTES, readBodyText } from "../body.js";
 import { clientAddress } from "../client-address.js";
@@ -58,7 +59,7 @@ function required(params: Record<string, string>, name: string): string {
   if (v === undefined || v === "") {
     throw new AppError("invalid_request", `${name} is required`, [{ path: name, message: "required" }]);
   }
-  if (v.length > 1024)
+  if (longerThan(v, 1024))
     throw new AppError("invalid_request", `${name} is too long`, [{ path: name, message: "too long" }]);
   return v;
 }
