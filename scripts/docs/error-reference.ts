@@ -15,8 +15,8 @@ export const WHEN: Record<ErrorCode, string> = {
   body_too_deep:
     "the JSON body (or MQTT request) nests arrays and objects more than 64 levels deep; refused before it is parsed",
   invalid_request:
-    "a required token-endpoint parameter is missing; or a request that is not well-formed HTTP (a malformed request line, a backslash or control character in the path, request line and headers over 16 KiB): `errors[0].path` is `request line`, `headers` or `request`, and the connection is closed",
-  unsupported_grant_type: "`grant_type` missing or not `password`/`refresh_token`",
+    "a required token-endpoint parameter (`grant_type`, `username`, `password`, `refresh_token`) is missing; or a request that is not well-formed HTTP (a malformed request line, a backslash or control character in the path, request line and headers over 16 KiB): `errors[0].path` is `request line`, `headers` or `request`, and the connection is closed",
+  unsupported_grant_type: "`grant_type` is not `password` or `refresh_token`",
   unknown_search_key: "a search key is not a unique attribute of any item schema",
   unsupported_operator: "a search operator other than `=`",
   schema_missing: "an item has no schema and its category has none",

@@ -7,8 +7,13 @@ import { identifier } from "./identifier.js";
  * Bodies of the audit endpoints (docs/interface.md "Audit object", "Endpoints" → "Audits"; docs/architecture.md#station-api).
  * Lists are bounded (docs/architecture.md#durability-and-limits): an audit names at most 1,000 locations or SKUs.
  */
-/** Audit parameters are identifiers: slot, MSU and SKU ids, the parameter's name, line ids. */
-const text255 = z.string().trim().min(1, "must not be empty").max(255).pipe(identifier(255));
+/**
+ * Audit parameters are identifiers: slot, MSU and SKU ids, the parameter's name, line ids. Kept as sent,
+ * spaces included, as every id of the interface: a slot presented as ` S1 ` is another slot than `S1`,
+ * and central reads back what it sent. Only a text of nothing but spaces is refused: it names nothing
+ * anyone can see (docs/decisions.md#audits).
+ */
+const text255 = identifier(255).refine((s) => s.trim() !== "", "must not be blank");
 
 /** Spec: for `location`, `locations_list`, a list of strings (slot ids or MSU ids). */
 export const locationParamSchema = z

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { identifier, identifierProblem } from "./identifier.js";
+import { longerThan } from "./text.js";
 import { DIMENSION_UNITS, WEIGHT_UNITS } from "./uom.js";
 
 /** Spec "Limits": item strings are at most 255 characters. */
@@ -108,7 +109,7 @@ export const productAttributesSchema = z
     const sku = attrs.product_sku;
     if (sku === undefined) {
       ctx.addIssue({ code: "custom", path: ["product_sku"], message: "product_sku is required" });
-    } else if (typeof sku !== "string" || sku.length === 0 || sku.length > 255) {
+    } else if (typeof sku !== "string" || sku.length === 0 || longerThan(sku, 255)) {
       ctx.addIssue({
         code: "custom",
         path: ["product_sku"],

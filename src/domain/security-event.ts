@@ -5,6 +5,7 @@
  * or a secret, whoever passes it.
  */
 import { z } from "zod";
+import { cutText } from "./text.js";
 
 export const SECURITY_EVENT_KINDS = [
   "login_succeeded",
@@ -91,7 +92,7 @@ const SECRET_NAME = /pass|secret|token|^key$|authori[sz]ation|cookie/i;
 /** A text cut to MAX_TEXT characters (a guessed user name must not make rows large). */
 export function boundedText(text: string | undefined): string | null {
   if (text === undefined) return null;
-  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`;
+  return cutText(text, MAX_TEXT);
 }
 
 /** The detail without facts named like secrets, texts bounded; null when nothing is left. */

@@ -19,6 +19,32 @@ const responseOnly = {
 };
 
 /**
+ * A child list of a request that has no children, a put's or a pick line's `serviceRequests` ("list of
+ * service requests, or null"): absent, `null` and `[]` all say "none"
+ * (docs/decisions.md#service-requests-pick-pickpack-put); a list naming a child is a 400.
+ */
+const noChildren = (whose: string) =>
+  z
+    .array(z.unknown())
+    .max(0, `${whose} has no child requests: leave serviceRequests out, null or empty`)
+    .nullable()
+    .optional();
+
+/**
+ * A pick's root `expectations` ("object or null"): what is asked for is in its lines, so the root may
+ * only say nothing, as `null`, `{}`, `{containers: null}` or `{containers: []}`. A container named there
+ * is a 400 on create and modify alike: a modify carrying only that would otherwise answer `success` for
+ * a change it did not make.
+ */
+const pickRootExpectations = z
+  .looseObject({ containers: z.array(z.unknown()).nullable().optional() })
+  .nullable()
+  .optional()
+  .refine((e) => !e?.containers?.length, {
+    message: "a pick's expectations are its lines': change them in serviceRequests",
+  });
+
+/**
  * Root `order_options` (spec "Pick request"): members depend on the downstream engine and are kept as
  * sent, except `bintags`, which the spec's pick+pack names as a list of strings.
  */
@@ -67,7 +93,7 @@ export const pickLineSchema = z.object({
   ...responseOnly,
   externalServiceRequestId: id255,
   type: z.literal("PICK_LINE"),
-  serviceRequests: z.null().optional(),
+  serviceRequests: noChildren("a pick line"),
   expectations: z.looseObject({
     containers: z.array(z.looseObject({ products: z.array(pickProductSchema).length(1) })).length(1),
   }),
@@ -98,7 +124,7 @@ export const pickCreateSchema = z.object({
     .min(1, "a pick request needs at least one pick line")
     .max(1000)
     .superRefine(uniqueLineIds),
-  expectations: z.null().optional(),
+  expectations: pickRootExpectations,
   attributes: pickAttributesSchema,
 });
 export type PickCreateInput = z.output<typeof pickCreateSchema>;
@@ -126,7 +152,7 @@ export const putCreateSchema = z.object({
   ...responseOnly,
   externalServiceRequestId: id255,
   type: z.literal("PUT"),
-  serviceRequests: z.null().optional(),
+  serviceRequests: noChildren("a put"),
   expectations: putExpectationsSchema,
   attributes: putAttributesSchema,
 });
@@ -152,8 +178,9 @@ export const cancelSchema = z
  * Modify is a partial update (docs/decisions.md#service-requests-pick-pickpack-put, modify): an attribute member given replaces that member
  * and `null` removes it; a line is named by its externalServiceRequestId and changed (the members it
  * gives) or added; `productQuantity: 0` removes it. The root `expectations` (spec: "optional
- * `expectations`") is refused unless null, as on create: a pick's expectations are its lines', and a
- * modify must not answer success for a change it did not make.
+ * `expectations`") may only say nothing, as on create. A member the interface types "or null" that the
+ * request cannot be without (a pick's lines, a line's or a put's expectations) is unchanged when `null`,
+ * as when absent, so a client that writes unset members as null can change the attributes alone.
  */
 const nullable = <S extends z.ZodType>(schema: S) => schema.nullable().optional();
 
@@ -171,7 +198,7 @@ export const pickModifyLineSchema = z.object({
   ...responseOnly,
   externalServiceRequestId: id255,
   type: z.literal("PICK_LINE").optional(),
-  serviceRequests: z.null().optional(),
+  serviceRequests: noChildren("a pick line"),
   expectations: z
     .looseObject({
       containers: z
@@ -193,6 +220,7 @@ export const pickModifyLineSchema = z.object({
         )
         .length(1),
     })
+    .nullable()
     .optional(),
   attributes: z
     .looseObject({
@@ -210,10 +238,9 @@ export type PickModifyLineInput = z.output<typeof pickModifyLineSchema>;
 export const pickModifySchema = z.object({
   externalServiceRequestId: id255,
   type: z.literal("PICK"),
-  expectations: z
-    .null({ error: "a pick's expectations are its lines': change them in serviceRequests" })
-    .optional(),
-  serviceRequests: z.array(pickModifyLineSchema).min(1).max(1000).superRefine(uniqueLineIds).optional(),
+  expectations: pickRootExpectations,
+  // `[]` changes no line, as null does
+  serviceRequests: z.array(pickModifyLineSchema).max(1000).superRefine(uniqueLineIds).nullable().optional(),
   attributes: pickModifyAttributesSchema,
 });
 export type PickModifyInput = z.output<typeof pickModifySchema>;
@@ -221,7 +248,7 @@ export type PickModifyInput = z.output<typeof pickModifySchema>;
 export const putModifySchema = z.object({
   externalServiceRequestId: id255,
   type: z.literal("PUT"),
-  expectations: putExpectationsSchema.optional(),
+  expectations: putExpectationsSchema.nullable().optional(),
   attributes: putAttributesSchema,
 });
 export type PutModifyInput = z.output<typeof putModifySchema>;

@@ -130,13 +130,14 @@ export function createHttpApp(
         new AppError("method_not_allowed", `${c.req.method} is not allowed on ${c.req.path}`, [
           { path: "method", message: `allowed: ${allowed.join(", ")}` },
         ]),
+        registry.isTokenEndpoint(c.req.path),
       );
     }
     return sendError(c, new AppError("route_not_found", `no route ${c.req.method} ${c.req.path}`));
   });
 
   app.onError((err, c) => {
-    if (isAppError(err)) return sendError(c, err);
+    if (isAppError(err)) return sendError(c, err, registry.isTokenEndpoint(c.req.path));
     const code = sqliteCode(err);
     if (code !== undefined && isStorage(err)) {
       deps.storage?.failed(code, err);

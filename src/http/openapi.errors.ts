@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from "../domain/errors.js";
+import { TOKEN_ERRORS } from "./oauth-errors.js";
 import type { RouteSpec } from "./route-spec.js";
 
 /**
@@ -34,6 +35,11 @@ export const ERROR_SCHEMA = {
       description: "facts a client can act on, e.g. the reason a scan was refused",
     },
     requestId: { type: "string", description: "the request's X-Request-Id, also in the agent's log" },
+    error: {
+      type: "string",
+      enum: [...TOKEN_ERRORS],
+      description: "the token endpoint's refusals only: the OAuth 2.0 error code (RFC 6749 §5.2)",
+    },
   },
 };
 

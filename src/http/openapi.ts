@@ -36,6 +36,11 @@ export class RouteRegistry {
     return spec;
   }
 
+  /** Whether a concrete path is the OAuth token endpoint, whose refusals carry RFC 6749's `error`. */
+  isTokenEndpoint(path: string): boolean {
+    return this.routes.some((r) => r.tokenEndpoint && r.path === path);
+  }
+
   /** Methods registered for a concrete path, for 405 answers with an `Allow` header. */
   methodsFor(path: string): string[] {
     const out = new Set<string>();
@@ -107,7 +112,7 @@ const description = (
 
 **Authentication.** Every operation marked with a lock needs \`Authorization: Bearer <access_token>\`, of a user whose role the operation lists (its oauth2 scopes and the *Roles* line; admin may call everything; another role is 403 \`forbidden\`). Obtain a token with the password grant: \`POST ${tokenPath}\`, the client credential in HTTP Basic, \`grant_type=password&username=…&password=…\` as a form. On this page, *Authorize* does that for you (the oauth2 scheme), or takes a token you paste (the bearer scheme).
 
-**Errors.** Every error is JSON: \`{status, code, message, errors[{path, message}], details?, requestId}\`. Match on \`code\`, a stable identifier; each operation lists the codes it may answer per status. Besides those: a path with no route answers 404 \`route_not_found\`; a method a path does not have answers 405 \`method_not_allowed\` with an \`Allow\` header; a fault in the agent answers 500 \`internal_error\` (the request id is in the log).`;
+**Errors.** Every error is JSON: \`{status, code, message, errors[{path, message}], details?, requestId}\`; the token endpoint's also carry OAuth 2.0's \`error\` (RFC 6749 §5.2). Match on \`code\`, a stable identifier; each operation lists the codes it may answer per status. Besides those: a path with no route answers 404 \`route_not_found\`; a method a path does not have answers 405 \`method_not_allowed\` with an \`Allow\` header; a fault in the agent answers 500 \`internal_error\` (the request id is in the log).`;
 
 /** The reference's sections, in this order: the interface's endpoints first, then the station's own. */
 const TAGS: Record<string, string> = {

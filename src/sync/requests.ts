@@ -5,6 +5,7 @@ import type { MqttRepo } from "../db/mqtt.repo.js";
 import { type ErrorBody, errorBody } from "../domain/error-body.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { parseJsonBody } from "../domain/json-body.js";
+import { longerThan } from "../domain/text.js";
 import { type BucketRate, type RateHold, rateHold, STORED_TERMS } from "../domain/token-bucket.js";
 import { validate } from "../domain/validate.js";
 import type { RefusalReason } from "../metrics.js";
@@ -119,7 +120,7 @@ function failure(transaction: RequestResponse["transaction"], err: AppError): Re
 }
 
 function readTransaction(v: unknown): string | number {
-  if (typeof v === "string" && v.length >= 1 && v.length <= 128) return v;
+  if (typeof v === "string" && v.length >= 1 && !longerThan(v, 128)) return v;
   if (typeof v === "number" && Number.isSafeInteger(v)) return v;
   throw new AppError(
     "validation_failed",

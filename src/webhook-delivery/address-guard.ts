@@ -4,7 +4,7 @@
  * address the config does not allow (domain/webhook-address.ts). Checked on every new connection, so a
  * name that first resolved to a public address and later to 169.254.169.254 is refused then.
  */
-import { type LookupAddress, lookup } from "node:dns";
+import { type LookupAddress, type LookupAllOptions, lookup } from "node:dns";
 import type { LookupFunction } from "node:net";
 import { networkInterfaces } from "node:os";
 import { type AddressAllowance, refusedAddress } from "../domain/webhook-address.js";
@@ -24,19 +24,27 @@ export function ownAddresses(): Set<string> {
   );
 }
 
+/** The resolver behind the guard: the system's, as the HTTP client's own lookup. */
+export type Resolve = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
 /**
  * A lookup that refuses forbidden addresses; with `self` (the URL's port is the agent's own HTTP port),
  * also this computer's own addresses, which would post the station's stream into the agent itself.
+ * Every address the name resolves to is judged, in whatever spelling the resolver gives it.
  */
-export function guardedLookup(allow: AddressAllowance, self?: ReadonlySet<string>): LookupFunction {
-  const refused = (address: string): string | undefined =>
-    self?.has(address)
-      ? `${address} is this computer, on the agent's own port`
-      : refusedAddress(address, allow);
+export function guardedLookup(
+  allow: AddressAllowance,
+  self?: ReadonlySet<string>,
+  resolve: Resolve = lookup,
+): LookupFunction {
   return (hostname, options, callback) => {
-    lookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, "", 0);
-      const why = addresses.map((a) => refused(a.address)).find((w) => w !== undefined);
+      const why = addresses.map((a) => refusedAddress(a.address, allow, self)).find((w) => w !== undefined);
       if (why) return callback(new AddressRefused(`${hostname}: ${why}`), "", 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0] as LookupAddress;

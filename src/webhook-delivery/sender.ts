@@ -8,7 +8,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Webhook } from "standardwebhooks";
 import type { AddressAllowance } from "../domain/webhook-address.js";
-import { refusedAddress } from "../domain/webhook-address.js";
+import { isIpAddress, refusedAddress } from "../domain/webhook-address.js";
 import { type Outcome, retryAfterMs } from "../domain/webhook-delivery.js";
 import { VERSION } from "../version.js";
 import { AddressRefused, guardedLookup, ownAddresses } from "./address-guard.js";
@@ -77,13 +77,9 @@ export function createSender(opts: SenderOptions) {
   return {
     /** One attempt; never rejects. */
     attempt(d: Delivery): Promise<Outcome> {
-      // an address literal skips the lookup: checked here (names are checked as they resolve)
-      const isLiteral = literal.includes(":") || /^[\d.]+$/.test(literal);
-      const why = !isLiteral
-        ? undefined
-        : self?.has(literal)
-          ? `${literal} is this computer, on the agent's own port`
-          : refusedAddress(literal, opts.allow);
+      // an address literal skips the lookup: checked here (names are checked as they resolve), which
+      // also refuses an endpoint written before its spelling was recognised
+      const why = isIpAddress(literal) ? refusedAddress(literal, opts.allow, self) : undefined;
       if (why) return Promise.resolve({ kind: "refused", error: why });
       return new Promise<Outcome>((ok) => {
         let done = false;

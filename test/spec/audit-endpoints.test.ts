@@ -88,6 +88,27 @@ describe("Audits: Create audit over MQTT (create_audit)", () => {
     expectAuditData((await c.since())[0]);
   });
 
+  it("Audit object: audit_param_name (string) and locations_list (strings naming slots or MSUs) are kept as sent, spaces included: ` S-9 ` names that slot, not `S-9`, and central reads back what it sent (decision: docs/decisions.md#audits)", async () => {
+    await setStock(c.t, "S-9", "MSU-9", "SHIRT", 2);
+    await setStock(c.t, " S-9 ", "MSU-9", "SHIRT", 5);
+    const body = base({
+      audit_param_name: "  weekly count ",
+      audit_param_value: { locations_list: [" S-9 "] },
+    });
+    const res = await mqtt("create_audit", body);
+    await c.mark();
+    await ok(auditAct(c, res.data.audit_id, "start"));
+    const d = expectAuditData((await c.since())[0]);
+    expect(d.audit_param_name).toBe("  weekly count ");
+    expect((d.audit_data as Json[]).map((l) => [l.location, l.expected_qty])).toEqual([[" S-9 ", 5]]);
+    const read = await ok(c.t.call("GET", `/station/audits/${res.data.audit_id}`));
+    expect([read.audit_param_name, read.audit_param_value]).toEqual([
+      "  weekly count ",
+      { locations_list: [" S-9 "] },
+    ]);
+    await ok(auditAct(c, res.data.audit_id, "cancel"));
+  });
+
   it("Audits: Create audit | audit_creator_name becomes user_name until the audit begins; then the operator who began it", async () => {
     await c.mark();
     const id = await createAudit(c, ["S-2"], { audit_creator_name: "carla" });

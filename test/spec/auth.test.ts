@@ -99,19 +99,18 @@ describe("token endpoint", () => {
     expect(bearer.status).toBe(401);
   });
 
-  it("Token: Form parameter grant_type | must be password → another grant (client_credentials) or none: 400 unsupported_grant_type naming grant_type", async () => {
-    const forms: Array<Record<string, string>> = [
-      { grant_type: "client_credentials", username: ADMIN, password: ADMIN_PASSWORD },
-      { username: ADMIN, password: ADMIN_PASSWORD },
+  it("Token: Form parameter grant_type | must be password → another grant (client_credentials): 400 unsupported_grant_type naming grant_type; none: 400 invalid_request naming it (decision)", async () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [
+        { grant_type: "client_credentials", username: ADMIN, password: ADMIN_PASSWORD },
+        "unsupported_grant_type",
+      ],
+      [{ username: ADMIN, password: ADMIN_PASSWORD }, "invalid_request"],
     ];
-    for (const form of forms) {
+    for (const [form, code] of cases) {
       const res = await grant(form);
       const body = (await res.json()) as Json;
-      expect([res.status, body.code, body.errors[0].path]).toEqual([
-        400,
-        "unsupported_grant_type",
-        "grant_type",
-      ]);
+      expect([res.status, body.code, body.errors[0].path]).toEqual([400, code, "grant_type"]);
     }
   });
 
@@ -160,6 +159,141 @@ describe("token endpoint", () => {
       { Authorization: `Basic ${Buffer.from("someone:else").toString("base64")}` },
     );
     expect(badClient.status).toBe(401);
+  });
+
+  it("Token request: an OAuth 2.0 password grant → its refusals are OAuth 2.0 error answers (RFC 6749 §5.2: `error` invalid_request, invalid_client, invalid_grant, unsupported_grant_type), the agent's own members beside `error`", async () => {
+    const badClient = `Basic ${Buffer.from("someone:else").toString("base64")}`;
+    const used = await login();
+    expect((await refresh(used)).status).toBe(200);
+    const cases: Array<[string, Record<string, string>, Record<string, string>, number, string, string]> = [
+      [
+        "no username",
+        { grant_type: "password", password: ADMIN_PASSWORD },
+        {},
+        400,
+        "invalid_request",
+        "invalid_request",
+      ],
+      [
+        "no grant_type",
+        { username: ADMIN, password: ADMIN_PASSWORD },
+        {},
+        400,
+        "invalid_request",
+        "invalid_request",
+      ],
+      [
+        "another grant",
+        { grant_type: "client_credentials" },
+        {},
+        400,
+        "unsupported_grant_type",
+        "unsupported_grant_type",
+      ],
+      [
+        "wrong password",
+        { grant_type: "password", username: ADMIN, password: "wrong-password" },
+        {},
+        401,
+        "invalid_credentials",
+        "invalid_grant",
+      ],
+      [
+        "unknown user",
+        { grant_type: "password", username: "nobody", password: "wrong-password" },
+        {},
+        401,
+        "invalid_credentials",
+        "invalid_grant",
+      ],
+      [
+        "wrong client credential",
+        { grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD },
+        { Authorization: badClient },
+        401,
+        "invalid_credentials",
+        "invalid_grant",
+      ],
+      [
+        "refresh token used before",
+        { grant_type: "refresh_token", refresh_token: used.refresh_token },
+        {},
+        401,
+        "invalid_credentials",
+        "invalid_grant",
+      ],
+      [
+        "no client credential",
+        { grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD },
+        { Authorization: "" },
+        401,
+        "invalid_credentials",
+        "invalid_client",
+      ],
+      [
+        "a bearer for the client credential",
+        { grant_type: "password", username: ADMIN, password: ADMIN_PASSWORD },
+        { Authorization: `Bearer ${"a".repeat(43)}` },
+        401,
+        "invalid_credentials",
+        "invalid_client",
+      ],
+      [
+        "a JSON body",
+        { grant_type: "password" },
+        { "Content-Type": "application/json" },
+        415,
+        "unsupported_media_type",
+        "invalid_request",
+      ],
+    ];
+    for (const [what, form, headers, status, code, error] of cases) {
+      const res = await grant(form, headers);
+      const body = (await res.json()) as Json;
+      expect([what, res.status, body.error, body.code, body.status]).toEqual([
+        what,
+        status,
+        error,
+        code,
+        status,
+      ]);
+      expect([what, res.headers.get("content-type")]).toEqual([
+        what,
+        expect.stringMatching(/^application\/json/),
+      ]);
+      if (status === 401)
+        expect([what, res.headers.get("www-authenticate")]).toEqual([
+          what,
+          expect.stringMatching(/^Basic realm=/),
+        ]);
+    }
+  });
+
+  it('Errors: any authenticated call | 401 | token invalid or expired → WWW-Authenticate: Bearer error="invalid_token" (RFC 6750 §3.1); token missing → Bearer without an error code', async () => {
+    const token = await login();
+    const start = c.t.clock.now;
+    c.t.clock.now += ((token.expires_in as number) + 1) * 1000;
+    try {
+      for (const authorization of [
+        `Bearer ${token.access_token}`,
+        "Bearer not-a-token-at-all-000000",
+        "Bearer !",
+      ]) {
+        const res = await fetch(`${base}${CATALOG}`, { headers: { Authorization: authorization } });
+        expect([authorization, res.status, res.headers.get("www-authenticate")]).toEqual([
+          authorization,
+          401,
+          expect.stringMatching(
+            /^Bearer realm="pps-edge", error="invalid_token"(, error_description="[^"]+")?$/,
+          ),
+        ]);
+        expect(((await res.json()) as Json).error).toBeUndefined();
+      }
+    } finally {
+      c.t.clock.now = start;
+    }
+    const none = await fetch(`${base}${CATALOG}`);
+    expect([none.status, none.headers.get("www-authenticate")]).toEqual([401, 'Bearer realm="pps-edge"']);
   });
 
   it("Errors: any authenticated call | 401 | token missing, invalid or expired", async () => {

@@ -52,6 +52,30 @@ describe("Limits", () => {
     await stringLimit("imageUrl", `https://x/${"i".repeat(245)}`);
   });
 
+  it("Limits: at most 255 characters | counted in characters, whatever their plane: 255 characters outside the BMP (510 UTF-16 units) are kept as product_sku, description and a search value; 256 are a 400 naming the field, over HTTP and MQTT (decision: docs/decisions.md#items)", async () => {
+    const at255 = "𠀀".repeat(255);
+    const over = `${at255}𠀀`;
+    expect([at255.length, [...at255].length]).toEqual([510, 255]);
+    const body = (sku: string, description: string) =>
+      itemBody(sku, { description, barcodeList: [{ barcode: "BC-ASTRAL" }] });
+    const kept = await ok(postItem(body(at255, at255)));
+    expect([kept.productAttributes.product_sku, kept.description]).toEqual([at255, at255]);
+    expect((await search(at255)).map((i) => i.id)).toEqual([kept.id]);
+    await refused(postItem(body(over, "short")), 400, "validation_failed", "productAttributes.product_sku");
+    refusedOverMqtt(
+      await ask(c.broker, "upsert_item", { transaction: "len-astral", ...body(over, "short") }),
+      400,
+      "validation_failed",
+      "productAttributes.product_sku",
+    );
+    await refused(postItem(body("ASTRAL-D", over)), 400, "validation_failed", "description");
+    const value = c.t.call("POST", SEARCH, {
+      filter_params: [{ key: "product_sku", operator: "=", value: over }],
+    });
+    await refused(value, 400, "validation_failed", "filter_params.0.value");
+    expect(await search("ASTRAL-D")).toEqual([]);
+  });
+
   it("Limits: Token validity | given per token by expires_in seconds", async () => {
     const grant = (await ok(c.t.request(TOKEN_PATH, passwordGrant()))) as {
       access_token: string;

@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../domain/errors.js";
+import { longerThan } from "../../domain/text.js";
 import type { AuthService, GrantRequest } from "../../services/auth/auth.service.js";
 import { CREDENTIALS_BODY_BYTES, readBodyText } from "../body.js";
 import { clientAddress } from "../client-address.js";
@@ -58,7 +59,7 @@ function required(params: Record<string, string>, name: string): string {
   if (v === undefined || v === "") {
     throw new AppError("invalid_request", `${name} is required`, [{ path: name, message: "required" }]);
   }
-  if (v.length > 1024)
+  if (longerThan(v, 1024))
     throw new AppError("invalid_request", `${name} is too long`, [{ path: name, message: "too long" }]);
   return v;
 }
@@ -86,11 +87,13 @@ export function authRoutes(auth: AuthService) {
         responses: {
           200: { description: "token issued", schema: tokenResponse },
           400: {
-            description: "grant_type missing or unsupported, or a parameter missing",
+            description:
+              "a parameter missing (`invalid_request`), or a grant_type other than password and refresh_token (`unsupported_grant_type`); `error` is the same OAuth 2.0 code (RFC 6749 §5.2)",
             codes: ["unsupported_grant_type", "invalid_request"],
           },
           401: {
-            description: "wrong client credential, username, password or refresh token",
+            description:
+              "wrong client credential, username, password or refresh token, one answer for all: `error` is `invalid_grant`, or `invalid_client` when no `Basic` client credential was sent",
             codes: ["invalid_credentials"],
           },
           415: { description: "body is not form-urlencoded" },
@@ -103,12 +106,8 @@ export function authRoutes(auth: AuthService) {
       },
       async (c) => {
         const params = await readParams(c);
-        const grantType = params.grant_type;
-        if (!grantType) {
-          throw new AppError("unsupported_grant_type", "grant_type is required", [
-            { path: "grant_type", message: "required: 'password' or 'refresh_token'" },
-          ]);
-        }
+        // a missing parameter is `invalid_request`, an unknown grant `unsupported_grant_type` (RFC 6749 §5.2)
+        const grantType = required(params, "grant_type");
         let req: GrantRequest;
         if (grantType === "password") {
           req = {

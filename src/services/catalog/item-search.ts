@@ -2,6 +2,7 @@ import { AppError, type ErrorCode, type FieldError } from "../../domain/errors.j
 import { canonicalValue } from "../../domain/item.identity.js";
 import type { SearchInput } from "../../domain/item.schema.js";
 import { itemView, type StoredItem } from "../../domain/item.view.js";
+import { longerThan } from "../../domain/text.js";
 import { searchTooBroad } from "../../domain/work-limits.js";
 import { type CatalogDeps, loadItem } from "./catalog-deps.js";
 
@@ -11,7 +12,7 @@ function refuse(code: ErrorCode, errors: FieldError[]): void {
 
 /** A search value is matched against an attribute's text: a string (255 at most), a number or a boolean. */
 function valueProblem(v: unknown): string | null {
-  if (typeof v === "string") return v.length > 255 ? "at most 255 characters" : null;
+  if (typeof v === "string") return longerThan(v, 255) ? "at most 255 characters" : null;
   if (typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v))) return null;
   return "a string, a number or a boolean";
 }

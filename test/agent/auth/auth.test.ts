@@ -68,21 +68,33 @@ describe("token endpoint (spec: Authentication)", () => {
         return { status: r.status, body };
       }),
     );
-    for (const b of bodies) expect(b).toEqual(bodies[0]);
-    expect(bodies[0]).toMatchObject({ status: 401, body: { code: "invalid_credentials" } });
+    // a Basic credential sent: one answer whichever part was wrong; none sent: the same but for the
+    // OAuth error, which says only what the caller knows (RFC 6749 §5.2 invalid_client)
+    const withClient = bodies.slice(0, 4);
+    for (const b of withClient) expect(b).toEqual(bodies[0]);
+    expect(bodies[0]).toMatchObject({
+      status: 401,
+      body: { code: "invalid_credentials", error: "invalid_grant" },
+    });
+    for (const b of bodies.slice(4))
+      expect(b).toEqual({ ...bodies[0], body: { ...bodies[0]?.body, error: "invalid_client" } });
+    for (const r of cases)
+      expect(r.headers.get("www-authenticate")).toBe('Basic realm="pps-edge", charset="UTF-8"');
   });
 
   it("answers 400 for a missing or unsupported grant_type", async () => {
     const missing = await tokenRequest({ username: ADMIN, password: ADMIN_PASSWORD });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({
-      code: "unsupported_grant_type",
+      code: "invalid_request",
+      error: "invalid_request",
       errors: [{ path: "grant_type" }],
     });
     const other = await tokenRequest({ grant_type: "client_credentials" });
     expect(other.status).toBe(400);
     expect(await other.json()).toMatchObject({
       code: "unsupported_grant_type",
+      error: "unsupported_grant_type",
       errors: [{ path: "grant_type" }],
     });
   });

@@ -126,6 +126,48 @@ describe("/station/webhooks", () => {
     expect(await list()).toEqual(before);
   });
 
+  it("refuses every spelling of loopback, the agent itself and the metadata services, on add and on change", async () => {
+    const before = await list();
+    const hosts = [
+      "[::ffff:127.0.0.1]",
+      "[::ffff:7f00:1]",
+      "[::ffff:7f00:1]:8080",
+      "[::127.0.0.1]",
+      "[64:ff9b::7f00:1]",
+      "[2002:7f00:1::]",
+      "2130706433",
+      "0177.0.0.1",
+      "0x7f.1",
+      "127.1",
+      "127.0.0.1.",
+      "localhost.",
+      "[::ffff:169.254.169.254]",
+      "[::ffff:100.100.100.200]",
+      "[::ffff:168.63.129.16]",
+      "[64:ff9b::a9fe:a9fe]",
+      "[2002:a9fe:a9fe::]",
+      "metadata.google.internal.",
+    ];
+    for (const host of hosts) {
+      const url = `https://${host}/hook`;
+      for (const [method, path, body] of [
+        ["POST", "/station/webhooks", { id: "spelled", url }],
+        ["PUT", "/station/webhooks/bins", { url }],
+      ] as const) {
+        const res = await t.call(method, path, body);
+        const got = (await res.json()) as ErrorBody;
+        expect([method, url, res.status, got.code, got.errors[0]?.path]).toEqual([
+          method,
+          url,
+          400,
+          "webhook_url_refused",
+          "url",
+        ]);
+      }
+    }
+    expect(await list()).toEqual(before);
+  });
+
   it("refuses a replay reaching notifications no longer kept, saying which is the oldest kept", async () => {
     t.agent.db.sqlite.prepare("DELETE FROM outbox WHERE seq = 1").run();
     const res = await t.call("POST", "/station/webhooks/central/replay", { from: 1, to: 3 });

@@ -38,3 +38,45 @@ describe("one webhook attempt", () => {
     for (const s of [meta, local, self]) s.close();
   });
 });
+
+/**
+ * An endpoint written before a spelling was recognised is refused when it would connect: an address
+ * literal is never looked up, so the sender checks it itself (docs/webhooks.md#safety). Port 9 (discard):
+ * nothing is meant to answer there.
+ */
+const STORED: Array<[string, RegExp]> = [
+  ["http://[::ffff:127.0.0.1]:9/hook", /loopback/],
+  ["http://[::ffff:7f00:1]:9/hook", /loopback/],
+  ["http://[::127.0.0.1]:9/hook", /loopback/],
+  ["http://[64:ff9b::7f00:1]:9/hook", /loopback/],
+  ["http://[2002:7f00:1::]:9/hook", /loopback/],
+  ["http://2130706433:9/hook", /loopback/],
+  ["http://0177.0.0.1:9/hook", /loopback/],
+  ["http://0x7f.1:9/hook", /loopback/],
+  ["http://127.1:9/hook", /loopback/],
+  ["http://127.0.0.1.:9/hook", /loopback/],
+  ["http://[::ffff:169.254.169.254]:9/", /metadata/],
+  ["http://[::ffff:a9fe:a9fe]:9/", /metadata/],
+  ["http://[64:ff9b::a9fe:a9fe]:9/", /metadata/],
+  ["http://[2002:a9fe:a9fe::]:9/", /metadata/],
+  ["http://[::ffff:100.100.100.200]:9/", /metadata/],
+  ["http://[::ffff:168.63.129.16]:9/", /metadata/],
+  ["http://[::ffff:169.254.1.1]:9/", /link-local/],
+];
+
+describe("one webhook attempt to an address literal", () => {
+  it.each(STORED)("never connects to %s", async (url, words) => {
+    const s = sender(url);
+    expect(await s.attempt(delivery)).toEqual({ kind: "refused", error: expect.stringMatching(words) });
+    s.close();
+  });
+
+  it("never connects to the agent itself in a mapped spelling, where loopback is allowed", async () => {
+    const s = sender("http://[::ffff:7f00:1]:8080/hook", { loopback: true, linkLocal: false });
+    expect(await s.attempt(delivery)).toEqual({
+      kind: "refused",
+      error: expect.stringMatching(/own port/),
+    });
+    s.close();
+  });
+});
