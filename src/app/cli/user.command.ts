@@ -60,7 +60,7 @@ calls), operator (a person at the station: the operator actions and the operator
 
 const PASSWORD_HELP = `
 The password is asked twice on a terminal (not shown), or read from the first line of standard input
-when it is piped: echo 'a long password' | pps-edge user add alice. At least ${MIN_PASSWORD_LENGTH} characters.`;
+when it is piped: echo 'a long password' | pps-edge user add alice --role operator. At least ${MIN_PASSWORD_LENGTH} characters.`;
 
 export function defineUser(cli: Cli): Command {
   const { io } = cli;
