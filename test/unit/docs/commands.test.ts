@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/app/cli/context.js";
@@ -121,5 +121,15 @@ describe("docs/cli.md and the shell blocks: the command line", () => {
       ([, text]) => text.match(/\d+\+ characters|at least \d+ characters/g) ?? [],
     );
     expect(stale).toEqual([]);
+  });
+
+  it("states the number of migrations drizzle/ ships, wherever a document gives one", () => {
+    const shipped = readdirSync(new URL("../../../drizzle/", import.meta.url)).filter((f) =>
+      f.endsWith(".sql"),
+    );
+    const stated = DOCUMENTS.flatMap(([path, text]) =>
+      [...text.matchAll(/(\d+) migrations/g)].map((m) => [path, Number(m[1])]),
+    );
+    expect(stated.filter(([, n]) => n !== shipped.length)).toEqual([]);
   });
 });
