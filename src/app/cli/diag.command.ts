@@ -24,10 +24,10 @@ const DIAG_HELP = `
 The archive holds one folder of text files: versions.txt (pps-edge, package, node, sqlite, OS),
 config.yaml (the configuration in effect, secrets redacted), devices.txt (the station's devices and
 their firmware profiles), readyz.txt (the running agent's /readyz: device health, outbox, broker; or
-that it is not running), database.txt (outbox and dead-letter counts, PRAGMA integrity_check) and
-journal.txt (the last 500 lines of journalctl -u pps-edge, where there is a journal). Run it as root
-(sudo pps-edge diag /tmp/diag.tar.gz): it reads the data folder and the journal, which the service's
-user sees only in the systemd-journal group.`;
+that it is not running), database.txt (its size, the file and its -wal; outbox and dead-letter counts;
+PRAGMA integrity_check) and journal.txt (the last 500 lines of journalctl -u pps-edge, where there is a
+journal). Run it as root (sudo pps-edge diag /tmp/diag.tar.gz): it reads the data folder and the
+journal, which the service's user sees only in the systemd-journal group.`;
 
 export function defineDiag(cli: Cli): Command {
   return new Command("diag")
@@ -175,7 +175,7 @@ export async function databaseReport(config: Config): Promise<{ text: string; sq
       ? `db.synchronous ${config.db.synchronous}: an acknowledged change survives power loss`
       : powerLossWarning(config.db.synchronous);
     const lines = [
-      `database ${path}: ${statSync(path).size} bytes`,
+      databaseSize(path),
       `migrations applied ${s.migrations}`,
       `outbox undelivered ${s.undelivered}`,
       `outbox dead letters ${s.dead}`,
@@ -195,6 +195,18 @@ export async function databaseReport(config: Config): Promise<{ text: string; sq
   } catch (e) {
     return { text: `the database ${path} cannot be read: ${why(e)}\n`, sqlite: "unknown" };
   }
+}
+
+/**
+ * The database's size: the file and its -wal together, as both are the database in WAL mode
+ * (docs/architecture.md#durability-and-limits): what was written since the last checkpoint is only in
+ * the -wal, so the file alone can read 4096 bytes on a station holding megabytes.
+ */
+function databaseSize(path: string): string {
+  const file = statSync(path).size;
+  const wal = existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : null;
+  const parts = wal === null ? `file ${file}, no -wal` : `file ${file}, -wal ${wal}`;
+  return `database ${path}: ${file + (wal ?? 0)} bytes (${parts})`;
 }
 
 /** Every file of the archive, under one folder named after the time. */
