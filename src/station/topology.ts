@@ -37,7 +37,11 @@ export interface StationTopology {
   scannersOf(seat: string): readonly string[];
   /** A slot's own light, where the rack has one fitted. */
   slotLight(location: string): LightRef | null;
-  /** Where a refused scan is signalled when the seat has nothing lit: the first order bin with a light. */
+  /**
+   * Where a refusal that concerns no bin is signalled (a scan at a seat with nothing lit): the IRT bin,
+   * the station's own, where it has a light; else nowhere, never an order bin the refusal has nothing
+   * to do with (docs/station.md#station-engine-scans-lights-and-buttons).
+   */
   signalBin(): string | null;
   /** That bin's light. */
   signalLight(): LightRef | null;
@@ -70,7 +74,7 @@ export function createTopology(
   const seatOf = (scannerId: string) => seatOfScanner.get(scannerId) ?? only;
   const scanners = def.devices.filter((d) => d.kind === "scanner").map((d) => d.id);
   const bySlot = new Map(slots.map((s) => [s.location, s.light]));
-  const first = bins.find((b) => b.light) ?? null;
+  const signal = irtBin?.light ? irtBin : null;
   const binOfLight = (device: string, address: string) => byLight.get(key(device, address)) ?? null;
 
   return {
@@ -88,8 +92,8 @@ export function createTopology(
     seatOf,
     scannersOf: (seat) => scanners.filter((id) => seatOf(id) === seat),
     slotLight: (location) => bySlot.get(location) ?? null,
-    signalBin: () => first?.id ?? null,
-    signalLight: () => first?.light ?? null,
+    signalBin: () => signal?.id ?? null,
+    signalLight: () => signal?.light ?? null,
   };
 }
 

@@ -78,7 +78,7 @@ export interface ScreenPublisherDeps {
     simulatedScanners: ReadonlySet<string>;
     /** how long a refusal's error signal (and the screen's alert) shows */
     errorSignalMs: number;
-    /** the bin whose light signals a refusal when the seat has nothing lit (topology `signalLight`) */
+    /** the bin whose light signals a refusal when the seat has nothing lit (topology `signalLight`), or none */
     signalBin: string | null;
     damageBin: string | null;
     irtBin: string | null;

@@ -143,8 +143,8 @@ describe("refusals take over the instruction area", () => {
       until: t.clock.now + 1500,
     });
     expect(s.sound).toMatchObject({ kind: "error" });
-    // the station's signal light (the first bin with a light) flashes: its tile too
-    expect(s.bins.filter((b) => b.signal === "error").map((b) => b.id)).toEqual(["1"]);
+    // the refusal concerns no bin and this station has no IRT bin: no light flashes, no tile shows it
+    expect(s.bins.filter((b) => b.signal === "error").map((b) => b.id)).toEqual([]);
     t.clock.now += 1500;
     const over = await screen();
     expect(over.alert).toBeNull();

@@ -17,7 +17,8 @@ export interface EngineRig {
   close(): Promise<void>;
 }
 
-export async function startEngineRig(): Promise<EngineRig> {
+/** `irtBin: false`: a station without an IRT bin (and so without a signal light of its own). */
+export async function startEngineRig(opts: { irtBin?: boolean } = {}): Promise<EngineRig> {
   const t = await startTestAgent({ ppsId: "7" });
   const svc = t.agent.services;
   const hub = new FakeHub(() => t.clock.now);
@@ -36,11 +37,15 @@ export async function startEngineRig(): Promise<EngineRig> {
           light: { device: "ptl", address: id },
           sensor: { device: "curtain", channel: `beam-${id}` },
         })),
-        irtBin: {
-          id: "IRT",
-          light: { device: "ptl", address: "IRT" },
-          sensor: { device: "curtain", channel: "beam-IRT" },
-        },
+        ...(opts.irtBin === false
+          ? {}
+          : {
+              irtBin: {
+                id: "IRT",
+                light: { device: "ptl", address: "IRT" },
+                sensor: { device: "curtain", channel: "beam-IRT" },
+              },
+            }),
       },
       devices: [
         { id: "scanner-front", kind: "scanner", profile: "sim", seat: "front", transport: { type: "sim" } },

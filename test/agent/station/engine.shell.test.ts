@@ -43,9 +43,9 @@ describe("engine shell over a hub: a pick by scans, buttons and beams", () => {
     const bin = (await ok(t.call("GET", "/station/state"))).pickQueue[0].ppsBinId as string;
     let mark = hub.sent.length;
 
-    hub.scan("M1"); // nobody logged in: refused, signalled on the first bin, which then shows what it did
+    hub.scan("M1"); // nobody logged in: refused, signalled on the IRT bin, which then shows what it did
     await sleep(40);
-    expect(hub.since(mark)).toEqual(["error 1", "off 1"]);
+    expect(hub.since(mark)).toEqual(["error IRT", "off IRT"]);
     hub.scan("BADGE-alice");
     later();
     hub.scan("M1");

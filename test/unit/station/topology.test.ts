@@ -94,8 +94,6 @@ describe("where device events belong", () => {
     expect(top.binOf({ type: "scan", deviceId: "scanner-front", value: "x", at })).toBeNull();
     expect(top.binLight("2")).toEqual({ device: "atop", address: "5" });
     expect(top.binOfLight("ptl", "001001")).toBe("1");
-    expect(top.signalBin()).toBe("1");
-    expect(top.signalLight()).toEqual({ device: "ptl", address: "001001" });
   });
 
   it("resolves the IRT bin's light as its controller reports it (address 010 in the file, node 10 on the wire)", () => {
@@ -105,6 +103,9 @@ describe("where device events belong", () => {
     expect(top.binOf({ type: "button", deviceId: "atop", address: "10", button: "confirm", at })).toBe("IRT");
     expect(top.binLight("IRT")).toEqual({ device: "atop", address: "10" });
     expect(top.bin("IRT")?.light).toEqual({ device: "atop", address: "10" });
+    // a refusal that concerns no bin is signalled on the IRT bin's light, never on an order bin's
+    expect(top.signalBin()).toBe("IRT");
+    expect(top.signalLight()).toEqual({ device: "atop", address: "10" });
   });
 
   it("gives a scan its scanner's seat, and a seat its scanners; a station with one seat takes every scan", async () => {
