@@ -7,6 +7,7 @@
  */
 import { Command } from "commander";
 import { failureLine, isStartError } from "../../start-error.js";
+import { rootWarning } from "../run-as-root.js";
 import { systemdNotifier } from "../systemd-notify.js";
 import { type Cli, EXIT, loadCliConfig } from "./context.js";
 
@@ -25,6 +26,8 @@ async function runAgent(cmd: Command, cli: Cli): Promise<number> {
     import("../../log.js"),
   ]);
   const log = createLogger(config);
+  const asRoot = rootWarning(process.getuid?.());
+  if (asRoot) log.warn(asRoot);
   const agent = createAgent(config, { log });
   try {
     await agent.start();
