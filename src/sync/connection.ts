@@ -231,7 +231,9 @@ function onClose(run: Run, c: MqttClient): void {
   if (l) {
     l.markDown();
     run.upSince = undefined;
-    if (leavingFor === undefined)
+    // a planned stop is no fault: info, not the warning of a loss (docs/operations.md#logs)
+    if (run.stopped) opts.log.info({ session: l.session }, "mqtt: disconnected (stopping)");
+    else if (leavingFor === undefined)
       opts.log.warn({ session: l.session, lastError: run.lastError }, "mqtt: connection lost");
     handlers.onDown(l);
   }
