@@ -69,8 +69,12 @@ describe("webhook delivery to a real receiver", () => {
       // retries carry the same webhook-id, and never overtake: requests arrive in seq order
       for (let i = 1; i < r.requests.length; i++)
         expect(r.requests[i]?.seq).toBeGreaterThanOrEqual(r.requests[i - 1]?.seq as number);
-      const metrics = await t.agent.metrics.render();
-      expect(metrics).toMatch(/webhook_delivered_total\{endpoint="central"\} 60/);
+      // the receiver has the 60th before the agent has read its answer and counted it
+      let metrics = "";
+      await until("the 60 deliveries counted", async () => {
+        metrics = await t.agent.metrics.render();
+        return /webhook_delivered_total\{endpoint="central"\} 60/.test(metrics);
+      });
       expect(metrics).toMatch(/webhook_retried_total\{endpoint="central"\} [1-9]/);
       expect(metrics).toMatch(/webhook_failed_total\{endpoint="central",reason="timeout"\} [1-9]/);
     },
