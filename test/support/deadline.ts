@@ -49,13 +49,3 @@ export async function until(
     await new Promise((r) => setTimeout(r, options.everyMs ?? 10));
   }
 }
-
-/** Resolves once `n` items are in `list` (work a load generator has acknowledged), or fails naming `what`. */
-export function untilCount(
-  what: string,
-  list: () => { length: number },
-  n: number,
-  ms = 30_000,
-): Promise<void> {
-  return until(`${n} ${what}`, () => list().length >= n, ms, { seen: () => `${list().length} so far` });
-}

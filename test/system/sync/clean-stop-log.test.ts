@@ -4,7 +4,7 @@
  * a warning is something to look at).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { startTestAgent } from "../../support/agent.js";
+import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { until } from "../../support/deadline.js";
 import { LogLines } from "../../support/log-lines.js";
 import { FAST, PPS, SITE } from "../../support/sync/agent.js";
@@ -24,19 +24,25 @@ function logged(lines: LogLines, msg: string): Array<[string, string]> {
     .map((l) => [String(l.level), l.msg]);
 }
 
+/** An agent on `b` logging at info into lines the test reads. */
+async function loggedAgent(b: TestBroker): Promise<{ t: TestAgent; lines: LogLines }> {
+  const lines = new LogLines();
+  const t = await startTestAgent(
+    {
+      site: SITE,
+      ppsId: PPS,
+      log: { level: "info" },
+      mqtt: { url: b.url, protocolVersion: b.protocolVersion, ...FAST },
+    },
+    { listen: true, logTo: lines },
+  );
+  return { t, lines };
+}
+
 describe("the log of the broker connection", () => {
   it("a clean stop: disconnected, at info; no connection lost", async () => {
     broker = await startAedes();
-    const lines = new LogLines();
-    const t = await startTestAgent(
-      {
-        site: SITE,
-        ppsId: PPS,
-        log: { level: "info" },
-        mqtt: { url: broker.url, protocolVersion: broker.protocolVersion, ...FAST },
-      },
-      { listen: true, logTo: lines },
-    );
+    const { t, lines } = await loggedAgent(broker);
     await until("the agent connected", () => logged(lines, "mqtt: connected").length > 0, 10_000);
     await t.close();
     expect(logged(lines, "mqtt: connection lost")).toEqual([]);
@@ -47,16 +53,7 @@ describe("the log of the broker connection", () => {
 
   it("a connection the broker drops: connection lost, a warning", async () => {
     broker = await startAedes();
-    const lines = new LogLines();
-    const t = await startTestAgent(
-      {
-        site: SITE,
-        ppsId: PPS,
-        log: { level: "info" },
-        mqtt: { url: broker.url, protocolVersion: broker.protocolVersion, ...FAST },
-      },
-      { listen: true, logTo: lines },
-    );
+    const { t, lines } = await loggedAgent(broker);
     try {
       await until("the agent connected", () => logged(lines, "mqtt: connected").length > 0, 10_000);
       await broker.stop();
