@@ -18,6 +18,14 @@ export interface AgentEvents {
   labelJob: { externalServiceRequestId: string };
   /** An audit changed. */
   audit: { auditId: string };
+  /** The station refused a staging central asked for (put_information stage_failure): the operator screen says why. */
+  stageFailed: {
+    externalServiceRequestId: string;
+    tote: string | null;
+    bin: string;
+    codes: string[];
+    mode: string;
+  };
 }
 
 type Handler<T> = (payload: T) => void;

@@ -136,6 +136,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     services: svc,
     hub,
     labels,
+    link: () => sync.link(),
   });
   const app = createStationApi(
     { svc, config, metrics: f.metrics, log: f.log, now: f.now, checks: f.status.checks() },

@@ -172,8 +172,29 @@ function operatorReads(sqlite: Sqlite) {
   };
 }
 
+/**
+ * What the screen's notices and rack face read besides the rows: every known slot of the presented
+ * racks (one grid per rack), a request's state (was it cancelled?) and an item's SKU.
+ */
+function stateReads(sqlite: Sqlite) {
+  const rackSlots = sqlite.prepare<[], { id: string }>(
+    "SELECT l.id FROM locations l JOIN racks rk ON rk.msu = l.msu ORDER BY l.id LIMIT 5000",
+  );
+  const requestState = sqlite.prepare<[string, string], { state: string }>(
+    "SELECT state FROM service_requests WHERE type = ? AND external_id = ?",
+  );
+  const sku = sqlite.prepare<[number], { sku: string }>("SELECT product_sku AS sku FROM items WHERE id = ?");
+  return {
+    rackSlots: (): string[] => rackSlots.all().map((r) => r.id),
+    requestState: (type: "PICK" | "PUT", id: string): string | null =>
+      requestState.get(type, id)?.state ?? null,
+    sku: (itemId: number): string | null => sku.get(itemId)?.sku ?? null,
+  };
+}
+
 export function createScreenRepo(sqlite: Sqlite) {
   return {
+    ...stateReads(sqlite),
     ...pickReads(sqlite),
     ...orderReads(sqlite),
     ...putReads(sqlite),

@@ -69,7 +69,8 @@ export function problemOptions(
   if (state.step === "pick_confirm") {
     const r = pickLeft(state);
     if (r < 1) return [];
-    return [option("missing", r), option("damaged", r), option("short", r)];
+    // too few: the operator says how many are missing, nothing is assumed (docs/decisions.md#operator-screen)
+    return [option("missing", r), option("damaged", r), option("short", r, 0)];
   }
   if (state.step === "put_slot" || state.step === "put_confirm") {
     const left = Math.max(1, state.put.left);
@@ -80,7 +81,7 @@ export function problemOptions(
   if (state.step === "ready" && mode === "pick" && next !== null)
     return [
       option("missing", next.quantity),
-      option("short", next.quantity),
+      option("short", next.quantity, 0),
       option("wrong_slot", next.quantity),
     ];
   return [];

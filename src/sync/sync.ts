@@ -246,6 +246,8 @@ export function createSync(deps: SyncDeps) {
   /** Why the sync could not start, for /readyz. */
   let failure: string | undefined;
   const connected = () => connection?.status().connected ?? false;
+  /** The link was started (not `mqtt.url: off`), so the operator screen may speak of it. */
+  let linked = false;
   const parts = createSyncParts(deps, { topics, repo, log, connected });
   const { monitor, publisher } = parts;
 
@@ -297,9 +299,11 @@ export function createSync(deps: SyncDeps) {
       );
       listenToBus(deps.bus, parts);
       connection.start();
+      linked = true;
       log.info({ url: redact(url), root: topics.root }, "mqtt: sync started");
     },
     async stop(): Promise<void> {
+      linked = false;
       deps.bus.off(OWNER);
       monitor.stop();
       await publisher.settle(SETTLE_MS);
@@ -315,6 +319,19 @@ export function createSync(deps: SyncDeps) {
           ? { off: true }
           : { failure, url: connection?.status().url ?? url ?? cfg.url, status: connection?.status() },
       ),
+    /**
+     * The link to central as the operator screen says it (docs/station.md#operator-screen "Notices"):
+     * connected or not, and the notifications waiting against `outbox.maxUndelivered`; null while no
+     * broker link runs.
+     */
+    link: (): { connected: boolean; undelivered: number; limit: number } | null =>
+      linked
+        ? {
+            connected: connected(),
+            undelivered: deps.unitOfWork.undelivered(),
+            limit: deps.config.outbox.maxUndelivered,
+          }
+        : null,
     /** The publisher's side of a dead-letter replay (services/notifications/dead-letters.service.ts). */
     redelivery: { record: () => publisher.record(), rewind: () => publisher.rewind() },
     /** `url`: the node of the current or last attempt (docs/mqtt.md#a-clustered-broker). */

@@ -63,8 +63,17 @@ export function evaluateStaging(deps: PutDeps, tx: Tx): number {
   for (const row of waiting) {
     const binId = String(parseJson<Record<string, unknown>>(row.executionJson)?.pps_bin_id ?? "");
     const alerts = stagingAlerts(deps, binId);
-    if (alerts.length) applyPutEffects(deps, row, stepPutOrRefuse(row, { type: "stage_failed", alerts }), tx);
-    else {
+    if (alerts.length) {
+      applyPutEffects(deps, row, stepPutOrRefuse(row, { type: "stage_failed", alerts }), tx);
+      const tote = parseJson<{ tote_id?: unknown } | null>(row.attributesJson)?.tote_id;
+      tx.announce("stageFailed", {
+        externalServiceRequestId: row.externalId,
+        tote: typeof tote === "string" ? tote : null,
+        bin: binId,
+        codes: alerts.map((a) => a.code),
+        mode: deps.station.mode(),
+      });
+    } else {
       const step = stepPutOrRefuse(row, { type: "stage_succeeded" });
       applyPutEffects(deps, stageInto(deps, row, binId, tx), step, tx);
     }

@@ -80,6 +80,8 @@ export function createUnitOfWork(deps: UnitOfWorkDeps) {
       // the bytes are an upper bound until counted again (outboxBytesRoom); none wait when none do
       if (n === 0) s.undeliveredBytesEstimate = 0;
     },
+    /** Notifications waiting for the broker, as estimated between counts (the operator screen's notice). */
+    undelivered: (): number => s.undeliveredEstimate,
     /**
      * The same unit of work for the work at the station (the operations door: picks, puts, scans): past
      * the storage budget it may still use `storage.stationReserveBytes`, so a client that filled the
@@ -101,5 +103,6 @@ export interface UnitOfWork {
   runUpkeep<T>(fn: (tx: Tx) => T): T;
   runAsync<T>(fn: (tx: Tx) => T): Promise<T>;
   setUndelivered(n: number): void;
+  undelivered(): number;
   forStation(): UnitOfWork;
 }

@@ -108,7 +108,7 @@ export interface ScreenActionDeps {
    */
   simulatedScan: (seat: string, barcode: string) => Outcome | undefined;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
-  record(seat: string, input: { kind: "tap"; text: string }, outcome: Outcome): void;
+  record(seat: string, input: { kind: "tap"; text: string; action?: string }, outcome: Outcome): void;
 }
 
 const refusal = (seat: string, reason: string, message: string): Outcome => ({
@@ -180,7 +180,7 @@ export function createScreenActions(deps: ScreenActionDeps) {
       if (!isAppError(err)) throw err;
       out = refusal(seat, err.code, err.message);
     }
-    deps.record(seat, { kind: "tap", text }, out);
+    deps.record(seat, { kind: "tap", text, action: did }, out);
     return out;
   }
 
@@ -225,10 +225,12 @@ export function createScreenActions(deps: ScreenActionDeps) {
         throw new AppError("invalid_state", "the agent does not print labels here");
       });
     const result = await printResult(print(bin), deps.reprintWaitMs ?? REPRINT_WAIT_MS);
-    if (result === "failed")
-      return operation(seat, bin, "reprinted", () => {
-        throw new AppError("invalid_state", `the label of bin ${bin} did not print again`);
-      });
+    if (result === "failed") {
+      // said as a label that did not print, with what to do (not as work in progress)
+      const out = refusal(seat, "label_not_printed", `the label of bin ${bin} did not print again`);
+      deps.record(seat, { kind: "tap", text: bin, action: "reprinted" }, out);
+      return out;
+    }
     return operation(seat, bin, result === "printed" ? "reprinted" : "print_sent", () => {});
   }
 

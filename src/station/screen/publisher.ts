@@ -21,8 +21,9 @@ import type { ScreenEventInput } from "./state/event.js";
 import { createLastEvents } from "./state/last-events.js";
 import { nextPick } from "./state/operator.js";
 import { deriveScreen } from "./state/state.js";
-import type { BinOrder, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
+import type { BinOrder, CentralLink, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
 import { nextVersion, type Versioned } from "./state/version.js";
+import { createStationStates, type StationStates } from "./station-states.js";
 
 const OWNER = "operator-screen";
 /** Operators offered as login buttons. */
@@ -47,6 +48,11 @@ export interface ScreenStore {
   operatorLang(name: string): string | null;
   sawOperator(name: string, at: number): void;
   setOperatorLang(name: string, lang: string | null): void;
+  /** every known slot of the presented racks (the rack face) */
+  rackSlots?(): string[];
+  /** a request's state now, or null (was the dropped work's request cancelled?) */
+  requestState?(type: "PICK" | "PUT", id: string): string | null;
+  sku?(itemId: number): string | null;
 }
 
 /** What the publisher reads about the station: the store, the engine's reads and the devices. */
@@ -60,6 +66,8 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   storageBudgetSpent(): boolean;
   /** The item a scanned text is a barcode of, or null. */
   item(barcode: string): { sku: string; description: string | null } | null;
+  /** The link to central and the outbox (src/sync), or null without a broker. */
+  link?(): CentralLink | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -129,9 +137,12 @@ function seatScreen(
   seats: Seats,
   lastEvent: () => LastEvent | null,
   refusal: SeatRefusal | null,
+  states: StationStates,
 ) {
   const { reads, station } = deps;
   const mode = reads.mode();
+  const racks = mode === "pick" ? reads.racks() : [];
+  const pickLines = mode === "pick" ? reads.pickLines() : [];
   const operator = reads.user(seat);
   const own = operator === null ? null : reads.operatorLang(operator);
   return deriveScreen({
@@ -148,8 +159,8 @@ function seatScreen(
     stationPrinting: station.stationPrinting,
     devices: reads.devices(),
     simulatedScanner: station.simulatedScanners.has(seat),
-    racks: mode === "pick" ? reads.racks() : [],
-    pickLines: mode === "pick" ? reads.pickLines() : [],
+    racks,
+    pickLines,
     pickWaiting: mode === "pick" && reads.pickWaiting(),
     puts: mode === "put" ? reads.putItems() : [],
     audit: mode === "audit" ? reads.audit() : null,
@@ -162,6 +173,7 @@ function seatScreen(
     irtBin: station.irtBin,
     scanners: station.scanners[seat] ?? [],
     binLights: station.binLights,
+    ...states.of(seat, mode, racks, pickLines),
   });
 }
 
@@ -193,6 +205,7 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
   const screens = createScreenFanOut();
   const lastEvents = createLastEvents({ seats: deps.station.seats, now: deps.now });
   const noteOperators = operatorsSeen(deps);
+  const states = createStationStates(deps);
 
   const refusals = new Map<string, SeatRefusal>();
   const versions = new Map<string, Versioned>();
@@ -203,7 +216,14 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
   const seatStates = (): Seats =>
     new Map(deps.engine.seats().map(({ seat, ...s }) => [seat, s as SeatState]));
   const state = (seat: string, seats = seatStates()): ScreenState => {
-    const derived = seatScreen(deps, seat, seats, () => lastEvents.of(seat), refusals.get(seat) ?? null);
+    const derived = seatScreen(
+      deps,
+      seat,
+      seats,
+      () => lastEvents.of(seat),
+      refusals.get(seat) ?? null,
+      states,
+    );
     const v = nextVersion(versions.get(seat) ?? first, derived);
     versions.set(seat, v);
     return { ...derived, version: v.version };
@@ -262,6 +282,7 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
   /** Records what a seat (or, for a bin nobody had lit, every seat) just did, then pushes. */
   function record(seat: string | null, input: ScreenEventInput, outcome: Outcome): void {
     const seats = seatStates();
+    states.record(seat, input, outcome, seats);
     noteRefusal(seat, input, outcome, seats);
     lastEvents.record(seat, input, outcome, seats, deps.reads.bins());
     changed();
@@ -287,12 +308,14 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
       schedule.start();
       deps.engine.watch((input, outcome) => record(outcome.seat, input, outcome));
       for (const ev of ["request", "station", "audit", "labelJob"] as const) deps.bus.on(OWNER, ev, changed);
+      states.start(changed, seatStates());
       noteOperators();
     },
     stop(): void {
       schedule.stop();
       for (const t of timers) clearTimeout(t);
       timers.clear();
+      states.stop();
       deps.bus.off(OWNER);
       screens.clear();
     },

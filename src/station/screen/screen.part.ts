@@ -47,6 +47,8 @@ interface ScreenPartDeps {
     | undefined;
   now: () => number;
   log: Logger;
+  /** The link to central and the outbox (sync.ts `link`), for the screen's notices. */
+  link?: () => { connected: boolean; undelivered: number; limit: number } | null;
 }
 
 /** Seats with a simulated scanner: the screen offers a scan box there (the walkthrough). */
@@ -105,6 +107,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       printErrors: () => printErrors(deps),
       storageBudgetSpent: () => deps.services.budget?.check().ok === false,
       item: (barcode) => itemOf(deps, barcode),
+      link: () => deps.link?.() ?? null,
     },
     station: {
       site: config.site,

@@ -75,9 +75,17 @@ describe("reprint from the screen", () => {
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({
       code: "scan_refused",
-      details: { reason: "invalid_state" },
+      details: { reason: "label_not_printed" },
       message: `the label of bin ${failed.id} did not print again`,
     });
+    // the screen says the label did not print and what to do (never "work is still in progress")
+    const said = (await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState;
+    expect(said.lastEvent).toMatchObject({
+      result: "refused",
+      message: { key: "refusal.label_not_printed" },
+      said: { key: "said.reprint", params: { bin: failed.id } },
+    });
+    expect(said.alert).toMatchObject({ instead: { key: "instead.label_not_printed" } });
 
     rmSync(blocked);
     const out = await ok(

@@ -278,4 +278,61 @@ export const de: Record<MessageKey, string> = {
   "ui.outcome_short": "Unvollständig",
   "ui.outcome_complete": "Vollständig",
   "ui.bin_signal_error": "Abgelehnt: siehe oben",
+  // the station's states and the operator's words (state/station-notices.ts, event.ts `saidOf`)
+  "notice.stage_wrong_mode_pick":
+    "Wanne {tote} konnte nicht in Behälter {bin} gestellt werden: die Station ist im Modus Kommissionieren. Bitten Sie die Aufsicht, auf Einlagern umzuschalten",
+  "notice.stage_wrong_mode_audit":
+    "Wanne {tote} konnte nicht in Behälter {bin} gestellt werden: die Station ist im Modus Inventur. Bitten Sie die Aufsicht, auf Einlagern umzuschalten",
+  "notice.stage_bin_not_empty":
+    "Wanne {tote} konnte nicht gestellt werden: Behälter {bin} ist nicht leer. Leeren Sie Behälter {bin} und bitten Sie die Aufsicht, die Wanne erneut zu stellen",
+  "notice.stage_not_logged_in":
+    "Wanne {tote} konnte nicht in Behälter {bin} gestellt werden: niemand ist angemeldet. Melden Sie sich an und bitten Sie die Aufsicht, die Wanne erneut zu stellen",
+  "notice.stage_failed": "Wanne {tote} konnte nicht in Behälter {bin} gestellt werden: Aufsicht rufen",
+  "notice.dropped_pick_cancelled":
+    "Auftrag {order} wurde storniert: legen Sie die entnommenen Einheiten von {sku} zurück in Fach {slot}",
+  "notice.dropped_pick_changed":
+    "Auftrag {order} wurde von der Zentrale geändert, diese Zeile entfällt: legen Sie die entnommenen Einheiten von {sku} zurück in Fach {slot}",
+  "notice.dropped_put":
+    "Wanne {tote} wurde von der Station genommen: legen Sie die Einheiten von {sku} in Ihrer Hand zurück in die Wanne",
+  "notice.dropped_audit":
+    "Die Inventur wurde von der Zentrale beendet: lassen Sie die Einheiten in Fach {slot}",
+  "notice.central_unreachable":
+    "Die Zentrale ist nicht erreichbar: weiterarbeiten, die Station behält jede Änderung und sendet sie, sobald die Zentrale wieder da ist",
+  "notice.outbox_near_full":
+    "Die Zentrale hat {undelivered} Änderungen nicht erhalten: nach {left} weiteren lehnt die Station Arbeit ab. Aufsicht rufen",
+  "notice.outbox_full":
+    "Die Zentrale hat {undelivered} Änderungen nicht erhalten: die Station lehnt Arbeit ab, bis die Zentrale sie annimmt. Aufsicht rufen",
+  "numpad.counted_so_far": "{item}: bisher gezählt: {counted}",
+  "problem.ask.missing": "Wie viele Einheiten fehlen im Fach?",
+  "problem.ask.short": "Wie viele fehlen?",
+  "problem.ask.damaged": "Wie viele sind beschädigt?",
+  "problem.ask.extra": "Wie viele zusätzliche Einheiten?",
+  "problem.ask.wrong_slot": "Wie viele Einheiten des Artikels fehlen?",
+  "problem.ask.put.missing": "Wie viele sind nicht in der Wanne?",
+  "problem.ask.put.wrong_slot": "Wie viele passen nicht ins Fach?",
+  "ui.problem_question": "{problem}: {question}",
+  "refusal.label_not_printed": "Das Etikett wurde nicht gedruckt",
+  "instead.label_not_printed":
+    "Prüfen Sie, ob der Drucker an ist und Etiketten hat, dann Neu drucken; oder Etikett überspringen, oder Aufsicht rufen",
+  "said.badge": "Ausweis von {name}",
+  "said.scan": "Gescannt: {code}",
+  "said.keyin": "Eingegeben: {quantity}",
+  "said.button": "Taste von Behälter {bin}",
+  "said.beam": "Lichtschranke von Behälter {bin}",
+  "said.empty": "Behälter {bin} leeren",
+  "said.release": "Wanne in Behälter {bin} freigeben",
+  "said.reprint": "Etikett von Behälter {bin} neu drucken",
+  "said.skip_label": "Etikett von Behälter {bin} überspringen",
+  "said.supervisor": "Aufsicht rufen",
+  "said.language": "Sprache",
+  "said.mode.pick": "Auf Kommissionieren umschalten",
+  "said.mode.put": "Auf Einlagern umschalten",
+  "said.mode.audit": "Auf Inventur umschalten",
+  "said.problem.missing": "Problem: Fach leer, {quantity}",
+  "said.problem.short": "Problem: zu wenige, {quantity} fehlen",
+  "said.problem.damaged": "Problem: beschädigt, {quantity}",
+  "said.problem.extra": "Problem: zusätzliche Einheiten, {quantity}",
+  "said.problem.wrong_slot": "Problem: {quantity}",
+  "said.tap": "Tippen auf dem Bildschirm",
+  "said.changed": "Eine Änderung anderswo",
 };

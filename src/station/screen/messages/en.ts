@@ -276,6 +276,62 @@ export const en = {
   "ui.outcome_short": "Short",
   "ui.outcome_complete": "Complete",
   "ui.bin_signal_error": "Refused: see above",
+  // the station's states and the operator's words (state/station-notices.ts, event.ts `saidOf`)
+  "notice.stage_wrong_mode_pick":
+    "Tote {tote} could not be staged into bin {bin}: the station is in pick mode. Ask a supervisor to switch to Put",
+  "notice.stage_wrong_mode_audit":
+    "Tote {tote} could not be staged into bin {bin}: the station is in audit mode. Ask a supervisor to switch to Put",
+  "notice.stage_bin_not_empty":
+    "Tote {tote} could not be staged: bin {bin} is not empty. Empty bin {bin}, then ask a supervisor to stage the tote again",
+  "notice.stage_not_logged_in":
+    "Tote {tote} could not be staged into bin {bin}: nobody is logged in. Log in, then ask a supervisor to stage the tote again",
+  "notice.stage_failed": "Tote {tote} could not be staged into bin {bin}: call a supervisor",
+  "notice.dropped_pick_cancelled":
+    "Order {order} was cancelled: put the units of {sku} you took back into slot {slot}",
+  "notice.dropped_pick_changed":
+    "Order {order} was changed by central and this line is gone: put the units of {sku} you took back into slot {slot}",
+  "notice.dropped_put":
+    "Tote {tote} was taken off the station: put the units of {sku} you hold back into the tote",
+  "notice.dropped_audit": "The audit was stopped by central: leave the units in slot {slot}",
+  "notice.central_unreachable":
+    "Central is not reachable: keep working, the station keeps every change and sends it when central is back",
+  "notice.outbox_near_full":
+    "Central has not received {undelivered} changes: after {left} more the station refuses work. Call a supervisor",
+  "notice.outbox_full":
+    "Central has not received {undelivered} changes: the station refuses work until central takes them. Call a supervisor",
+  "numpad.counted_so_far": "{item}: counted so far: {counted}",
+  "problem.ask.missing": "How many units are missing from the slot?",
+  "problem.ask.short": "How many are missing?",
+  "problem.ask.damaged": "How many are damaged?",
+  "problem.ask.extra": "How many extra units?",
+  "problem.ask.wrong_slot": "How many units of the item are missing?",
+  "problem.ask.put.missing": "How many are not in the tote?",
+  "problem.ask.put.wrong_slot": "How many do not fit into the slot?",
+  "ui.problem_question": "{problem}: {question}",
+  "refusal.label_not_printed": "The label did not print",
+  "instead.label_not_printed":
+    "Check that the printer is on and has labels, then tap Reprint; or Skip label, or call a supervisor",
+  "said.badge": "Badge of {name}",
+  "said.scan": "Scanned {code}",
+  "said.keyin": "Keyed in {quantity}",
+  "said.button": "Button of bin {bin}",
+  "said.beam": "Beam of bin {bin}",
+  "said.empty": "Empty bin {bin}",
+  "said.release": "Release tote in bin {bin}",
+  "said.reprint": "Reprint label of bin {bin}",
+  "said.skip_label": "Skip label of bin {bin}",
+  "said.supervisor": "Call a supervisor",
+  "said.language": "Language",
+  "said.mode.pick": "Switch to Pick",
+  "said.mode.put": "Switch to Put",
+  "said.mode.audit": "Switch to Audit",
+  "said.problem.missing": "Problem: slot empty, {quantity}",
+  "said.problem.short": "Problem: too few, {quantity} missing",
+  "said.problem.damaged": "Problem: damaged, {quantity}",
+  "said.problem.extra": "Problem: extra units, {quantity}",
+  "said.problem.wrong_slot": "Problem: {quantity}",
+  "said.tap": "Tap on the screen",
+  "said.changed": "A change elsewhere",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -133,7 +133,7 @@ function last(s) {
   fill(
     el,
     h("span", { class: "last-label" }, `${t("ui.last_event")}:`),
-    h("span", { class: "last-text" }, t(`ui.via_${e.input}`, { text: e.text })),
+    h("span", { class: "last-text" }, e.said ? msg(e.said) : t(`ui.via_${e.input}`, { text: e.text })),
     h("span", { class: "last-result" }, msg(e.message)),
   );
 }

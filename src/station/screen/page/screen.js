@@ -6,7 +6,7 @@
 /** @import { MessageKey } from "../messages/en.js" */
 /** @import { ScreenState } from "../state/types.js" */
 /** @import { NumpadOptions, Tap } from "./render.js" */
-import { $, $as, fill, h, t, useCatalogue } from "./dom.js";
+import { $, $as, fill, h, msg, t, useCatalogue } from "./dom.js";
 import { keepInView, render } from "./render.js";
 import { play, unlock } from "./sound.js";
 import { closeProblems, confirmException, openProblems } from "./task.js";
@@ -298,7 +298,9 @@ function openNumpad({ keyin = null, max, initial = "", title, done }) {
   entry().value = initial;
   $("numpad-title").textContent = title ?? t("ui.key_in");
   $("numpad-item").textContent = keyin
-    ? t("ui.numpad_item", { item: keyin.item, expected: keyin.expected })
+    ? keyin.label
+      ? msg(keyin.label)
+      : t("ui.numpad_item", { item: keyin.item, expected: keyin.expected })
     : "";
   $("numpad-item").hidden = !keyin;
   const digit = (/** @type {number} */ d) =>

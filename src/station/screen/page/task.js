@@ -274,7 +274,9 @@ function quantity(p, ctx) {
   ctx.openNumpad({
     max: p.max,
     initial: p.default > 0 ? String(Math.min(p.default, p.max)) : "",
-    title: t("ui.problem_quantity", { problem: msg(p.label) }),
+    title: p.ask
+      ? t("ui.problem_question", { problem: msg(p.label), question: msg(p.ask) })
+      : t("ui.problem_quantity", { problem: msg(p.label) }),
     done: (q) => confirmStep(p, q, ctx),
   });
 }

@@ -7,9 +7,11 @@
  */
 import type { BinView } from "../../bin-lights.js";
 import type { EngineInput, Outcome } from "../../engine.js";
+import { EXCEPTION_CODES } from "../../scan-codes.js";
 import { DIDS, type LastEvent, type Msg } from "./types.js";
 
-export type ScreenEventInput = EngineInput | { kind: "tap"; text: string };
+/** `action`: what the tapped station operation was (its `did`), so the last event can say it in words. */
+export type ScreenEventInput = EngineInput | { kind: "tap"; text: string; action?: string };
 
 /** What the last event reads of an input's outcome. */
 export type EventResult = Pick<Outcome, "result" | "did" | "reason">;
@@ -47,6 +49,46 @@ function messageOf(outcome: EventResult, knownReasons: ReadonlySet<string>): Msg
   return { key: KNOWN_DIDS.has(did) ? `did.${did}` : "did.other" };
 }
 
+const KNOWN_EXCEPTIONS = new Set<string>(EXCEPTION_CODES);
+const EXCEPTION_SCAN = /^EXC-([A-Z_]+)$/;
+const BADGE_SCAN = /^BADGE-(.+)$/;
+/** A tapped station operation's words, by what it did (actions.ts `operation`); the bin or mode follows. */
+const TAP_SAID: Readonly<Record<string, string>> = {
+  binEmptied: "said.empty",
+  release: "said.release",
+  reprinted: "said.reprint",
+  print_sent: "said.reprint",
+  label_skipped: "said.skip_label",
+  supervisor_called: "said.supervisor",
+  language_set: "said.language",
+};
+
+/** The input in words (docs/station.md#operator-screen "Last"): a command code or a bin id is never shown raw. */
+export function saidOf(input: ScreenEventInput): Msg {
+  switch (input.kind) {
+    case "scan": {
+      const exc = EXCEPTION_SCAN.exec(input.barcode);
+      if (exc && KNOWN_EXCEPTIONS.has(exc[1] ?? "")) return { key: `exception.${exc[1]}` };
+      const badge = BADGE_SCAN.exec(input.barcode);
+      if (badge) return { key: "said.badge", params: { name: badge[1] ?? "" } };
+      return { key: "said.scan", params: { code: input.barcode } };
+    }
+    case "keyin":
+      return { key: "said.keyin", params: { quantity: input.quantity } };
+    case "bin":
+      return { key: input.signal === "sensor" ? "said.beam" : "said.button", params: { bin: input.binId } };
+    case "problem":
+      return { key: `said.problem.${input.problem}`, params: { quantity: input.quantity } };
+    case "tap": {
+      if (input.action === "mode_set") return { key: `said.mode.${input.text}` };
+      const key = input.action ? TAP_SAID[input.action] : undefined;
+      return key ? { key, params: { bin: input.text } } : { key: "said.tap" };
+    }
+    default:
+      return { key: "said.changed" };
+  }
+}
+
 export function lastEventOf(e: {
   seq: number;
   at: number;
@@ -71,6 +113,7 @@ export function lastEventOf(e: {
     seq: e.seq,
     at: new Date(e.at).toISOString(),
     ...describe(e.input),
+    said: saidOf(e.input),
     result: outcome.result,
     ...(outcome.did ? { did: outcome.did } : {}),
     ...(outcome.reason ? { reason: outcome.reason } : {}),

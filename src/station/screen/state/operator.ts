@@ -94,7 +94,10 @@ export function nextPick(input: Pick<ScreenInput, "pickLines">): PickTarget | nu
 
 function pickCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]): Card | null {
   const lines = input.pickLines;
-  const known = lines.map((l) => l.slot);
+  // one grid per rack: every known slot of the presented racks, not only the lines shown (face.ts)
+  const known = [...(input.rackSlots ?? []), ...lines.map((l) => l.slot)];
+  // line n of m counts the lines done on the presented racks since they came (state/rack-visit.ts)
+  const done = input.pickDone ?? 0;
   const colour = (bin: string | null) => {
     const tile = bins.find((b) => b.id === bin);
     return tile ? colorOf(tile.light) : null;
@@ -108,8 +111,8 @@ function pickCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]
       slot: p.location,
       face: faceOf(p.location, known),
       quantity: p.quantity - (state.scanned ?? 0),
-      line: i < 0 ? 1 : i + 1,
-      lines: Math.max(1, lines.length),
+      line: done + (i < 0 ? 1 : i + 1),
+      lines: done + Math.max(1, lines.length),
       bin: p.binId,
       binColor: colour(p.binId),
     };
@@ -122,8 +125,8 @@ function pickCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]
     slot: next.slot,
     face: faceOf(next.slot, known),
     quantity: next.quantity,
-    line: 1,
-    lines: lines.length,
+    line: done + 1,
+    lines: done + lines.length,
     bin: next.bin,
     binColor: colour(next.bin),
   };
@@ -138,7 +141,7 @@ function putCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[])
     phase: "put",
     row: items[i] ?? null,
     slot: state.location,
-    face: faceOf(state.location, []),
+    face: faceOf(state.location, input.rackSlots ?? []),
     quantity: state.quantity,
     line: i < 0 ? 1 : i + 1,
     lines: Math.max(1, items.length),
@@ -165,6 +168,12 @@ function destination(kind: Problem["kind"], input: ScreenInput): Msg {
   return msg("problem.to.nothing");
 }
 
+/** The question the numpad asks for a problem: which number it wants (docs/decisions.md#operator-screen). */
+const askKey = (mode: ScreenInput["mode"], kind: Problem["kind"]): string =>
+  mode === "put" && (kind === "missing" || kind === "wrong_slot")
+    ? `problem.ask.put.${kind}`
+    : `problem.ask.${kind}`;
+
 export function problemsOf(input: ScreenInput, state: SeatState): Problem[] {
   if (input.operator === null) return [];
   return problemOptions(state, input.mode, input.seat, nextPick(input)).map((o) => ({
@@ -177,6 +186,7 @@ export function problemsOf(input: ScreenInput, state: SeatState): Problem[] {
     ),
     max: o.max,
     default: o.default,
+    ask: msg(askKey(input.mode, o.kind)),
     destination: destination(o.kind, input),
     replaces: EXCEPTION_OF[o.kind],
   }));
@@ -231,16 +241,31 @@ export function keyinOf(input: ScreenInput, state: SeatState, allowed: boolean):
     const sku = input.pickLines.find(
       (r) => r.order === state.pick.externalServiceRequestId && r.line === state.pick.line,
     )?.sku;
-    return { item: sku ?? "", expected: state.pick.quantity, max: state.pick.quantity };
+    const item = sku ?? "";
+    const expected = state.pick.quantity;
+    return { item, expected, max: expected, label: msg("ui.numpad_item", { item, expected }) };
   }
   if (state.step === "put_slot" || state.step === "put_confirm")
     return scanEach(state.put)
       ? null
-      : { item: state.put.sku, expected: state.put.left, max: state.put.left };
+      : {
+          item: state.put.sku,
+          expected: state.put.left,
+          max: state.put.left,
+          label: msg("ui.numpad_item", { item: state.put.sku, expected: state.put.left }),
+        };
   if (state.step === "audit_count" && state.last !== null) {
     // a blind count: the expected stock is not shown; `expected` is what is counted so far
     const line = input.audit?.lines.find((l) => l.auditLineId === state.last);
-    return { item: line?.sku ?? "", expected: state.counts[state.last] ?? 0, max: 1_000_000 };
+    const item = line?.sku ?? "";
+    const counted = state.counts[state.last] ?? 0;
+    return {
+      item,
+      expected: counted,
+      max: 1_000_000,
+      // never "expected": the count is blind (docs/station.md#operator-screen)
+      label: msg("numpad.counted_so_far", { item, counted }),
+    };
   }
   return null;
 }

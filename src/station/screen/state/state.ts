@@ -22,6 +22,7 @@ import {
   signalOf,
   soundOf,
 } from "./operator.js";
+import { stationNoticesOf } from "./station-notices.js";
 import { auditTask, pickTask, putTask } from "./task.js";
 import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
 
@@ -160,7 +161,7 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
           : auditTask(input, state);
   const bins = binTiles(input, state);
   const allowed = allowedOf(input, state);
-  const notices = noticesOf(input);
+  const notices = [...noticesOf(input), ...stationNoticesOf(input)];
   return {
     site: input.site,
     ppsId: input.ppsId,

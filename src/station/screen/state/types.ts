@@ -257,7 +257,7 @@ export interface Problem {
 export type NoticeAction = "reprint" | "skip" | "supervisor";
 
 export interface Notice {
-  kind: "scanner_down" | "lights_down" | "printer_failed" | "storage_budget";
+  kind: "scanner_down" | "lights_down" | "printer_failed" | "storage_budget" | StationNoticeKind;
   text: Msg;
   bins?: string[];
   actions?: NoticeAction[];
@@ -332,4 +332,77 @@ export interface ScreenState {
   manualEntry: boolean;
   keyin: KeyIn | null;
   sound: Sound | null;
+}
+
+// ---- the station's states on the screen (state/station-notices.ts; docs/station.md#operator-screen) ----
+
+/** The station's link to central and its outbox, as the shell reads them (src/sync). */
+export interface CentralLink {
+  /** connected to the broker now */
+  connected: boolean;
+  /** notifications waiting for central */
+  undelivered: number;
+  /** `outbox.maxUndelivered`: from there on changes are refused (docs/limits.md) */
+  limit: number;
+}
+
+/** A staging central asked for that the station refused (put_information `stage_failure`). */
+export interface StageFailure {
+  put: string;
+  tote: string | null;
+  bin: string;
+  /** the alert codes (`pps_mode_incorrect`, `pps_not_logged_in`, `pps_bin_not_empty`, …) */
+  codes: string[];
+  /** the station's mode when it refused */
+  mode: StationMode;
+}
+
+/** A seat's pending work that a change elsewhere dropped mid-line, with what the operator holds. */
+export interface DroppedWork {
+  kind: "pick" | "put" | "audit";
+  /** the order, the tote's put or the audit */
+  request: string;
+  /** central cancelled it (else it changed elsewhere) */
+  cancelled: boolean;
+  sku: string;
+  quantity: number;
+  slot: string | null;
+  tote: string | null;
+}
+
+export interface ScreenInput {
+  /** the link to central; null when the agent has no broker (`mqtt.url: off`) or has not started it */
+  link?: CentralLink | null;
+  /** stagings refused lately, newest first */
+  stageFailures?: StageFailure[];
+  /** this seat's work dropped mid-line, until the seat's next input */
+  dropped?: DroppedWork | null;
+  /** pick lines on the presented racks done since they came (the card's "line n of m") */
+  pickDone?: number;
+  /** every known slot of the presented racks (the rack face's one grid size) */
+  rackSlots?: string[];
+}
+
+export type StationNoticeKind =
+  | "stage_failed"
+  | "work_dropped"
+  | "central_unreachable"
+  | "outbox_near_full"
+  | "outbox_full";
+
+// ---- texts an operator reads as words (docs/station.md#operator-screen) ----
+
+export interface KeyIn {
+  /** what the numpad's line says: the item and the quantity expected, or (a blind count) counted so far */
+  label?: Msg;
+}
+
+export interface Problem {
+  /** the number the numpad asks for, as a question ("How many are missing?") */
+  ask?: Msg;
+}
+
+export interface LastEvent {
+  /** the input in words ("Confirm", "Button of bin 6"), never a raw code */
+  said?: Msg;
 }

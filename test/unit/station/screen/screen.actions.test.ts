@@ -82,9 +82,11 @@ describe("screen actions", () => {
     const failed = setup({ reprint: async () => false });
     expect(await failed.actions.run("front", { type: "reprint", bin: "2" })).toMatchObject({
       result: "refused",
-      reason: "invalid_state",
+      // a label that did not print, never "work is still in progress"
+      reason: "label_not_printed",
       message: "the label of bin 2 did not print again",
     });
+    expect(failed.recorded).toEqual([expect.objectContaining({ reason: "label_not_printed" })]);
     const slow = setup({ reprint: () => new Promise<boolean>(() => {}), reprintWaitMs: 20 });
     expect(await slow.actions.run("front", { type: "reprint", bin: "2" })).toMatchObject({
       result: "done",

@@ -96,13 +96,14 @@ describe("the task card", () => {
 });
 
 describe("problems", () => {
-  it("before any scan: an empty slot, too few, or the wrong item, about the next line", () => {
+  it("before any scan: an empty slot, too few (nothing keyed in), or the wrong item, about the next line", () => {
     const s = deriveScreen(input({ pickLines: [row()] }));
     expect(s.problems.map((p) => [p.kind, p.max, p.default])).toEqual([
       ["missing", 3, 3],
-      ["short", 3, 3],
+      ["short", 3, 0],
       ["wrong_slot", 3, 3],
     ]);
+    expect(s.problems.find((p) => p.kind === "short")?.ask).toEqual({ key: "problem.ask.short" });
     expect(s.problems[0]?.destination).toEqual({ key: "problem.to.nothing" });
   });
 
@@ -114,11 +115,18 @@ describe("problems", () => {
       label: { key: "problem.damaged" },
       max: 3,
       default: 3,
+      ask: { key: "problem.ask.damaged" },
       destination: { key: "problem.to.damage_bin", params: { bin: "DMG-1" } },
       replaces: "PHYSICALLY_DAMAGED",
     });
     const noBin = deriveScreen(input({}, PICKING)).problems.find((p) => p.kind === "damaged");
     expect(noBin?.destination).toEqual({ key: "problem.to.slot" });
+    // too few opens with nothing keyed in and asks for the missing units
+    expect(s.problems.find((p) => p.kind === "short")).toMatchObject({
+      max: 3,
+      default: 0,
+      ask: { key: "problem.ask.short" },
+    });
   });
 
   it("put: the seat's side's states; extra units are bounded, not by what is left", () => {
@@ -279,8 +287,14 @@ describe("the numpad", () => {
       item: "A",
       expected: 3,
       max: 3,
+      label: { key: "ui.numpad_item", params: { item: "A", expected: 3 } },
     });
-    expect(deriveScreen(input({ mode: "put" }, PUT_SLOT)).keyin).toEqual({ item: "A", expected: 5, max: 5 });
+    expect(deriveScreen(input({ mode: "put" }, PUT_SLOT)).keyin).toEqual({
+      item: "A",
+      expected: 5,
+      max: 5,
+      label: { key: "ui.numpad_item", params: { item: "A", expected: 5 } },
+    });
     expect(deriveScreen(input()).keyin).toBeNull();
   });
 });

@@ -1,0 +1,124 @@
+/**
+ * The station's states an operator must know of, as notices on the seat's screen (pure;
+ * docs/station.md#operator-screen "Notices"): a staging central asked for and the station refused, the
+ * seat's work dropped mid-line because central changed its request, the link to central lost, the
+ * outbox filling towards the bound from which work is refused (docs/limits.md). Each says in words what
+ * happened and what to do; nothing here reads a clock or a device.
+ */
+import type { SeatState } from "../../seat.types.js";
+import type { DroppedWork, Msg, Notice, ScreenInput, StageFailure } from "./types.js";
+
+const msg = (key: string, params?: Msg["params"]): Msg => (params ? { key, params } : { key });
+
+/** From this share of `outbox.maxUndelivered` on, the screen says when work will be refused. */
+export const OUTBOX_NEAR_FULL = 0.8;
+
+/** A refused staging in words: the first alert with a remedy of its own decides. */
+export function stageFailureText(f: StageFailure): Msg {
+  const tote = f.tote ?? f.put;
+  if (f.codes.includes("pps_mode_incorrect"))
+    return msg(f.mode === "audit" ? "notice.stage_wrong_mode_audit" : "notice.stage_wrong_mode_pick", {
+      tote,
+      bin: f.bin,
+    });
+  if (f.codes.includes("pps_bin_not_empty")) return msg("notice.stage_bin_not_empty", { tote, bin: f.bin });
+  if (f.codes.includes("pps_not_logged_in")) return msg("notice.stage_not_logged_in", { tote, bin: f.bin });
+  return msg("notice.stage_failed", { tote, bin: f.bin });
+}
+
+/** What to do with the units in hand when the seat's line was taken away. */
+export function droppedText(d: DroppedWork): Msg {
+  if (d.kind === "pick")
+    return msg(d.cancelled ? "notice.dropped_pick_cancelled" : "notice.dropped_pick_changed", {
+      order: d.request,
+      sku: d.sku,
+      slot: d.slot ?? "",
+    });
+  if (d.kind === "put") return msg("notice.dropped_put", { tote: d.tote ?? d.request, sku: d.sku });
+  return msg("notice.dropped_audit", { slot: d.slot ?? "" });
+}
+
+/**
+ * What a seat held when a change elsewhere dropped its pending work (`prev`, its state before), given
+ * the request's state now and an item's SKU; null when it held nothing.
+ */
+export function droppedWork(
+  prev: SeatState | undefined,
+  reads: {
+    requestState(type: "PICK" | "PUT", id: string): string | null;
+    sku(itemId: number): string | null;
+  },
+): DroppedWork | null {
+  if (!prev) return null;
+  if (prev.step === "pick_confirm") {
+    const p = prev.pick;
+    const request = p.externalServiceRequestId;
+    return {
+      kind: "pick",
+      request,
+      cancelled: reads.requestState("PICK", request) === "cancelled",
+      sku: reads.sku(p.itemId) ?? String(p.itemId),
+      quantity: p.quantity,
+      slot: p.location,
+      tote: null,
+    };
+  }
+  if (prev.step === "put_slot" || prev.step === "put_confirm") {
+    const request = prev.put.externalServiceRequestId;
+    const state = reads.requestState("PUT", request);
+    return {
+      kind: "put",
+      request,
+      cancelled: state === "cancelled" || state === "created",
+      sku: prev.put.sku,
+      quantity: prev.quantity,
+      slot: prev.step === "put_confirm" ? prev.location : null,
+      tote: prev.put.toteId ?? prev.tote,
+    };
+  }
+  if (prev.step === "audit_count")
+    return {
+      kind: "audit",
+      request: prev.auditId,
+      cancelled: true,
+      sku: "",
+      quantity: 0,
+      slot: prev.location,
+      tote: null,
+    };
+  return null;
+}
+
+/** The link to central and the outbox: work goes on while it can, and the screen says until when. */
+export function linkNotices(link: ScreenInput["link"]): Notice[] {
+  if (!link) return [];
+  const out: Notice[] = [];
+  const left = Math.max(0, link.limit - link.undelivered);
+  if (left === 0)
+    out.push({
+      kind: "outbox_full",
+      text: msg("notice.outbox_full", { undelivered: link.undelivered }),
+      actions: ["supervisor"],
+    });
+  else if (link.undelivered >= link.limit * OUTBOX_NEAR_FULL)
+    out.push({
+      kind: "outbox_near_full",
+      text: msg("notice.outbox_near_full", { undelivered: link.undelivered, left }),
+      actions: ["supervisor"],
+    });
+  if (!link.connected) out.push({ kind: "central_unreachable", text: msg("notice.central_unreachable") });
+  return out;
+}
+
+/** The seat's notices of the station's states, after the device and printer notices (operator.ts). */
+export function stationNoticesOf(input: ScreenInput): Notice[] {
+  const out: Notice[] = [];
+  if (input.dropped && input.operator !== null)
+    out.push({ kind: "work_dropped", text: droppedText(input.dropped) });
+  // a refusal for the mode holds while the station is in that mode (the shell forgets it after)
+  for (const f of input.stageFailures ?? [])
+    if (!f.codes.includes("pps_mode_incorrect") || f.mode === input.mode)
+      out.push({ kind: "stage_failed", text: stageFailureText(f), bins: [f.bin], actions: ["supervisor"] });
+  out.push(...linkNotices(input.link));
+  return out;
+}
