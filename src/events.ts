@@ -19,6 +19,8 @@ export interface AgentEvents {
   /** An audit changed. */
   audit: { auditId: string };
   /** The station refused a staging central asked for (put_information stage_failure): the operator screen says why. */
+  /** Central freed a bin: every order in it was cancelled or taken back before a pick (the operator screen says so). */
+  binReleased: { binId: string; requests: string[] };
   stageFailed: {
     externalServiceRequestId: string;
     tote: string | null;

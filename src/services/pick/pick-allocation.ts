@@ -69,6 +69,7 @@ function keepOrFreeBin(deps: PickDeps, row: RequestRow, allocated: boolean, tx: 
   if (allocated && inWorkOrder([{ ...row, state: "fulfillable" }], tx.now).length) return row;
   deps.station.setBin(row.binId, "empty", "none", tx.now);
   tx.announce("station", {});
+  tx.announce("binReleased", { binId: row.binId, requests: [row.externalId] });
   const exec = parseJson<Record<string, unknown>>(row.executionJson);
   return {
     ...row,

@@ -248,6 +248,7 @@ export function checkBin(deps: PickDeps, binId: string, tx: Tx): void {
     for (const r of inBin) deps.requests.update({ ...r, binId: null, updatedOn: tx.now });
     deps.station.setBin(binId, "empty", "none", tx.now);
     tx.announce("station", {});
+    tx.announce("binReleased", { binId, requests: inBin.map((r) => r.externalId) });
     assignBins(deps, tx);
     return;
   }

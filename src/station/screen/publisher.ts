@@ -94,6 +94,8 @@ export interface ScreenPublisherDeps {
     scanners: Readonly<Record<string, string[]>>;
     /** the light controller of each bin, by bin */
     binLights: Readonly<Record<string, string>>;
+    /** the devices of each bin's button and sensor, by bin */
+    binInputs?: Readonly<Record<string, string[]>>;
   };
   now: () => number;
   log: Logger;
@@ -173,6 +175,7 @@ function seatScreen(
     irtBin: station.irtBin,
     scanners: station.scanners[seat] ?? [],
     binLights: station.binLights,
+    binInputs: station.binInputs ?? {},
     ...states.of(seat, mode, racks, pickLines),
   });
 }

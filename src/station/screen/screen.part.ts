@@ -84,6 +84,16 @@ function binLights(topology: StationTopology): Record<string, string> {
   );
 }
 
+/** The devices of each bin's button and sensor (a module of their own, or the light's). */
+function binInputs(topology: StationTopology): Record<string, string[]> {
+  return Object.fromEntries(
+    topology.bins.map((b) => {
+      const def = topology.bin(b);
+      return [b, [def?.button?.device, def?.sensor?.device].filter((d): d is string => d !== undefined)];
+    }),
+  );
+}
+
 /** The item a scanned text is a barcode of, with its description where the screen lists it. */
 function itemOf(deps: ScreenPartDeps, barcode: string): { sku: string; description: string | null } | null {
   const found = deps.lookup.meanings(barcode).find((m) => m.kind === "item");
@@ -122,6 +132,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       irtBin: topology.irtBin,
       scanners: seatScanners(topology),
       binLights: binLights(topology),
+      binInputs: binInputs(topology),
     },
     now: deps.now,
     log,

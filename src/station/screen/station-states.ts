@@ -13,10 +13,10 @@ import type { SeatState, StationMode } from "../seat.types.js";
 import type { ScreenEventInput } from "./state/event.js";
 import { doneLines, nextVisit, type RackVisit } from "./state/rack-visit.js";
 import { droppedWork, linkNotices } from "./state/station-notices.js";
-import type { CentralLink, DroppedWork, ScreenInput, StageFailure } from "./state/types.js";
+import type { CentralLink, DroppedWork, ReleasedBin, ScreenInput, StageFailure } from "./state/types.js";
 
 const OWNER = "operator-screen-states";
-/** Refused stagings shown at once, newest first. */
+/** Refused stagings (and freed bins) shown at once, newest first. */
 const KEEP_FAILURES = 5;
 /** How often the link to central and the outbox are looked at. */
 const LINK_CHECK_MS = 1_000;
@@ -41,6 +41,7 @@ export function createStationStates(deps: StationStatesDeps) {
   let slots: string[] | null = null;
   let before = new Map<string, SeatState>();
   const dropped = new Map<string, DroppedWork>();
+  const released = new Map<string, ReleasedBin[]>();
   let timer: NodeJS.Timeout | undefined;
   let lastLink = "";
 
@@ -54,7 +55,7 @@ export function createStationStates(deps: StationStatesDeps) {
       mode: StationMode,
       racks: readonly string[],
       pickLines: readonly ScreenPickRow[],
-    ): Pick<ScreenInput, "link" | "stageFailures" | "dropped" | "pickDone" | "rackSlots"> {
+    ): Pick<ScreenInput, "link" | "stageFailures" | "dropped" | "pickDone" | "rackSlots" | "releasedBins"> {
       visit = nextVisit(visit, racks, pickLines);
       // a refusal for the mode is forgotten once the station is in another mode
       failures = failures.filter((f) => !f.codes.includes("pps_mode_incorrect") || f.mode === mode);
@@ -65,10 +66,14 @@ export function createStationStates(deps: StationStatesDeps) {
         dropped: dropped.get(seat) ?? null,
         pickDone: doneLines(visit, pickLines),
         rackSlots: slots,
+        releasedBins: released.get(seat) ?? [],
       };
     },
 
-    /** After every input: work dropped mid-line is kept for its seat; the seat's next input clears it. */
+    /**
+     * After every input: work dropped mid-line is kept for its seat; the seat's next input clears it,
+     * and the bins central freed.
+     */
     record(
       seat: string | null,
       input: ScreenEventInput,
@@ -79,7 +84,10 @@ export function createStationStates(deps: StationStatesDeps) {
         const d = droppedWork(before.get(seat), { requestState, sku: (id) => reads.sku?.(id) ?? null });
         if (d) dropped.set(seat, d);
       } else if (outcome.result === "done")
-        for (const s of seat === null ? deps.station.seats : [seat]) dropped.delete(s);
+        for (const s of seat === null ? deps.station.seats : [seat]) {
+          dropped.delete(s);
+          released.delete(s);
+        }
       before = new Map(seatsAfter);
     },
 
@@ -95,6 +103,15 @@ export function createStationStates(deps: StationStatesDeps) {
           mode,
         };
         failures = [failure, ...failures.filter((x) => x.put !== failure.put)].slice(0, KEEP_FAILURES);
+        changed();
+      });
+      deps.bus.on(OWNER, "binReleased", (r) => {
+        const bin: ReleasedBin = { bin: r.binId, orders: r.requests };
+        for (const s of deps.station.seats)
+          released.set(
+            s,
+            [bin, ...(released.get(s) ?? []).filter((x) => x.bin !== r.binId)].slice(0, KEEP_FAILURES),
+          );
         changed();
       });
       // a put staged after all is no longer refused

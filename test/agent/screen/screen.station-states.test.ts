@@ -115,6 +115,33 @@ describe("a rack of three lines, worked through", () => {
   });
 });
 
+describe("a bin central freed", () => {
+  it("an order waiting in its bin, cancelled over the API: the seat says the bin is free and what to do", async () => {
+    await setStock(t, "M9-A1", "M9", "C", 5);
+    await ok(t.call("POST", SR, pickBody("P-GONE", [pickLine("P-GONE-1", "C", 5)])));
+    const waiting = await screenWhen("the order in a bin", (x) =>
+      x.bins.some((b) => b.orders.some((o) => o.id === "P-GONE")),
+    );
+    const bin = waiting.bins.find((b) => b.orders.some((o) => o.id === "P-GONE"))?.id as string;
+    await ok(t.call("POST", `${SR}/cancel`, { externalServiceRequestId: "P-GONE", type: "PICK" }), 202);
+    const s = await screenWhen("the freed bin on the screen", (x) =>
+      x.notices.some((n) => n.kind === "bin_released"),
+    );
+    expect(s.notices.find((n) => n.kind === "bin_released")).toEqual({
+      kind: "bin_released",
+      text: { key: "notice.bin_released", params: { bin, orders: "P-GONE" } },
+      bins: [bin],
+    });
+    expect(s.bins.find((b) => b.id === bin)?.orders).toEqual([]);
+    tick();
+    await ok(act({ type: "supervisor" }));
+    await screenWhen(
+      "cleared by the seat's next input",
+      (x) => !x.notices.some((n) => n.kind === "bin_released"),
+    );
+  });
+});
+
 describe("a put staged while the station is in pick mode", () => {
   it("answers 200, and the seat says the tote could not be staged and what to do, until the mode is Put", async () => {
     await ok(t.call("POST", SR, putBody("TOTE-7", [["A", 3]], "TOTE-7")));

@@ -335,4 +335,10 @@ export const de: Record<MessageKey, string> = {
   "said.problem.wrong_slot": "Problem: {quantity}",
   "said.tap": "Tippen auf dem Bildschirm",
   "said.changed": "Eine Änderung anderswo",
+  "notice.printer_down":
+    "Der Etikettendrucker ist nicht verbunden: Etiketten warten, bis er wieder da ist. Aufsicht rufen",
+  "notice.inputs_down":
+    "Die Tasten der Behälter {bins} reagieren nicht: tippen Sie stattdessen auf diesem Bildschirm auf Bestätigen",
+  "notice.bin_released":
+    "Behälter {bin} ist wieder frei: die Zentrale hat Auftrag {orders} zurückgenommen. Nehmen Sie heraus, was Sie für diesen Auftrag hineingelegt haben",
 };

@@ -332,6 +332,11 @@ export const en = {
   "said.problem.wrong_slot": "Problem: {quantity}",
   "said.tap": "Tap on the screen",
   "said.changed": "A change elsewhere",
+  "notice.printer_down":
+    "The label printer is not connected: labels wait until it is back. Call a supervisor",
+  "notice.inputs_down": "The buttons of bins {bins} do not answer: tap Confirm on this screen instead",
+  "notice.bin_released":
+    "Bin {bin} is free again: central took back order {orders}. Take out anything you put into it for that order",
 } as const;
 
 export type MessageKey = keyof typeof en;

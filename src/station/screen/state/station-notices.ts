@@ -110,9 +110,33 @@ export function linkNotices(link: ScreenInput["link"]): Notice[] {
   return out;
 }
 
+/**
+ * Devices the device notices of operator.ts do not name: a label printer that is down, and buttons or
+ * sensors (on a module of their own) that do not answer, for bins whose light still works.
+ */
+export function deviceNotices(input: ScreenInput): Notice[] {
+  const out: Notice[] = [];
+  const down = new Set(input.devices.filter((d) => !d.connected).map((d) => d.id));
+  if (input.devices.some((d) => d.kind === "printer" && !d.connected))
+    out.push({ kind: "printer_down", text: msg("notice.printer_down"), actions: ["supervisor"] });
+  const lights = input.binLights ?? {};
+  const deaf = Object.entries(input.binInputs ?? {})
+    .filter(([bin, devices]) => !down.has(lights[bin] ?? "") && devices.some((d) => down.has(d)))
+    .map(([bin]) => bin);
+  if (deaf.length)
+    out.push({ kind: "inputs_down", text: msg("notice.inputs_down", { bins: deaf.join(", ") }), bins: deaf });
+  return out;
+}
+
 /** The seat's notices of the station's states, after the device and printer notices (operator.ts). */
 export function stationNoticesOf(input: ScreenInput): Notice[] {
-  const out: Notice[] = [];
+  const out: Notice[] = deviceNotices(input);
+  for (const r of input.releasedBins ?? [])
+    out.push({
+      kind: "bin_released",
+      text: msg("notice.bin_released", { bin: r.bin, orders: r.orders.join(", ") }),
+      bins: [r.bin],
+    });
   if (input.dropped && input.operator !== null)
     out.push({ kind: "work_dropped", text: droppedText(input.dropped) });
   // a refusal for the mode holds while the station is in that mode (the shell forgets it after)

@@ -381,6 +381,16 @@ export interface ScreenInput {
   pickDone?: number;
   /** every known slot of the presented racks (the rack face's one grid size) */
   rackSlots?: string[];
+  /** the devices of each bin's button and sensor, by bin (a light controller's are `binLights`) */
+  binInputs?: Readonly<Record<string, string[]>>;
+  /** bins central freed while this seat looked (their orders cancelled or taken back), newest first */
+  releasedBins?: ReleasedBin[];
+}
+
+/** A bin freed by central: every order in it was cancelled or taken back before anything was picked. */
+export interface ReleasedBin {
+  bin: string;
+  orders: string[];
 }
 
 export type StationNoticeKind =
@@ -388,7 +398,10 @@ export type StationNoticeKind =
   | "work_dropped"
   | "central_unreachable"
   | "outbox_near_full"
-  | "outbox_full";
+  | "outbox_full"
+  | "printer_down"
+  | "inputs_down"
+  | "bin_released";
 
 // ---- texts an operator reads as words (docs/station.md#operator-screen) ----
 

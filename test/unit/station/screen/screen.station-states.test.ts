@@ -107,6 +107,60 @@ describe("work dropped mid-line", () => {
   });
 });
 
+describe("devices the other notices do not name, and bins central freed", () => {
+  const device = (
+    id: string,
+    kind: "scanner" | "ptl-controller" | "bin-sensor" | "printer",
+    connected: boolean,
+  ) => ({
+    id,
+    kind,
+    profile: "x",
+    transport: "sim",
+    connected,
+    lastSeen: null,
+    errors: 0,
+    lastError: connected ? null : "gone",
+  });
+
+  it("a printer down: labels wait, call a supervisor; up: nothing", () => {
+    const down = deriveScreen(screenInput({ devices: [device("lp", "printer", false)] }));
+    expect(down.notices).toEqual([
+      { kind: "printer_down", text: { key: "notice.printer_down" }, actions: ["supervisor"] },
+    ]);
+    expect(deriveScreen(screenInput({ devices: [device("lp", "printer", true)] })).notices).toEqual([]);
+  });
+
+  it("buttons or sensors of their own down: the bins to confirm on the screen; a dark light says it already", () => {
+    const input = (devices: ReturnType<typeof device>[]) =>
+      screenInput({
+        devices,
+        binLights: { "1": "ptl", "2": "ptl" },
+        binInputs: { "1": ["di"], "2": ["ptl", "beam"] },
+      });
+    const deaf = deriveScreen(
+      input([device("ptl", "ptl-controller", true), device("di", "bin-sensor", false)]),
+    );
+    expect(deaf.notices).toEqual([
+      { kind: "inputs_down", text: { key: "notice.inputs_down", params: { bins: "1" } }, bins: ["1"] },
+    ]);
+    expect(en(deaf.notices[0]?.text as Msg)).toBe(
+      "The buttons of bins 1 do not answer: tap Confirm on this screen instead",
+    );
+    const dark = deriveScreen(
+      input([device("ptl", "ptl-controller", false), device("beam", "bin-sensor", false)]),
+    );
+    expect(dark.notices.map((n) => n.kind)).toEqual(["lights_down"]);
+  });
+
+  it("a bin central freed names the bin and its orders", () => {
+    const s = deriveScreen(screenInput({ releasedBins: [{ bin: "3", orders: ["P7", "P8"] }] }));
+    expect(s.notices.map((n) => en(n.text))).toEqual([
+      "Bin 3 is free again: central took back order P7, P8. Take out anything you put into it for that order",
+    ]);
+  });
+});
+
 describe("the link to central and the outbox", () => {
   it("connected with room: nothing; lost: work continues, changes are kept", () => {
     expect(linkNotices(null)).toEqual([]);
