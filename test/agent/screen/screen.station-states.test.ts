@@ -142,6 +142,41 @@ describe("a bin central freed", () => {
   });
 });
 
+describe("a lit line whose order passes its deadline", () => {
+  it("the lit line goes, with what to do with the units taken, and the bin it held is free", async () => {
+    await setStock(t, "M1-A1", "M1", "A", 10);
+    const deadline = new Date(t.clock.now + 60_000).toISOString();
+    await ok(
+      t.call("POST", SR, pickBody("P-LATE", [pickLine("P-LATE-1", "A", 2)], { pick_before_time: deadline })),
+    );
+    await ok(t.call("POST", "/station/racks", { msu: "M1", locations: ["M1-A1"] }));
+    await screenWhen("the line to take", (x) => x.card?.row?.order === "P-LATE");
+    tick();
+    await ok(act({ type: "scan", barcode: "BC-A" }));
+    const lit = await screenWhen("the line lit", (x) => x.step === "pick_confirm");
+    const bin = lit.card?.bin as string;
+    // the work scheduler's call at pick_before_time, as the agent makes it
+    t.clock.now += 120_000;
+    t.agent.services.operations.releaseHeldWork();
+    const s = await screenWhen("the dropped line on the screen", (x) =>
+      x.notices.some((n) => n.kind === "work_dropped"),
+    );
+    expect(s.step).toBe("ready");
+    expect(s.card).toBeNull();
+    expect(s.notices.find((n) => n.kind === "work_dropped")?.text).toEqual({
+      key: "notice.dropped_pick_expired",
+      params: { order: "P-LATE", sku: "A", slot: "M1-A1" },
+    });
+    expect(s.notices.find((n) => n.kind === "bin_released")?.text).toEqual({
+      key: "notice.bin_released",
+      params: { bin, orders: "P-LATE" },
+    });
+    tick();
+    await ok(act({ type: "supervisor" }));
+    await screenWhen("cleared by the seat's next input", (x) => x.notices.length === 0);
+  });
+});
+
 describe("a put staged while the station is in pick mode", () => {
   it("answers 200, and the seat says the tote could not be staged and what to do, until the mode is Put", async () => {
     await ok(t.call("POST", SR, putBody("TOTE-7", [["A", 3]], "TOTE-7")));

@@ -292,6 +292,8 @@ export const de: Record<MessageKey, string> = {
     "Auftrag {order} wurde storniert: legen Sie die entnommenen Einheiten von {sku} zurück in Fach {slot}",
   "notice.dropped_pick_changed":
     "Auftrag {order} wurde von der Zentrale geändert, diese Zeile entfällt: legen Sie die entnommenen Einheiten von {sku} zurück in Fach {slot}",
+  "notice.dropped_pick_expired":
+    "Auftrag {order} hat seine Frist überschritten und wird nicht kommissioniert: legen Sie die entnommenen Einheiten von {sku} zurück in Fach {slot}",
   "notice.dropped_put":
     "Wanne {tote} wurde von der Station genommen: legen Sie die Einheiten von {sku} in Ihrer Hand zurück in die Wanne",
   "notice.dropped_audit":

@@ -290,6 +290,8 @@ export const en = {
     "Order {order} was cancelled: put the units of {sku} you took back into slot {slot}",
   "notice.dropped_pick_changed":
     "Order {order} was changed by central and this line is gone: put the units of {sku} you took back into slot {slot}",
+  "notice.dropped_pick_expired":
+    "Order {order} passed its deadline and will not be picked: put the units of {sku} you took back into slot {slot}",
   "notice.dropped_put":
     "Tote {tote} was taken off the station: put the units of {sku} you hold back into the tote",
   "notice.dropped_audit": "The audit was stopped by central: leave the units in slot {slot}",

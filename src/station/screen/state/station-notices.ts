@@ -29,11 +29,18 @@ export function stageFailureText(f: StageFailure): Msg {
 /** What to do with the units in hand when the seat's line was taken away. */
 export function droppedText(d: DroppedWork): Msg {
   if (d.kind === "pick")
-    return msg(d.cancelled ? "notice.dropped_pick_cancelled" : "notice.dropped_pick_changed", {
-      order: d.request,
-      sku: d.sku,
-      slot: d.slot ?? "",
-    });
+    return msg(
+      d.cancelled
+        ? "notice.dropped_pick_cancelled"
+        : d.expired
+          ? "notice.dropped_pick_expired"
+          : "notice.dropped_pick_changed",
+      {
+        order: d.request,
+        sku: d.sku,
+        slot: d.slot ?? "",
+      },
+    );
   if (d.kind === "put") return msg("notice.dropped_put", { tote: d.tote ?? d.request, sku: d.sku });
   return msg("notice.dropped_audit", { slot: d.slot ?? "" });
 }
@@ -53,10 +60,12 @@ export function droppedWork(
   if (prev.step === "pick_confirm") {
     const p = prev.pick;
     const request = p.externalServiceRequestId;
+    const state = reads.requestState("PICK", request);
     return {
       kind: "pick",
       request,
-      cancelled: reads.requestState("PICK", request) === "cancelled",
+      cancelled: state === "cancelled",
+      expired: state === "not_fulfillable",
       sku: reads.sku(p.itemId) ?? String(p.itemId),
       quantity: p.quantity,
       slot: p.location,

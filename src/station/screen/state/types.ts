@@ -364,6 +364,8 @@ export interface DroppedWork {
   request: string;
   /** central cancelled it (else it changed elsewhere) */
   cancelled: boolean;
+  /** a pick whose pick_before_time passed before it was picked (not_fulfillable) */
+  expired?: boolean;
   sku: string;
   quantity: number;
   slot: string | null;

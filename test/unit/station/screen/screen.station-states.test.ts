@@ -70,6 +70,7 @@ describe("work dropped mid-line", () => {
       kind: "pick",
       request: "P1",
       cancelled: true,
+      expired: false,
       sku: "TSHIRT",
       quantity: 3,
       slot: "S1",
@@ -79,8 +80,13 @@ describe("work dropped mid-line", () => {
     expect(s.notices.map((n) => [n.kind, en(n.text)])).toEqual([
       ["work_dropped", "Order P1 was cancelled: put the units of TSHIRT you took back into slot S1"],
     ]);
-    const changed = droppedWork(PICKING, reads("not_fulfillable"));
-    expect(changed?.cancelled).toBe(false);
+    const expired = droppedWork(PICKING, reads("not_fulfillable"));
+    expect(expired).toMatchObject({ cancelled: false, expired: true });
+    expect(en(deriveScreen(screenInput({ dropped: expired })).notices[0]?.text as Msg)).toBe(
+      "Order P1 passed its deadline and will not be picked: put the units of TSHIRT you took back into slot S1",
+    );
+    const changed = droppedWork(PICKING, reads("complete"));
+    expect(changed).toMatchObject({ cancelled: false, expired: false });
     expect(en(deriveScreen(screenInput({ dropped: changed })).notices[0]?.text as Msg)).toContain(
       "was changed by central",
     );
