@@ -134,4 +134,51 @@ describe("operator screen: the station's states in words", { timeout: deadline(9
       .click();
     await text(last(), /Call a supervisor\s+A supervisor was called/);
   });
+
+  it("every other new notice at once, as the agent words them, in English and German", async () => {
+    const s = await state();
+    const notices = [
+      {
+        kind: "work_dropped",
+        text: { key: "notice.dropped_pick_expired", params: { order: "P-LATE", sku: "A", slot: "M1-A1" } },
+      },
+      {
+        kind: "bin_released",
+        text: { key: "notice.bin_released", params: { bin: "1", orders: "P-LATE" } },
+        bins: ["1"],
+      },
+      { kind: "printer_down", text: { key: "notice.printer_down" }, actions: ["supervisor"] },
+      {
+        kind: "inputs_down",
+        text: { key: "notice.inputs_down", params: { bins: "3, 4" } },
+        bins: ["3", "4"],
+      },
+      {
+        kind: "outbox_full",
+        text: { key: "notice.outbox_full", params: { undelivered: LIMIT } },
+        actions: ["supervisor"],
+      },
+      { kind: "central_unreachable", text: { key: "notice.central_unreachable" } },
+    ];
+    try {
+      for (const lang of ["en", "de"] as const) {
+        // the page's own renderer, given the state with these notices (the agent pushes the same shape)
+        await page.evaluate(`(async (st) => {
+          const r = await import("/screen/assets/render.js");
+          const dom = await import("/screen/assets/dom.js");
+          dom.useCatalogue(await (await fetch("/screen/assets/messages/" + st.lang)).json());
+          const act = async () => true;
+          r.render(st, { lang: st.lang, langs: {}, act, openNumpad: () => {}, openProblems: () => {} });
+        })(${JSON.stringify({ ...s, lang, alert: null, notices })})`);
+        await text(
+          page.locator('[data-kind="work_dropped"]'),
+          lang === "en" ? /Order P-LATE passed its deadline/ : /Auftrag P-LATE hat seine Frist/,
+        );
+        await atBothSizes(`every new notice (${lang})`, `all-notices-${lang}`);
+      }
+    } finally {
+      await page.evaluate(`(async () => (await import("/screen/assets/dom.js")).useCatalogue(
+        await (await fetch("/screen/assets/messages/en")).json()))()`);
+    }
+  });
 });
