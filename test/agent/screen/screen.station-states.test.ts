@@ -150,7 +150,7 @@ describe("a lit line whose order passes its deadline", () => {
       t.call("POST", SR, pickBody("P-LATE", [pickLine("P-LATE-1", "A", 2)], { pick_before_time: deadline })),
     );
     await ok(t.call("POST", "/station/racks", { msu: "M1", locations: ["M1-A1"] }));
-    await screenWhen("the line to take", (x) => x.card?.row?.order === "P-LATE");
+    await screenWhen("the line to take", (x) => x.card?.slot === "M1-A1" && x.card.phase === "take");
     tick();
     await ok(act({ type: "scan", barcode: "BC-A" }));
     const lit = await screenWhen("the line lit", (x) => x.step === "pick_confirm");
