@@ -21,7 +21,8 @@ import type { ScreenEventInput } from "./state/event.js";
 import { createLastEvents } from "./state/last-events.js";
 import { nextPick } from "./state/operator.js";
 import { deriveScreen } from "./state/state.js";
-import type { BinOrder, CentralLink, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
+import type { CentralLink } from "./state/station-types.js";
+import type { BinOrder, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
 import { nextVersion, type Versioned } from "./state/version.js";
 import { createStationStates, type StationStates } from "./station-states.js";
 

@@ -13,7 +13,8 @@ import type { SeatState, StationMode } from "../seat.types.js";
 import type { ScreenEventInput } from "./state/event.js";
 import { doneLines, nextVisit, type RackVisit } from "./state/rack-visit.js";
 import { droppedWork, linkNotices } from "./state/station-notices.js";
-import type { CentralLink, DroppedWork, ReleasedBin, ScreenInput, StageFailure } from "./state/types.js";
+import type { CentralLink, DroppedWork, ReleasedBin, StageFailure } from "./state/station-types.js";
+import type { ScreenInput } from "./state/types.js";
 
 const OWNER = "operator-screen-states";
 /** Refused stagings (and freed bins) shown at once, newest first. */

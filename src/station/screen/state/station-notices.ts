@@ -6,7 +6,8 @@
  * happened and what to do; nothing here reads a clock or a device.
  */
 import type { SeatState } from "../../seat.types.js";
-import type { DroppedWork, Msg, Notice, ScreenInput, StageFailure } from "./types.js";
+import type { DroppedWork, StageFailure } from "./station-types.js";
+import type { Msg, Notice, ScreenInput } from "./types.js";
 
 const msg = (key: string, params?: Msg["params"]): Msg => (params ? { key, params } : { key });
 

@@ -10,6 +10,7 @@ import type { BinView, Desired } from "../../bin-lights.js";
 import type { ExceptionCode } from "../../scan-codes.js";
 import type { ProblemKind } from "../../seat.problem.js";
 import type { SeatState, StationMode } from "../../seat.types.js";
+import type { StationNoticeKind, StationStateInput } from "./station-types.js";
 
 export const LANGUAGES = ["en", "de"] as const;
 export type Lang = (typeof LANGUAGES)[number];
@@ -334,81 +335,12 @@ export interface ScreenState {
   sound: Sound | null;
 }
 
-// ---- the station's states on the screen (state/station-notices.ts; docs/station.md#operator-screen) ----
+// ---- the station's states (state/station-types.ts) and the operator's words (docs/station.md#notices) ----
 
-/** The station's link to central and its outbox, as the shell reads them (src/sync). */
-export interface CentralLink {
-  /** connected to the broker now */
-  connected: boolean;
-  /** notifications waiting for central */
-  undelivered: number;
-  /** `outbox.maxUndelivered`: from there on changes are refused (docs/limits.md) */
-  limit: number;
-}
-
-/** A staging central asked for that the station refused (put_information `stage_failure`). */
-export interface StageFailure {
-  put: string;
-  tote: string | null;
-  bin: string;
-  /** the alert codes (`pps_mode_incorrect`, `pps_not_logged_in`, `pps_bin_not_empty`, …) */
-  codes: string[];
-  /** the station's mode when it refused */
-  mode: StationMode;
-}
-
-/** A seat's pending work that a change elsewhere dropped mid-line, with what the operator holds. */
-export interface DroppedWork {
-  kind: "pick" | "put" | "audit";
-  /** the order, the tote's put or the audit */
-  request: string;
-  /** central cancelled it (else it changed elsewhere) */
-  cancelled: boolean;
-  /** a pick whose pick_before_time passed before it was picked (not_fulfillable) */
-  expired?: boolean;
-  sku: string;
-  quantity: number;
-  slot: string | null;
-  tote: string | null;
-}
-
-export interface ScreenInput {
-  /** the link to central; null when the agent has no broker (`mqtt.url: off`) or has not started it */
-  link?: CentralLink | null;
-  /** stagings refused lately, newest first */
-  stageFailures?: StageFailure[];
-  /** this seat's work dropped mid-line, until the seat's next input */
-  dropped?: DroppedWork | null;
-  /** pick lines on the presented racks done since they came (the card's "line n of m") */
-  pickDone?: number;
-  /** every known slot of the presented racks (the rack face's one grid size) */
-  rackSlots?: string[];
-  /** the devices of each bin's button and sensor, by bin (a light controller's are `binLights`) */
-  binInputs?: Readonly<Record<string, string[]>>;
-  /** bins central freed while this seat looked (their orders cancelled or taken back), newest first */
-  releasedBins?: ReleasedBin[];
-}
-
-/** A bin freed by central: every order in it was cancelled or taken back before anything was picked. */
-export interface ReleasedBin {
-  bin: string;
-  orders: string[];
-}
-
-export type StationNoticeKind =
-  | "stage_failed"
-  | "work_dropped"
-  | "central_unreachable"
-  | "outbox_near_full"
-  | "outbox_full"
-  | "printer_down"
-  | "inputs_down"
-  | "bin_released";
-
-// ---- texts an operator reads as words (docs/station.md#operator-screen) ----
+export interface ScreenInput extends StationStateInput {}
 
 export interface KeyIn {
-  /** what the numpad's line says: the item and the quantity expected, or (a blind count) counted so far */
+  /** the numpad's line: the item and what is expected, or (a blind count) counted so far */
   label?: Msg;
 }
 

@@ -15,7 +15,8 @@ import {
   OUTBOX_NEAR_FULL,
   stageFailureText,
 } from "../../../../src/station/screen/state/station-notices.js";
-import type { Msg, StageFailure } from "../../../../src/station/screen/state/types.js";
+import type { StageFailure } from "../../../../src/station/screen/state/station-types.js";
+import type { Msg } from "../../../../src/station/screen/state/types.js";
 import type { SeatState } from "../../../../src/station/seat.types.js";
 import { COUNTING, PICKING, PUT_CONFIRM, PUT_SLOT } from "../support.js";
 import { BINS, pickRow, screenInput } from "./support.js";
