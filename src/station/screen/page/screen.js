@@ -20,7 +20,7 @@ const STALE_MS = 1500;
 /** @type {Record<string, Record<string, string>>} */
 const catalogues = {};
 /**
- * The language buttons: code → the language's own name.
+ * The languages to choose: code → the language's own name (`/screen/assets/languages`).
  * @type {Record<string, string>}
  */
 const langs = {};
@@ -409,7 +409,8 @@ function forms() {
 }
 
 async function main() {
-  for (const code of ["en", "de"]) langs[code] = (await catalogue(code))["ui.language_name"] ?? code;
+  const known = await fetch("/screen/assets/languages");
+  if (known.ok) Object.assign(langs, await known.json());
   useCatalogue(await catalogue(forced ?? "en"));
   forms();
   if (location.hash === "#key-refused") {

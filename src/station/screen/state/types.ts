@@ -11,7 +11,7 @@ import type { ExceptionCode } from "../../scan-codes.js";
 import type { ProblemKind } from "../../seat.problem.js";
 import type { SeatState, StationMode } from "../../seat.types.js";
 
-export const LANGUAGES = ["en", "de"] as const;
+export const LANGUAGES = ["en", "de", "pl", "cs", "nl", "fr", "es", "tr"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
 /** A text on screen: a catalogue key and the values of its `{placeholders}`. */
