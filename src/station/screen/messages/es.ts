@@ -255,7 +255,7 @@ export const es: Record<MessageKey, string> = {
   "ui.not_allowed": "Solo un administrador puede hacerlo: entre como administrador o pregunte",
   "ui.stale_screen": "La pantalla cambió: mire otra vez",
   "ui.card_take": "Coja de la ubicación {slot}",
-  "ui.card_put": "Ponga en el contenedor {bin}",
+  "ui.card_put": "Al contenedor {bin}",
   "ui.rack_face": "Frente de la estantería, ubicación {slot} resaltada",
   "ui.alert_code": "Escaneado: {code}",
   "ui.alert_item": "Artículo: {item}",
