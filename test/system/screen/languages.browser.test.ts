@@ -5,7 +5,9 @@
  * alert at once, a bin to take away, a put from tote to slot, an audit slot), and in each state the page is
  * drawn in every language in turn (`?lang=`, which changes nothing at the station). In each: no text is
  * wider or taller than its box and no control is cut off (the failure names the language, the state, the
- * catalogue key and the element), the layout rules hold, and axe-core finds no serious violation.
+ * catalogue key and the element), the layout rules hold, and axe-core finds no serious violation. The
+ * chooser holds at 1920×1080 too, closes on Escape, and its choice is the operator's; an unknown `?lang=`
+ * is ignored.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,6 +112,29 @@ describe("operator screen: every language fits at 1024×768", { timeout: deadlin
       expect(await pressed.getAttribute("aria-pressed")).toBe("true");
       expect(await pressed.getAttribute("lang")).toBe(lang);
     });
+    // the chooser is a new dialog: at 1920×1080 too
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    try {
+      await drawIn("en", put);
+      await page.getByRole("button", { name: "Language: English", exact: true }).click();
+      await page.getByRole("dialog", { name: "Language" }).waitFor();
+      expect(describeMisfits("en", "the language chooser", await misfits(page))).toEqual([]);
+      await expectLayout(page, "en · the language chooser");
+      await expectAccessible(page, "en · the language chooser at 1920×1080");
+      await rig.shot(page, "the-language-chooser-1920");
+      // Escape closes it, and a choice there is the operator's language
+      await page.keyboard.press("Escape");
+      await page.getByRole("dialog", { name: "Language" }).waitFor({ state: "hidden" });
+      await page.getByRole("button", { name: "Language: English", exact: true }).click();
+      await page.getByRole("dialog", { name: "Language" }).getByRole("button", { name: "Türkçe" }).click();
+      await expect.poll(async () => (await ok(rig.t.call("GET", SEAT))).lang).toBe("tr");
+    } finally {
+      await page.setViewportSize({ width: 1024, height: 768 });
+    }
+    // an unknown ?lang= is ignored: the operator's language is drawn
+    await page.goto(`${rig.base}/screen/front?lang=xx`);
+    await expect.poll(() => page.evaluate("document.documentElement.lang")).toBe("tr");
+    await act({ type: "language", lang: null });
     await rig.scan("NOPE-4006381333931");
     await everyLanguage("a refusal", { key: "refusal.unknown_barcode" });
     await everyLanguage(

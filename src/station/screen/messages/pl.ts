@@ -8,7 +8,7 @@ import type { MessageKey } from "./en.js";
 export const pl: Record<MessageKey, string> = {
   "instruction.login": "Zaloguj się: zeskanuj identyfikator",
   "instruction.no_work": "Brak pracy",
-  "instruction.waiting_rack": "Czekaj na regał",
+  "instruction.waiting_rack": "Oczekiwanie na regał",
   "instruction.scan_item_from_slot": "Zeskanuj artykuł z lokalizacji {slot}",
   "instruction.put_into_bin": "Włóż {quantity} × {sku} do pojemnika {bin} i naciśnij jego przycisk",
   "instruction.scan_each_into_bin":

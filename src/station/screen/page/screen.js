@@ -13,7 +13,8 @@ import { closeProblems, confirmException, openProblems } from "./task.js";
 
 const seat = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const base = `/station/seats/${encodeURIComponent(seat)}/screen`;
-const forced = new URLSearchParams(location.search).get("lang");
+/** `?lang=`: the page's language over the operator's and the station's (one the station speaks, else none). */
+let forced = new URLSearchParams(location.search).get("lang");
 /** The agent sends a ping every 700 ms: missing two means it is gone. */
 const STALE_MS = 1500;
 
@@ -411,6 +412,7 @@ function forms() {
 async function main() {
   const known = await fetch("/screen/assets/languages");
   if (known.ok) Object.assign(langs, await known.json());
+  if (forced !== null && !(forced in langs)) forced = null;
   useCatalogue(await catalogue(forced ?? "en"));
   forms();
   if (location.hash === "#key-refused") {
