@@ -11,7 +11,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { render } from "../../../src/station/screen/messages/messages.js";
+import { CATALOGUES, render } from "../../../src/station/screen/messages/messages.js";
 import { LANGUAGES, type Lang } from "../../../src/station/screen/state/types.js";
 import { createAudit } from "../../support/audits.js";
 import { deadline } from "../../support/deadline.js";
@@ -189,6 +189,32 @@ describe("operator screen: every language fits at 1024×768", { timeout: deadlin
     await rig.scan("A1");
     await rig.scan("BC-CNT");
     await everyLanguage("an audit: counting", { key: "instruction.count_slot", params: { slot: "A1" } });
+  });
+
+  it("the last event line holds every `did` and refusal text after a 13-digit barcode, in every language", async () => {
+    const real = await ok(rig.t.call("GET", SEAT));
+    const found: string[] = [];
+    for (const lang of LANGUAGES) {
+      await drawIn(lang, { key: "instruction.count_slot", params: { slot: "A1" } });
+      const keys = Object.keys(CATALOGUES[lang]).filter((k) => /^(did|refusal)\./.test(k));
+      // the page's own modules draw each text as the last event; what does not fit its line is kept
+      const cut = (await page.evaluate(`(async (st, keys) => {
+        const r = await import("/screen/assets/render.js");
+        const act = async () => true;
+        const out = [];
+        for (const [i, key] of keys.entries()) {
+          const refused = key.startsWith("refusal.");
+          const lastEvent = { seq: 1e6 + i, at: "", input: "scan", text: "4006381333931", result: refused ? "refused" : "done",
+            tone: refused ? "refused" : "good", message: { key, params: {} } };
+          r.render({ ...st, lastEvent, sound: null }, { lang: ${JSON.stringify(lang)}, langs: {}, act, openNumpad: () => {}, confirmException: () => {}, openProblems: () => {} });
+          const el = document.getElementById("last");
+          if (el.scrollWidth > el.clientWidth + 1) out.push(key + " (" + (el.scrollWidth - el.clientWidth) + " px): " + el.textContent);
+        }
+        return out;
+      })(${JSON.stringify(real)}, ${JSON.stringify(keys)})`)) as string[];
+      found.push(...cut.map((c) => `${lang} · the last event: section#last.last overflows, key ${c}`));
+    }
+    expect(found).toEqual([]);
   });
 });
 

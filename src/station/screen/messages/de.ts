@@ -83,8 +83,7 @@ export const de: Record<MessageKey, string> = {
   "refusal.unauthorized": "Nicht angemeldet",
   "refusal.invalid_credentials": "Falscher Benutzername oder falsches Passwort",
   "refusal.forbidden": "Nicht erlaubt: der Bildschirm ist für Bediener, und für seinen eigenen Platz",
-  "refusal.too_many_attempts":
-    "Zu viele fehlgeschlagene Anmeldungen: einige Minuten warten und erneut versuchen",
+  "refusal.too_many_attempts": "Zu viele Fehlversuche: einige Minuten warten, dann erneut versuchen",
   "refusal.rate_limited": "Zu viele Anfragen: eine Sekunde warten und erneut versuchen",
   "refusal.not_found": "Nicht gefunden",
   "refusal.route_not_found": "Nicht gefunden",
@@ -104,8 +103,7 @@ export const de: Record<MessageKey, string> = {
   "refusal.scan_refused": "Abgelehnt",
   "refusal.outbox_full": "Die Station kann keine Änderungen mehr speichern: Hilfe rufen",
   "refusal.storage_full": "Der Speicher der Station ist voll, nichts wurde gespeichert: Hilfe rufen",
-  "refusal.storage_budget":
-    "Der Speicher der Station hat seine Grenze erreicht, nichts wurde gespeichert: Hilfe rufen",
+  "refusal.storage_budget": "Speicher der Station am Limit, nichts gespeichert: Hilfe rufen",
   "refusal.storage_error": "Die Station konnte das nicht speichern, nichts wurde geändert: erneut versuchen",
   "refusal.not_ready": "Noch nicht bereit",
   "refusal.other": "Abgelehnt",
