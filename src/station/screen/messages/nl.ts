@@ -36,7 +36,7 @@ export const nl: Record<MessageKey, string> = {
   "did.counted": "Geteld",
   "did.slot_selected": "Vak gekozen",
   "did.quantity_set": "Aantal ingesteld",
-  "did.put": "Opgeslagen",
+  "did.put": "Weggezet",
   "did.put_exception": "Uitzondering vastgelegd",
   "did.location_selected": "Vak geopend voor telling",
   "did.location_counted": "Vak gesloten",
@@ -121,7 +121,7 @@ export const nl: Record<MessageKey, string> = {
   "exception.CONFIRM": "Bevestigen",
 
   "mode.pick": "Picken",
-  "mode.put": "Opslaan",
+  "mode.put": "Wegzetten",
   "mode.audit": "Telling",
 
   "bin.empty": "leeg",

@@ -158,7 +158,7 @@ export const tr: Record<MessageKey, string> = {
   "ui.numpad_close": "Kapat",
   "ui.digit": "Rakam {digit}",
   "ui.exceptions": "İstisnalar",
-  "ui.switch_mode": "Geç: {mode}",
+  "ui.switch_mode": "{mode} moduna geç",
   "ui.target_bin": "Kutu",
   "ui.bins": "Kutular",
   "ui.bin": "Kutu {bin}",
