@@ -1,13 +1,14 @@
 /**
  * The operator screen in each of its eight languages at 1024×768 (docs/station.md#operator-screen,
  * "Languages"): the screen is driven once through its main states (the login, waiting for a rack, a rack
- * presented, a bin lit, the numpad, the problem report, the language chooser, a refusal, every notice and
- * alert at once, a bin to take away, a put from tote to slot, an audit slot), and in each state the page is
- * drawn in every language in turn (`?lang=`, which changes nothing at the station). In each: no text is
+ * presented, a bin lit, the numpad, the problem report and its confirmation, an exception's confirmation,
+ * the language chooser, a refusal, every notice and alert at once, a bin to take away, a put from tote
+ * to slot, an audit slot), and in each state the page is drawn in every language in turn (`?lang=`, which
+ * changes nothing at the station). In each: no text is
  * wider or taller than its box and no control is cut off (the failure names the language, the state, the
  * catalogue key and the element), the layout rules hold, and axe-core finds no serious violation. The
  * chooser holds at 1920×1080 too, closes on Escape, and its choice is the operator's; an unknown `?lang=`
- * is ignored.
+ * is ignored. The sign-in form of a screen without a session fits in each language too.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,6 +101,22 @@ describe("operator screen: every language fits at 1024×768", { timeout: deadlin
     await everyLanguage("a bin lit", put);
     await everyLanguage("the numpad", put, dialog("ui.key_in", "ui.key_in"));
     await everyLanguage("the problem report", put, dialog("ui.problem", "ui.problem_title"));
+    // its quantity keyed, the confirmation asked (and not given: nothing is reported)
+    await everyLanguage("a problem's confirmation", put, async (lang) => {
+      await dialog("ui.problem", "ui.problem_title")(lang);
+      await page
+        .getByRole("dialog", { name: tr(lang, "ui.problem_title") })
+        .getByRole("button")
+        .first()
+        .click();
+      await page.locator("#numpad-ok").click();
+      await page.getByRole("dialog", { name: pattern(tr(lang, "ui.problem_confirm")) }).waitFor();
+    });
+    await everyLanguage("an exception's confirmation", put, async (lang) => {
+      const exception = tr(lang, "exception.UNSCANNABLE");
+      await page.getByRole("button", { name: exception, exact: true }).click();
+      await page.getByRole("dialog", { name: tr(lang, "ui.exception_confirm", { exception }) }).waitFor();
+    });
     await everyLanguage("the language chooser", put, async (lang) => {
       const name = `${tr(lang, "ui.language")}: ${tr(lang, "ui.language_name")}`;
       await page.getByRole("button", { name, exact: true }).click();
@@ -213,6 +230,22 @@ describe("operator screen: every language fits at 1024×768", { timeout: deadlin
         return out;
       })(${JSON.stringify(real)}, ${JSON.stringify(keys)})`)) as string[];
       found.push(...cut.map((c) => `${lang} · the last event: section#last.last overflows, key ${c}`));
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("the sign-in form of a screen without a session", async () => {
+    await page.context().clearCookies();
+    const found: string[] = [];
+    for (const lang of LANGUAGES) {
+      await page.goto(`${rig.base}/screen/front?lang=${lang}`);
+      await expect
+        .poll(() => page.locator("#signin-title").innerText(), { timeout: deadline(5000) })
+        .toBe(tr(lang, "ui.sign_in_title"));
+      expect(await page.evaluate("document.documentElement.lang")).toBe(lang);
+      found.push(...describeMisfits(lang, "the sign-in form", await misfits(page)));
+      await expectLayout(page, `${lang} · the sign-in form`);
+      await expectAccessible(page, `${lang} · the sign-in form`);
     }
     expect(found).toEqual([]);
   });

@@ -414,6 +414,8 @@ async function main() {
   if (known.ok) Object.assign(langs, await known.json());
   if (forced !== null && !(forced in langs)) forced = null;
   useCatalogue(await catalogue(forced ?? "en"));
+  // the sign-in form speaks that language before any state is drawn
+  document.documentElement.lang = forced ?? "en";
   forms();
   if (location.hash === "#key-refused") {
     history.replaceState(null, "", location.pathname + location.search);

@@ -74,7 +74,9 @@ export async function misfits(page: Page): Promise<Misfit[]> {
   return (await page.evaluate(FIT)) as Misfit[];
 }
 
-const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// any run of spaces (a no-break space too: French puts one before ":") matches any other: an accessible
+// name has its spaces normalised
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
 
 /** A catalogue text as a pattern: its `{placeholders}` stand for any text. */
 export const pattern = (template: string): RegExp =>
