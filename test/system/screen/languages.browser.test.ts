@@ -2,13 +2,14 @@
  * The operator screen in each of its eight languages at 1024×768 (docs/station.md#operator-screen,
  * "Languages"): the screen is driven once through its main states (the login, waiting for a rack, a rack
  * presented, a bin lit, the numpad, the problem report and its confirmation, an exception's confirmation,
- * the language chooser, a refusal, every notice and alert at once, a bin to take away, a put from tote
- * to slot, an audit slot), and in each state the page is drawn in every language in turn (`?lang=`, which
- * changes nothing at the station). In each: no text is
- * wider or taller than its box and no control is cut off (the failure names the language, the state, the
- * catalogue key and the element), the layout rules hold, and axe-core finds no serious violation. The
- * chooser holds at 1920×1080 too, closes on Escape, and its choice is the operator's; an unknown `?lang=`
- * is ignored. The sign-in form of a screen without a session fits in each language too.
+ * the language chooser, a refusal, every notice and alert at once, a bin to take away, an item scanned
+ * unit by unit, a put from tote to slot, an audit slot), and in each state the page is drawn in every
+ * language in turn (`?lang=`, which changes nothing at the station). In each: no text is wider or taller
+ * than its box and no control is cut off (the failure names the language, the state, the catalogue key
+ * and the element), the layout rules hold, and axe-core finds no serious violation. The chooser holds at
+ * 1920×1080 too, closes on Escape, and its choice is the operator's; an unknown `?lang=` is ignored. The
+ * last event line holds every `did` and refusal text; the sign-in form of a screen without a session fits
+ * in each language too.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -88,7 +89,7 @@ beforeAll(async () => {
 afterAll(async () => rig?.close());
 
 describe("operator screen: every language fits at 1024×768", { timeout: deadline(300_000) }, () => {
-  it("the login, a pick from waiting to the bin taken away, a refusal and every notice", async () => {
+  it("the login, a pick from waiting to the bin taken away, a refusal, every notice, a scan-each item", async () => {
     await everyLanguage("the login", { key: "instruction.login" });
     await act({ type: "login", user: "Małgorzata" });
     await seedPick(rig.t, { sku: "PANTS", order: "P1", qty: 2, slot: "S1", msu: "M1" });
@@ -167,6 +168,21 @@ describe("operator screen: every language fits at 1024×768", { timeout: deadlin
     const bin = (await ok(rig.t.call("GET", SEAT))).bins.find((b: Json) => b.state === "complete")?.id;
     await act({ type: "empty", bin });
     await everyLanguage("no work", { key: "instruction.no_work" });
+    // an item scanned unit by unit: its tag in the list, the count on the card
+    await seedPick(rig.t, {
+      sku: "SERIAL",
+      order: "P2",
+      qty: 3,
+      slot: "S9",
+      item: { productAttributes: { product_sku: "SERIAL", scan_required: true }, description: "serialised" },
+    });
+    await ok(rig.t.call("POST", "/station/racks", { msu: "M1", locations: ["S9"] }));
+    await rig.scan("BC-SERIAL");
+    await everyLanguage("a scan-each item, 1 of 3", { key: "instruction.scan_each_into_bin" });
+    await rig.scan("BC-SERIAL");
+    await rig.scan("BC-SERIAL");
+    const full = (await ok(rig.t.call("GET", SEAT))).bins.find((b: Json) => b.state === "complete")?.id;
+    await act({ type: "empty", bin: full });
   });
 
   it("a put from the tote to the slot, and an audit slot", async () => {

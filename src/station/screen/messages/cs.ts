@@ -180,7 +180,7 @@ export const cs: Record<MessageKey, string> = {
   "ui.quantity": "Množ.",
   "ui.order": "Zakázka",
   "ui.image": "Obrázek {sku}",
-  "ui.scan_each": "skenovat každý",
+  "ui.scan_each": "skenovat každý kus",
   "ui.scanned": "naskenováno {scanned} z {quantity}",
   "ui.no_lines": "Na regálech zde není co vychystat",
   "ui.totes": "Přepravky",

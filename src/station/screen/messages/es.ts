@@ -182,7 +182,7 @@ export const es: Record<MessageKey, string> = {
   "ui.quantity": "Cant.",
   "ui.order": "Pedido",
   "ui.image": "Imagen de {sku}",
-  "ui.scan_each": "escanear cada una",
+  "ui.scan_each": "escanear cada unidad",
   "ui.scanned": "{scanned} de {quantity} escaneadas",
   "ui.no_lines": "Nada que recoger en las estanterías aquí",
   "ui.totes": "Cajas",

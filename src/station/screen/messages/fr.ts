@@ -182,7 +182,7 @@ export const fr: Record<MessageKey, string> = {
   "ui.quantity": "Qté",
   "ui.order": "Commande",
   "ui.image": "Image de {sku}",
-  "ui.scan_each": "scanner chaque",
+  "ui.scan_each": "scanner chaque unité",
   "ui.scanned": "{scanned} sur {quantity} scannées",
   "ui.no_lines": "Rien à prélever sur les étagères ici",
   "ui.totes": "Caisses",

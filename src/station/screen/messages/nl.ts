@@ -179,7 +179,7 @@ export const nl: Record<MessageKey, string> = {
   "ui.quantity": "Aantal",
   "ui.order": "Order",
   "ui.image": "Afbeelding van {sku}",
-  "ui.scan_each": "elk scannen",
+  "ui.scan_each": "elk stuk scannen",
   "ui.scanned": "{scanned} van {quantity} gescand",
   "ui.no_lines": "Niets te picken op de rekken hier",
   "ui.totes": "Kratten",

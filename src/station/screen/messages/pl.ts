@@ -181,7 +181,7 @@ export const pl: Record<MessageKey, string> = {
   "ui.quantity": "Ilość",
   "ui.order": "Zamówienie",
   "ui.image": "Zdjęcie {sku}",
-  "ui.scan_each": "skanuj każdą",
+  "ui.scan_each": "skanuj każdą sztukę",
   "ui.scanned": "zeskanowano {scanned} z {quantity}",
   "ui.no_lines": "Nic do pobrania z regałów tutaj",
   "ui.totes": "Skrzynki",
