@@ -72,9 +72,11 @@ const stationSchema = z
       "how long a refused scan's error signal shows before the light returns to its state",
     ),
     language: z
-      .enum(["en", "de"])
+      .enum(["en", "de", "pl", "cs", "nl", "fr", "es", "tr"])
       .default("en")
-      .describe("language of the operator screen (`en`, `de`); an operator may choose their own there"),
+      .describe(
+        "language of the operator screen (`en`, `de`, `pl`, `cs`, `nl`, `fr`, `es`, `tr`); an operator may choose their own there",
+      ),
     damageBin: z
       .string()
       .min(1)

@@ -16,7 +16,7 @@ const PATH_PARAMETERS: Record<string, string> = {
   ppsBinId: "A bin of the station file.",
   msu: "The rack (MSU face) id.",
   id: "The report id, as the generate call answered it.",
-  lang: "A language of the screen's message catalogues (`en`, `de`).",
+  lang: "A language of the screen's message catalogues (`en`, `de`, `pl`, `cs`, `nl`, `fr`, `es`, `tr`).",
 };
 
 /** `getStationSeatsBySeatLogin`-style ids: unique per method and path, stable across versions. */

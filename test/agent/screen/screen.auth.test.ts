@@ -183,6 +183,7 @@ describe("the page and its assets need no session (they hold no station data)", 
     ["/screen/assets/screen.js", "text/javascript"],
     ["/screen/assets/screen.css", "text/css"],
     ["/screen/assets/messages/de", "application/json"],
+    ["/screen/assets/languages", "application/json"],
   ])("%s", async (path, type) => {
     const res = await t.request(path);
     expect([res.status, res.headers.get("content-type")?.split(";")[0]]).toEqual([200, type]);

@@ -160,10 +160,13 @@ describe("operator screen: put, audit, German", { timeout: deadline(60_000) }, (
   });
 
   it("German: the operator chooses Deutsch; it stays theirs across logout and login", async () => {
-    await button("Deutsch").click();
+    // the header's chooser names the language in use; its dialog lists each language by its own name
+    await button("Language: English").click();
+    await page.getByRole("dialog", { name: "Language" }).getByRole("button", { name: "Deutsch" }).click();
     await expect.poll(() => page.locator("html").getAttribute("lang")).toBe("de");
     await text(heading(), /^(Keine Inventur zu zählen|Fach .* zählen)/);
     expect(await button("Abmelden").count()).toBe(1);
+    expect(await button("Sprache: Deutsch").count()).toBe(1);
     await rig.shot(page, "german");
     await rig.scan("NOPE-1");
     await text(last(), /Dieser Barcode ist hier unbekannt/);

@@ -1,10 +1,25 @@
 /** The screen's message catalogues by language (docs/station.md#operator-screen). */
 
 import { LANGUAGES, type Lang } from "../state/types.js";
+import { cs } from "./cs.js";
 import { de } from "./de.js";
 import { en, type MessageKey } from "./en.js";
+import { es } from "./es.js";
+import { fr } from "./fr.js";
+import { nl } from "./nl.js";
+import { pl } from "./pl.js";
+import { tr } from "./tr.js";
 
-export const CATALOGUES: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = { en, de };
+export const CATALOGUES: Readonly<Record<Lang, Readonly<Record<MessageKey, string>>>> = {
+  en,
+  de,
+  pl,
+  cs,
+  nl,
+  fr,
+  es,
+  tr,
+};
 
 export const isLang = (x: unknown): x is Lang => LANGUAGES.some((l) => l === x);
 

@@ -3,6 +3,7 @@
 // it only draws what the agent sent. `act(body)` sends a tap; `openNumpad()` asks for a quantity.
 /** @import { KeyIn, ScreenState } from "../state/types.js" */
 import { $, fill, h, msg, t } from "./dom.js";
+import { closeLanguages, languageButton } from "./language.js";
 import { renderTask } from "./task.js";
 
 /**
@@ -22,7 +23,7 @@ import { renderTask } from "./task.js";
  */
 
 /**
- * What the page gives `render` besides the state: the language, the language buttons (code → name), and
+ * What the page gives `render` besides the state: the language, the languages to choose (code → name), and
  * what a tap does (`act` resolves to whether the agent took it).
  * @typedef {object} RenderContext
  * @property {string} lang
@@ -42,10 +43,11 @@ const button = (label, onclick, cls = "") => h("button", { type: "button", class
 
 /**
  * @param {ScreenState} s
+ * @param {string} lang the language the page speaks
  * @param {RenderContext["langs"]} langs
  * @param {RenderContext["act"]} act
  */
-function header(s, langs, act) {
+function header(s, lang, langs, act) {
   $("title").textContent = t("ui.title", { ppsId: s.ppsId, seat: s.seat });
   $("mode").textContent = t(`mode.${s.mode}`);
   $("mode").dataset.mode = s.mode;
@@ -58,23 +60,8 @@ function header(s, langs, act) {
       ? down.map((d) => h("span", { class: "down" }, t("ui.device_down", { device: d.id })))
       : h("span", { class: "ok" }, t("ui.devices_ok")),
   );
-  fill(
-    $("languages"),
-    s.allowed.language
-      ? Object.entries(langs).map(([code, name]) =>
-          h(
-            "button",
-            {
-              type: "button",
-              lang: code,
-              "aria-pressed": code === s.lang ? "true" : "false",
-              onclick: () => act({ type: "language", lang: code }),
-            },
-            name,
-          ),
-        )
-      : [],
-  );
+  if (!s.allowed.language) closeLanguages();
+  fill($("languages"), s.allowed.language ? languageButton(lang, langs, act) : []);
 }
 
 /**
@@ -280,7 +267,7 @@ export function keepInView() {
 export function render(s, ctx) {
   document.documentElement.lang = ctx.lang;
   $("main").hidden = false;
-  header(s, ctx.langs, ctx.act);
+  header(s, ctx.lang, ctx.langs, ctx.act);
   $("instruction").textContent = msg(s.instruction);
   alert(s);
   notices(s, ctx.act);

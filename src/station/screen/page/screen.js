@@ -13,14 +13,15 @@ import { closeProblems, confirmException, openProblems } from "./task.js";
 
 const seat = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
 const base = `/station/seats/${encodeURIComponent(seat)}/screen`;
-const forced = new URLSearchParams(location.search).get("lang");
+/** `?lang=`: the page's language over the operator's and the station's (one the station speaks, else none). */
+let forced = new URLSearchParams(location.search).get("lang");
 /** The agent sends a ping every 700 ms: missing two means it is gone. */
 const STALE_MS = 1500;
 
 /** @type {Record<string, Record<string, string>>} */
 const catalogues = {};
 /**
- * The language buttons: code → the language's own name.
+ * The languages to choose: code → the language's own name (`/screen/assets/languages`).
  * @type {Record<string, string>}
  */
 const langs = {};
@@ -411,8 +412,12 @@ function forms() {
 }
 
 async function main() {
-  for (const code of ["en", "de"]) langs[code] = (await catalogue(code))["ui.language_name"] ?? code;
+  const known = await fetch("/screen/assets/languages");
+  if (known.ok) Object.assign(langs, await known.json());
+  if (forced !== null && !(forced in langs)) forced = null;
   useCatalogue(await catalogue(forced ?? "en"));
+  // the sign-in form speaks that language before any state is drawn
+  document.documentElement.lang = forced ?? "en";
   forms();
   if (location.hash === "#key-refused") {
     history.replaceState(null, "", location.pathname + location.search);

@@ -10,6 +10,7 @@ import type { AppEnv } from "../../../http/context.js";
 import type { RouteRegistry } from "../../../http/openapi.js";
 import { route } from "../../../http/route.js";
 import { screenCsp } from "../image-policy.js";
+import { LANGUAGES } from "../state/types.js";
 import { seatOf } from "./screen.routes.js";
 import {
   clearScreenCookie,
@@ -32,7 +33,16 @@ export const SCREEN_PAGE_DIR = fileURLToPath(
 );
 
 /** The page's files (ES modules and one style sheet), each served at /screen/assets/<name>. */
-const ASSETS = ["screen.css", "parts.css", "screen.js", "render.js", "task.js", "sound.js", "dom.js"];
+const ASSETS = [
+  "screen.css",
+  "parts.css",
+  "screen.js",
+  "render.js",
+  "task.js",
+  "sound.js",
+  "dom.js",
+  "language.js",
+];
 
 const signInBody = z
   .object({ username: z.string().min(1).max(128), password: z.string().min(1).max(1024) })
@@ -81,7 +91,7 @@ function assetRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptio
       method: "get",
       path: "/screen/assets/messages/:lang",
       tag: "screen",
-      summary: "Operator screen: the message catalogue of a language (en, de)",
+      summary: `Operator screen: the message catalogue of a language (${LANGUAGES.join(", ")})`,
       auth: false,
       responses: {
         200: { description: "key → text", schema: z.record(z.string(), z.string()) },
@@ -90,9 +100,31 @@ function assetRoutes(app: Hono<AppEnv>, registry: RouteRegistry, opts: PageOptio
     },
     (c) => {
       const cat = opts.catalogue(c.req.param("lang") ?? "");
-      if (!cat) throw new AppError("not_found", "no such language", [{ path: "lang", message: "en or de" }]);
+      if (!cat)
+        throw new AppError("not_found", "no such language", [
+          { path: "lang", message: `one of ${LANGUAGES.join(", ")}` },
+        ]);
       c.header("Cache-Control", "no-cache");
       return c.json(cat);
+    },
+  );
+  // the language chooser lists these, each by its own name (docs/station.md#operator-screen, "Languages")
+  route(
+    app,
+    registry,
+    {
+      method: "get",
+      path: "/screen/assets/languages",
+      tag: "screen",
+      summary: "Operator screen: the languages it speaks, code → the language's name in that language",
+      auth: false,
+      responses: { 200: { description: "code → name", schema: z.record(z.string(), z.string()) } },
+    },
+    (c) => {
+      c.header("Cache-Control", "no-cache");
+      return c.json(
+        Object.fromEntries(LANGUAGES.map((l) => [l, opts.catalogue(l)?.["ui.language_name"] ?? l])),
+      );
     },
   );
 }

@@ -14,6 +14,7 @@ import { outcomeSchema } from "../../routes/outcome.schema.js";
 import { CONTAINER_EXCEPTIONS } from "../../scan-codes.js";
 import { PROBLEM_KINDS } from "../../seat.problem.js";
 import { SCREEN_ACTION_OPERATION } from "../actions.js";
+import { LANGUAGES } from "../state/types.js";
 import { SCREEN_ROLES, type ScreenCaller, type ScreenGuard, type ScreenSessionPort } from "./screen-auth.js";
 
 /**
@@ -52,7 +53,7 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("empty"), bin: id }),
   action({ type: z.literal("release"), bin: id }),
   action({ type: z.literal("reprint"), bin: id }),
-  action({ type: z.literal("language"), lang: z.enum(["en", "de"]).nullable() }),
+  action({ type: z.literal("language"), lang: z.enum(LANGUAGES).nullable() }),
   action({ type: z.literal("scan"), barcode: z.string().min(1).max(4096) }),
   // the quantity is checked against the problem's `max` on the seat's screen (400 naming `quantity`)
   action({

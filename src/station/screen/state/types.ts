@@ -12,7 +12,7 @@ import type { ProblemKind } from "../../seat.problem.js";
 import type { SeatState, StationMode } from "../../seat.types.js";
 import type { StationNoticeKind, StationStateInput } from "./station-types.js";
 
-export const LANGUAGES = ["en", "de"] as const;
+export const LANGUAGES = ["en", "de", "pl", "cs", "nl", "fr", "es", "tr"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
 /** A text on screen: a catalogue key and the values of its `{placeholders}`. */
