@@ -276,4 +276,66 @@ export const cs: Record<MessageKey, string> = {
   "ui.outcome_short": "Neúplné",
   "ui.outcome_complete": "Kompletní",
   "ui.bin_signal_error": "Odmítnuto: viz výše",
+  // the station's states and the operator's words (state/station-notices.ts, event.ts `saidOf`)
+  "notice.stage_wrong_mode_pick":
+    "Přepravku {tote} se nepodařilo umístit do boxu {bin}: stanice je v režimu Vychystávání. Požádejte vedoucího o přepnutí na Naskladnění",
+  "notice.stage_wrong_mode_audit":
+    "Přepravku {tote} se nepodařilo umístit do boxu {bin}: stanice je v režimu Inventura. Požádejte vedoucího o přepnutí na Naskladnění",
+  "notice.stage_bin_not_empty":
+    "Přepravku {tote} se nepodařilo umístit: box {bin} není prázdný. Vyprázdněte box {bin} a požádejte vedoucího o nové umístění přepravky",
+  "notice.stage_not_logged_in":
+    "Přepravku {tote} se nepodařilo umístit do boxu {bin}: nikdo není přihlášen. Přihlaste se a požádejte vedoucího o nové umístění přepravky",
+  "notice.stage_failed": "Přepravku {tote} se nepodařilo umístit do boxu {bin}: zavolejte vedoucího",
+  "notice.dropped_pick_cancelled":
+    "Objednávka {order} byla zrušena: vraťte odebrané kusy {sku} zpět do pozice {slot}",
+  "notice.dropped_pick_changed":
+    "Centrála změnila objednávku {order} a tento řádek odpadá: vraťte odebrané kusy {sku} zpět do pozice {slot}",
+  "notice.dropped_pick_expired":
+    "Objednávka {order} překročila termín a nebude vychystána: vraťte odebrané kusy {sku} zpět do pozice {slot}",
+  "notice.dropped_put":
+    "Přepravka {tote} byla odebrána ze stanice: vraťte kusy {sku}, které držíte, zpět do přepravky",
+  "notice.dropped_audit": "Centrála zastavila inventuru: nechte kusy v pozici {slot}",
+  "notice.central_unreachable":
+    "Centrála není dostupná: pracujte dál, stanice si ponechá každou změnu a odešle ji, až bude centrála zpět",
+  "notice.outbox_near_full":
+    "Změny nepřijaté centrálou: {undelivered}. Ještě {left} a stanice odmítne práci. Zavolejte vedoucího",
+  "notice.outbox_full":
+    "Změny nepřijaté centrálou: {undelivered}. Stanice odmítá práci, dokud je centrála nepřijme. Zavolejte vedoucího",
+  "numpad.counted_so_far": "{item}: zatím napočítáno: {counted}",
+  "problem.ask.missing": "Kolik kusů v pozici chybí?",
+  "problem.ask.short": "Kolik chybí?",
+  "problem.ask.damaged": "Kolik je poškozených?",
+  "problem.ask.extra": "Kolik kusů je navíc?",
+  "problem.ask.wrong_slot": "Kolik kusů zboží chybí?",
+  "problem.ask.put.missing": "Kolik jich není v přepravce?",
+  "problem.ask.put.wrong_slot": "Kolik se nevejde do pozice?",
+  "ui.problem_question": "{problem}: {question}",
+  "refusal.label_not_printed": "Štítek se nevytiskl",
+  "instead.label_not_printed":
+    "Zkontrolujte, že tiskárna je zapnutá a má štítky, pak klepněte na Znovu vytisknout; nebo Bez štítku, nebo zavolejte vedoucího",
+  "said.badge": "Karta: {name}",
+  "said.scan": "Naskenováno: {code}",
+  "said.keyin": "Zadáno: {quantity}",
+  "said.button": "Tlačítko boxu {bin}",
+  "said.beam": "Závora boxu {bin}",
+  "said.empty": "Vyprázdnit box {bin}",
+  "said.release": "Uvolnit přepravku v boxu {bin}",
+  "said.reprint": "Znovu vytisknout štítek boxu {bin}",
+  "said.skip_label": "Bez štítku: box {bin}",
+  "said.supervisor": "Zavolat vedoucího",
+  "said.language": "Jazyk",
+  "said.mode.pick": "Přepnout na: Vychystávání",
+  "said.mode.put": "Přepnout na: Naskladnění",
+  "said.mode.audit": "Přepnout na: Inventura",
+  "said.problem.missing": "Problém: pozice prázdná, {quantity}",
+  "said.problem.short": "Problém: málo, chybí {quantity}",
+  "said.problem.damaged": "Problém: poškozené, {quantity}",
+  "said.problem.extra": "Problém: kusy navíc, {quantity}",
+  "said.problem.wrong_slot": "Problém: {quantity}",
+  "said.tap": "Dotyk na obrazovce",
+  "said.changed": "Změna jinde",
+  "notice.printer_down": "Tiskárna štítků není připojena: štítky počkají, až bude zpět. Zavolejte vedoucího",
+  "notice.inputs_down": "Tlačítka boxů {bins} nereagují: místo nich klepněte na Potvrdit na této obrazovce",
+  "notice.bin_released":
+    "Box {bin} je opět volný: centrála stáhla objednávku {orders}. Vyndejte vše, co jste do něj pro tuto objednávku vložili",
 };

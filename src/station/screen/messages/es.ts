@@ -283,4 +283,68 @@ export const es: Record<MessageKey, string> = {
   "ui.outcome_short": "Incompleto",
   "ui.outcome_complete": "Completo",
   "ui.bin_signal_error": "Rechazado: vea arriba",
+  // the station's states and the operator's words (state/station-notices.ts, event.ts `saidOf`)
+  "notice.stage_wrong_mode_pick":
+    "La caja {tote} no se pudo colocar en el contenedor {bin}: la estación está en modo Preparación. Pida a un supervisor que cambie a Almacenaje",
+  "notice.stage_wrong_mode_audit":
+    "La caja {tote} no se pudo colocar en el contenedor {bin}: la estación está en modo Inventario. Pida a un supervisor que cambie a Almacenaje",
+  "notice.stage_bin_not_empty":
+    "La caja {tote} no se pudo colocar: el contenedor {bin} no está vacío. Vacíe el contenedor {bin} y pida a un supervisor que vuelva a colocar la caja",
+  "notice.stage_not_logged_in":
+    "La caja {tote} no se pudo colocar en el contenedor {bin}: no hay nadie conectado. Inicie sesión y pida a un supervisor que vuelva a colocar la caja",
+  "notice.stage_failed": "La caja {tote} no se pudo colocar en el contenedor {bin}: llame a un supervisor",
+  "notice.dropped_pick_cancelled":
+    "El pedido {order} se canceló: devuelva las unidades de {sku} que tomó a la ubicación {slot}",
+  "notice.dropped_pick_changed":
+    "La central cambió el pedido {order} y esta línea ya no existe: devuelva las unidades de {sku} que tomó a la ubicación {slot}",
+  "notice.dropped_pick_expired":
+    "El pedido {order} superó su plazo y no se preparará: devuelva las unidades de {sku} que tomó a la ubicación {slot}",
+  "notice.dropped_put":
+    "La caja {tote} se retiró de la estación: devuelva a la caja las unidades de {sku} que tiene en la mano",
+  "notice.dropped_audit": "La central detuvo el inventario: deje las unidades en la ubicación {slot}",
+  "notice.central_unreachable":
+    "La central no está accesible: siga trabajando, la estación guarda cada cambio y lo envía cuando vuelva la central",
+  "notice.outbox_near_full":
+    "Cambios no recibidos por la central: {undelivered}. Con {left} más, la estación rechazará trabajo. Llame a un supervisor",
+  "notice.outbox_full":
+    "Cambios no recibidos por la central: {undelivered}. La estación rechaza trabajo hasta que la central los reciba. Llame a un supervisor",
+  "numpad.counted_so_far": "{item}: contado hasta ahora: {counted}",
+  "problem.ask.missing": "¿Cuántas unidades faltan en la ubicación?",
+  "problem.ask.short": "¿Cuántas faltan?",
+  "problem.ask.damaged": "¿Cuántas están dañadas?",
+  "problem.ask.extra": "¿Cuántas unidades de más?",
+  "problem.ask.wrong_slot": "¿Cuántas unidades del artículo faltan?",
+  "problem.ask.put.missing": "¿Cuántas no están en la caja?",
+  "problem.ask.put.wrong_slot": "¿Cuántas no caben en la ubicación?",
+  "ui.problem_question": "{problem}: {question}",
+  "refusal.label_not_printed": "La etiqueta no se imprimió",
+  "instead.label_not_printed":
+    "Compruebe que la impresora está encendida y tiene etiquetas, luego toque Reimprimir etiqueta; u Omitir etiqueta, o llame a un supervisor",
+  "said.badge": "Tarjeta de {name}",
+  "said.scan": "Escaneado: {code}",
+  "said.keyin": "Tecleado: {quantity}",
+  "said.button": "Botón del contenedor {bin}",
+  "said.beam": "Barrera del contenedor {bin}",
+  "said.empty": "Vaciar contenedor {bin}",
+  "said.release": "Liberar caja del contenedor {bin}",
+  "said.reprint": "Reimprimir etiqueta del contenedor {bin}",
+  "said.skip_label": "Omitir etiqueta del contenedor {bin}",
+  "said.supervisor": "Llamar a un supervisor",
+  "said.language": "Idioma",
+  "said.mode.pick": "Cambiar a Preparación",
+  "said.mode.put": "Cambiar a Almacenaje",
+  "said.mode.audit": "Cambiar a Inventario",
+  "said.problem.missing": "Problema: ubicación vacía, {quantity}",
+  "said.problem.short": "Problema: muy pocas, faltan {quantity}",
+  "said.problem.damaged": "Problema: dañado, {quantity}",
+  "said.problem.extra": "Problema: unidades de más, {quantity}",
+  "said.problem.wrong_slot": "Problema: {quantity}",
+  "said.tap": "Toque en la pantalla",
+  "said.changed": "Un cambio en otro lugar",
+  "notice.printer_down":
+    "La impresora de etiquetas no está conectada: las etiquetas esperan hasta que vuelva. Llame a un supervisor",
+  "notice.inputs_down":
+    "Los botones de los contenedores {bins} no responden: en su lugar, toque Confirmar en esta pantalla",
+  "notice.bin_released":
+    "El contenedor {bin} vuelve a estar libre: la central retiró el pedido {orders}. Saque lo que metió en él para ese pedido",
 };

@@ -108,7 +108,7 @@ export const fr: Record<MessageKey, string> = {
   "refusal.outbox_full": "Le poste ne peut plus enregistrer de changements : appelez de l’aide",
   "refusal.storage_full": "Le disque du poste est plein, rien n’a été enregistré : appelez de l’aide",
   "refusal.storage_budget":
-    "Le stockage du poste a atteint sa limite, rien n’a été enregistré : appelez de l’aide",
+    "Le stockage du poste est à sa limite, rien n’a été enregistré : appelez de l’aide",
   "refusal.storage_error": "Le poste n’a pas pu enregistrer, rien n’a changé : réessayez",
   "refusal.not_ready": "Pas encore prêt",
   "refusal.other": "Refusé",
@@ -281,4 +281,69 @@ export const fr: Record<MessageKey, string> = {
   "ui.outcome_short": "Incomplet",
   "ui.outcome_complete": "Complet",
   "ui.bin_signal_error": "Refusé : voir plus haut",
+  // the station's states and the operator's words (state/station-notices.ts, event.ts `saidOf`)
+  "notice.stage_wrong_mode_pick":
+    "La caisse {tote} n’a pas pu être placée dans le bac {bin} : le poste est en mode Prélèvement. Demandez à un responsable de passer en Rangement",
+  "notice.stage_wrong_mode_audit":
+    "La caisse {tote} n’a pas pu être placée dans le bac {bin} : le poste est en mode Inventaire. Demandez à un responsable de passer en Rangement",
+  "notice.stage_bin_not_empty":
+    "La caisse {tote} n’a pas pu être placée : le bac {bin} n’est pas vide. Videz le bac {bin}, puis demandez à un responsable de replacer la caisse",
+  "notice.stage_not_logged_in":
+    "La caisse {tote} n’a pas pu être placée dans le bac {bin} : personne n’est connecté. Connectez-vous, puis demandez à un responsable de replacer la caisse",
+  "notice.stage_failed": "La caisse {tote} n’a pas pu être placée dans le bac {bin} : appelez un responsable",
+  "notice.dropped_pick_cancelled":
+    "La commande {order} a été annulée : remettez les unités de {sku} prises dans l’emplacement {slot}",
+  "notice.dropped_pick_changed":
+    "La commande {order} a été modifiée par le central et cette ligne n’existe plus : remettez les unités de {sku} prises dans l’emplacement {slot}",
+  "notice.dropped_pick_expired":
+    "La commande {order} a dépassé son délai et ne sera pas prélevée : remettez les unités de {sku} prises dans l’emplacement {slot}",
+  "notice.dropped_put":
+    "La caisse {tote} a été retirée du poste : remettez dans la caisse les unités de {sku} que vous tenez",
+  "notice.dropped_audit":
+    "L’inventaire a été arrêté par le central : laissez les unités dans l’emplacement {slot}",
+  "notice.central_unreachable":
+    "Le central est injoignable : continuez, le poste garde chaque changement et l’envoie dès que le central revient",
+  "notice.outbox_near_full":
+    "Changements non reçus par le central : {undelivered}. Encore {left} et le poste refusera le travail. Appelez un responsable",
+  "notice.outbox_full":
+    "Changements non reçus par le central : {undelivered}. Le poste refuse le travail jusqu’à ce que le central les reçoive. Appelez un responsable",
+  "numpad.counted_so_far": "{item} : compté jusqu’ici : {counted}",
+  "problem.ask.missing": "Combien d’unités manquent dans l’emplacement ?",
+  "problem.ask.short": "Combien en manque-t-il ?",
+  "problem.ask.damaged": "Combien sont endommagées ?",
+  "problem.ask.extra": "Combien d’unités en trop ?",
+  "problem.ask.wrong_slot": "Combien d’unités de l’article manquent ?",
+  "problem.ask.put.missing": "Combien ne sont pas dans la caisse ?",
+  "problem.ask.put.wrong_slot": "Combien n’entrent pas dans l’emplacement ?",
+  "ui.problem_question": "{problem} : {question}",
+  "refusal.label_not_printed": "L’étiquette n’a pas été imprimée",
+  "instead.label_not_printed":
+    "Vérifiez que l’imprimante est allumée et a des étiquettes, puis touchez Réimprimer l’étiquette ; ou Sans étiquette, ou appelez un responsable",
+  "said.badge": "Badge de {name}",
+  "said.scan": "Scanné : {code}",
+  "said.keyin": "Saisi : {quantity}",
+  "said.button": "Bouton du bac {bin}",
+  "said.beam": "Barrière du bac {bin}",
+  "said.empty": "Vider le bac {bin}",
+  "said.release": "Libérer la caisse du bac {bin}",
+  "said.reprint": "Réimprimer l’étiquette du bac {bin}",
+  "said.skip_label": "Sans étiquette pour le bac {bin}",
+  "said.supervisor": "Appeler un responsable",
+  "said.language": "Langue",
+  "said.mode.pick": "Passer en Prélèvement",
+  "said.mode.put": "Passer en Rangement",
+  "said.mode.audit": "Passer en Inventaire",
+  "said.problem.missing": "Problème : emplacement vide, {quantity}",
+  "said.problem.short": "Problème : trop peu, il en manque {quantity}",
+  "said.problem.damaged": "Problème : endommagé, {quantity}",
+  "said.problem.extra": "Problème : unités en trop, {quantity}",
+  "said.problem.wrong_slot": "Problème : {quantity}",
+  "said.tap": "Appui sur l’écran",
+  "said.changed": "Un changement ailleurs",
+  "notice.printer_down":
+    "L’imprimante d’étiquettes n’est pas connectée : les étiquettes attendent son retour. Appelez un responsable",
+  "notice.inputs_down":
+    "Les boutons des bacs {bins} ne répondent pas : touchez plutôt Confirmer sur cet écran",
+  "notice.bin_released":
+    "Le bac {bin} est de nouveau libre : le central a repris la commande {orders}. Retirez ce que vous y avez mis pour cette commande",
 };

@@ -276,4 +276,68 @@ export const nl: Record<MessageKey, string> = {
   "ui.outcome_short": "Tekort",
   "ui.outcome_complete": "Compleet",
   "ui.bin_signal_error": "Geweigerd: zie boven",
+  // the station's states and the operator's words (state/station-notices.ts, event.ts `saidOf`)
+  "notice.stage_wrong_mode_pick":
+    "Krat {tote} kon niet in bak {bin} worden klaargezet: het station staat op Picken. Vraag een leidinggevende om naar Wegzetten te wisselen",
+  "notice.stage_wrong_mode_audit":
+    "Krat {tote} kon niet in bak {bin} worden klaargezet: het station staat op Telling. Vraag een leidinggevende om naar Wegzetten te wisselen",
+  "notice.stage_bin_not_empty":
+    "Krat {tote} kon niet worden klaargezet: bak {bin} is niet leeg. Leeg bak {bin} en vraag een leidinggevende het krat opnieuw klaar te zetten",
+  "notice.stage_not_logged_in":
+    "Krat {tote} kon niet in bak {bin} worden klaargezet: niemand is aangemeld. Meld je aan en vraag een leidinggevende het krat opnieuw klaar te zetten",
+  "notice.stage_failed": "Krat {tote} kon niet in bak {bin} worden klaargezet: roep een leidinggevende",
+  "notice.dropped_pick_cancelled":
+    "Order {order} is geannuleerd: leg de gepakte stuks van {sku} terug in vak {slot}",
+  "notice.dropped_pick_changed":
+    "Order {order} is door centraal gewijzigd en deze regel vervalt: leg de gepakte stuks van {sku} terug in vak {slot}",
+  "notice.dropped_pick_expired":
+    "Order {order} is over zijn deadline en wordt niet gepickt: leg de gepakte stuks van {sku} terug in vak {slot}",
+  "notice.dropped_put":
+    "Krat {tote} is van het station gehaald: leg de stuks van {sku} die je vasthoudt terug in het krat",
+  "notice.dropped_audit": "Centraal heeft de telling gestopt: laat de stuks in vak {slot}",
+  "notice.central_unreachable":
+    "Centraal is niet bereikbaar: werk door, het station bewaart elke wijziging en stuurt die zodra centraal terug is",
+  "notice.outbox_near_full":
+    "Wijzigingen niet ontvangen door centraal: {undelivered}. Nog {left} en het station weigert werk. Roep een leidinggevende",
+  "notice.outbox_full":
+    "Wijzigingen niet ontvangen door centraal: {undelivered}. Het station weigert werk tot centraal ze aanneemt. Roep een leidinggevende",
+  "numpad.counted_so_far": "{item}: tot nu toe geteld: {counted}",
+  "problem.ask.missing": "Hoeveel stuks ontbreken in het vak?",
+  "problem.ask.short": "Hoeveel ontbreken er?",
+  "problem.ask.damaged": "Hoeveel zijn er beschadigd?",
+  "problem.ask.extra": "Hoeveel extra stuks?",
+  "problem.ask.wrong_slot": "Hoeveel stuks van het artikel ontbreken?",
+  "problem.ask.put.missing": "Hoeveel zitten er niet in het krat?",
+  "problem.ask.put.wrong_slot": "Hoeveel passen er niet in het vak?",
+  "ui.problem_question": "{problem}: {question}",
+  "refusal.label_not_printed": "Het label is niet geprint",
+  "instead.label_not_printed":
+    "Controleer of de printer aan staat en labels heeft, tik dan op Label opnieuw printen; of Label overslaan, of roep een leidinggevende",
+  "said.badge": "Pas van {name}",
+  "said.scan": "Gescand: {code}",
+  "said.keyin": "Ingetypt: {quantity}",
+  "said.button": "Knop van bak {bin}",
+  "said.beam": "Lichtsluis van bak {bin}",
+  "said.empty": "Bak {bin} legen",
+  "said.release": "Krat in bak {bin} vrijgeven",
+  "said.reprint": "Label van bak {bin} opnieuw printen",
+  "said.skip_label": "Label van bak {bin} overslaan",
+  "said.supervisor": "Leidinggevende roepen",
+  "said.language": "Taal",
+  "said.mode.pick": "Naar Picken",
+  "said.mode.put": "Naar Wegzetten",
+  "said.mode.audit": "Naar Telling",
+  "said.problem.missing": "Probleem: vak leeg, {quantity}",
+  "said.problem.short": "Probleem: te weinig, tekort {quantity}",
+  "said.problem.damaged": "Probleem: beschadigd, {quantity}",
+  "said.problem.extra": "Probleem: extra stuks, {quantity}",
+  "said.problem.wrong_slot": "Probleem: {quantity}",
+  "said.tap": "Tik op het scherm",
+  "said.changed": "Een wijziging elders",
+  "notice.printer_down":
+    "De labelprinter is niet verbonden: labels wachten tot hij terug is. Roep een leidinggevende",
+  "notice.inputs_down":
+    "De knoppen van bakken {bins} reageren niet: tik in plaats daarvan op Bevestigen op dit scherm",
+  "notice.bin_released":
+    "Bak {bin} is weer vrij: centraal heeft order {orders} teruggenomen. Haal eruit wat je er voor die order in hebt gelegd",
 };

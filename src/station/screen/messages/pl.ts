@@ -278,4 +278,68 @@ export const pl: Record<MessageKey, string> = {
   "ui.outcome_short": "Niepełne",
   "ui.outcome_complete": "Kompletne",
   "ui.bin_signal_error": "Odrzucono: patrz wyżej",
+  // the station's states and the operator's words (state/station-notices.ts, event.ts `saidOf`)
+  "notice.stage_wrong_mode_pick":
+    "Nie udało się umieścić skrzynki {tote} w pojemniku {bin}: stanowisko jest w trybie Kompletacja. Poproś kierownika o przełączenie na Odkładanie",
+  "notice.stage_wrong_mode_audit":
+    "Nie udało się umieścić skrzynki {tote} w pojemniku {bin}: stanowisko jest w trybie Inwentaryzacja. Poproś kierownika o przełączenie na Odkładanie",
+  "notice.stage_bin_not_empty":
+    "Nie udało się umieścić skrzynki {tote}: pojemnik {bin} nie jest pusty. Opróżnij pojemnik {bin}, potem poproś kierownika o ponowne umieszczenie skrzynki",
+  "notice.stage_not_logged_in":
+    "Nie udało się umieścić skrzynki {tote} w pojemniku {bin}: nikt nie jest zalogowany. Zaloguj się, potem poproś kierownika o ponowne umieszczenie skrzynki",
+  "notice.stage_failed": "Nie udało się umieścić skrzynki {tote} w pojemniku {bin}: wezwij kierownika",
+  "notice.dropped_pick_cancelled":
+    "Zamówienie {order} zostało anulowane: odłóż pobrane sztuki {sku} z powrotem do lokalizacji {slot}",
+  "notice.dropped_pick_changed":
+    "Centrala zmieniła zamówienie {order} i tej pozycji już nie ma: odłóż pobrane sztuki {sku} z powrotem do lokalizacji {slot}",
+  "notice.dropped_pick_expired":
+    "Zamówienie {order} przekroczyło termin i nie zostanie skompletowane: odłóż pobrane sztuki {sku} z powrotem do lokalizacji {slot}",
+  "notice.dropped_put":
+    "Skrzynka {tote} została zdjęta ze stanowiska: odłóż trzymane sztuki {sku} z powrotem do skrzynki",
+  "notice.dropped_audit": "Centrala zatrzymała inwentaryzację: zostaw sztuki w lokalizacji {slot}",
+  "notice.central_unreachable":
+    "Centrala jest nieosiągalna: pracuj dalej, stanowisko zachowuje każdą zmianę i wyśle ją, gdy centrala wróci",
+  "notice.outbox_near_full":
+    "Zmiany nieodebrane przez centralę: {undelivered}. Jeszcze {left} i stanowisko odmówi pracy. Wezwij kierownika",
+  "notice.outbox_full":
+    "Zmiany nieodebrane przez centralę: {undelivered}. Stanowisko odmawia pracy, dopóki centrala ich nie przyjmie. Wezwij kierownika",
+  "numpad.counted_so_far": "{item}: dotąd policzono: {counted}",
+  "problem.ask.missing": "Ilu sztuk brakuje w lokalizacji?",
+  "problem.ask.short": "Ilu brakuje?",
+  "problem.ask.damaged": "Ile jest uszkodzonych?",
+  "problem.ask.extra": "Ile nadmiarowych sztuk?",
+  "problem.ask.wrong_slot": "Ilu sztuk artykułu brakuje?",
+  "problem.ask.put.missing": "Ilu nie ma w skrzynce?",
+  "problem.ask.put.wrong_slot": "Ile nie mieści się w lokalizacji?",
+  "ui.problem_question": "{problem}: {question}",
+  "refusal.label_not_printed": "Etykieta się nie wydrukowała",
+  "instead.label_not_printed":
+    "Sprawdź, czy drukarka jest włączona i ma etykiety, potem dotknij Drukuj ponownie; albo Pomiń etykietę, albo wezwij kierownika",
+  "said.badge": "Identyfikator: {name}",
+  "said.scan": "Zeskanowano: {code}",
+  "said.keyin": "Wpisano: {quantity}",
+  "said.button": "Przycisk pojemnika {bin}",
+  "said.beam": "Czujnik pojemnika {bin}",
+  "said.empty": "Opróżnij pojemnik {bin}",
+  "said.release": "Zwolnij skrzynkę w pojemniku {bin}",
+  "said.reprint": "Drukuj ponownie etykietę pojemnika {bin}",
+  "said.skip_label": "Pomiń etykietę pojemnika {bin}",
+  "said.supervisor": "Wezwij kierownika",
+  "said.language": "Język",
+  "said.mode.pick": "Przełącz na: Kompletacja",
+  "said.mode.put": "Przełącz na: Odkładanie",
+  "said.mode.audit": "Przełącz na: Inwentaryzacja",
+  "said.problem.missing": "Problem: lokalizacja pusta, {quantity}",
+  "said.problem.short": "Problem: za mało, brakuje {quantity}",
+  "said.problem.damaged": "Problem: uszkodzone, {quantity}",
+  "said.problem.extra": "Problem: nadmiarowe sztuki, {quantity}",
+  "said.problem.wrong_slot": "Problem: {quantity}",
+  "said.tap": "Dotknięcie ekranu",
+  "said.changed": "Zmiana gdzie indziej",
+  "notice.printer_down":
+    "Drukarka etykiet nie jest podłączona: etykiety poczekają, aż wróci. Wezwij kierownika",
+  "notice.inputs_down":
+    "Przyciski pojemników {bins} nie odpowiadają: zamiast tego dotknij Potwierdź na tym ekranie",
+  "notice.bin_released":
+    "Pojemnik {bin} jest znów wolny: centrala wycofała zamówienie {orders}. Wyjmij wszystko, co do niego włożono dla tego zamówienia",
 };

@@ -277,4 +277,67 @@ export const tr: Record<MessageKey, string> = {
   "ui.outcome_short": "Eksik",
   "ui.outcome_complete": "Tamam",
   "ui.bin_signal_error": "Reddedildi: yukarıya bakın",
+  // the station's states and the operator's words (state/station-notices.ts, event.ts `saidOf`)
+  "notice.stage_wrong_mode_pick":
+    "{tote} kasası {bin} kutusuna atanamadı: istasyon Toplama modunda. Bir sorumludan Yerleştirme moduna geçmesini isteyin",
+  "notice.stage_wrong_mode_audit":
+    "{tote} kasası {bin} kutusuna atanamadı: istasyon Sayım modunda. Bir sorumludan Yerleştirme moduna geçmesini isteyin",
+  "notice.stage_bin_not_empty":
+    "{tote} kasası atanamadı: {bin} kutusu boş değil. {bin} kutusunu boşaltın, sonra bir sorumludan kasayı yeniden atamasını isteyin",
+  "notice.stage_not_logged_in":
+    "{tote} kasası {bin} kutusuna atanamadı: kimse giriş yapmadı. Giriş yapın, sonra bir sorumludan kasayı yeniden atamasını isteyin",
+  "notice.stage_failed": "{tote} kasası {bin} kutusuna atanamadı: bir sorumlu çağırın",
+  "notice.dropped_pick_cancelled":
+    "{order} siparişi iptal edildi: {sku} ürününden aldıklarınızı {slot} gözüne geri koyun",
+  "notice.dropped_pick_changed":
+    "{order} siparişi merkez tarafından değiştirildi ve bu satır kalktı: {sku} ürününden aldıklarınızı {slot} gözüne geri koyun",
+  "notice.dropped_pick_expired":
+    "{order} siparişinin süresi geçti ve toplanmayacak: {sku} ürününden aldıklarınızı {slot} gözüne geri koyun",
+  "notice.dropped_put": "{tote} kasası istasyondan çıkarıldı: elinizdeki {sku} adetlerini kasaya geri koyun",
+  "notice.dropped_audit": "Sayım merkez tarafından durduruldu: adetleri {slot} gözünde bırakın",
+  "notice.central_unreachable":
+    "Merkeze ulaşılamıyor: çalışmaya devam edin, istasyon her değişikliği saklar ve merkez dönünce gönderir",
+  "notice.outbox_near_full":
+    "Merkez {undelivered} değişikliği almadı: {left} değişiklik daha olursa istasyon işi reddeder. Bir sorumlu çağırın",
+  "notice.outbox_full":
+    "Merkez {undelivered} değişikliği almadı: merkez bunları alana kadar istasyon işi reddeder. Bir sorumlu çağırın",
+  "numpad.counted_so_far": "{item}: şu ana kadar sayılan: {counted}",
+  "problem.ask.missing": "Gözde kaç adet eksik?",
+  "problem.ask.short": "Kaç adet eksik?",
+  "problem.ask.damaged": "Kaç adet hasarlı?",
+  "problem.ask.extra": "Kaç adet fazla?",
+  "problem.ask.wrong_slot": "Üründen kaç adet eksik?",
+  "problem.ask.put.missing": "Kaç adet kasada yok?",
+  "problem.ask.put.wrong_slot": "Kaç adet göze sığmıyor?",
+  "ui.problem_question": "{problem}: {question}",
+  "refusal.label_not_printed": "Etiket basılmadı",
+  "instead.label_not_printed":
+    "Yazıcının açık olduğunu ve etiketi olduğunu kontrol edin, sonra Etiketi yeniden bas'a dokunun; ya da Etiketi atla'ya dokunun veya bir sorumlu çağırın",
+  "said.badge": "Kart: {name}",
+  "said.scan": "Okunan: {code}",
+  "said.keyin": "Elle girilen: {quantity}",
+  "said.button": "{bin} kutusunun tuşu",
+  "said.beam": "{bin} kutusunun sensörü",
+  "said.empty": "Kutu {bin}: boşalt",
+  "said.release": "Kutu {bin}: kasayı bırak",
+  "said.reprint": "Kutu {bin}: etiketi yeniden bas",
+  "said.skip_label": "Kutu {bin}: etiketi atla",
+  "said.supervisor": "Sorumlu çağır",
+  "said.language": "Dil",
+  "said.mode.pick": "Toplama moduna geç",
+  "said.mode.put": "Yerleştirme moduna geç",
+  "said.mode.audit": "Sayım moduna geç",
+  "said.problem.missing": "Sorun: göz boş, {quantity}",
+  "said.problem.short": "Sorun: çok az, {quantity} eksik",
+  "said.problem.damaged": "Sorun: hasarlı, {quantity}",
+  "said.problem.extra": "Sorun: fazla adet, {quantity}",
+  "said.problem.wrong_slot": "Sorun: {quantity}",
+  "said.tap": "Ekrana dokunma",
+  "said.changed": "Başka yerde bir değişiklik",
+  "notice.printer_down":
+    "Etiket yazıcısı bağlı değil: etiketler yazıcı dönene kadar bekler. Bir sorumlu çağırın",
+  "notice.inputs_down":
+    "{bins} kutularının tuşları yanıt vermiyor: bunun yerine bu ekranda Onayla'ya dokunun",
+  "notice.bin_released":
+    "{bin} kutusu yeniden boş: merkez {orders} siparişini geri aldı. Bu sipariş için içine koyduklarınızı çıkarın",
 };
