@@ -14,10 +14,10 @@ export type CaptureKind = (typeof CAPTURE_KINDS)[number];
  * says an item needs it; `as` the product attribute the captured value is reported under in actuals.
  */
 export interface CaptureRule {
-  when: string;
+  when: string | null;
   as: string;
 }
-export type CaptureRules = Partial<Record<CaptureKind, CaptureRule | null>>;
+export type CaptureRules = Partial<Record<CaptureKind, CaptureRule>>;
 
 /** Captured values: serial and lot as scanned, expiry as an ISO date `YYYY-MM-DD`. */
 export type CaptureValues = Partial<Record<CaptureKind, string>>;
@@ -26,7 +26,7 @@ export type CaptureValues = Partial<Record<CaptureKind, string>>;
 export function captureNeeds(rules: CaptureRules, productAttributes: Record<string, unknown>): CaptureKind[] {
   return CAPTURE_KINDS.filter((k) => {
     const rule = rules[k];
-    return rule != null && productAttributes[rule.when] === true;
+    return rule?.when != null && productAttributes[rule.when] === true;
   });
 }
 
@@ -154,7 +154,7 @@ export function reportedAttributes(rules: CaptureRules, values: CaptureValues): 
   for (const kind of CAPTURE_KINDS) {
     const rule = rules[kind];
     const value = values[kind];
-    if (rule != null && value !== undefined) out[rule.as] = value;
+    if (rule !== undefined && value !== undefined) out[rule.as] = value;
   }
   return out;
 }

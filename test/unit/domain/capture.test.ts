@@ -18,7 +18,9 @@ describe("capture: what an item needs", () => {
   it("asks for the kinds whose flag is true, in the order serial, lot, expiry", () => {
     const attrs = { product_sku: "X", expiry_required: true, serial_required: true, lot_required: "yes" };
     expect(captureNeeds(DEFAULT_CAPTURE_RULES, attrs)).toEqual(["serial", "expiry"]);
-    expect(captureNeeds({ ...DEFAULT_CAPTURE_RULES, serial: null }, attrs)).toEqual(["expiry"]);
+    expect(
+      captureNeeds({ ...DEFAULT_CAPTURE_RULES, serial: { when: null, as: "serial_number" } }, attrs),
+    ).toEqual(["expiry"]);
     expect(nextToCapture(["serial", "expiry"], { serial: "A" })).toBe("expiry");
     expect(nextToCapture(["serial"], { serial: "A" })).toBeNull();
   });
