@@ -215,6 +215,11 @@ function createDoors(
       scan: repos.scan,
       station: repos.station,
       work: createStationWork({ scan: repos.scan, bus }),
+      capture: {
+        rules: config.station.capture ?? DEFAULT_CAPTURE_RULES,
+        items: repos.items,
+        requests: repos.requests,
+      },
     }),
     screenSessions: createScreenSessions({
       repo: repos.screenSessions,

@@ -15,7 +15,7 @@ const NAMES: Record<CaptureKind, string> = { serial: "serial number", lot: "lot"
 
 /** The kinds the item needs captured at a pick (docs/capture.md#configuration). */
 export function captureKindsOf(
-  deps: Pick<PickDeps, "items">,
+  deps: { items: Pick<PickDeps["items"], "get"> },
   rules: CaptureRules,
   itemId: number,
 ): CaptureKind[] {

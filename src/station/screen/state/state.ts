@@ -11,6 +11,7 @@ import { pendingBin } from "../../seat.machine.js";
 import { scanEach } from "../../seat.pick.js";
 import { READY, type SeatState, type StationMode } from "../../seat.types.js";
 import { INSTEAD_KEYS, REFUSAL_KEYS } from "../messages/messages.js";
+import { captureInstruction, captureOf } from "./capture.js";
 import {
   alertOf,
   cardOf,
@@ -59,6 +60,8 @@ function binTiles(input: ScreenInput, state: SeatState): BinTile[] {
 }
 
 function pickInstruction(input: ScreenInput, state: SeatState): Msg {
+  const capturing = captureInstruction(input, state);
+  if (capturing) return capturing;
   if (state.step === "pick_confirm") {
     const p = state.pick;
     const sku = input.pickLines.find((r) => r.order === p.externalServiceRequestId && r.line === p.line)?.sku;
@@ -189,5 +192,6 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     manualEntry: manualEntryOf(notices),
     keyin: keyinOf(input, state, allowed.keyin),
     sound: soundOf(input.lastEvent, bins),
+    capture: captureOf(input, state),
   };
 }

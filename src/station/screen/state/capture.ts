@@ -1,0 +1,38 @@
+/**
+ * The capture part of the screen state (pure; docs/capture.md#at-the-seat): while the lit pick's item
+ * needs a serial number, lot or expiry date, what to scan now in words (the instruction line and the
+ * card say it), and the values captured so far.
+ */
+import { CAPTURE_KINDS } from "../../../domain/capture.js";
+import { askedNow, capturing } from "../../seat.capture.js";
+import type { SeatState } from "../../seat.types.js";
+import type { CaptureAsk, Msg, ScreenInput } from "./types.js";
+
+function skuOf(input: ScreenInput, p: { externalServiceRequestId: string; line: string }): string {
+  return input.pickLines.find((r) => r.order === p.externalServiceRequestId && r.line === p.line)?.sku ?? "";
+}
+
+export function captureOf(input: ScreenInput, state: SeatState): CaptureAsk | null {
+  if (!capturing(state)) return null;
+  const asked = askedNow(state);
+  const captured = state.captured ?? {};
+  return {
+    asked,
+    ask: asked ? { key: `instruction.scan_${asked}`, params: { sku: skuOf(input, state.pick) } } : null,
+    values: CAPTURE_KINDS.flatMap((k) => {
+      const value = captured[k];
+      return value === undefined ? [] : [{ label: { key: `ui.capture_${k}` }, value }];
+    }),
+  };
+}
+
+/** The instruction while capturing: what to scan, then the unit (one with a serial) into the bin. */
+export function captureInstruction(input: ScreenInput, state: SeatState): Msg | null {
+  if (!capturing(state)) return null;
+  const p = state.pick;
+  const sku = skuOf(input, p);
+  const asked = askedNow(state);
+  if (asked) return { key: `instruction.scan_${asked}`, params: { sku } };
+  const quantity = p.capture?.includes("serial") ? 1 : p.quantity;
+  return { key: "instruction.put_into_bin", params: { quantity, sku, bin: p.binId, slot: p.location } };
+}
