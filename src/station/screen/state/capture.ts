@@ -26,6 +26,9 @@ export function captureOf(input: ScreenInput, state: SeatState): CaptureAsk | nu
   };
 }
 
+/** A value is still asked for: the unit may not go into the bin yet (no confirm, no key-in). */
+export const awaitingCapture = (state: SeatState): boolean => capturing(state) && askedNow(state) !== null;
+
 /** The instruction while capturing: what to scan, then the unit (one with a serial) into the bin. */
 export function captureInstruction(input: ScreenInput, state: SeatState): Msg | null {
   if (!capturing(state)) return null;

@@ -11,7 +11,7 @@ import { pendingBin } from "../../seat.machine.js";
 import { scanEach } from "../../seat.pick.js";
 import { READY, type SeatState, type StationMode } from "../../seat.types.js";
 import { INSTEAD_KEYS, REFUSAL_KEYS } from "../messages/messages.js";
-import { captureInstruction, captureOf } from "./capture.js";
+import { awaitingCapture, captureInstruction, captureOf } from "./capture.js";
 import {
   alertOf,
   cardOf,
@@ -122,7 +122,7 @@ function exceptionsOf(state: SeatState, seat: string): ExceptionCode[] {
 function keyinAllowed(state: SeatState, input: ScreenInput): boolean {
   switch (state.step) {
     case "pick_confirm":
-      return !scanEach(state.pick);
+      return !scanEach(state.pick) && !awaitingCapture(state);
     case "put_slot":
     case "put_confirm":
       return !scanEach(state.put);
@@ -140,7 +140,10 @@ export function allowedOf(input: ScreenInput, state: SeatState): Allowed {
     scan: on ? "any" : "badge",
     login: !on,
     logout: on && ready,
-    confirm: on && ((state.step === "pick_confirm" && !scanEach(state.pick)) || state.step === "put_confirm"),
+    confirm:
+      on &&
+      ((state.step === "pick_confirm" && !scanEach(state.pick) && !awaitingCapture(state)) ||
+        state.step === "put_confirm"),
     closeSlot: on && state.step === "audit_count",
     keyin: on && keyinAllowed(state, input),
     cancel: on && (!ready || state.tote !== null),
