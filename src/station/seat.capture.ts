@@ -69,18 +69,18 @@ export function captureScan(
   w: SeatFacts,
 ): SeatStep {
   const asked = askedNow(state);
-  const item = meanings.find((m) => m.kind === "item" && m.itemId === state.pick.itemId);
+  // a barcode of the item's own packing levels is no serial, lot or date either
+  const own = meanings.find(
+    (m) => (m.kind === "item" || m.kind === "level") && m.itemId === state.pick.itemId,
+  );
+  const item = own?.kind === "item" ? own : undefined;
   if (item) {
     // the item again: a GS1 barcode's values are a unit's (they replace those so far)
     const gs1 = carries(item);
     if (gs1) return take({ ...state, captured: {} }, gs1, w, "item");
-    if (asked)
-      return refused(
-        "capture_expected",
-        `scan the ${NAMES[asked]} of ${item.kind === "item" ? item.sku : ""}`,
-        "item",
-      );
   }
+  if (own && (own.kind === "item" || own.kind === "level") && asked)
+    return refused("capture_expected", `scan the ${NAMES[asked]} of ${own.sku}`, own.kind);
   if (asked === null)
     return refused("finish_first", "confirm or cancel the lit bin first", meanings[0]?.kind);
   const read = valuesOfScan(barcode, asked);

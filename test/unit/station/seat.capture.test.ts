@@ -76,6 +76,8 @@ describe("capture at the seat: values", () => {
     expect(reason(stepSeat(lit({ serial: "X" }), scan("261120", [], at())))).toBe("expired");
     expect(reason(stepSeat(lit({}), scan("(99)X", [], at())))).toBe("bad_gs1");
     expect(reason(stepSeat(lit({}), scan("BC-A", [item()], at())))).toBe("capture_expected");
+    const level: DataMeaning = { kind: "level", itemId: 1, sku: "A", levelPath: "level.0" };
+    expect(reason(stepSeat(lit({}), scan("CASE-A", [level], at())))).toBe("capture_expected");
     const full = lit({ serial: "X", expiry: "2027-01-01" });
     expect(reason(stepSeat(full, scan("Y", [], at())))).toBe("finish_first");
   });
