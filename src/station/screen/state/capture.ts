@@ -6,7 +6,7 @@
 import { CAPTURE_KINDS } from "../../../domain/capture.js";
 import { askedNow, capturing } from "../../seat.capture.js";
 import type { SeatState } from "../../seat.types.js";
-import type { CaptureAsk, Msg, ScreenInput } from "./types.js";
+import type { CaptureAsk, KeyIn, Msg, ScreenInput } from "./types.js";
 
 function skuOf(input: ScreenInput, p: { externalServiceRequestId: string; line: string }): string {
   return input.pickLines.find((r) => r.order === p.externalServiceRequestId && r.line === p.line)?.sku ?? "";
@@ -28,6 +28,12 @@ export function captureOf(input: ScreenInput, state: SeatState): CaptureAsk | nu
 
 /** A value is still asked for: the unit may not go into the bin yet (no confirm, no key-in). */
 export const awaitingCapture = (state: SeatState): boolean => capturing(state) && askedNow(state) !== null;
+
+/** The numpad for a serialised unit: one unit per serial number, so 1 is all it takes. */
+export function captureKeyin(state: SeatState, keyin: KeyIn | null): KeyIn | null {
+  if (!keyin || !capturing(state) || !state.pick.capture?.includes("serial")) return keyin;
+  return { ...keyin, expected: 1, max: 1 };
+}
 
 /** The instruction while capturing: what to scan, then the unit (one with a serial) into the bin. */
 export function captureInstruction(input: ScreenInput, state: SeatState): Msg | null {

@@ -11,7 +11,7 @@ import { pendingBin } from "../../seat.machine.js";
 import { scanEach } from "../../seat.pick.js";
 import { READY, type SeatState, type StationMode } from "../../seat.types.js";
 import { INSTEAD_KEYS, REFUSAL_KEYS } from "../messages/messages.js";
-import { awaitingCapture, captureInstruction, captureOf } from "./capture.js";
+import { awaitingCapture, captureInstruction, captureKeyin, captureOf } from "./capture.js";
 import {
   alertOf,
   cardOf,
@@ -193,7 +193,7 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     problems: problemsOf(input, state),
     notices,
     manualEntry: manualEntryOf(notices),
-    keyin: keyinOf(input, state, allowed.keyin),
+    keyin: captureKeyin(state, keyinOf(input, state, allowed.keyin)),
     sound: soundOf(input.lastEvent, bins),
     capture: captureOf(input, state),
   };
