@@ -46,6 +46,10 @@ export const WHEN: Record<ErrorCode, string> = {
     "the station engine refused a scan, key-in or press (`details.reason`: see [station engine](station.md#station-engine-scans-lights-and-buttons)); nothing changed",
   stale_screen:
     "an operator-screen tap carried a `version` older than the seat's screen state (the screen changed since it was tapped: look again); nothing changed",
+  expired:
+    "a pick of an item whose expiry date is captured, with a date before today (`capture.expiry`, see [capture](capture.md#over-the-station-api)); nothing changed",
+  serial_taken:
+    "a pick with a serial number an earlier pick at this station already reported (`capture.serial`, see [capture](capture.md#over-the-station-api)); nothing changed",
   webhook_url_refused:
     "a webhook endpoint URL that points at the agent itself, a cloud metadata service, or a loopback or link-local address the config does not allow, or is `http://` where only `https://` is allowed (see [webhooks](webhooks.md#safety)); nothing changed",
   webhook_exists: "a webhook endpoint with this `id` exists; nothing changed",

@@ -41,6 +41,7 @@ export function createStationPart(deps: {
     lookup,
     topology,
     debounceMs: deps.config.station.scanDebounceMs,
+    timeZone: deps.config.timeZone,
     errorSignalMs: deps.config.station.errorSignalMs,
     now: deps.now,
     log: deps.log.child({ part: "station" }),

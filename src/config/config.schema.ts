@@ -49,6 +49,48 @@ const chosenSecret = z
   .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`)
   .optional();
 
+/** A product attribute's name as `station.capture` names one (a JSON path label, no quoting needed). */
+const attributeName = z
+  .string()
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/,
+    "a product attribute's name: letters, digits, _ and -, at most 64",
+  );
+
+/** One kind of capture (docs/capture.md#configuration); `when: null` never asks for it. */
+const captureRule = (when: string, as: string, what: string) =>
+  z
+    .object({
+      when: attributeName
+        .nullable()
+        .default(when)
+        .describe(
+          `product attribute whose value \`true\` says an item needs its ${what} captured at the seat; \`null\`: never asked`,
+        ),
+      as: attributeName
+        .refine(
+          (a) => !["pdfa_values", "package_name", "package_count"].includes(a),
+          "a name actuals use already",
+        )
+        .default(as)
+        .describe(`product attribute the captured ${what} is reported under in the pick's actuals`),
+    })
+    .strict()
+    .default({ when, as });
+
+const captureSchema = z
+  .object({
+    serial: captureRule("serial_required", "serial_number", "serial number"),
+    lot: captureRule("lot_required", "lot", "lot"),
+    expiry: captureRule("expiry_required", "expiry_date", "expiry date"),
+  })
+  .strict()
+  .default({
+    serial: { when: "serial_required", as: "serial_number" },
+    lot: { when: "lot_required", as: "lot" },
+    expiry: { when: "expiry_required", as: "expiry_date" },
+  });
+
 const stationSchema = z
   .object({
     /** docs/architecture.md#the-station-model: devices, and the seats and bins with their lights and sensors. */
@@ -104,6 +146,7 @@ const stationSchema = z
       .describe(
         "origins the operator screen shows item images (`imageUrl`) from, e.g. `https://images.example.com` (comma-separated in the variable); unset: none. An image elsewhere is not shown, and the page's CSP lets the browser fetch none",
       ),
+    capture: captureSchema,
   })
   .strict()
   .default({
@@ -115,6 +158,7 @@ const stationSchema = z
     errorSignalMs: 1500,
     language: "en",
     damageBin: null,
+    capture: captureSchema.parse(undefined),
   });
 
 /** `station` mode: the printer's "job done" releases the bin (spec: Process flow trigger). */

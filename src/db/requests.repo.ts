@@ -101,6 +101,10 @@ function prepareRequestStatements(sqlite: Sqlite) {
     actuals: sqlite.prepare<[number], ActualRow>(
       `SELECT ${ACTUAL_COLS} FROM actuals WHERE request_id = ? ORDER BY id`,
     ),
+    // a captured value in any actual's product attributes (docs/capture.md#in-the-actuals)
+    capturedValue: sqlite.prepare<[string, string], { one: number }>(
+      "SELECT 1 AS one FROM actuals WHERE json_extract(product_json, ?) = ? LIMIT 1",
+    ),
     insertTransaction: sqlite.prepare(
       "INSERT INTO request_transactions (request_id, kind, body_json, outcome, created_on) VALUES (?, ?, ?, ?, ?)",
     ),
@@ -179,6 +183,9 @@ export function createRequestsRepo(sqlite: Sqlite) {
       q.insertActual.run(row);
     },
     actuals: (requestId: number): ActualRow[] => q.actuals.all(requestId),
+    /** Whether an actual of the station's database reports `value` under the product attribute `attr`. */
+    captured: (attr: string, value: string): boolean =>
+      q.capturedValue.get(`$."${attr}"`, value) !== undefined,
     insertTransaction: (
       requestId: number,
       kind: "cancel" | "modify",

@@ -42,6 +42,8 @@ export type ErrorCode =
   | "keyin_not_allowed" // 409: a key-in audit count for an audit created without kq
   | "scan_refused" // 409: a scan, key-in or press the station engine refused (details.reason says why)
   | "stale_screen" // 409: an operator-screen tap made on a screen state older than the seat's current one
+  | "expired" // 409: a pick of a unit whose captured expiry date has passed (docs/capture.md)
+  | "serial_taken" // 409: a pick with a serial number already picked at this station (docs/capture.md)
   | "webhook_url_refused" // 400: a webhook URL to the agent itself, a metadata or link-local address (docs/webhooks.md#safety)
   | "webhook_exists" // 409: a webhook endpoint with this id exists
   | "webhook_in_config" // 409: the config file owns this endpoint's URL, types and secret
@@ -111,6 +113,8 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   keyin_not_allowed: "conflict",
   scan_refused: "conflict",
   stale_screen: "conflict",
+  expired: "conflict",
+  serial_taken: "conflict",
   webhook_url_refused: "invalid",
   webhook_exists: "conflict",
   webhook_in_config: "conflict",

@@ -80,6 +80,18 @@ export const pickTransactionSchema = z.object({
   uid: uid.optional(),
   quantity: qty,
   seat: seatName.optional(),
+  /**
+   * Values captured for an item that needs them (docs/capture.md#over-the-station-api): checked by the
+   * pick against the item, so here only bounded.
+   */
+  capture: z
+    .object({
+      serial: z.string().max(64).optional(),
+      lot: z.string().max(64).optional(),
+      expiry: z.string().max(16).optional(),
+    })
+    .strict()
+    .optional(),
 });
 export type PickTransactionInput = z.output<typeof pickTransactionSchema>;
 

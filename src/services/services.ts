@@ -18,6 +18,7 @@ import { createStockRepo } from "../db/stock.repo.js";
 import { storageMeter } from "../db/storage-use.js";
 import { createWebhooksRepo } from "../db/webhooks.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
+import { type CaptureRules, DEFAULT_CAPTURE_RULES } from "../domain/capture.js";
 import { DEFAULT_PACK_MARKERS, type PackAttribute } from "../domain/pick-pack.js";
 import type { StationMode } from "../domain/station.schema.js";
 import type { StorageBudget } from "../domain/storage-budget.js";
@@ -71,7 +72,14 @@ export interface ServiceSettings {
   outbox: { maxUndelivered: number; maxUndeliveredBytes?: number | undefined };
   /** The storage budget (docs/operations.md#storage-budget); none when absent (tests of the services alone). */
   storage?: StorageBudget | undefined;
-  station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
+  station: {
+    seats: string[];
+    bins: string[];
+    initialMode: StationMode;
+    stagingWithLogout: boolean;
+    /** docs/capture.md#configuration; the defaults when absent */
+    capture?: CaptureRules;
+  };
   /** The pick+pack rule and a pick's work limits (domain/pick-pack.ts, work-limits.ts); defaults when absent. */
   pick?: PickLimits & { packAttributes: readonly PackAttribute[] };
   /** A search_v2 answer's bounds (domain/work-limits.ts); defaults when absent. */
@@ -207,6 +215,11 @@ function createDoors(
       scan: repos.scan,
       station: repos.station,
       work: createStationWork({ scan: repos.scan, bus }),
+      capture: {
+        rules: config.station.capture ?? DEFAULT_CAPTURE_RULES,
+        items: repos.items,
+        requests: repos.requests,
+      },
     }),
     screenSessions: createScreenSessions({
       repo: repos.screenSessions,
@@ -233,6 +246,7 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     auditRunning: () => repos.audits.withStatus("started").length > 0,
     lockedLocations: () => repos.audits.lockedLocations(),
     pick: sd.config.pick ?? { ...DEFAULT_PICK_LIMITS, packAttributes: DEFAULT_PACK_MARKERS },
+    capture: sd.config.station.capture ?? DEFAULT_CAPTURE_RULES,
     devices: sd.devices ?? (() => []),
   };
   return {

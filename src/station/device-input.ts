@@ -5,11 +5,21 @@
  */
 import type { Logger } from "pino";
 import type { DeviceEvent } from "../devices/hub.types.js";
+import { GS } from "../domain/gs1.js";
 import type { StationTopology } from "./topology.js";
 
 interface Inputs<O> {
   scan(seat: string, barcode: string, source: string): O;
   press(binId: string, signal: "confirm" | "shortage" | "sensor"): O;
+}
+
+/**
+ * The text the engine gets for a scan. The scanner's AIM identifier, which says a scan is GS1, was
+ * taken off its value: a GS1 scan goes on as its element string with FNC1 in first position, sent as
+ * GS, so the station reads its GTIN, serial, lot and expiry date (docs/capture.md#gs1-element-strings).
+ */
+export function scannedText(e: Extract<DeviceEvent, { type: "scan" }>): string {
+  return e.gs1 && !e.value.startsWith(GS) ? `${GS}${e.value}` : e.value;
 }
 
 /** Returns what the engine made of the event, or null when it was not for the engine. */
@@ -27,7 +37,7 @@ export function routeDeviceEvent<O>(
         log.warn({ device: e.deviceId }, "scan from a scanner with no seat");
         return null;
       }
-      out = engine.scan(seat, e.value, e.deviceId);
+      out = engine.scan(seat, scannedText(e), e.deviceId);
     } else if (e.type === "button") {
       const bin = topology.binOf(e);
       if (bin === null) {

@@ -20,6 +20,7 @@ import { routeDeviceEvent } from "./device-input.js";
 import { type LitState, refreshLights, signalBin, signalSeat } from "./engine.lights.js";
 import { createLightsShell } from "./lights.shell.js";
 import { fixedMeaning } from "./scan-codes.js";
+import { capturing } from "./seat.capture.js";
 import { pendingBin, stepSeat } from "./seat.machine.js";
 import { type ProblemKind, problemStep } from "./seat.problem.js";
 import {
@@ -31,7 +32,7 @@ import {
   type SeatState,
   type SeatStep,
 } from "./seat.types.js";
-import { readSeatFacts } from "./seat-facts.js";
+import { captureFacts, readSeatFacts } from "./seat-facts.js";
 import type { StationTopology } from "./topology.js";
 
 /**
@@ -91,6 +92,8 @@ export interface EngineDeps {
   topology: StationTopology;
   debounceMs: number;
   errorSignalMs: number;
+  /** The station's zone: the day an expiry date is compared with (docs/capture.md#expiry-dates); UTC when absent. */
+  timeZone?: string;
   now: () => number;
   log: Logger;
   /** How long a scan took to light (seconds): until the last light command it caused was written. */
@@ -311,7 +314,14 @@ export function createStationEngine(deps: EngineDeps) {
     core.seen = d.state;
     if (d.drop) return tell(core, input, { seat, result: "debounced", calls: [] });
     const meanings = fixedMeaning(barcode) ? [] : deps.lookup.meanings(barcode);
-    const scan = { type: "scan" as const, barcode, meanings, facts: facts(core, seat, meanings) };
+    const at = { now: deps.now(), timeZone: deps.timeZone ?? "UTC" };
+    const captured = captureFacts(deps.lookup, mustSeat(core, seat), { barcode, meanings }, at);
+    const scan = {
+      type: "scan" as const,
+      barcode,
+      meanings,
+      facts: { ...facts(core, seat, meanings), ...captured },
+    };
     return tell(core, input, feed(core, seat, scan));
   }
 
@@ -323,6 +333,20 @@ export function createStationEngine(deps: EngineDeps) {
       const out = scanAt(seat, barcode, source);
       timeLight(started, sentBefore);
       return out;
+    },
+
+    /**
+     * A serial number, lot or expiry date typed at the seat because its label cannot be scanned
+     * (docs/capture.md#at-the-seat): taken as a scan, only while the seat's lit pick waits for one.
+     */
+    captureTyped(seat: string, text: string): Outcome {
+      if (!capturing(mustSeat(core, seat)))
+        return tell(
+          core,
+          { kind: "scan", barcode: text, source: `typed:${seat}` },
+          { seat, result: "refused", reason: "not_this_step", message: "no value to capture now", calls: [] },
+        );
+      return scanAt(seat, text, `typed:${seat}`);
     },
 
     /** A quantity keyed in at a seat (confirms a pick or put with it; an audit count where kq). */

@@ -7,6 +7,7 @@
  * only after its transaction committed (docs/architecture.md#layers).
  */
 import { type ExceptionCode, fixedMeaning } from "./scan-codes.js";
+import { captureConfirm, captureScan, capturing, lightCapture } from "./seat.capture.js";
 import { lightPick, pickConfirm, pickException, pickScan, scanEach } from "./seat.pick.js";
 import {
   auditException,
@@ -80,7 +81,9 @@ function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning,
         ? w.picks.find((p) => p.itemId === m.itemId)
         : w.picks.find((p) => m.kind === "slot" && p.location === m.location);
     if (!pick) return refused("no_work", `nothing to pick for this ${m.kind} at a presented slot`, m.kind);
-    return lightPick(pick, m.kind === "item" ? "item" : "slot", w.seat);
+    const as = m.kind === "item" ? "item" : "slot";
+    if (pick.capture?.length) return lightCapture(pick, m, w, as);
+    return lightPick(pick, as, w.seat);
   }
   if (w.mode === "put") return m.kind === "tote" ? tote(m) : putItem(state, m, w);
   return m.kind === "slot" ? auditSlot(state, m, w) : auditItem(state, m, w);
@@ -111,6 +114,7 @@ function badge(state: SeatState, user: string, w: SeatFacts): SeatStep {
 function confirm(state: SeatState, w: SeatFacts, as: Resolved["as"], quantity?: number): SeatStep {
   switch (state.step) {
     case "pick_confirm":
+      if (capturing(state)) return captureConfirm(state, as, w.seat, quantity);
       return pickConfirm(state, as, w.seat, quantity);
     case "put_confirm":
       return putConfirm(state, as, w.seat, quantity);
@@ -156,6 +160,8 @@ export function stepSeat(state: SeatState, input: SeatInput): SeatStep {
     if (w.user === null)
       return refused("not_logged_in", `no operator is logged in at seat ${w.seat}`, fixed?.kind);
     if (fixed?.kind === "exception") return exception(state, fixed.code, w);
+    // a serial, lot or expiry date is known to no lookup: the step takes it (seat.capture.ts)
+    if (capturing(state)) return captureScan(state, input.barcode, input.meanings, w);
     if (!input.meanings.length) return refused("unknown_barcode", `'${input.barcode}' is not known here`);
     const level = levelOnly(input.meanings);
     if (level) return refused("level_barcode", levelText(input.barcode, level), "level");

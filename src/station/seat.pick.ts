@@ -7,6 +7,7 @@
  * the scan that reaches the quantity confirms the pick. A confirm before that, and any key-in, is
  * refused with `scan_each_unit`; an exception picks what was scanned and raises the rest.
  */
+import type { CaptureValues } from "../domain/capture.js";
 import { type ExceptionCode, pickReason } from "./scan-codes.js";
 import { moved, refused } from "./seat.result.js";
 import type { DataMeaning, OpCall, PickTarget, Resolved, SeatState, SeatStep } from "./seat.types.js";
@@ -20,12 +21,13 @@ export const scanEach = (target: { scanRequired?: boolean | undefined }): boolea
 export const eachUnit = (as?: Resolved["as"]): SeatStep =>
   refused("scan_each_unit", "every unit of this item must be scanned, one by one", as);
 
-/** The pick transaction of `quantity` units of the seat's lit pick. */
-function pickCall(p: PickTarget, quantity: number, seat: string): OpCall {
+/** The pick transaction of `quantity` units of the seat's lit pick, with the values captured for them. */
+export function pickCall(p: PickTarget, quantity: number, seat: string, capture: CaptureValues = {}): OpCall {
   const { externalServiceRequestId, line, location } = p;
   // the item by its uid: a line's filters may hold two items at one slot (docs/decisions.md#item-identity)
   const uid = String(p.itemId);
-  return { op: "pick", input: { externalServiceRequestId, line, location, uid, quantity, seat } };
+  const input = { externalServiceRequestId, line, location, uid, quantity, seat };
+  return { op: "pick", input: Object.keys(capture).length ? { ...input, capture } : input };
 }
 
 export function pickDone(state: Picking, quantity: number, as: Resolved["as"], seat: string): SeatStep {

@@ -4,6 +4,7 @@
  * not asked for: they follow from the seats' states (bin-lights.ts `heldBySeats`).
  */
 import type { AuditCountInput } from "../domain/audit.schema.js";
+import type { CaptureKind, CaptureValues } from "../domain/capture.js";
 import type {
   PickExceptionInput,
   PickTransactionInput,
@@ -25,6 +26,8 @@ export interface PickTarget {
   binId: string;
   /** the item's `scan_required`: every unit is scanned, the last scan confirms (seat.pick.ts) */
   scanRequired?: boolean;
+  /** what the item needs captured per unit before it goes into the bin (seat.capture.ts) */
+  capture?: CaptureKind[];
 }
 
 /** A staged put that still expects `left` of an item. */
@@ -57,7 +60,14 @@ export type { StationMode };
 
 /** What a scanned text can be in the station's data (the shell looks each up; the step chooses). */
 export type DataMeaning =
-  | { kind: "item"; itemId: number; sku: string; scanRequired?: boolean }
+  | {
+      kind: "item";
+      itemId: number;
+      sku: string;
+      scanRequired?: boolean;
+      /** values a GS1 barcode of the item carried (AI 21, 10, 17 as encoded; docs/capture.md) */
+      gs1?: Partial<Record<CaptureKind, string>>;
+    }
   // a packing level's barcode (itemConfig: a case, an inner pack): never counted as one unit
   | { kind: "level"; itemId: number; sku: string; levelPath: string }
   | { kind: "slot"; location: string; msu: string; presented: boolean }
@@ -76,12 +86,16 @@ export interface SeatFacts {
   puts: PutTarget[];
   /** the audit being counted at the station (audit mode) */
   audit: AuditView | null;
+  /** today in the station's zone, `YYYY-MM-DD` (an expiry date before it is refused) */
+  today?: string;
+  /** the serial numbers this input carries that the station already picked (docs/capture.md) */
+  serialsTaken?: readonly string[];
 }
 
 export type SeatState =
   | { step: "ready"; tote: string | null }
-  /** `scanned`: units of a scan-required pick scanned so far */
-  | { step: "pick_confirm"; pick: PickTarget; scanned?: number }
+  /** `scanned`: units of a scan-required pick scanned so far; `captured`: the unit's values so far */
+  | { step: "pick_confirm"; pick: PickTarget; scanned?: number; captured?: CaptureValues }
   | { step: "put_slot"; tote: string | null; put: PutTarget; quantity: number }
   | { step: "put_confirm"; tote: string | null; put: PutTarget; quantity: number; location: string }
   | {
@@ -146,12 +160,22 @@ export const REFUSAL_REASONS = [
   "level_barcode",
   // a bin's button pressed while no seat's work lit it and the bin has nothing to take away
   "bin_not_lit",
+  // capture of serial numbers, lots and expiry dates (docs/capture.md#at-the-seat)
+  "capture_first",
+  "capture_expected",
+  "serial_per_unit",
+  "bad_gs1",
+  "bad_serial",
+  "bad_lot",
+  "bad_expiry",
+  "expired",
+  "serial_taken",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 export interface Resolved {
   /** what the input was taken as */
-  as: DataMeaning["kind"] | "badge" | "exception" | "keyin" | "bin" | "none";
+  as: DataMeaning["kind"] | "badge" | "exception" | "keyin" | "bin" | "capture" | "none";
   /** what the seat did, e.g. `bin_lit`, `picked` */
   did: string;
   code?: ExceptionCode;

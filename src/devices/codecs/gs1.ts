@@ -3,9 +3,10 @@
  * end at GS (0x1D) or the end of the data; FNC1 in first position is signalled by the AIM id, not sent
  * [SRC 26, 27, 28]. hardware.md §3.6. Never parses the "(01)..." human-readable form (§3.6 step 4).
  */
+import { gs1CheckDigit as checkDigitOf, GS } from "../../domain/gs1.js";
 import { GS1_AIS, GS1_FIXED_LENGTH, matchAi } from "./gs1-ai.js";
 
-export const GS = "\x1d";
+export { GS };
 
 export interface Gs1Element {
   ai: string;
@@ -26,12 +27,8 @@ export type Gs1Result =
  */
 export function gs1CheckDigit(digits: string): number {
   if (!/^\d+$/.test(digits)) throw new RangeError(`gs1CheckDigit: not digits: ${JSON.stringify(digits)}`);
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    const d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    sum += i % 2 === 0 ? d * 3 : d;
-  }
-  return (10 - (sum % 10)) % 10;
+  // the one computation of it (domain/gs1.ts), which also checks the GTIN a capture scan carries
+  return checkDigitOf(digits);
 }
 
 /** True when the last digit of `full` is the check digit of the others (GTIN, SSCC, GLN). */

@@ -1,5 +1,6 @@
 import type { LineRow } from "../../db/requests.repo.js";
 import type { StockRepo } from "../../db/stock.repo.js";
+import type { CaptureRules } from "../../domain/capture.js";
 import type { PickLine, PickLineState } from "../../domain/pick-line.machine.js";
 import type { PackAttribute } from "../../domain/pick-pack.js";
 import type { PickLimits } from "../../domain/work-limits.js";
@@ -17,6 +18,8 @@ export interface PickDeps extends RequestContext {
   lockedLocations: () => ReadonlySet<string>;
   /** Which line attributes make a pick+pack, and the work one request may ask (config `pick`). */
   pick: PickLimits & { packAttributes: readonly PackAttribute[] };
+  /** Which items need a serial, lot or expiry captured at a pick, and their names in actuals (docs/capture.md). */
+  capture: CaptureRules;
 }
 
 /** A stored line as the pick-line machine sees it. */

@@ -38,6 +38,8 @@ export function applyPickEffects(
   itemHint: number | null = null,
   /** The request's lines and actuals as the caller just wrote them (a new request's allocation). */
   written?: Written,
+  /** Values captured at the pick (docs/capture.md#in-the-actuals), under their product attribute names. */
+  captured: Record<string, string> = {},
 ): RequestRow {
   const next: RequestRow = { ...row, state: step.state, status: PICK_STATUS[step.state], updatedOn: tx.now };
   deps.requests.update(next);
@@ -66,7 +68,7 @@ export function applyPickEffects(
         consumedItem = consume(deps, row.id, e);
         break;
       case "record_actual":
-        recordActual(deps, row.id, e, consumedItem ?? itemHint, actor, tx);
+        recordActual(deps, row.id, e, consumedItem ?? itemHint, { actor, captured }, tx);
         break;
       case "check_bin":
         if (next.binId) checkBin(deps, next.binId, tx);
@@ -117,7 +119,7 @@ function recordActual(
   requestId: number,
   e: Effect<"record_actual">,
   item: number | null,
-  actor: ActualContext,
+  { actor, captured }: { actor: ActualContext; captured: Record<string, string> },
   tx: Tx,
 ): void {
   const lineId = Number(e.lineId);
@@ -134,6 +136,7 @@ function recordActual(
       pdfa_values: itemId === null ? {} : pdfaValues(deps, itemId),
       package_name: "each",
       package_count: e.quantity,
+      ...captured,
     }),
     productId: deps.requests.nextEntityId("product"),
     contextJson: JSON.stringify(actor),

@@ -11,6 +11,7 @@
  */
 
 export { emptyBin, labelData, printReady } from "./pick-bins.js";
+export { captureKindsOf } from "./pick-capture.js";
 export { cancelPick, modifyPick } from "./pick-change.js";
 export { createPick, planPick } from "./pick-create.js";
 export { expireOverdue } from "./pick-deadline.js";

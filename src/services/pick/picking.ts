@@ -7,6 +7,7 @@ import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../../
 import type { PickExceptionInput, PickTransactionInput } from "../../domain/station.schema.js";
 import { mustFind, operatorIn, parseJson, pdfaValues } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
+import { capturedAttributes } from "./pick-capture.js";
 import { pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { type ActualContext, applyPickEffects } from "./pick-effects.js";
@@ -32,7 +33,7 @@ function finish(
   row: RequestRow,
   step: { state: PickState; effects: PickEffect[] },
   actor: ActualContext,
-  at: { itemHint: number | null; endsShort: boolean },
+  at: { itemHint: number | null; endsShort: boolean; captured?: Record<string, string> },
   tx: Tx,
 ): RequestRow {
   const exec: Record<string, unknown> = {
@@ -53,6 +54,8 @@ function finish(
     tx,
     actor,
     at.itemHint,
+    undefined,
+    at.captured,
   );
   if (next.state === "pick_started" && at.endsShort) {
     const short = stepPick(next.state, { type: "lines_short" });
@@ -170,6 +173,7 @@ export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx):
   const row = notPastDeadline(mustFind(deps, "PICK", input.externalServiceRequestId), tx.now);
   const line = findLine(deps, row, input.line);
   const res = reservationAt(deps, row, line, input);
+  const captured = capturedAttributes(deps, res.itemId, input, tx.now);
   const stepped = lineStep(lineState(line), { type: "pick", quantity: input.quantity });
   const lines = deps.requests.lines(row.id).map((l) => (l.id === line.id ? stepped : lineState(l)));
   const endsShort = summarizeLines(lines) === "short";
@@ -189,7 +193,7 @@ export function recordPick(deps: PickDeps, input: PickTransactionInput, tx: Tx):
     row,
     step,
     { user_name: op.user, pps_seat_name: op.seat },
-    { itemHint: null, endsShort },
+    { itemHint: null, endsShort, captured },
     tx,
   );
 }

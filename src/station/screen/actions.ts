@@ -44,6 +44,8 @@ export type ScreenAction = (
   | { type: "problem"; kind: ProblemKind; quantity?: number | undefined; confirmed: true }
   | { type: "skip_label"; bin: string }
   | { type: "supervisor"; bin?: string | undefined }
+  // a serial number, lot or expiry date typed when its label cannot be scanned (docs/capture.md#at-the-seat)
+  | { type: "capture"; value: string }
 ) &
   Versioned;
 
@@ -67,6 +69,7 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   language: "set_language",
   skip_label: "skip_label",
   supervisor: "call_supervisor",
+  capture: "seat_input",
 };
 
 export interface ScreenActionDeps {
@@ -77,6 +80,7 @@ export interface ScreenActionDeps {
     press(binId: string, signal: "confirm"): Outcome;
     seats(): Array<{ seat: string } & SeatState>;
     last(): Outcome | null;
+    captureTyped(seat: string, text: string): Outcome;
   };
   ops: {
     setMode(mode: StationMode): void;
@@ -282,6 +286,8 @@ export function createScreenActions(deps: ScreenActionDeps) {
         return language(seat, a.lang);
       case "scan":
         return scan(seat, a.barcode);
+      case "capture":
+        return engine.captureTyped(seat, a.value);
       default:
         return refusal(seat, "not_this_step", `${a.type} is not taken here`);
     }

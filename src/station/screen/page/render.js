@@ -2,6 +2,8 @@
 // Renders one screen state (src/station/screen/state/types.ts): the page never decides what to show,
 // it only draws what the agent sent. `act(body)` sends a tap; `openNumpad()` asks for a quantity.
 /** @import { KeyIn, ScreenState } from "../state/types.js" */
+
+import { renderCapture } from "./capture.js";
 import { $, fill, h, msg, t } from "./dom.js";
 import { closeLanguages, languageButton } from "./language.js";
 import { renderTask } from "./task.js";
@@ -271,6 +273,7 @@ export function render(s, ctx) {
   $("instruction").textContent = msg(s.instruction);
   alert(s);
   notices(s, ctx.act);
+  renderCapture(s, ctx.act);
   login(s, ctx.act);
   fill($("task"), renderTask(s));
   $("task").setAttribute("aria-label", t("ui.task"));

@@ -6,6 +6,7 @@
 /** @import { Card, Problem, ScreenState, Task } from "../state/types.js" */
 /** @import { Child } from "./dom.js" */
 /** @import { RenderContext } from "./render.js" */
+import { captureLines } from "./capture.js";
 import { $, fill, h, msg, t } from "./dom.js";
 
 /**
@@ -74,8 +75,9 @@ function face(c) {
 /**
  * @param {Card | null} c
  * @param {Extract<Task, { kind: "pick" }>} task
+ * @param {ScreenState["capture"]} [capture]
  */
-function card(c, task) {
+function card(c, task, capture = null) {
   if (!c) return "";
   const color = c.binColor ?? "none";
   const current = task.current;
@@ -107,6 +109,7 @@ function card(c, task) {
             t("ui.scanned", { scanned: current.scanned, quantity: current.quantity }),
           )
         : "",
+      captureLines(capture),
     ),
     h("p", { class: "card-qty", "aria-label": `${t("ui.quantity")} ${c.quantity}` }, String(c.quantity)),
     c.bin
@@ -139,7 +142,7 @@ function pick(s, task) {
   const head = [t("ui.slot"), t("ui.sku"), t("ui.description"), t("ui.quantity"), t("ui.target_bin")];
   return [
     h("p", { class: "racks" }, racks),
-    card(c, task),
+    card(c, task, s.capture),
     rows.length ? list(table(t("ui.task"), head, rows)) : h("p", { class: "note" }, t("ui.no_lines")),
   ];
 }

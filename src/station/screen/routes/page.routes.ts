@@ -42,6 +42,7 @@ const ASSETS = [
   "sound.js",
   "dom.js",
   "language.js",
+  "capture.js",
 ];
 
 const signInBody = z

@@ -64,6 +64,7 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   }),
   action({ type: z.literal("skip_label"), bin: id }),
   action({ type: z.literal("supervisor"), bin: id.optional() }),
+  action({ type: z.literal("capture"), value: z.string().min(1).max(64) }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 

@@ -11,6 +11,7 @@ import { pendingBin } from "../../seat.machine.js";
 import { scanEach } from "../../seat.pick.js";
 import { READY, type SeatState, type StationMode } from "../../seat.types.js";
 import { INSTEAD_KEYS, REFUSAL_KEYS } from "../messages/messages.js";
+import { awaitingCapture, captureInstruction, captureKeyin, captureOf } from "./capture.js";
 import {
   alertOf,
   cardOf,
@@ -60,6 +61,8 @@ function binTiles(input: ScreenInput, state: SeatState): BinTile[] {
 }
 
 function pickInstruction(input: ScreenInput, state: SeatState): Msg {
+  const capturing = captureInstruction(input, state);
+  if (capturing) return capturing;
   if (state.step === "pick_confirm") {
     const p = state.pick;
     const sku = input.pickLines.find((r) => r.order === p.externalServiceRequestId && r.line === p.line)?.sku;
@@ -120,7 +123,7 @@ function exceptionsOf(state: SeatState, seat: string): ExceptionCode[] {
 function keyinAllowed(state: SeatState, input: ScreenInput): boolean {
   switch (state.step) {
     case "pick_confirm":
-      return !scanEach(state.pick);
+      return !scanEach(state.pick) && !awaitingCapture(state);
     case "put_slot":
     case "put_confirm":
       return !scanEach(state.put);
@@ -138,7 +141,10 @@ export function allowedOf(input: ScreenInput, state: SeatState): Allowed {
     scan: on ? "any" : "badge",
     login: !on,
     logout: on && ready,
-    confirm: on && ((state.step === "pick_confirm" && !scanEach(state.pick)) || state.step === "put_confirm"),
+    confirm:
+      on &&
+      ((state.step === "pick_confirm" && !scanEach(state.pick) && !awaitingCapture(state)) ||
+        state.step === "put_confirm"),
     closeSlot: on && state.step === "audit_count",
     keyin: on && keyinAllowed(state, input),
     cancel: on && (!ready || state.tote !== null),
@@ -188,7 +194,8 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     problems: problemsOf(input, state),
     notices,
     manualEntry: manualEntryOf(notices),
-    keyin: keyinOf(input, state, allowed.keyin),
+    keyin: captureKeyin(state, keyinOf(input, state, allowed.keyin)),
     sound: soundOf(input.lastEvent, bins),
+    capture: captureOf(input, state),
   };
 }

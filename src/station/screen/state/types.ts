@@ -39,6 +39,10 @@ export const INSTRUCTIONS = [
   "no_audit",
   "scan_slot_to_count",
   "count_slot",
+  // capture of serial numbers, lots and expiry dates (docs/capture.md#at-the-seat)
+  "scan_serial",
+  "scan_lot",
+  "scan_expiry",
 ] as const;
 export type Instruction = (typeof INSTRUCTIONS)[number];
 
@@ -74,6 +78,7 @@ export const DIDS = [
   "print_sent",
   "label_skipped",
   "supervisor_called",
+  "captured",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----
@@ -333,6 +338,19 @@ export interface ScreenState {
   manualEntry: boolean;
   keyin: KeyIn | null;
   sound: Sound | null;
+  /** the lit pick's item needs values captured (docs/capture.md#at-the-seat); null otherwise */
+  capture: CaptureAsk | null;
+}
+
+// ---- capture of serial numbers, lots and expiry dates (docs/capture.md#at-the-seat) ----
+
+export interface CaptureAsk {
+  /** what is asked for now; null once the unit's values are all there (confirm puts it into the bin) */
+  asked: "serial" | "lot" | "expiry" | null;
+  /** what to scan, in words ("Scan the serial number of TSHIRT"); null with `asked` */
+  ask: Msg | null;
+  /** the unit's values so far, each with its name */
+  values: Array<{ label: Msg; value: string }>;
 }
 
 // ---- the station's states (state/station-types.ts) and the operator's words (docs/station.md#notices) ----

@@ -23,6 +23,7 @@ function setup(over: Partial<ScreenActionDeps> = {}) {
       press: () => ({ seat: null, result: "ignored" }),
       seats: () => [],
       last: () => null,
+      captureTyped: (seat) => ({ seat, result: "refused", reason: "not_this_step" }),
     },
     ops: { setMode: () => {}, binEmptied: () => {}, release: () => {}, printReady: () => {} },
     screen: () => ({
