@@ -102,6 +102,18 @@ const stationSchema = z
       .describe(
         "origins the operator screen shows item images (`imageUrl`) from, e.g. `https://images.example.com` (comma-separated in the variable); unset: none. An image elsewhere is not shown, and the page's CSP lets the browser fetch none",
       ),
+    // docs/station.md#training: a seat in training works against the training station
+    trainingSeats: z
+      .preprocess(
+        commaSeparated,
+        z
+          .array(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "letters, digits, '-' or '_' (1-32)"))
+          .max(256)
+          .default([]),
+      )
+      .describe(
+        "seats that start in training: they work against the training station (simulated devices, a database of their own under `<dataDir>/training/`), nothing reaches central (comma-separated in the variable); an admin puts seats in and out of training at runtime too",
+      ),
   })
   .strict()
   .default({
@@ -113,6 +125,7 @@ const stationSchema = z
     errorSignalMs: 1500,
     language: "en",
     damageBin: null,
+    trainingSeats: [],
   });
 
 /** `station` mode: the printer's "job done" releases the bin (spec: Process flow trigger). */

@@ -86,6 +86,8 @@ export interface ScreenPublisherDeps {
     scanners: Readonly<Record<string, string[]>>;
     /** the light controller of each bin, by bin */
     binLights: Readonly<Record<string, string>>;
+    /** the training station's publisher: every state says `training` (docs/station.md#training) */
+    training?: boolean;
   };
   now: () => number;
   log: Logger;
@@ -162,6 +164,7 @@ function seatScreen(
     irtBin: station.irtBin,
     scanners: station.scanners[seat] ?? [],
     binLights: station.binLights,
+    training: station.training === true,
   });
 }
 

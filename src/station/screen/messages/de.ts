@@ -278,4 +278,6 @@ export const de: Record<MessageKey, string> = {
   "ui.outcome_short": "Unvollständig",
   "ui.outcome_complete": "Vollständig",
   "ui.bin_signal_error": "Abgelehnt: siehe oben",
+  // training (docs/station.md#training)
+  "training.banner": "SCHULUNG: nur zum Üben, hier ist nichts echt",
 };

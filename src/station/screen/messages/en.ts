@@ -276,6 +276,8 @@ export const en = {
   "ui.outcome_short": "Short",
   "ui.outcome_complete": "Complete",
   "ui.bin_signal_error": "Refused: see above",
+  // training (docs/station.md#training)
+  "training.banner": "TRAINING: practice only, nothing here is real",
 } as const;
 
 export type MessageKey = keyof typeof en;

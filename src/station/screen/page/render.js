@@ -4,6 +4,7 @@
 /** @import { KeyIn, ScreenState } from "../state/types.js" */
 import { $, fill, h, msg, t } from "./dom.js";
 import { renderTask } from "./task.js";
+import { training } from "./training.js";
 
 /**
  * A tap: one of the screen's actions, `{type, …}` (docs/station.md#operator-screen, "Actions").
@@ -281,6 +282,7 @@ export function render(s, ctx) {
   document.documentElement.lang = ctx.lang;
   $("main").hidden = false;
   header(s, ctx.langs, ctx.act);
+  training(s);
   $("instruction").textContent = msg(s.instruction);
   alert(s);
   notices(s, ctx.act);

@@ -189,5 +189,6 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     manualEntry: manualEntryOf(notices),
     keyin: keyinOf(input, state, allowed.keyin),
     sound: soundOf(input.lastEvent, bins),
+    training: input.training === true,
   };
 }

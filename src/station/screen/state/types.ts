@@ -124,6 +124,8 @@ export interface ScreenInput {
   scanners?: string[];
   /** the light controller of each bin, by bin */
   binLights?: Readonly<Record<string, string>>;
+  /** the seat works against the training station (docs/station.md#training) */
+  training?: boolean;
 }
 
 /** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
@@ -332,4 +334,6 @@ export interface ScreenState {
   manualEntry: boolean;
   keyin: KeyIn | null;
   sound: Sound | null;
+  /** the seat is in training: the page shows the TRAINING banner on every state (docs/station.md#training) */
+  training: boolean;
 }
