@@ -36,8 +36,17 @@ export function createStationPart(deps: {
   );
   const topology = createTopology(deps.hub.station);
   const divert = deps.divert;
+  // whether the last device event went elsewhere: the simulator's answer then has no outcome of the engine
+  let diverted = false;
   const hub: StationDeviceHub = divert
-    ? { ...deps.hub, onEvent: (owner, fn) => deps.hub.onEvent(owner, (e) => divert(e, topology) || fn(e)) }
+    ? {
+        ...deps.hub,
+        onEvent: (owner, fn) =>
+          deps.hub.onEvent(owner, (e) => {
+            diverted = divert(e, topology);
+            if (!diverted) fn(e);
+          }),
+      }
     : deps.hub;
   const lookup = svc.scanLookup;
   const engine = createStationEngine({
@@ -67,7 +76,7 @@ export function createStationPart(deps: {
     lookup,
     routes: [
       stationRoutes(svc.operations, () => svc.station.state(deps.now(), deps.config.site)),
-      scanRoutes(engine, sim),
+      scanRoutes({ ...engine, last: () => (diverted ? null : engine.last()) }, sim),
     ],
     start: () => engine.start(),
     stop: () => engine.stop(),

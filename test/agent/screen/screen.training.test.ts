@@ -86,7 +86,9 @@ describe("training", { timeout: deadline(30_000) }, () => {
     expect(await screen("front")).toMatchObject({ training: true, operator: null, mode: "put" });
     // the put, on the seat's own scanner (simulated here): it reaches the training station, not the station's
     later();
-    await ok(t.call("POST", "/station/sim/scan", { seat: "front", barcode: "BADGE-trainee" }));
+    const sim = await ok(t.call("POST", "/station/sim/scan", { seat: "front", barcode: "BADGE-trainee" }));
+    // the station's engine never saw it: no outcome of its own to answer with
+    expect(sim.outcome).toBeNull();
     await until(
       "the trainee logged in at the training seat",
       async () => (await screen("front")).operator === "trainee",
