@@ -5,6 +5,7 @@
  * input schemas as the interface's requests: a scenario the agent would refuse from central is
  * refused here too, naming the part at fault.
  */
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { auditCreateSchema } from "../domain/audit.schema.js";
 import { AppError, isAppError } from "../domain/errors.js";
@@ -12,6 +13,7 @@ import { itemInputSchema } from "../domain/item.schema.js";
 import { stagePutSchema } from "../domain/service-request.schema.js";
 import { rackPresentedSchema, stockAdjustSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/services.js";
+import { StartError } from "../start-error.js";
 
 /** A scenario as written: bodies as the interface takes them; a staged put needs no `ppsId`. */
 export const trainingScenarioSchema = z
@@ -175,4 +177,38 @@ export async function seedTraining(svc: Seeding, written: TrainingScenario, ppsI
       const created = svc.audits.create(parse(auditCreateSchema, body, `audits[${i}]`));
       svc.audits.act(created.audit_id, "start");
     });
+}
+
+const KEY = "station.trainingScenario";
+
+/** A scenario file (`station.trainingScenario`), read and checked at the start: a bad one stops it, naming the key. */
+export function readTrainingScenario(file: string): TrainingScenario {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new StartError(
+      `the training scenario ${file} cannot be read: ${why}`,
+      KEY,
+      "name a readable JSON file",
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new StartError(`the training scenario ${file} is not JSON: ${why}`, KEY, "correct the file");
+  }
+  const r = trainingScenarioSchema.safeParse(json);
+  if (!r.success) {
+    const where = r.error.issues.map((i) => `${i.path.join(".") || "(file)"}: ${i.message}`).join("; ");
+    throw new StartError(
+      `the training scenario ${file} is not a scenario: ${where}`,
+      KEY,
+      "see examples/training-scenario.json",
+    );
+  }
+  return json as TrainingScenario;
 }

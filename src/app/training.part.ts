@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { Config } from "../config/config.schema.js";
 import type { Sqlite } from "../db/open.js";
 import type { DeviceEvent } from "../devices/hub.types.js";
-import { AppError } from "../domain/errors.js";
+import { AppError, isAppError } from "../domain/errors.js";
 import { Metrics } from "../metrics.js";
 import { StartError } from "../start-error.js";
 import type { ScreenPort } from "../station/screen/routes/screen.routes.js";
@@ -22,10 +22,16 @@ import { createTrainingScreenPort, type TrainingScreenPort } from "../station/sc
 import type { StationMode } from "../station/seat.types.js";
 import type { StationTopology } from "../station/topology.js";
 import { backgroundParts } from "./background.part.js";
-import { type AgentContext, openFoundation } from "./foundation.js";
+import { type AgentContext, type Foundation, openFoundation } from "./foundation.js";
 import { type Part, startParts, stopParts } from "./lifecycle.js";
 import { createStationPart } from "./station.part.js";
-import { defaultTrainingScenario, scenarioMode, seedTraining } from "./training-scenario.js";
+import {
+  defaultTrainingScenario,
+  readTrainingScenario,
+  scenarioMode,
+  seedTraining,
+  type TrainingScenario,
+} from "./training-scenario.js";
 
 /** The training station's data folder, inside the agent's. */
 export const TRAINING_DIR = "training";
@@ -69,17 +75,36 @@ interface TrainingStation {
   close(): Promise<void>;
 }
 
-async function openTrainingStation(real: AgentContext, layout: Layout, mode?: StationMode) {
+/** A scenario the agent refuses to seed: the training does not open, and the answer names the file's part. */
+async function seed(f: Foundation, scenario: TrainingScenario, file: string | undefined): Promise<void> {
+  try {
+    await seedTraining(f.svc, scenario, f.config.ppsId);
+  } catch (e) {
+    if (!isAppError(e) || file === undefined) throw e;
+    throw new AppError(
+      "invalid_state",
+      `the training scenario ${file} (station.trainingScenario) cannot be seeded: ${e.message}`,
+      e.errors.map((x) => ({ ...x, path: `station.trainingScenario.${x.path}` })),
+    );
+  }
+}
+
+async function openTrainingStation(
+  real: AgentContext,
+  layout: Layout,
+  written: TrainingScenario | undefined,
+  mode?: StationMode,
+) {
   const dataDir = join(real.dataDir, TRAINING_DIR);
   // every opening starts over: what the last training left is practice, not state
   rmSync(dataDir, { recursive: true, force: true });
-  const scenario = defaultTrainingScenario(layout.bins);
+  const scenario = written ?? defaultTrainingScenario(layout.bins);
   const config = trainingConfigOf(real.config, layout, dataDir, scenarioMode(scenario, mode));
   const log = real.log.child({ training: true });
   const ctx: AgentContext = { config, log, now: real.now, metrics: new Metrics(), dataDir };
   const f = await openFoundation(ctx, { credentials: false });
   try {
-    await seedTraining(f.svc, scenario, config.ppsId);
+    await seed(f, scenario, real.config.station.trainingScenario);
     const station = createStationPart({ ...f, services: f.svc });
     const screen = createScreenPart({
       ...f,
@@ -159,8 +184,11 @@ export function createTraining(deps: TrainingDeps) {
       throw new AppError("not_found", `no seat '${seat}'`, [{ path: "seat", message: "unknown seat" }]);
   };
 
+  // the scenario file is read at the start: a bad one stops it (training-scenario.ts)
+  let scenario: TrainingScenario | undefined;
+
   async function ensureOpen(mode?: StationMode): Promise<TrainingStation> {
-    station ??= await openTrainingStation(ctx, layout, mode);
+    station ??= await openTrainingStation(ctx, layout, scenario, mode);
     return station;
   }
 
@@ -237,7 +265,8 @@ export function createTraining(deps: TrainingDeps) {
         // a seat meant to train must not work against the station instead
         critical: true,
         start: async () => {
-          const { trainingSeats } = ctx.config.station;
+          const { trainingSeats, trainingScenario } = ctx.config.station;
+          if (trainingScenario !== undefined) scenario = readTrainingScenario(trainingScenario);
           const unknown = trainingSeats.filter((s) => !layout.seats.includes(s));
           if (unknown.length > 0)
             throw new StartError(
@@ -245,7 +274,14 @@ export function createTraining(deps: TrainingDeps) {
               "station.trainingSeats",
               `name seats of the station (${layout.seats.join(", ")})`,
             );
-          for (const seat of trainingSeats) await serial(() => enter(seat));
+          try {
+            for (const seat of trainingSeats) await serial(() => enter(seat));
+          } catch (e) {
+            if (!isAppError(e) || trainingScenario === undefined) throw e;
+            throw new StartError(e.message, "station.trainingScenario", "correct the scenario file", {
+              cause: e,
+            });
+          }
         },
         stop: () =>
           serial(async () => {

@@ -114,6 +114,13 @@ const stationSchema = z
       .describe(
         "seats that start in training: they work against the training station (simulated devices, a database of their own under `<dataDir>/training/`), nothing reaches central (comma-separated in the variable); an admin puts seats in and out of training at runtime too",
       ),
+    trainingScenario: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "the work a training station starts with: a JSON file of `mode`, `items`, `stock`, `requests`, `racks`, `stagedPuts` and `audits` (see examples/training-scenario.json); unset: the built-in scenario",
+      ),
   })
   .strict()
   .default({

@@ -92,7 +92,15 @@ export function trainingRoutes(training: TrainingPort) {
         roles: rolesFor("reset_training"),
         body: resetBody,
         examples: { reset: {}, put: { mode: "put" } },
-        responses: { 200: answer, 400: { description: "bad body; `errors` names the field" } },
+        responses: {
+          200: answer,
+          400: { description: "bad body; `errors` names the field" },
+          409: {
+            description:
+              "the training scenario file cannot be seeded (`errors` names its part, under `station.trainingScenario`)",
+            codes: ["invalid_state"],
+          },
+        },
       },
       async (c) => c.json(await training.reset((await readJson(c, resetBody)).mode)),
     );

@@ -5,11 +5,20 @@
  * training station's database has them. Every screen state of a training seat says `training`. Bad
  * input: an unknown seat, a seat with an operator logged in, an operator's token, a bad body.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../../../src/app/agent.js";
 import type { Sqlite } from "../../../src/db/open.js";
-import { BASIC, startTestAgent, type TestAgent, TOKEN_PATH } from "../../support/agent.js";
+import {
+  BASIC,
+  startTestAgent,
+  type TestAgent,
+  TOKEN_PATH,
+  tempDir,
+  testConfig,
+} from "../../support/agent.js";
 import { deadline, until } from "../../support/deadline.js";
 import { ok } from "../../support/station.js";
 
@@ -199,12 +208,63 @@ describe("training: bad input changes nothing", { timeout: deadline(30_000) }, (
   });
 
   it("a training seat the station does not have stops the start, naming the key", async () => {
-    const { createAgent } = await import("../../../src/app/agent.js");
-    const { testConfig, tempDir } = await import("../../support/agent.js");
-    const pino = (await import("pino")).default;
     const agent = createAgent(testConfig(tempDir(), { station: { trainingSeats: ["side"] } }), {
       log: pino({ level: "silent" }),
     });
     await expect(agent.start(false)).rejects.toMatchObject({ key: "station.trainingSeats" });
+  });
+});
+
+describe("training from a scenario file (station.trainingScenario)", { timeout: deadline(30_000) }, () => {
+  it("the training station starts with the file's work", async () => {
+    const dir = tempDir();
+    const scenario = JSON.parse(
+      readFileSync(new URL("../../../examples/training-scenario.json", import.meta.url), "utf8"),
+    ) as {
+      requests: unknown[];
+      stagedPuts: unknown[];
+      audits: unknown[];
+      stock: Array<{ location: string }>;
+    };
+    // the example without its put and audit, and its shirts in slot TRAIN-S9
+    const file = join(dir, "scenario.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...scenario,
+        stagedPuts: [],
+        audits: [],
+        stock: scenario.stock.map((s, i) => (i === 0 ? { ...s, location: "TRAIN-S9" } : s)),
+        racks: [{ msu: "TRAIN-M1", locations: ["TRAIN-S9", "TRAIN-S2", "TRAIN-S3"] }],
+      }),
+    );
+    const other = await startTestAgent({ station: { trainingSeats: ["back"], trainingScenario: file } });
+    try {
+      const state = (await ok(other.call("GET", "/station/seats/back/screen"))) as State;
+      expect(state).toMatchObject({ training: true, mode: "pick" });
+      await ok(other.call("POST", "/station/seats/back/screen/actions", { type: "login", user: "trainee" }));
+      const picking = (await ok(other.call("GET", "/station/seats/back/screen"))) as {
+        instruction: { params?: { slot?: string } };
+      };
+      expect(picking.instruction.params?.slot).toBe("TRAIN-S9");
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("a scenario the station cannot seed is a 409 naming the file's part; nothing changes", async () => {
+    const file = join(tempDir(), "scenario.json");
+    writeFileSync(file, JSON.stringify({ stagedPuts: [{ serviceRequestId: "NONE", ppsBinId: "1" }] }));
+    const other = await startTestAgent({ station: { trainingScenario: file } });
+    try {
+      const res = await other.call("PUT", "/station/seats/front/training", { training: true });
+      const body = (await res.json()) as { code: string; errors: Array<{ path: string }> };
+      expect([res.status, body.code]).toEqual([409, "invalid_state"]);
+      expect(body.errors[0]?.path).toMatch(/^station\.trainingScenario\.stagedPuts\[0\]/);
+      expect(await ok(other.call("GET", "/station/training"))).toEqual({ seats: [] });
+      expect(((await ok(other.call("GET", "/station/seats/front/screen"))) as State).training).toBe(false);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -3,13 +3,22 @@
  * screen port serves each seat from the station it works against and moves its open streams, and a
  * scenario the agent would refuse is refused naming the part at fault.
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { trainingConfigOf } from "../../../src/app/training.part.js";
-import { defaultTrainingScenario, seedTraining } from "../../../src/app/training-scenario.js";
+import {
+  defaultTrainingScenario,
+  readTrainingScenario,
+  seedTraining,
+} from "../../../src/app/training-scenario.js";
 import { parseConfig } from "../../../src/config/config.load.js";
 import { isAppError } from "../../../src/domain/errors.js";
+import { StartError } from "../../../src/start-error.js";
 import type { ScreenPort } from "../../../src/station/screen/routes/screen.routes.js";
 import { createTrainingScreenPort } from "../../../src/station/screen/training-port.js";
+import { tempDir } from "../../support/temp-dirs.js";
 
 describe("the training station's config", () => {
   const real = parseConfig({
@@ -108,14 +117,15 @@ describe("the screen port of a station with seats in training", () => {
   });
 });
 
-describe("a training scenario the agent would refuse", () => {
-  const services = {
-    items: { upsertAsync: async () => ({}) },
-    operations: { setStock: () => {}, rackPresented: () => {}, stagePut: () => {} },
-    requests: { createAsync: async () => ({ created: true, view: {} }) },
-    audits: { create: () => ({ action: "create", audit_id: "a" }), act: () => ({}) },
-  } as unknown as Parameters<typeof seedTraining>[0];
+/** Use cases that take everything: what the scenario's own checks refuse is what is left. */
+const services = {
+  items: { upsertAsync: async () => ({}) },
+  operations: { setStock: () => {}, rackPresented: () => {}, stagePut: () => {} },
+  requests: { createAsync: async () => ({ created: true, view: {} }) },
+  audits: { create: () => ({ action: "create", audit_id: "a" }), act: () => ({}) },
+} as unknown as Parameters<typeof seedTraining>[0];
 
+describe("a training scenario the agent would refuse", () => {
   async function refusal(scenario: unknown): Promise<{ message: string; paths: string[] }> {
     try {
       await seedTraining(services, scenario as never, "1");
@@ -140,5 +150,46 @@ describe("a training scenario the agent would refuse", () => {
 
   it("takes the default scenario whole", async () => {
     await expect(seedTraining(services, defaultTrainingScenario(["1", "2"]), "1")).resolves.toBeUndefined();
+  });
+});
+
+describe("a training scenario file (station.trainingScenario)", () => {
+  const dir = tempDir();
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const stops = (path: string) => {
+    try {
+      readTrainingScenario(path);
+    } catch (e) {
+      if (!(e instanceof StartError)) throw e;
+      return { key: e.key, problem: e.problem };
+    }
+    throw new Error("the file was taken");
+  };
+
+  it("examples/training-scenario.json is one, and seeds whole", async () => {
+    const example = readTrainingScenario(
+      fileURLToPath(new URL("../../../examples/training-scenario.json", import.meta.url)),
+    );
+    expect(example.requests?.length).toBeGreaterThan(0);
+    await expect(seedTraining(services, example, "1")).resolves.toBeUndefined();
+  });
+
+  it("a missing file, a file that is not JSON and one that is not a scenario stop the start, naming the key", () => {
+    expect(stops(join(dir, "absent.json"))).toMatchObject({
+      key: "station.trainingScenario",
+      problem: expect.stringMatching(/cannot be read/),
+    });
+    expect(stops(file("broken.json", "{ items: "))).toMatchObject({
+      key: "station.trainingScenario",
+      problem: expect.stringMatching(/is not JSON/),
+    });
+    expect(stops(file("other.json", JSON.stringify({ mode: "pack" })))).toMatchObject({
+      key: "station.trainingScenario",
+      problem: expect.stringMatching(/mode/),
+    });
   });
 });
