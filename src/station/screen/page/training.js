@@ -8,7 +8,9 @@ import { $, t } from "./dom.js";
 export function training(s) {
   const el = $("training");
   el.hidden = !s.training;
-  el.textContent = s.training ? t("training.banner") : "";
+  const text = s.training ? t("training.banner") : "";
+  // the same text is not written again: a status region would announce it on every state
+  if (el.textContent !== text) el.textContent = text;
   if (s.training) document.body.dataset.training = "true";
   else delete document.body.dataset.training;
 }
