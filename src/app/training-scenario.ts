@@ -151,10 +151,17 @@ const parse = <T>(schema: z.ZodType<T>, body: unknown, path: string): T => {
 
 /**
  * Seeds a new training database with the scenario, in the order the work needs: items, stock, the
- * orders and puts, the rack at the station, the staged puts, the audits (started). The mode is the new
+ * orders and puts, the rack at the station, the staged puts, the audits (started; in audit mode the first
+ * one begun). The mode is the new
  * database's own (`station.initialMode`): with the work there, the station would refuse a switch.
  */
-export async function seedTraining(svc: Seeding, written: TrainingScenario, ppsId: string): Promise<void> {
+export async function seedTraining(
+  svc: Seeding,
+  written: TrainingScenario,
+  ppsId: string,
+  mode: "pick" | "put" | "audit" = "pick",
+  seat?: string,
+): Promise<void> {
   const s = parse(trainingScenarioSchema, written, "scenario");
   for (const [i, body] of s.items.entries())
     await step(`items[${i}]`, () => svc.items.upsertAsync(parse(itemInputSchema, body, `items[${i}]`)));
@@ -176,6 +183,13 @@ export async function seedTraining(svc: Seeding, written: TrainingScenario, ppsI
     await step(`audits[${i}]`, () => {
       const created = svc.audits.create(parse(auditCreateSchema, body, `audits[${i}]`));
       svc.audits.act(created.audit_id, "start");
+      // in audit mode the first one is begun, as the dashboard would: the trainee counts at once
+      if (mode === "audit" && i === 0 && seat !== undefined) {
+        // begun under a trainer's login at the first seat, which then logs out again
+        svc.operations.login(seat, "trainer");
+        svc.audits.begin(created.audit_id, seat);
+        svc.operations.logout(seat);
+      }
     });
 }
 

@@ -78,7 +78,8 @@ interface TrainingStation {
 /** A scenario the agent refuses to seed: the training does not open, and the answer names the file's part. */
 async function seed(f: Foundation, scenario: TrainingScenario, file: string | undefined): Promise<void> {
   try {
-    await seedTraining(f.svc, scenario, f.config.ppsId);
+    const { initialMode, seats } = f.config.station;
+    await seedTraining(f.svc, scenario, f.config.ppsId, initialMode, seats[0]);
   } catch (e) {
     if (!isAppError(e) || file === undefined) throw e;
     throw new AppError(
@@ -188,7 +189,10 @@ export function createTraining(deps: TrainingDeps) {
   let scenario: TrainingScenario | undefined;
 
   async function ensureOpen(mode?: StationMode): Promise<TrainingStation> {
-    station ??= await openTrainingStation(ctx, layout, scenario, mode);
+    if (station) return station;
+    const t0 = performance.now();
+    station = await openTrainingStation(ctx, layout, scenario, mode);
+    ctx.log.info({ ms: Math.round(performance.now() - t0) }, "training station opened from its scenario");
     return station;
   }
 

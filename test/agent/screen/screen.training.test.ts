@@ -115,6 +115,26 @@ describe("training", { timeout: deadline(30_000) }, () => {
     expect(slot("TRAIN-S1")).toBe(21);
   });
 
+  it("start over in audit mode: the scenario's audit waits to be counted", async () => {
+    const before = rows(t.agent.db.sqlite);
+    await ok(t.call("POST", "/station/training/reset", { mode: "audit" }));
+    await ok(tap("front", { type: "login", user: "trainee" }));
+    const counting = (await screen("front")) as State & { instruction: { key: string; params?: object } };
+    expect(counting).toMatchObject({ training: true, mode: "audit", operator: "trainee" });
+    expect(counting.instruction).toEqual({
+      key: "instruction.scan_slot_to_count",
+      params: { slot: "TRAIN-S3" },
+    });
+    later();
+    await ok(tap("front", { type: "scan", barcode: "TRAIN-S3" }));
+    expect((await screen("front")).step).toBe("audit_count");
+    await ok(tap("front", { type: "cancel" }));
+    await ok(tap("front", { type: "logout" }));
+    expect(rows(t.agent.db.sqlite)).toEqual(before);
+    await ok(t.call("POST", "/station/training/reset", {}));
+    expect((await screen("front")).mode).toBe("pick");
+  });
+
   it("a seat leaves training: its screen is the station's again, with nothing of the training", async () => {
     expect(await ok(t.call("PUT", "/station/seats/front/training", { training: false }))).toEqual({
       seats: [],
