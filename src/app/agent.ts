@@ -20,6 +20,7 @@ import { packLabelsFor } from "../labels/pack-labels.js";
 import { createLogger, type Logger } from "../log.js";
 import { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
+import { trainingRoutes } from "../station/routes/training.routes.js";
 import { createScreenPart, type ScreenPart } from "../station/screen/screen.part.js";
 import { requestOperations } from "../sync/request-operations.js";
 import { requestSnapshots, stationSnapshot } from "../sync/snapshots.js";
@@ -32,6 +33,7 @@ import { type Part, startParts, stopParts } from "./lifecycle.js";
 import { revocationPart } from "./revocation.part.js";
 import { createStationPart, type StationPart } from "./station.part.js";
 import { systemdPart } from "./systemd.part.js";
+import { createTraining, type Training } from "./training.part.js";
 import { webhooksPart } from "./webhooks.part.js";
 
 export { DB_FILE };
@@ -51,6 +53,7 @@ interface Built {
   sync: Sync;
   station: StationPart;
   screen: ScreenPart;
+  training: Training;
 }
 
 function buildSync(f: Foundation): Sync {
@@ -106,6 +109,12 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     now: f.now,
   });
   f.status.add(webhooks.readiness());
+  // training (docs/station.md#training): a seat in training is served by a training station of its own
+  const training = createTraining({
+    ctx: f,
+    layout: f.layout,
+    loggedIn: (seat) => svc.scanLookup.user(seat) !== null,
+  });
   // the station engine: device events and scans → station operations → lights
   const station = createStationPart({
     hub,
@@ -114,6 +123,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     now: f.now,
     log: f.log,
     metrics: f.metrics,
+    divert: training.divert,
   });
   // station printing: a label per pick+pack order when its bin completes (printing.mode station)
   const labels = packLabelsFor({
@@ -137,10 +147,11 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     hub,
     labels,
     link: () => sync.link(),
+    portFor: training.portFor,
   });
   const app = createStationApi(
     { svc, config, metrics: f.metrics, log: f.log, now: f.now, checks: f.status.checks() },
-    [...station.routes, ...screen.routes],
+    [...station.routes, ...screen.routes, trainingRoutes(training)],
   );
   const parts: Part[] = [
     // an absent device is reported and retried, never fatal (docs/architecture.md#devices-and-firmware-profiles)
@@ -149,6 +160,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     ...(labels ? [{ name: "pack labels", start: () => labels.start(), stop: () => labels.stop() }] : []),
     { name: "station engine", start: () => station.start(), stop: () => station.stop() },
     { name: "operator screen", start: () => screen.start(), stop: () => screen.stop() },
+    training.part(),
     // a user removed or changed by the command line loses open streams and MQTT connections at once
     revocationPart(svc.auth, f.log),
     // a replay of dead letters asked for by the command line is carried out within a second
@@ -164,7 +176,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
         ]
       : []),
   ];
-  return { parts, app, sync, station, screen };
+  return { parts, app, sync, station, screen, training };
 }
 
 interface Running {
@@ -211,6 +223,10 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
     /** The operator screen (its publisher and sessions), once started. */
     get screen(): ScreenPart {
       return mustRun().built.screen;
+    },
+    /** Training (docs/station.md#training): the seats in training and the training station. */
+    get training(): Training {
+      return mustRun().built.training;
     },
     metrics: ctx.metrics,
     log,

@@ -49,6 +49,8 @@ export interface Foundation extends AgentContext {
   svc: Services;
   /** Readiness and status; the parts built later add their checks (services/status/agent-status.ts). */
   status: AgentStatus;
+  /** The station's seats and bins (the station file's, else the config's). */
+  layout: { seats: string[]; bins: string[] };
   /** Closes the database and gives the data folder up to the next agent. */
   close(): void;
 }
@@ -80,7 +82,11 @@ function openServices(
   return svc;
 }
 
-export async function openFoundation(ctx: AgentContext): Promise<Foundation> {
+/** `credentials: false`: no API client or admin is made (the training station has no API: docs/station.md#training). */
+export async function openFoundation(
+  ctx: AgentContext,
+  opts: { credentials?: boolean } = {},
+): Promise<Foundation> {
   const { config, log, now, metrics, dataDir } = ctx;
   const station = await loadStationOrExplain(config);
   const layout = stationSeatsAndBins(config, station, { seats: DEFAULT_SEATS, bins: DEFAULT_BINS });
@@ -108,7 +114,7 @@ export async function openFoundation(ctx: AgentContext): Promise<Foundation> {
       onHealthChange: () => bus.emit("station", {}),
     });
     const svc = openServices(ctx, handle, hub, bus, layout);
-    await ensureCredentials(svc.auth, config, dataDir, log);
+    if (opts.credentials !== false) await ensureCredentials(svc.auth, config, dataDir, log);
     const status = createAgentStatus({
       version: VERSION,
       outbox: svc.repos.outbox,
@@ -123,7 +129,7 @@ export async function openFoundation(ctx: AgentContext): Promise<Foundation> {
       ...durabilityCheck(config.db),
     );
     if (!config.db.powerSafe) log.warn(powerLossWarning(config.db.synchronous));
-    return { ...ctx, handle, hub, svc, status, close };
+    return { ...ctx, handle, hub, svc, status, layout, close };
   } catch (err) {
     close();
     throw err;

@@ -8,12 +8,13 @@ import type { Logger } from "pino";
 import type { Config } from "../config/config.schema.js";
 import type { StationDeviceHub } from "../devices/device-hub.js";
 import { binSimulator } from "../devices/drivers/sim/simulator.js";
+import type { DeviceEvent } from "../devices/hub.types.js";
 import type { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
 import { createStationEngine } from "../station/engine.js";
 import { scanRoutes } from "../station/routes/scan.routes.js";
 import { stationRoutes } from "../station/routes/station.routes.js";
-import { createTopology } from "../station/topology.js";
+import { createTopology, type StationTopology } from "../station/topology.js";
 
 export function createStationPart(deps: {
   hub: StationDeviceHub;
@@ -22,8 +23,10 @@ export function createStationPart(deps: {
   now: () => number;
   log: Logger;
   metrics: Metrics;
+  /** Takes a device event away from the engine (a scanner of a seat in training: docs/station.md#training). */
+  divert?: (e: DeviceEvent, topology: StationTopology) => boolean;
 }) {
-  const { hub, services: svc } = deps;
+  const { services: svc } = deps;
   // the targets: p99 under 5 ms idle, under 20 ms with the API under load (docs/architecture.md#performance-targets)
   const scanToLight = deps.metrics.histogram(
     "station_scan_to_light_seconds",
@@ -31,7 +34,20 @@ export function createStationPart(deps: {
     [],
     [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1],
   );
-  const topology = createTopology(hub.station);
+  const topology = createTopology(deps.hub.station);
+  const divert = deps.divert;
+  // whether the last device event went elsewhere: the simulator's answer then has no outcome of the engine
+  let diverted = false;
+  const hub: StationDeviceHub = divert
+    ? {
+        ...deps.hub,
+        onEvent: (owner, fn) =>
+          deps.hub.onEvent(owner, (e) => {
+            diverted = divert(e, topology);
+            if (!diverted) fn(e);
+          }),
+      }
+    : deps.hub;
   const lookup = svc.scanLookup;
   const engine = createStationEngine({
     hub,
@@ -61,7 +77,7 @@ export function createStationPart(deps: {
     lookup,
     routes: [
       stationRoutes(svc.operations, () => svc.station.state(deps.now(), deps.config.site)),
-      scanRoutes(engine, sim),
+      scanRoutes({ ...engine, last: () => (diverted ? null : engine.last()) }, sim),
     ],
     start: () => engine.start(),
     stop: () => engine.stop(),

@@ -147,6 +147,25 @@ const stationSchema = z
         "origins the operator screen shows item images (`imageUrl`) from, e.g. `https://images.example.com` (comma-separated in the variable); unset: none. An image elsewhere is not shown, and the page's CSP lets the browser fetch none",
       ),
     capture: captureSchema,
+    // docs/station.md#training: a seat in training works against the training station
+    trainingSeats: z
+      .preprocess(
+        commaSeparated,
+        z
+          .array(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "letters, digits, '-' or '_' (1-32)"))
+          .max(256)
+          .default([]),
+      )
+      .describe(
+        "seats that start in training: they work against the training station (simulated devices, a database of their own under `<dataDir>/training/`), nothing reaches central (comma-separated in the variable); an admin puts seats in and out of training at runtime too",
+      ),
+    trainingScenario: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "the work a training station starts with: a JSON file of `mode`, `items`, `stock`, `requests`, `racks`, `stagedPuts` and `audits` (see examples/training-scenario.json); unset: the built-in scenario",
+      ),
   })
   .strict()
   .default({
@@ -159,6 +178,7 @@ const stationSchema = z
     language: "en",
     damageBin: null,
     capture: captureSchema.parse(undefined),
+    trainingSeats: [],
   });
 
 /** `station` mode: the printer's "job done" releases the bin (spec: Process flow trigger). */

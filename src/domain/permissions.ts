@@ -66,6 +66,10 @@ export const PERMISSIONS = {
   audit_cancel: ["admin"],
   // a backup copies the whole database (password hashes included) and works the disk
   backup: ["admin"],
+  // training (docs/station.md#training): which seats practise, and starting the practice over
+  read_training: ["operator"],
+  set_training: ["admin"],
+  reset_training: ["admin"],
   // what GET /readyz says, for whoever may reach the broker
   health_check: ["integration"],
 } as const satisfies Record<string, readonly Role[]>;

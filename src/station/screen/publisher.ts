@@ -97,6 +97,8 @@ export interface ScreenPublisherDeps {
     binLights: Readonly<Record<string, string>>;
     /** the devices of each bin's button and sensor, by bin */
     binInputs?: Readonly<Record<string, string[]>>;
+    /** the training station's publisher: every state says `training` (docs/station.md#training) */
+    training?: boolean;
   };
   now: () => number;
   log: Logger;
@@ -178,6 +180,7 @@ function seatScreen(
     binLights: station.binLights,
     binInputs: station.binInputs ?? {},
     ...states.of(seat, mode, racks, pickLines),
+    training: station.training === true,
   });
 }
 

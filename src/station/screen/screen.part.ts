@@ -19,7 +19,7 @@ import { withShownImages } from "./image-policy.js";
 import { CATALOGUES, isLang } from "./messages/messages.js";
 import { createScreenPublisher, type ScreenPublisher, type ScreenStore } from "./publisher.js";
 import { screenPageRoutes } from "./routes/page.routes.js";
-import { screenRoutes } from "./routes/screen.routes.js";
+import { type ScreenPort, screenRoutes } from "./routes/screen.routes.js";
 import { screenGuard } from "./routes/screen-auth.js";
 
 interface ScreenPartDeps {
@@ -49,6 +49,10 @@ interface ScreenPartDeps {
   log: Logger;
   /** The link to central and the outbox (sync.ts `link`), for the screen's notices. */
   link?: () => { connected: boolean; undelivered: number; limit: number } | null;
+  /** The training station's screen (docs/station.md#training): every state says so; it has no keys of its own. */
+  training?: boolean;
+  /** Routes the screen routes' seats elsewhere: a seat in training to the training station's screen. */
+  portFor?: (own: ScreenPort) => ScreenPort;
 }
 
 /** Seats with a simulated scanner: the screen offers a scan box there (the walkthrough). */
@@ -133,6 +137,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       scanners: seatScanners(topology),
       binLights: binLights(topology),
       binInputs: binInputs(topology),
+      training: deps.training === true,
     },
     now: deps.now,
     log,
@@ -195,17 +200,25 @@ export function createScreenPart(deps: ScreenPartDeps) {
   const publisher = publisherFor(deps, simulated, log);
   const actions = actionsFor(deps, publisher, simulated, log);
   const { auth, screenSessions: sessions } = deps.services;
-  const port = { seats, state: publisher.state, subscribe: publisher.subscribe, act: actions.run };
+  const port: ScreenPort = {
+    seats,
+    state: publisher.state,
+    subscribe: publisher.subscribe,
+    act: actions.run,
+  };
+  const served = deps.portFor ? deps.portFor(port) : port;
   const catalogue = (lang: string) => (isLang(lang) ? CATALOGUES[lang] : undefined);
   return {
     publisher,
+    /** The seats' state, stream and taps as the screen routes take them (the training station's are served so). */
+    port,
     sessions,
     routes: [
-      screenRoutes(port, screenGuard(auth, sessions), sessions, auth.track),
+      screenRoutes(served, screenGuard(auth, sessions), sessions, auth.track),
       screenPageRoutes({ seats, sessions, catalogue, imageHosts: deps.config.station.imageHosts ?? [] }),
     ],
     start(): void {
-      sessions.ensureKeys(deps.dataDir, log);
+      if (!deps.training) sessions.ensureKeys(deps.dataDir, log);
       sessions.pruneExpired();
       publisher.start();
     },

@@ -61,6 +61,9 @@ const EXPECTED: Record<string, Role[]> = {
   "GET /station/seats/:seat/screen/events": O,
   "POST /station/seats/:seat/screen/actions": O,
   "PUT /station/mode": A,
+  "GET /station/training": O,
+  "PUT /station/seats/:seat/training": A,
+  "POST /station/training/reset": A,
   "PUT /station/stock": A,
   // central reads what it missed, over HTTP as over MQTT (request/replay_notifications)
   "GET /station/notifications": I,

@@ -369,4 +369,6 @@ export const de: Record<MessageKey, string> = {
   "ui.capture_expiry": "Verfallsdatum",
   "ui.capture_typed": "Etikett beschädigt: Code eintippen",
   "ui.capture_enter": "Übernehmen",
+  // training (docs/station.md#training)
+  "training.banner": "SCHULUNG: nur zum Üben, hier ist nichts echt",
 };

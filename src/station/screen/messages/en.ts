@@ -367,6 +367,8 @@ export const en = {
   "ui.capture_expiry": "Expiry date",
   "ui.capture_typed": "Label damaged: type the code",
   "ui.capture_enter": "Enter",
+  // training (docs/station.md#training)
+  "training.banner": "TRAINING: practice only, nothing here is real",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -7,6 +7,7 @@ import { renderCapture } from "./capture.js";
 import { $, fill, h, msg, t } from "./dom.js";
 import { closeLanguages, languageButton } from "./language.js";
 import { renderTask } from "./task.js";
+import { training } from "./training.js";
 
 /**
  * A tap: one of the screen's actions, `{type, …}` (docs/station.md#operator-screen, "Actions").
@@ -270,6 +271,7 @@ export function render(s, ctx) {
   document.documentElement.lang = ctx.lang;
   $("main").hidden = false;
   header(s, ctx.lang, ctx.langs, ctx.act);
+  training(s);
   $("instruction").textContent = msg(s.instruction);
   alert(s);
   notices(s, ctx.act);

@@ -43,6 +43,7 @@ const ASSETS = [
   "dom.js",
   "language.js",
   "capture.js",
+  "training.js",
 ];
 
 const signInBody = z

@@ -197,5 +197,6 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     keyin: captureKeyin(state, keyinOf(input, state, allowed.keyin)),
     sound: soundOf(input.lastEvent, bins),
     capture: captureOf(input, state),
+    training: input.training === true,
   };
 }

@@ -130,6 +130,8 @@ export interface ScreenInput {
   scanners?: string[];
   /** the light controller of each bin, by bin */
   binLights?: Readonly<Record<string, string>>;
+  /** the seat works against the training station (docs/station.md#training) */
+  training?: boolean;
 }
 
 /** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
@@ -340,6 +342,8 @@ export interface ScreenState {
   sound: Sound | null;
   /** the lit pick's item needs values captured (docs/capture.md#at-the-seat); null otherwise */
   capture: CaptureAsk | null;
+  /** the seat is in training: the page shows the TRAINING banner on every state (docs/station.md#training) */
+  training: boolean;
 }
 
 // ---- capture of serial numbers, lots and expiry dates (docs/capture.md#at-the-seat) ----
