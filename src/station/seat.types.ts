@@ -146,6 +146,9 @@ export const REFUSAL_REASONS = [
   "level_barcode",
   // a bin's button pressed while no seat's work lit it and the bin has nothing to take away
   "bin_not_lit",
+  // undo (seat.undo.ts): no scan to take back; the last input was confirmed (a supervisor corrects it)
+  "nothing_to_undo",
+  "undo_after_confirm",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

@@ -44,6 +44,9 @@ export type ScreenAction = (
   | { type: "problem"; kind: ProblemKind; quantity?: number | undefined; confirmed: true }
   | { type: "skip_label"; bin: string }
   | { type: "supervisor"; bin?: string | undefined }
+  // a seat that runs a whole shift: the last scan taken back; a queued audit begun at the seat
+  | { type: "undo" }
+  | { type: "audit_begin" }
 ) &
   Versioned;
 
@@ -67,6 +70,8 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   language: "set_language",
   skip_label: "skip_label",
   supervisor: "call_supervisor",
+  undo: "seat_input",
+  audit_begin: "audit_begin",
 };
 
 export interface ScreenActionDeps {
@@ -77,7 +82,10 @@ export interface ScreenActionDeps {
     press(binId: string, signal: "confirm"): Outcome;
     seats(): Array<{ seat: string } & SeatState>;
     last(): Outcome | null;
+    undo(seat: string, source: string): Outcome;
   };
+  /** The audit queued for the station and its begin at a seat (docs/station.md#an-audit-begun-at-the-seat). */
+  audits?: { queued(): string | null; begin(auditId: string, seat: string): unknown };
   ops: {
     setMode(mode: StationMode): void;
     binEmptied(binId: string): void;
@@ -218,6 +226,17 @@ export function createScreenActions(deps: ScreenActionDeps) {
     });
   }
 
+  function beginAudit(seat: string): Outcome {
+    const id = deps.audits?.queued() ?? null;
+    return operation(seat, id ?? "", "audit_begun", () => {
+      if (id === null || !deps.audits)
+        throw new AppError("invalid_state", "no audit is queued for the station");
+      if (deps.user(seat) === null)
+        throw new AppError("not_logged_in", `no operator is logged in at seat ${seat}`);
+      deps.audits.begin(id, seat);
+    });
+  }
+
   async function reprint(seat: string, bin: string): Promise<Outcome> {
     const print = deps.reprint;
     if (!print)
@@ -280,6 +299,10 @@ export function createScreenActions(deps: ScreenActionDeps) {
         return language(seat, a.lang);
       case "scan":
         return scan(seat, a.barcode);
+      case "undo":
+        return engine.undo(seat, source(seat));
+      case "audit_begin":
+        return beginAudit(seat);
       default:
         return refusal(seat, "not_this_step", `${a.type} is not taken here`);
     }

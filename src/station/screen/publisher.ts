@@ -43,6 +43,8 @@ export interface ScreenStore {
   racks(): string[];
   putItems(): ScreenPutRow[];
   audit(): { auditId: string; kq: boolean; lines: ScreenAuditRow[] } | null;
+  /** An audit queued for the station, not begun (docs/station.md#an-audit-begun-at-the-seat). */
+  queuedAudit?(): string | null;
   operators(limit: number): string[];
   operatorLang(name: string): string | null;
   sawOperator(name: string, at: number): void;
@@ -60,6 +62,10 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   storageBudgetSpent(): boolean;
   /** The item a scanned text is a barcode of, or null. */
   item(barcode: string): { sku: string; description: string | null } | null;
+  /** Whether the seat's last scan can be taken back (engine `canUndo`). */
+  undoable?(seat: string): boolean;
+  /** An audit queued for the station, not begun yet: the seat in audit mode can begin it. */
+  queuedAudit?(): string | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -162,6 +168,8 @@ function seatScreen(
     irtBin: station.irtBin,
     scanners: station.scanners[seat] ?? [],
     binLights: station.binLights,
+    undoable: reads.undoable?.(seat) ?? false,
+    queuedAudit: mode === "audit" ? (reads.queuedAudit?.() ?? null) : null,
   });
 }
 

@@ -32,7 +32,10 @@ interface ScreenPartDeps {
   lookup: ScanLookup;
   /** The screen's repository, as it is. */
   store: ScreenStore;
-  services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions" | "budget">;
+  services: Pick<
+    Services,
+    "bus" | "operations" | "auth" | "screenSessions" | "budget" | "securityLog" | "audits"
+  >;
   /** The devices' health: a seat whose real scanner is down takes typed codes. */
   hub: Pick<DeviceHub, "health">;
   config: Config;
@@ -105,6 +108,8 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       printErrors: () => printErrors(deps),
       storageBudgetSpent: () => deps.services.budget?.check().ok === false,
       item: (barcode) => itemOf(deps, barcode),
+      undoable: deps.engine.canUndo,
+      queuedAudit: () => deps.store.queuedAudit?.() ?? null,
     },
     station: {
       site: config.site,
@@ -142,6 +147,10 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
   return createScreenActions({
     engine,
     ops: deps.services.operations,
+    audits: {
+      queued: () => store.queuedAudit?.() ?? null,
+      begin: (id, seat) => deps.services.audits.begin(id, seat),
+    },
     screen: (seat) => {
       const s = publisher.state(seat);
       return { version: s.version, problems: s.problems, next: publisher.next(seat) };
@@ -181,7 +190,18 @@ export function createScreenPart(deps: ScreenPartDeps) {
   const publisher = publisherFor(deps, simulated, log);
   const actions = actionsFor(deps, publisher, simulated, log);
   const { auth, screenSessions: sessions } = deps.services;
-  const port = { seats, state: publisher.state, subscribe: publisher.subscribe, act: actions.run };
+  const supervisor = {
+    authorise: auth.authoriseSupervisor,
+    operator: deps.lookup.user,
+    record: deps.services.securityLog.record,
+  };
+  const port = {
+    seats,
+    state: publisher.state,
+    subscribe: publisher.subscribe,
+    act: actions.run,
+    supervisor,
+  };
   const catalogue = (lang: string) => (isLang(lang) ? CATALOGUES[lang] : undefined);
   return {
     publisher,

@@ -22,6 +22,7 @@ import {
   signalOf,
   soundOf,
 } from "./operator.js";
+import { shiftOf } from "./shift.js";
 import { auditTask, pickTask, putTask } from "./task.js";
 import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
 
@@ -98,6 +99,8 @@ function putInstruction(input: ScreenInput, state: SeatState): Msg {
 function auditInstruction(input: ScreenInput, state: SeatState): Msg {
   if (state.step === "audit_count") return say("count_slot", { slot: state.location });
   const open = input.audit?.lines.find((l) => l.open);
+  if (!open && input.audit == null && input.queuedAudit)
+    return say("begin_audit", { audit: input.queuedAudit });
   return open ? say("scan_slot_to_count", { slot: open.location }) : say("no_audit");
 }
 
@@ -189,5 +192,6 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     manualEntry: manualEntryOf(notices),
     keyin: keyinOf(input, state, allowed.keyin),
     sound: soundOf(input.lastEvent, bins),
+    ...shiftOf(input, task),
   };
 }

@@ -38,6 +38,8 @@ export const INSTRUCTIONS = [
   "no_audit",
   "scan_slot_to_count",
   "count_slot",
+  // an audit queued for the station: the seat begins it with a tap (shift.ts)
+  "begin_audit",
 ] as const;
 export type Instruction = (typeof INSTRUCTIONS)[number];
 
@@ -73,6 +75,9 @@ export const DIDS = [
   "print_sent",
   "label_skipped",
   "supervisor_called",
+  // a seat that runs a whole shift: the last scan taken back, an audit begun at the seat
+  "undone",
+  "audit_begun",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----
@@ -124,6 +129,11 @@ export interface ScreenInput {
   scanners?: string[];
   /** the light controller of each bin, by bin */
   binLights?: Readonly<Record<string, string>>;
+  // ---- a seat that runs a whole shift (docs/station.md#supervisor-at-the-seat, #undo) ----
+  /** the seat's last scan can be taken back (nothing of it committed) */
+  undoable?: boolean;
+  /** an audit queued for the station, not begun: the seat in audit mode can begin it */
+  queuedAudit?: string | null;
 }
 
 /** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
@@ -332,4 +342,18 @@ export interface ScreenState {
   manualEntry: boolean;
   keyin: KeyIn | null;
   sound: Sound | null;
+  // ---- a seat that runs a whole shift (docs/station.md#supervisor-at-the-seat, #undo) ----
+  /**
+   * the taps the station box's display may not make by itself (screen-roles.ts): the page shows them as
+   * a supervisor's and asks for a supervisor's badge or PIN, which authorises that one tap
+   */
+  supervised: string[];
+  /** the last scan can be taken back by one tap (the `undo` action, or `EXC-UNDO`) */
+  undo: boolean;
+  /** an audit queued for the station that a tap (`audit_begin`) begins here; null: none */
+  auditQueued: string | null;
+  /** after a confirm: what to do about a unit put wrong (a supervisor's correction), or null */
+  afterConfirm: Msg | null;
+  /** closing the audit slot now counts every line 0: the page asks this first ("close slot X at 0?") */
+  closeSlotAsks: Msg | null;
 }

@@ -23,6 +23,7 @@ function setup(over: Partial<ScreenActionDeps> = {}) {
       press: () => ({ seat: null, result: "ignored" }),
       seats: () => [],
       last: () => null,
+      undo: (seat) => ({ seat, result: "done", did: "undone" }),
     },
     ops: { setMode: () => {}, binEmptied: () => {}, release: () => {}, printReady: () => {} },
     screen: () => ({
