@@ -15,7 +15,8 @@ const AUDIT = {
   kq: true,
   lines: [{ auditLineId: "AU1-1", location: "S1", sku: "A", description: null, open: true }],
 };
-const counting = (counts: Record<string, number>): SeatState => ({ ...COUNTING, counts, last: null });
+const counting = (counts: Record<string, number>): SeatState =>
+  COUNTING.step === "audit_count" ? { ...COUNTING, counts, last: null } : COUNTING;
 const event = (did: string): LastEvent => ({
   seq: 1,
   at: "2026-11-21T10:00:00.000Z",
