@@ -2,7 +2,7 @@
  * Undo at a seat (docs/station.md#undo): the last scan or key-in before a confirm is taken back by one
  * tap or the `EXC-UNDO` barcode, restoring the seat's step (and so its lights, derived from it). Only an
  * input that committed nothing can be taken back: pending work is held in memory until its confirm
- * (docs/decisions.md#supervisor-at-the-seat-undo). After a confirm (or an audit count, which commits at once) undo is refused
+ * (docs/decisions.md#supervisor-at-the-seat-undo). After a confirm (a pick, a put, an exception, a slot closed) undo is refused
  * with what to do instead: a unit in the wrong place is a supervisor's correction. Pure.
  */
 import type { SeatState, SeatStep } from "./seat.types.js";
