@@ -62,11 +62,22 @@ mkdirSync(OUT, { recursive: true });
 // the screenshots are made again from 01: the old ones go (a renumbered step leaves none behind)
 for (const f of readdirSync(OUT)) if (/^\d\d-.*\.png$/.test(f)) rmSync(join(OUT, f));
 let n = 0;
+let auditId = null;
 async function shot(name, until) {
   if (until) await page.getByRole("heading", { level: 1, name: until }).waitFor();
   await page.waitForTimeout(150);
   n++;
-  await page.screenshot({ path: join(OUT, `${String(n).padStart(2, "0")}-${name}.png`) });
+  // the audit's id is a random UUID: drawn as "A-1" so the screenshots stay the same from run to run
+  if (auditId)
+    await page.evaluate((id) => {
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t; t = walk.nextNode())
+        t.textContent = t.textContent.replaceAll(id, "A-1");
+    }, auditId);
+  await page.screenshot({
+    path: join(OUT, `${String(n).padStart(2, "0")}-${name}.png`),
+    animations: "disabled",
+  });
   process.stdout.write(`docs/screen/${String(n).padStart(2, "0")}-${name}.png\n`);
 }
 const button = (name) => page.getByRole("button", { name, exact: true });
@@ -88,9 +99,17 @@ async function switchTo(mode, shotName) {
   await page.getByRole("button", { name: new RegExp(`^Switch to ${mode}`) }).click();
   const dialog = page.getByRole("dialog", { name: `Supervisor: Switch to ${mode}` });
   await dialog.waitFor();
-  for (const d of PIN) await dialog.getByRole("button", { name: d, exact: true }).click();
-  if (shotName) await shot(shotName);
-  await dialog.getByRole("button", { name: "Authorise" }).click();
+  // a tap made while the screen changed (the refused scan's alert ending) is refused as stale and the
+  // prompt stays: the supervisor types the PIN again, as at the station (three tries, then the step fails)
+  for (let attempt = 1; ; attempt++) {
+    for (const d of PIN) await dialog.getByRole("button", { name: d, exact: true }).click();
+    if (shotName && attempt === 1) await shot(shotName);
+    const answer = page.waitForResponse((r) => r.url().endsWith("/screen/actions"));
+    await dialog.getByRole("button", { name: "Authorise" }).click();
+    const res = await answer;
+    if (res.ok()) break;
+    if (attempt === 3) throw new Error(`Switch to ${mode}: ${res.status()} ${await res.text()}`);
+  }
   await dialog.waitFor({ state: "hidden" });
   await page.locator(`#mode[data-mode="${mode.toLowerCase()}"]`).waitFor();
 }
@@ -190,9 +209,10 @@ try {
     audit_param_value: { locations_list: ["M1"] },
     kq: true,
   });
+  auditId = created.audit_id;
   await call("POST", `/station/audits/${created.audit_id}/start`);
   await shot("audit-queued", `Audit ${created.audit_id} is waiting: begin it`);
-  await button(`Begin audit ${created.audit_id}`).click();
+  await page.getByRole("button", { name: /^Begin audit / }).click();
   await shot("audit-begun", "Count slot S1: scan the slot");
   await scan("S1");
   await shot("audit-count-slot", "Count slot S1: scan each item, then close the slot");

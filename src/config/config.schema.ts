@@ -103,8 +103,19 @@ const stationSchema = z
         "origins the operator screen shows item images (`imageUrl`) from, e.g. `https://images.example.com` (comma-separated in the variable); unset: none. An image elsewhere is not shown, and the page's CSP lets the browser fetch none",
       ),
   })
+  .extend({
+    kioskKeysDir: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe(
+        "a folder the agent writes each seat's screen key into as `<seat>.key`, mode 0640 with the folder's group, for the station box's kiosk user (docs/operations.md#kiosk); unset: none",
+      ),
+  })
   .strict()
   .default({
+    kioskKeysDir: null,
     seats: ["front", "back"],
     bins: DEFAULT_BINS,
     initialMode: "pick",

@@ -211,7 +211,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
       screenPageRoutes({ seats, sessions, catalogue, imageHosts: deps.config.station.imageHosts ?? [] }),
     ],
     start(): void {
-      sessions.ensureKeys(deps.dataDir, log);
+      sessions.ensureKeys(deps.dataDir, log, deps.config.station.kioskKeysDir);
       sessions.pruneExpired();
       publisher.start();
     },
