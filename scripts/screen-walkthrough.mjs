@@ -96,6 +96,8 @@ async function item(sku, barcode, description) {
 }
 /** A mode switch: a supervisor's tap, authorised at the seat with the supervisor's PIN. */
 async function switchTo(mode, shotName) {
+  // a refused scan's alert ends by itself after station.errorSignalMs: the prompt is drawn after it
+  await page.locator("#alert").waitFor({ state: "hidden" });
   await page.getByRole("button", { name: new RegExp(`^Switch to ${mode}`) }).click();
   const dialog = page.getByRole("dialog", { name: `Supervisor: Switch to ${mode}` });
   await dialog.waitFor();
