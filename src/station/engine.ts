@@ -237,7 +237,8 @@ function undoAt(core: EngineCore, seat: string): Outcome {
   if (back === null) signalSeat(core, current);
   else [core.states.set(seat, back), core.undo.set(seat, null), refreshLights(core)];
   if (back !== null) return { ...answer, result: "done", did: "undone" };
-  return { ...answer, result: "refused", reason: v.ok ? "nothing_to_undo" : v.reason };
+  const why = v.ok ? { reason: "nothing_to_undo", message: "the work it was about changed meanwhile" } : v;
+  return { ...answer, result: "refused", reason: why.reason, message: why.message };
 }
 
 /** A bin's button or beam: to the seat whose work lit it, else the bin itself (empty, release). */

@@ -51,7 +51,8 @@ describe("undo at the seat", () => {
     // nothing more to take back
     const again = await t.call("POST", ACTIONS, { type: "undo" });
     expect(again.status).toBe(409);
-    expect(((await again.json()) as { details: { reason: string } }).details.reason).toBe("nothing_to_undo");
+    const body = (await again.json()) as { message: string; details: { reason: string } };
+    expect([body.details.reason, body.message]).toEqual(["nothing_to_undo", "there is no scan to take back"]);
   });
 
   it("the EXC-UNDO barcode does the same; after a confirm undo is refused and the screen says what to do", async () => {
