@@ -20,7 +20,7 @@ export interface ShiftState {
 }
 
 function afterConfirmOf(e: LastEvent | null): Msg | null {
-  if (!e || e.result !== "done" || !CONFIRMED.has(e.did ?? "")) return null;
+  if (e?.result !== "done" || !CONFIRMED.has(e.did ?? "")) return null;
   return { key: "ui.after_confirm" };
 }
 
