@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// The docs/station.md#try-it-without-hardware walkthrough, done from the operator screen in Debian's chromium,
-// with a screenshot of each step into docs/screen/ (`npm run docs:screen` after `npm run build`), on a
-// 1366×768 panel; then a rack of 16 lines (presented, a line lit, the numpad, a refused scan). The
-// agent runs on its embedded simulated station in a temporary data folder; the data central would
-// send (item, stock, orders) goes over the API as in docs/station.md#try-it-without-hardware, everything else from the screen.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+// The docs/station.md#try-it-without-hardware walkthrough (a pick, a put, an audit), done from the operator
+// screen in Debian's chromium with the station box's KEY session (`?key=`, an operator's rights, as a kiosk
+// opens it), a supervisor authorising each mode switch at the seat with their PIN; a screenshot of each
+// step into docs/screen/ (`npm run docs:screen` builds first), on a 1366×768 panel; then a rack of 16 lines
+// (presented, a line lit, the numpad, a refused scan). The agent runs on its embedded simulated station in
+// a temporary data folder; what central sends (item, stock, orders, the audit and its start) goes over the
+// API as in docs/station.md#try-it-without-hardware, everything else from the screen. A step that stops
+// working throws, and the script exits non-zero (.ci/run runs it).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +27,11 @@ const config = parseConfig({
 });
 const agent = createAgent(config, { log: pino({ level: "silent" }) });
 await agent.start();
+// the supervisor (docs/station.md#supervisor-at-the-seat): `pps-edge user add sam --role admin`, then
+// `pps-edge user supervisor sam --pin`
+const PIN = "482915";
+await agent.services.auth.addUser("sam", "sam-walkthrough-password", "admin");
+await agent.services.auth.setSupervisorPin("sam", PIN);
 const API = `http://127.0.0.1:${agent.address.port}`;
 const creds = JSON.parse(readFileSync(join(dir, "initial-credentials.json"), "utf8"));
 const tokenRes = await fetch(`${API}/api-gateway/auth-service/platform-auth/oauth/token`, {
@@ -39,6 +47,7 @@ async function call(method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json().catch(() => null);
 }
 
 const profile = mkdtempSync(join(tmpdir(), "pps-edge-chromium-"));
@@ -50,12 +59,25 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 const page = context.pages()[0] ?? (await context.newPage());
 mkdirSync(OUT, { recursive: true });
+// the screenshots are made again from 01: the old ones go (a renumbered step leaves none behind)
+for (const f of readdirSync(OUT)) if (/^\d\d-.*\.png$/.test(f)) rmSync(join(OUT, f));
 let n = 0;
+let auditId = null;
 async function shot(name, until) {
   if (until) await page.getByRole("heading", { level: 1, name: until }).waitFor();
   await page.waitForTimeout(150);
   n++;
-  await page.screenshot({ path: join(OUT, `${String(n).padStart(2, "0")}-${name}.png`) });
+  // the audit's id is a random UUID: drawn as "A-1" so the screenshots stay the same from run to run
+  if (auditId)
+    await page.evaluate((id) => {
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t; t = walk.nextNode())
+        t.textContent = t.textContent.replaceAll(id, "A-1");
+    }, auditId);
+  await page.screenshot({
+    path: join(OUT, `${String(n).padStart(2, "0")}-${name}.png`),
+    animations: "disabled",
+  });
   process.stdout.write(`docs/screen/${String(n).padStart(2, "0")}-${name}.png\n`);
 }
 const button = (name) => page.getByRole("button", { name, exact: true });
@@ -71,6 +93,27 @@ async function item(sku, barcode, description) {
     barcodeList: [{ barcode }],
     description,
   });
+}
+/** A mode switch: a supervisor's tap, authorised at the seat with the supervisor's PIN. */
+async function switchTo(mode, shotName) {
+  // a refused scan's alert ends by itself after station.errorSignalMs: the prompt is drawn after it
+  await page.locator("#alert").waitFor({ state: "hidden" });
+  await page.getByRole("button", { name: new RegExp(`^Switch to ${mode}`) }).click();
+  const dialog = page.getByRole("dialog", { name: `Supervisor: Switch to ${mode}` });
+  await dialog.waitFor();
+  // a tap made while the screen changed (the refused scan's alert ending) is refused as stale and the
+  // prompt stays: the supervisor types the PIN again, as at the station (three tries, then the step fails)
+  for (let attempt = 1; ; attempt++) {
+    for (const d of PIN) await dialog.getByRole("button", { name: d, exact: true }).click();
+    if (shotName && attempt === 1) await shot(shotName);
+    const answer = page.waitForResponse((r) => r.url().endsWith("/screen/actions"));
+    await dialog.getByRole("button", { name: "Authorise" }).click();
+    const res = await answer;
+    if (res.ok()) break;
+    if (attempt === 3) throw new Error(`Switch to ${mode}: ${res.status()} ${await res.text()}`);
+  }
+  await dialog.waitFor({ state: "hidden" });
+  await page.locator(`#mode[data-mode="${mode.toLowerCase()}"]`).waitFor();
 }
 async function scan(barcode) {
   await page.getByRole("textbox", { name: "Simulated scanner" }).fill(barcode);
@@ -122,8 +165,8 @@ try {
   await scan("123");
   await shot("refused-scan");
 
-  // the put: a tote of 3 staged into bin 2
-  await button("Switch to Put").click();
+  // the put: a supervisor switches the seat to Put; a tote of 3 staged into bin 2
+  await switchTo("Put", "supervisor-pin");
   await call("POST", "/api-gateway/sr-service/platform-srms/service-request", {
     externalServiceRequestId: "TOTE-7",
     type: "PUT",
@@ -148,13 +191,47 @@ try {
   await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
   await scan("S1");
   await shot("put-slot", "Put 3 × TSHIRT into slot S1, then confirm");
+  // the slot scanned by mistake is taken back with one tap
+  await button("Undo last scan").click();
+  await shot("put-undo", "Scan the slot for 3 × TSHIRT");
+  await scan("S1");
+  await page.getByRole("heading", { level: 1, name: "Put 3 × TSHIRT into slot S1, then confirm" }).waitFor();
   await button("Confirm").click();
   await shot("put-complete", "Tote in bin 2 is done: release it");
   await button("Release tote in bin 2").click();
   await shot("tote-released", "No work");
 
+  // the audit: central creates and starts an audit of rack M1; a supervisor switches the seat to Audit
+  await switchTo("Audit");
+  const created = await call("POST", "/api-gateway/integration-service/wms-integration/core/api/audit", {
+    action: "create",
+    audit_creator_name: "manager",
+    audit_param_name: "cycle count",
+    audit_param_type: "location",
+    audit_param_value: { locations_list: ["M1"] },
+    kq: true,
+  });
+  auditId = created.audit_id;
+  await call("POST", `/station/audits/${created.audit_id}/start`);
+  await shot("audit-queued", `Audit ${created.audit_id} is waiting: begin it`);
+  await page.getByRole("button", { name: /^Begin audit / }).click();
+  await shot("audit-begun", "Count slot S1: scan the slot");
+  await scan("S1");
+  await shot("audit-count-slot", "Count slot S1: scan each item, then close the slot");
+  await button("Close slot").click();
+  await shot("audit-close-at-zero");
+  await page.getByRole("dialog").getByRole("button", { name: "Back" }).click();
+  await scan("4006381333931");
+  await button("Key in quantity").click();
+  for (const d of "11") await page.getByRole("dialog").getByRole("button", { name: d, exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "OK" }).click();
+  await page.getByText("11", { exact: true }).first().waitFor();
+  await shot("audit-counted");
+  await button("Close slot").click();
+  await shot("audit-closed", "No audit to count");
+
   // a rack of 16 lines: one order of 16 items, each in its own slot of rack M2
-  await button("Switch to Pick").click();
+  await switchTo("Pick");
   const colours = ["blue", "red", "green", "black"];
   const lines = [];
   for (let i = 1; i <= 16; i++) {

@@ -167,8 +167,19 @@ const stationSchema = z
         "the work a training station starts with: a JSON file of `mode`, `items`, `stock`, `requests`, `racks`, `stagedPuts` and `audits` (see examples/training-scenario.json); unset: the built-in scenario",
       ),
   })
+  .extend({
+    kioskKeysDir: z
+      .string()
+      .min(1)
+      .nullable()
+      .default(null)
+      .describe(
+        "a folder the agent writes each seat's screen key into as `<seat>.key`, mode 0640 with the folder's group, for the station box's kiosk user (docs/operations.md#kiosk); unset: none",
+      ),
+  })
   .strict()
   .default({
+    kioskKeysDir: null,
     seats: ["front", "back"],
     bins: DEFAULT_BINS,
     initialMode: "pick",

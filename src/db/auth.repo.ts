@@ -1,7 +1,7 @@
-import { eq, lt, sql } from "drizzle-orm";
+import { eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Role } from "../domain/roles.js";
 import type { Db } from "./open.js";
-import { settings, tokens, users } from "./tables.js";
+import { settings, supervisorCredentials, tokens, users } from "./tables.js";
 
 /** Rows read through the query builder: drizzle maps `revoked` to a boolean itself. */
 export type UserRow = Pick<
@@ -21,6 +21,75 @@ export type TokenRow = Pick<
   typeof tokens.$inferSelect,
   "tokenHash" | "kind" | "userId" | "jti" | "family" | "expiresAt" | "revoked"
 >;
+
+/** Supervisors' seat credentials (services/auth/supervisors.ts), by their user. */
+function supervisorCredentialRows(db: Db) {
+  return {
+    supervisorCredential(userId: number): { badgeHash: string | null; pinHash: string | null } | undefined {
+      return db
+        .select({ badgeHash: supervisorCredentials.badgeHash, pinHash: supervisorCredentials.pinHash })
+        .from(supervisorCredentials)
+        .where(eq(supervisorCredentials.userId, userId))
+        .get();
+    },
+    /** Sets the badge digest and/or the PIN hash (undefined: kept; null: removed). */
+    setSupervisorCredential(
+      userId: number,
+      set: { badgeHash?: string | null; pinHash?: string | null },
+      now: number,
+    ): void {
+      db.insert(supervisorCredentials)
+        .values({ userId, badgeHash: set.badgeHash ?? null, pinHash: set.pinHash ?? null, updatedAt: now })
+        .onConflictDoUpdate({ target: supervisorCredentials.userId, set: { ...set, updatedAt: now } })
+        .run();
+    },
+    removeSupervisorCredential(userId: number): boolean {
+      return (
+        db.delete(supervisorCredentials).where(eq(supervisorCredentials.userId, userId)).run().changes > 0
+      );
+    },
+    /** The user whose badge has this digest. */
+    supervisorByBadge(badgeHash: string): UserRow | undefined {
+      return db
+        .select(USER_COLUMNS)
+        .from(supervisorCredentials)
+        .innerJoin(users, eq(users.id, supervisorCredentials.userId))
+        .where(eq(supervisorCredentials.badgeHash, badgeHash))
+        .get();
+    },
+    /** Every supervisor with a PIN, and its hash (a typed PIN is tried against each: they are few). */
+    supervisorPins(): Array<UserRow & { pinHash: string }> {
+      return db
+        .select({ ...USER_COLUMNS, pinHash: supervisorCredentials.pinHash })
+        .from(supervisorCredentials)
+        .innerJoin(users, eq(users.id, supervisorCredentials.userId))
+        .where(isNotNull(supervisorCredentials.pinHash))
+        .orderBy(users.id)
+        .all()
+        .flatMap((r) => (r.pinHash === null ? [] : [{ ...r, pinHash: r.pinHash }]));
+    },
+    /** Supervisors: name, role and which credentials each has. */
+    listSupervisors(): Array<{ username: string; role: Role; badge: boolean; pin: boolean }> {
+      return db
+        .select({
+          username: users.username,
+          role: users.role,
+          badgeHash: supervisorCredentials.badgeHash,
+          pinHash: supervisorCredentials.pinHash,
+        })
+        .from(supervisorCredentials)
+        .innerJoin(users, eq(users.id, supervisorCredentials.userId))
+        .orderBy(users.id)
+        .all()
+        .map((r) => ({
+          username: r.username,
+          role: r.role,
+          badge: r.badgeHash !== null,
+          pin: r.pinHash !== null,
+        }));
+    },
+  };
+}
 
 /** Users, tokens and the few settings the agent keeps for itself (client credential hash). */
 export function createAuthRepo(db: Db) {
@@ -48,6 +117,7 @@ export function createAuthRepo(db: Db) {
   const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
 
   return {
+    ...supervisorCredentialRows(db),
     /** Changes when another process committed to the database since the last call's value. */
     dataVersion(): number {
       return dataVersion.get() as number;

@@ -130,6 +130,11 @@ function auditReads(sqlite: Sqlite) {
   const audit = sqlite.prepare<[], { id: number; auditId: string; kq: number }>(
     "SELECT id, audit_id AS auditId, kq FROM audits WHERE status = 'started' ORDER BY id LIMIT 1",
   );
+  const queued = sqlite
+    .prepare<[], string>(
+      "SELECT audit_id FROM audits WHERE status IN ('queued', 'sent_for_reaudit') ORDER BY id LIMIT 1",
+    )
+    .pluck();
   const auditLines = sqlite.prepare<[number], Omit<ScreenAuditRow, "open"> & { status: string }>(
     `SELECT al.audit_line_id AS auditLineId, al.location, i.product_sku AS sku,
             json_extract(i.doc, '$.description') AS description, al.status
@@ -143,6 +148,10 @@ function auditReads(sqlite: Sqlite) {
         .all(a.id)
         .map(({ status, ...l }) => ({ ...l, open: status === "auditline_started" }));
       return { auditId: a.auditId, kq: a.kq === 1, lines };
+    },
+    /** The first audit queued (or sent for re-audit) and not begun: a seat in audit mode can begin it. */
+    queuedAudit(): string | null {
+      return queued.get() ?? null;
     },
   };
 }

@@ -50,11 +50,12 @@ export const PERMISSIONS = {
   audit_resume: ["operator"],
   use_screen: ["operator"],
   reprint_label: ["operator"],
-  skip_label: ["operator"],
   call_supervisor: ["operator"],
   set_language: ["operator"],
-  // the station's management: admins only
+  // the station's management: admins only. At a seat a supervisor's badge or PIN authorises one of these
+  // (docs/station.md#supervisor-at-the-seat): a label skipped leaves an order without its label
   set_mode: ["admin"],
+  skip_label: ["admin"],
   correct_stock: ["admin"],
   read_dead_letters: ["admin"],
   replay_dead_letters: ["admin"],

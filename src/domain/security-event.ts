@@ -23,6 +23,13 @@ export const SECURITY_EVENT_KINDS = [
   "webhook_changed",
   /** A webhook endpoint disabled: 410 Gone, failing past the horizon, or by an admin (docs/webhooks.md). */
   "webhook_disabled",
+  /** A supervisor's credential set or removed (`detail.badge`, `detail.pin`: set, removed or kept). */
+  "supervisor_changed",
+  /**
+   * A supervisor's badge or PIN authorised one action at a seat: `username` is the supervisor,
+   * `detail.operator` the operator logged in at the seat (docs/station.md#supervisor-at-the-seat).
+   */
+  "supervisor_authorised",
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
@@ -82,6 +89,35 @@ export function roleRefusedEvent(refusal: {
     username: refusal.username,
     address: refusal.address,
     detail: { role: refusal.role, needed: refusal.needed.join(","), target: refusal.target },
+  };
+}
+
+/** What one supervised action at a seat records: both names, the seat, the tap and how it ended. */
+export function supervisorAuthorisedEvent(a: {
+  supervisor: string;
+  operator: string | null;
+  seat: string;
+  action: string;
+  /** the engine's or operation's answer: done, refused (with its reason) */
+  result: string;
+  reason?: string | undefined;
+  /** the API user of the screen's session, if any (none for the station box's key session) */
+  caller?: string | undefined;
+  address?: string | undefined;
+}): SecurityEventInput {
+  return {
+    kind: "supervisor_authorised",
+    channel: "screen",
+    username: a.supervisor,
+    address: a.address,
+    detail: {
+      operator: a.operator,
+      seat: a.seat,
+      action: a.action,
+      result: a.result,
+      ...(a.reason ? { reason: a.reason } : {}),
+      ...(a.caller ? { caller: a.caller } : {}),
+    },
   };
 }
 

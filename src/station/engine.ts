@@ -32,6 +32,7 @@ import {
   type SeatState,
   type SeatStep,
 } from "./seat.types.js";
+import { rememberStep, type UndoMemory, undoOf } from "./seat.undo.js";
 import { captureFacts, readSeatFacts } from "./seat-facts.js";
 import type { StationTopology } from "./topology.js";
 
@@ -64,7 +65,9 @@ export type EngineInput =
   /** pending work dropped because its request changed elsewhere */
   | { kind: "changed" }
   /** a problem reported on the operator screen with its quantity (seat.problem.ts) */
-  | { kind: "problem"; problem: ProblemKind; quantity: number };
+  | { kind: "problem"; problem: ProblemKind; quantity: number }
+  /** the last scan taken back (seat.undo.ts): a tap, or the `EXC-UNDO` barcode */
+  | { kind: "undo"; source: string };
 
 /** Told after every input, once its transactions committed and the lights were set. */
 export type EngineWatcher = (input: EngineInput, outcome: Outcome) => void;
@@ -108,6 +111,8 @@ interface EngineCore extends LitState {
   stepping: boolean;
   recheck: NodeJS.Immediate | undefined;
   watchers: Set<EngineWatcher>;
+  /** what each seat's last input left to undo (seat.undo.ts) */
+  undo: Map<string, UndoMemory>;
 }
 
 function createCore(deps: EngineDeps): EngineCore {
@@ -121,6 +126,7 @@ function createCore(deps: EngineDeps): EngineCore {
     stepping: false,
     recheck: undefined,
     watchers: new Set(),
+    undo: new Map(),
   };
 }
 
@@ -185,7 +191,7 @@ function refused(seat: string | null, before: SeatState | null, as: string | und
 }
 
 /** Makes the step's calls (each one transaction); keeps its state only when all of them committed. */
-function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep): Outcome {
+function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep, undoable = false): Outcome {
   if (!step.ok) {
     signalSeat(core, before);
     const { reason, message } = step;
@@ -211,6 +217,7 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
     core.stepping = false;
   }
   core.states.set(seat, step.state);
+  core.undo.set(seat, rememberStep(before, step, undoable));
   if (calls.length) core.bins = null;
   refreshLights(core);
   const { as, did, code } = step.resolved;
@@ -220,7 +227,21 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
 
 function feed(core: EngineCore, seat: string, input: SeatInput): Outcome {
   const before = mustSeat(core, seat);
-  return apply(core, seat, before, stepSeat(before, input));
+  // an operator's scan or key-in may be taken back; a button, a beam or a dropped work may not
+  return apply(core, seat, before, stepSeat(before, input), input.type === "scan" || input.type === "keyin");
+}
+
+/** Takes the seat's last scan or key-in back when it committed nothing and is still valid (seat.undo.ts). */
+function undoAt(core: EngineCore, seat: string): Outcome {
+  const current = mustSeat(core, seat);
+  const v = undoOf(core.undo.get(seat) ?? null, current);
+  const back = v.ok && stillValid(core, seat, v.state) ? v.state : null;
+  const answer = { seat, as: "exception", step: (back ?? current).step, calls: [] };
+  if (back === null) signalSeat(core, current);
+  else [core.states.set(seat, back), core.undo.set(seat, null), refreshLights(core)];
+  if (back !== null) return { ...answer, result: "done", did: "undone" };
+  const why = v.ok ? { reason: "nothing_to_undo", message: "the work it was about changed meanwhile" } : v;
+  return { ...answer, result: "refused", reason: why.reason, message: why.message };
 }
 
 /** A bin's button or beam: to the seat whose work lit it, else the bin itself (empty, release). */
@@ -313,7 +334,10 @@ export function createStationEngine(deps: EngineDeps) {
     const d = debounce(core.seen, { source, value: barcode, at: deps.now() }, deps.debounceMs);
     core.seen = d.state;
     if (d.drop) return tell(core, input, { seat, result: "debounced", calls: [] });
-    const meanings = fixedMeaning(barcode) ? [] : deps.lookup.meanings(barcode);
+    const fixed = fixedMeaning(barcode);
+    if (fixed?.kind === "exception" && fixed.code === "UNDO")
+      return tell(core, { kind: "undo", source }, undoAt(core, seat));
+    const meanings = fixed ? [] : deps.lookup.meanings(barcode);
     const at = { now: deps.now(), timeZone: deps.timeZone ?? "UTC" };
     const captured = captureFacts(deps.lookup, mustSeat(core, seat), { barcode, meanings }, at);
     const scan = {
@@ -371,6 +395,11 @@ export function createStationEngine(deps: EngineDeps) {
       const step = problemStep(before, { kind, quantity, mode, seat, next });
       return tell(core, { kind: "problem", problem: kind, quantity }, apply(core, seat, before, step));
     },
+
+    /** Takes the seat's last scan back (a tap; `EXC-UNDO` comes as a scan); `canUndo`: whether it can now. */
+    undo: (seat: string, source = `api:${seat}`): Outcome =>
+      tell(core, { kind: "undo", source }, undoAt(core, seat)),
+    canUndo: (seat: string): boolean => undoOf(core.undo.get(seat) ?? null, mustSeat(core, seat)).ok,
 
     /** Tell `watcher` about every input from now on (until `stop`). */
     watch(watcher: EngineWatcher): void {

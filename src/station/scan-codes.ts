@@ -28,6 +28,8 @@ export const EXCEPTION_CODES = [
   // control: drop what is pending at the seat; confirm it (as the lit bin's button would)
   "CANCEL",
   "CONFIRM",
+  // take the last scan back (seat.undo.ts): the engine answers it before the seat machine sees it
+  "UNDO",
 ] as const;
 export type ExceptionCode = (typeof EXCEPTION_CODES)[number];
 

@@ -170,6 +170,9 @@ export const REFUSAL_REASONS = [
   "bad_expiry",
   "expired",
   "serial_taken",
+  // undo (seat.undo.ts): no scan to take back; the last input was confirmed (a supervisor corrects it)
+  "nothing_to_undo",
+  "undo_after_confirm",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

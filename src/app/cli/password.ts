@@ -45,3 +45,22 @@ export async function readNewPassword(io: Io, user: string): Promise<string> {
   }
   return password;
 }
+
+/** Reads a supervisor's new PIN as a password is read (twice on a terminal, else one line of stdin). */
+export async function readNewPin(
+  io: Io,
+  user: string,
+  problemOf: (pin: string) => string | null,
+): Promise<string> {
+  let pin: string;
+  if (io.stdin.isTTY) {
+    pin = await ask(io, `New supervisor PIN for ${user}:`);
+    if ((await ask(io, "The same again:")) !== pin)
+      throw new UsageError("PIN: the two entries differ; nothing changed");
+  } else {
+    pin = await firstLine(io.stdin);
+  }
+  const problem = problemOf(pin);
+  if (problem !== null) throw new UsageError(`PIN refused: ${problem}; nothing changed`);
+  return pin;
+}

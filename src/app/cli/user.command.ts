@@ -7,9 +7,10 @@ import { Command } from "commander";
 import { MIN_PASSWORD_LENGTH } from "../../domain/password-policy.js";
 import { printable } from "../../domain/printable.js";
 import { isRole, ROLES, type Role } from "../../domain/roles.js";
+import { pinProblem } from "../../domain/supervisor-credential.js";
 import type { createAuthService } from "../../services/auth/auth.service.js";
 import { type Cli, loadCliConfig, UsageError } from "./context.js";
-import { readNewPassword } from "./password.js";
+import { readNewPassword, readNewPin } from "./password.js";
 
 type Auth = ReturnType<typeof createAuthService>;
 
@@ -125,5 +126,55 @@ export function defineUser(cli: Cli): Command {
         for (const u of auth.listUsers()) io.out(`${u.id}\t${printable(u.username)}\t${u.role}`);
       }),
     );
+  defineSupervisor(user, cli);
   return user;
+}
+
+const SUPERVISOR_HELP = `
+A supervisor's badge or PIN authorises one action at a seat that the user's role may perform (a mode
+switch, skipping a label: an admin's), recorded with the operator's and the supervisor's names
+(docs/security.md#supervisor-credentials). --badge prints the badge's barcode text (SUP-…) once: print it
+as a Code 128 barcode; a new badge replaces the old one. The PIN (6 to 12 digits) is asked twice on a
+terminal, or read from the first line of standard input.`;
+
+/** `user supervisor NAME` and `user supervisors`: the supervisors' seat credentials. */
+function defineSupervisor(user: Command, cli: Cli): void {
+  const { io } = cli;
+  user
+    .command("supervisor")
+    .description("give a user a supervisor's badge and/or PIN for the seats, or take them away")
+    .argument("<name>", "the user name")
+    .option("--badge", "make a new badge and print its barcode text")
+    .option("--pin", "set the PIN")
+    .option("--remove", "take the badge and the PIN away")
+    .addHelpText("after", SUPERVISOR_HELP)
+    .action((name: string, opts: { badge?: boolean; pin?: boolean; remove?: boolean }, cmd: Command) => {
+      if (opts.remove && (opts.badge || opts.pin))
+        throw new UsageError("--remove goes alone, without --badge or --pin");
+      if (!opts.remove && !opts.badge && !opts.pin) throw new UsageError("give --badge, --pin or --remove");
+      return withAuth(cmd, cli, async (auth) => {
+        if (!auth.hasUser(name)) throw new Error(`no user ${name}`);
+        if (opts.remove) {
+          io.out(auth.removeSupervisor(name) ? `${name} is no supervisor now` : `${name} was no supervisor`);
+          return;
+        }
+        if (opts.pin) {
+          await auth.setSupervisorPin(name, await readNewPin(io, name, pinProblem));
+          io.out(`supervisor PIN of ${name} set`);
+        }
+        if (opts.badge)
+          io.out(`supervisor badge of ${name} (print as a barcode): ${auth.newSupervisorBadge(name)}`);
+      });
+    });
+  user
+    .command("supervisors")
+    .description("list the supervisors (name, role, badge, PIN)")
+    .action((_opts, cmd: Command) =>
+      withAuth(cmd, cli, (auth) => {
+        for (const s of auth.listSupervisors())
+          io.out(
+            `${printable(s.username)}\t${s.role}\tbadge ${s.badge ? "yes" : "no"}\tpin ${s.pin ? "yes" : "no"}`,
+          );
+      }),
+    );
 }

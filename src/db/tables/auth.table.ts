@@ -70,3 +70,19 @@ export const securityEvents = sqliteTable(
   },
   (t) => [index("security_events_at_idx").on(t.at), index("security_events_kind_idx").on(t.kind)],
 );
+
+/**
+ * Supervisors' seat credentials (docs/security.md#supervisor-credentials): an API user's badge and PIN,
+ * each authorising one action at a seat that the user's role may perform. The badge's secret is random
+ * (a SHA-256 digest is enough, as for tokens); the PIN is short, so it is a scrypt hash.
+ */
+export const supervisorCredentials = sqliteTable("supervisor_credentials", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** sha256 of the badge's secret, or null: no badge. */
+  badgeHash: text("badge_hash").unique(),
+  /** `scrypt$…` of the PIN (auth/password.ts), or null: no PIN. */
+  pinHash: text("pin_hash"),
+  updatedAt: integer("updated_at").notNull(),
+});

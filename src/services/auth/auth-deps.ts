@@ -36,7 +36,8 @@ export type LoginFailureReason =
   | "wrong_password"
   | "bad_client"
   | "throttled"
-  | "wrong_screen_key";
+  | "wrong_screen_key"
+  | "wrong_supervisor_credential";
 
 /** The login throttle and where failures go (login-attempts.ts). */
 export interface LoginAttempts {

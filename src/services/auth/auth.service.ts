@@ -5,7 +5,9 @@
  * module only.
  */
 import type { AuthRepo } from "../../db/auth.repo.js";
+import type { Operation } from "../../domain/permissions.js";
 import type { Role } from "../../domain/roles.js";
+import type { SupervisorCredential } from "../../domain/supervisor-credential.js";
 import { createAccessEvents } from "./access-events.js";
 import type { AuthDeps, AuthOptions } from "./auth-deps.js";
 import { authenticate, type GrantRequest, grant } from "./auth-tokens.js";
@@ -27,6 +29,12 @@ import {
   screenLogin,
 } from "./login-attempts.js";
 import { hasScrapeToken, isScrapeToken, setScrapeToken } from "./scrape-token.js";
+import {
+  authoriseSupervisor,
+  newSupervisorBadge,
+  removeSupervisor,
+  setSupervisorPin,
+} from "./supervisors.js";
 
 export type { AccessEvents, ForbiddenEvent, RevokedEvent } from "./access-events.js";
 export type { AuthDeps, AuthOptions, AuthUser } from "./auth-deps.js";
@@ -90,6 +98,17 @@ export function createAuthService(repo: AuthRepo, opts: AuthOptions) {
     /** A seat's screen key offered: throttled and recorded like a password login (login-attempts.ts). */
     screenKeyAttempt: (seat: string, right: boolean, address: string | undefined) =>
       screenKeyAttempt(deps, seat, right, address),
+    // supervisors at the seat (supervisors.ts)
+    setSupervisorPin: (username: string, pin: string) => setSupervisorPin(deps, username, pin),
+    newSupervisorBadge: (username: string) => newSupervisorBadge(deps, username),
+    removeSupervisor: (username: string) => removeSupervisor(deps, username),
+    listSupervisors: () => repo.listSupervisors(),
+    /** The supervisor a screen action's badge or PIN names, if their role may perform `op`; throttled. */
+    authoriseSupervisor: (
+      at: { seat: string; address: string | undefined },
+      credential: SupervisorCredential,
+      op: Operation,
+    ) => authoriseSupervisor(deps, at, credential, op),
     hasUser: (username: string): boolean => repo.findUser(username) !== undefined,
     listUsers: () => repo.listUsers(),
     /** Role refusals and revocations: logged and counted in one place each (access-events.ts). */

@@ -7,6 +7,7 @@ import { forbiddenError, type Role, roleAllows } from "../../domain/roles.js";
 import { writeFileDurably } from "../../durable-file.js";
 import type { ForbiddenEvent } from "./access-events.js";
 import type { AuthUser } from "./auth-deps.js";
+import { writeKioskKeys } from "./kiosk-keys.js";
 import { randomSecret } from "./password.js";
 import type { SecurityRecorder } from "./security-log.js";
 
@@ -140,7 +141,12 @@ export function createScreenSessions(deps: ScreenSessionsDeps) {
      * Reads the seats' keys from the data folder, generating the missing ones (file mode 0600); the log
      * says where, like the initial credentials.
      */
-    ensureKeys: (dataDir: string, log: Logger): string => loadKeys(keys, deps.seats, dataDir, log),
+    ensureKeys: (dataDir: string, log: Logger, kioskDir?: string | null): string => {
+      const file = loadKeys(keys, deps.seats, dataDir, log);
+      // the kiosk user's copy, one group-readable file per seat (kiosk-keys.ts)
+      if (kioskDir) writeKioskKeys(kioskDir, keys, log);
+      return file;
+    },
 
     /**
      * The station box's display: its seat's key opens a session, or null. A wrong key is throttled and

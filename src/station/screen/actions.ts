@@ -46,6 +46,9 @@ export type ScreenAction = (
   | { type: "supervisor"; bin?: string | undefined }
   // a serial number, lot or expiry date typed when its label cannot be scanned (docs/capture.md#at-the-seat)
   | { type: "capture"; value: string }
+  // a seat that runs a whole shift: the last scan taken back; a queued audit begun at the seat
+  | { type: "undo" }
+  | { type: "audit_begin" }
 ) &
   Versioned;
 
@@ -70,6 +73,8 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   skip_label: "skip_label",
   supervisor: "call_supervisor",
   capture: "seat_input",
+  undo: "seat_input",
+  audit_begin: "audit_begin",
 };
 
 export interface ScreenActionDeps {
@@ -81,7 +86,10 @@ export interface ScreenActionDeps {
     seats(): Array<{ seat: string } & SeatState>;
     last(): Outcome | null;
     captureTyped(seat: string, text: string): Outcome;
+    undo(seat: string, source: string): Outcome;
   };
+  /** The audit queued for the station and its begin at a seat (docs/station.md#an-audit-begun-at-the-seat). */
+  audits?: { queued(): string | null; begin(auditId: string, seat: string): unknown };
   ops: {
     setMode(mode: StationMode): void;
     binEmptied(binId: string): void;
@@ -222,6 +230,17 @@ export function createScreenActions(deps: ScreenActionDeps) {
     });
   }
 
+  function beginAudit(seat: string): Outcome {
+    const id = deps.audits?.queued() ?? null;
+    return operation(seat, id ?? "", "audit_begun", () => {
+      if (id === null || !deps.audits)
+        throw new AppError("invalid_state", "no audit is queued for the station");
+      if (deps.user(seat) === null)
+        throw new AppError("not_logged_in", `no operator is logged in at seat ${seat}`);
+      deps.audits.begin(id, seat);
+    });
+  }
+
   async function reprint(seat: string, bin: string): Promise<Outcome> {
     const print = deps.reprint;
     if (!print)
@@ -288,6 +307,10 @@ export function createScreenActions(deps: ScreenActionDeps) {
         return scan(seat, a.barcode);
       case "capture":
         return engine.captureTyped(seat, a.value);
+      case "undo":
+        return engine.undo(seat, source(seat));
+      case "audit_begin":
+        return beginAudit(seat);
       default:
         return refusal(seat, "not_this_step", `${a.type} is not taken here`);
     }

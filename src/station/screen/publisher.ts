@@ -45,6 +45,8 @@ export interface ScreenStore {
   racks(): string[];
   putItems(): ScreenPutRow[];
   audit(): { auditId: string; kq: boolean; lines: ScreenAuditRow[] } | null;
+  /** An audit queued for the station, not begun (docs/station.md#an-audit-begun-at-the-seat). */
+  queuedAudit?(): string | null;
   operators(limit: number): string[];
   operatorLang(name: string): string | null;
   sawOperator(name: string, at: number): void;
@@ -69,6 +71,10 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   item(barcode: string): { sku: string; description: string | null } | null;
   /** The link to central and the outbox (src/sync), or null without a broker. */
   link?(): CentralLink | null;
+  /** Whether the seat's last scan can be taken back (engine `canUndo`). */
+  undoable?(seat: string): boolean;
+  /** An audit queued for the station, not begun yet: the seat in audit mode can begin it. */
+  queuedAudit?(): string | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -181,6 +187,8 @@ function seatScreen(
     binInputs: station.binInputs ?? {},
     ...states.of(seat, mode, racks, pickLines),
     training: station.training === true,
+    undoable: reads.undoable?.(seat) ?? false,
+    queuedAudit: mode === "audit" ? (reads.queuedAudit?.() ?? null) : null,
   });
 }
 

@@ -32,7 +32,10 @@ interface ScreenPartDeps {
   lookup: ScanLookup;
   /** The screen's repository, as it is. */
   store: ScreenStore;
-  services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions" | "budget">;
+  services: Pick<
+    Services,
+    "bus" | "operations" | "auth" | "screenSessions" | "budget" | "securityLog" | "audits"
+  >;
   /** The devices' health: a seat whose real scanner is down takes typed codes. */
   hub: Pick<DeviceHub, "health">;
   config: Config;
@@ -122,6 +125,8 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       storageBudgetSpent: () => deps.services.budget?.check().ok === false,
       item: (barcode) => itemOf(deps, barcode),
       link: () => deps.link?.() ?? null,
+      undoable: deps.engine.canUndo,
+      queuedAudit: () => deps.store.queuedAudit?.() ?? null,
     },
     station: {
       site: config.site,
@@ -161,6 +166,10 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
   return createScreenActions({
     engine,
     ops: deps.services.operations,
+    audits: {
+      queued: () => store.queuedAudit?.() ?? null,
+      begin: (id, seat) => deps.services.audits.begin(id, seat),
+    },
     screen: (seat) => {
       const s = publisher.state(seat);
       return { version: s.version, problems: s.problems, next: publisher.next(seat) };
@@ -200,11 +209,17 @@ export function createScreenPart(deps: ScreenPartDeps) {
   const publisher = publisherFor(deps, simulated, log);
   const actions = actionsFor(deps, publisher, simulated, log);
   const { auth, screenSessions: sessions } = deps.services;
+  const supervisor = {
+    authorise: auth.authoriseSupervisor,
+    operator: deps.lookup.user,
+    record: deps.services.securityLog.record,
+  };
   const port: ScreenPort = {
     seats,
     state: publisher.state,
     subscribe: publisher.subscribe,
     act: actions.run,
+    supervisor,
   };
   const served = deps.portFor ? deps.portFor(port) : port;
   const catalogue = (lang: string) => (isLang(lang) ? CATALOGUES[lang] : undefined);
@@ -218,7 +233,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
       screenPageRoutes({ seats, sessions, catalogue, imageHosts: deps.config.station.imageHosts ?? [] }),
     ],
     start(): void {
-      if (!deps.training) sessions.ensureKeys(deps.dataDir, log);
+      if (!deps.training) sessions.ensureKeys(deps.dataDir, log, deps.config.station.kioskKeysDir);
       sessions.pruneExpired();
       publisher.start();
     },

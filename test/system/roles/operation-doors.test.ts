@@ -33,6 +33,7 @@ const HTTP_ROUTE: Partial<Record<Operation, string>> = {
   print_ready: `POST ${CORE}/orders/print_ready/:externalServiceRequestId`,
   create_audit: `POST ${CORE}/audit`,
   delete_audit: `DELETE ${CORE}/audit/delete/:audit_id`,
+  audit_begin: "POST /station/audits/:audit_id/begin",
   upsert_item: `POST ${MDM}/item`,
   upsert_catalog: `POST ${MDM}/catalog`,
   generate_inventory_report: "POST /api-gateway/platform-dashboard/report/generate-inventory-report",
@@ -65,6 +66,8 @@ const TAPS: Record<keyof typeof SCREEN_ACTION_OPERATION, Record<string, unknown>
   skip_label: { bin: "no-bin" },
   supervisor: {},
   capture: { value: "SN-1" },
+  undo: {},
+  audit_begin: {},
 };
 
 let t: TestAgent;

@@ -21,6 +21,7 @@ import { type ScreenRig, startScreenRig } from "./support/screen-rig.js";
 let rig: ScreenRig;
 let page: Page;
 const dir = tempDir();
+const PIN = "482915";
 
 const heading = () => page.getByRole("heading", { level: 1 });
 const button = (name: string | RegExp, p: Page = page) =>
@@ -96,6 +97,9 @@ beforeAll(async () => {
     station: { file },
     printing: { mode: "station", printer: "file", dir: labels },
   });
+  // a supervisor (docs/station.md#supervisor-at-the-seat): the station box's display asks for their PIN
+  await rig.t.agent.services.auth.addUser("sam", "sam-password-1234", "admin");
+  await rig.t.agent.services.auth.setSupervisorPin("sam", PIN);
   page = await rig.open("front");
   rig.browser.context.setDefaultTimeout(deadline(5000));
 }, deadline(60_000));
@@ -228,10 +232,20 @@ describe("operator screen: the agent's new state members", { timeout: deadline(6
     await emptyCompleteBins();
   });
 
-  it("a mode switch tapped on the station box's display is an admin's: the page says so, the mode stays", async () => {
-    await expect.poll(() => button("Switch to Put").count()).toBe(1);
-    await button("Switch to Put").click();
-    await text(page.locator("#flash"), "Only an admin may do this: sign in as one, or ask");
+  it("a mode switch tapped on the station box's display is a supervisor's: it asks for one, closed it changes nothing", async () => {
+    await expect.poll(() => button("Switch to Put Supervisor").count()).toBe(1);
+    const sent: string[] = [];
+    const watch = (r: { url(): string }) => sent.push(r.url());
+    page.on("request", watch);
+    await button("Switch to Put Supervisor").click();
+    const dialog = page.getByRole("dialog", { name: "Supervisor: Switch to Put" });
+    await dialog.waitFor();
+    await expectAccessible(page, "the supervisor's prompt");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    page.off("request", watch);
+    // nothing was sent (no 403 to answer), the mode stays
+    expect(sent.filter((u) => u.endsWith("/screen/actions"))).toEqual([]);
     await text(page.locator("#mode"), "Pick");
   });
 
@@ -266,7 +280,7 @@ describe("operator screen: the agent's new state members", { timeout: deadline(6
     await expect.poll(() => page.locator("body").getAttribute("data-last-tone")).toBe("complete");
     const notice = page.locator('[data-kind="printer_failed"]');
     await notice.waitFor({ timeout: deadline(10_000) });
-    for (const name of ["Reprint label", "Skip label", "Call a supervisor"])
+    for (const name of ["Reprint label", "Skip label Supervisor", "Call a supervisor"])
       expect(await notice.getByRole("button", { name, exact: true }).count()).toBe(1);
     expect(await notice.innerText()).not.toMatch(/ENOTDIR|EEXIST|errno/);
     await expectAccessible(page, "a failed label");
@@ -275,8 +289,16 @@ describe("operator screen: the agent's new state members", { timeout: deadline(6
     });
     await rig.shot(page, "printer-failed");
     const posted = page.waitForRequest((r) => r.url().endsWith("/screen/actions") && r.method() === "POST");
-    await notice.getByRole("button", { name: "Skip label" }).click();
-    expect((await posted).postDataJSON()).toMatchObject({ type: "skip_label", bin: expect.any(String) });
+    // skipping a label is a supervisor's: the supervisor's PIN goes with the tap
+    await notice.getByRole("button", { name: "Skip label Supervisor" }).click();
+    const dialog = page.getByRole("dialog", { name: "Supervisor: Skip label" });
+    for (const d of PIN) await dialog.getByRole("button", { name: d, exact: true }).click();
+    await dialog.getByRole("button", { name: "Authorise" }).click();
+    expect((await posted).postDataJSON()).toMatchObject({
+      type: "skip_label",
+      bin: expect.any(String),
+      supervisor: { pin: PIN },
+    });
     await notice.waitFor({ state: "detached", timeout: deadline(10_000) });
   });
 

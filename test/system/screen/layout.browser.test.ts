@@ -179,6 +179,9 @@ describe("operator screen: layout at every panel size", { timeout: deadline(120_
       manualEntry: true,
       keyin: { item: "L01", expected: 12, max: 15 },
       sound: null,
+      // a seat that runs a whole shift (docs/station.md#supervisor-at-the-seat)
+      undo: true,
+      afterConfirm: m("ui.after_confirm"),
     };
     // the page's own modules (same instances as the page's), given this state
     // (a string: the test runner would rewrite an import() in a function's source)
@@ -205,8 +208,10 @@ describe("operator screen: layout at every panel size", { timeout: deadline(120_
     await text(page.locator('.bin[data-outcome="short"]'), /Short/);
     await text(page.locator('[data-kind="lights_down"]'), /Watch bins 7, 8/);
     expect(await page.getByRole("textbox", { name: "Code from the label" }).count()).toBe(1);
-    for (const name of ["Enter code", "Reprint label", "Skip label", "Call a supervisor", "Problem"])
+    for (const name of ["Enter code", "Reprint label", "Skip label Supervisor", "Problem", "Undo last scan"])
       expect(await button(name).count(), name).toBe(1);
+    // the notice's and the last event's (after a confirm: a unit put wrong is a supervisor's correction)
+    expect(await button("Call a supervisor").count()).toBe(2);
     expect(await page.locator(".card-qty").innerText()).toBe("12");
     await expectAccessible(page, "every new state member");
     await atEverySize(page, async (size) => {

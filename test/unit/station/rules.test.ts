@@ -83,7 +83,7 @@ describe("fixed barcodes", () => {
         pickReason(code) ??
         putReason(code, "front") ??
         putReason(code, "back") ??
-        ["CANCEL", "CONFIRM"].includes(code);
+        ["CANCEL", "CONFIRM", "UNDO"].includes(code);
       expect(known, code).toBeTruthy();
     }
   });

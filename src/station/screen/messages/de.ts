@@ -371,4 +371,27 @@ export const de: Record<MessageKey, string> = {
   "ui.capture_enter": "Übernehmen",
   // training (docs/station.md#training)
   "training.banner": "SCHULUNG: nur zum Üben, hier ist nichts echt",
+  // ---- a seat that runs a whole shift: supervisor at the seat, undo, an audit begun at the seat ----
+  "instruction.begin_audit": "Inventur {audit} wartet: beginnen",
+  "did.undone": "Der letzte Scan wurde zurückgenommen",
+  "did.audit_begun": "Die Inventur hat begonnen",
+  "refusal.nothing_to_undo": "Es gibt keinen Scan zum Zurücknehmen",
+  "refusal.undo_after_confirm": "Schon bestätigt: Rückgängig geht nicht mehr",
+  "instead.nothing_to_undo": "Die Anweisung lesen: nichts ist zurückzunehmen",
+  "instead.undo_after_confirm": "Eine Einheit am falschen Ort: die Aufsicht zur Korrektur rufen",
+  "ui.undo": "Letzten Scan zurücknehmen",
+  "exception.UNDO": "Letzten Scan zurücknehmen",
+  "ui.begin_audit": "Inventur {audit} beginnen",
+  "ui.after_confirm":
+    "Bestätigt. Eine Einheit im falschen Behälter oder Fach: die Aufsicht zur Korrektur rufen",
+  "ui.close_slot_at_zero": "Noch nichts gezählt: Fach {slot} mit 0 abschließen?",
+  "ui.close_slot_yes": "Ja, mit 0 abschließen",
+  "ui.supervisor_mark": "Aufsicht",
+  "ui.supervisor_title": "Aufsicht: {action}",
+  "ui.supervisor_prompt": "Die Aufsicht scannt ihren Ausweis oder tippt ihre PIN",
+  "ui.supervisor_badge": "Ausweis der Aufsicht",
+  "ui.supervisor_pin": "PIN",
+  "ui.supervisor_ok": "Freigeben",
+  "ui.supervisor_refused": "Kein Ausweis und keine PIN der Aufsicht, oder nicht von ihr freizugeben",
+  "ui.supervisor_throttled": "Zu viele falsche PINs: warten, dann erneut versuchen",
 };

@@ -369,6 +369,28 @@ export const en = {
   "ui.capture_enter": "Enter",
   // training (docs/station.md#training)
   "training.banner": "TRAINING: practice only, nothing here is real",
+  // ---- a seat that runs a whole shift: supervisor at the seat, undo, an audit begun at the seat ----
+  "instruction.begin_audit": "Audit {audit} is waiting: begin it",
+  "did.undone": "The last scan was taken back",
+  "did.audit_begun": "The audit has begun",
+  "refusal.nothing_to_undo": "There is no scan to take back",
+  "refusal.undo_after_confirm": "It is confirmed already: undo cannot take it back",
+  "instead.nothing_to_undo": "Look at the instruction: nothing needs taking back",
+  "instead.undo_after_confirm": "A unit in the wrong place: call a supervisor to correct it",
+  "ui.undo": "Undo last scan",
+  "exception.UNDO": "Undo last scan",
+  "ui.begin_audit": "Begin audit {audit}",
+  "ui.after_confirm": "Confirmed. A unit in the wrong bin or slot: call a supervisor to correct it",
+  "ui.close_slot_at_zero": "Nothing is counted yet: close slot {slot} at 0?",
+  "ui.close_slot_yes": "Yes, close it at 0",
+  "ui.supervisor_mark": "Supervisor",
+  "ui.supervisor_title": "Supervisor: {action}",
+  "ui.supervisor_prompt": "A supervisor scans their badge or types their PIN",
+  "ui.supervisor_badge": "Supervisor badge",
+  "ui.supervisor_pin": "PIN",
+  "ui.supervisor_ok": "Authorise",
+  "ui.supervisor_refused": "Not a supervisor's badge or PIN, or not theirs to authorise",
+  "ui.supervisor_throttled": "Too many wrong PINs: wait, then try again",
 } as const;
 
 export type MessageKey = keyof typeof en;

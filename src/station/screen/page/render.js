@@ -6,6 +6,7 @@
 import { renderCapture } from "./capture.js";
 import { $, fill, h, msg, t } from "./dom.js";
 import { closeLanguages, languageButton } from "./language.js";
+import { askFirst } from "./supervisor.js";
 import { renderTask } from "./task.js";
 import { training } from "./training.js";
 
@@ -113,6 +114,36 @@ function bins(s, act) {
   $("bins").tabIndex = 0;
 }
 
+/**
+ * A tap the screen's session may not make by itself is marked as a supervisor's: tapping it asks for
+ * a supervisor's badge or PIN (supervisor.js), never answers 403.
+ * @param {ScreenState} s
+ * @param {string} type
+ * @param {HTMLElement} el
+ */
+function supervised(s, type, el) {
+  if (!s.supervised.includes(type)) return el;
+  el.classList.add("supervised");
+  el.append(" ", h("span", { class: "sup-mark" }, t("ui.supervisor_mark")));
+  return el;
+}
+
+/**
+ * After a confirm: what to do about a unit put wrong, with the supervisor's call at hand.
+ * @param {ScreenState} s
+ * @param {RenderContext["act"]} act
+ */
+function afterConfirm(s, act) {
+  const note = s.afterConfirm;
+  if (!note) return "";
+  return h(
+    "span",
+    { class: "after-confirm" },
+    h("span", {}, msg(note)),
+    button(t("ui.notice_supervisor"), () => act({ type: "supervisor" }), "small warn"),
+  );
+}
+
 /** @param {ScreenState} s */
 function last(s) {
   const e = s.lastEvent;
@@ -137,7 +168,23 @@ function actions(s, ctx) {
   const a = s.allowed;
   const out = [];
   if (a.confirm) out.push(button(t("ui.confirm"), () => act({ type: "confirm" }), "primary"));
-  if (a.closeSlot) out.push(button(t("ui.close_slot"), () => act({ type: "confirm" }), "primary"));
+  const ask = s.closeSlotAsks;
+  if (a.closeSlot)
+    out.push(
+      button(
+        t("ui.close_slot"),
+        // closing before any count counts every line 0: asked first
+        () =>
+          ask
+            ? askFirst(msg(ask), "ui.close_slot_yes", () => act({ type: "confirm" }))
+            : act({ type: "confirm" }),
+        "primary",
+      ),
+    );
+  if (s.undo) out.push(button(t("ui.undo"), () => act({ type: "undo" })));
+  const queued = s.auditQueued;
+  if (queued)
+    out.push(button(t("ui.begin_audit", { audit: queued }), () => act({ type: "audit_begin" }), "primary"));
   if (a.keyin)
     out.push(button(t("ui.key_in"), () => openNumpad({ done: (q) => act({ type: "keyin", quantity: q }) })));
   if (s.problems.length) out.push(button(t("ui.problem"), () => ctx.openProblems(), "warn problem"));
@@ -161,7 +208,11 @@ function actions(s, ctx) {
   if (a.cancel) out.push(button(t("ui.cancel"), () => act({ type: "cancel" })));
   for (const mode of a.modes)
     out.push(
-      button(t("ui.switch_mode", { mode: t(`mode.${mode}`) }), () => act({ type: "mode", mode }), "small"),
+      supervised(
+        s,
+        "mode",
+        button(t("ui.switch_mode", { mode: t(`mode.${mode}`) }), () => act({ type: "mode", mode }), "small"),
+      ),
     );
   if (a.logout) out.push(button(t("ui.log_out"), () => act({ type: "logout" }), "small"));
   fill($("actions"), out);
@@ -233,7 +284,14 @@ function notices(s, act) {
     const bin = n.bins?.[0];
     for (const a of n.actions ?? []) {
       if (a === "reprint") parts.push(button(t("ui.notice_reprint"), () => act({ type: "reprint", bin })));
-      if (a === "skip") parts.push(button(t("ui.notice_skip"), () => act({ type: "skip_label", bin })));
+      if (a === "skip")
+        parts.push(
+          supervised(
+            s,
+            "skip_label",
+            button(t("ui.notice_skip"), () => act({ type: "skip_label", bin })),
+          ),
+        );
       if (a === "supervisor")
         parts.push(button(t("ui.notice_supervisor"), () => act({ type: "supervisor", bin }), "warn"));
     }
@@ -281,6 +339,7 @@ export function render(s, ctx) {
   $("task").setAttribute("aria-label", t("ui.task"));
   bins(s, ctx.act);
   last(s);
+  $("last").append(afterConfirm(s, ctx.act));
   actions(s, ctx);
   keepInView();
   $("sim").hidden = !s.simulatedScanner;

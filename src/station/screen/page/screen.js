@@ -9,6 +9,7 @@
 import { $, $as, fill, h, msg, t, useCatalogue } from "./dom.js";
 import { keepInView, render } from "./render.js";
 import { play, unlock } from "./sound.js";
+import { supervisedTap } from "./supervisor.js";
 import { closeProblems, confirmException, openProblems } from "./task.js";
 
 const seat = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -146,14 +147,25 @@ function sounds(s, first) {
 }
 
 /**
- * A tap: carries the `version` of the state it was made on, so the agent
- * refuses a tap made on a screen that has since changed (409 `stale_screen`): the page then says so
- * and shows the latest state. Nothing is sent while the agent is lost.
+ * A tap: one the screen's session may not make by itself (the state's `supervised`) first asks for a
+ * supervisor's badge or PIN, which goes with it (docs/station.md#supervisor-at-the-seat).
  * @param {Tap} body
  * @returns {Promise<boolean>}
  */
 async function act(body) {
-  if (busy || lost) return false;
+  if (supervisedTap(state, body, post)) return false;
+  return (await post(body))?.ok ?? false;
+}
+
+/**
+ * Sends a tap: carries the `version` of the state it was made on, so the agent
+ * refuses a tap made on a screen that has since changed (409 `stale_screen`): the page then says so
+ * and shows the latest state. Nothing is sent while the agent is lost.
+ * @param {Tap} body
+ * @returns {Promise<Response | null>}
+ */
+async function post(body) {
+  if (busy || lost) return null;
   busy = true;
   unlock();
   try {
@@ -166,13 +178,21 @@ async function act(body) {
     if (res.status === 403) {
       // a tap this screen's user (or the station box's display) may not make, e.g. a mode switch,
       // which is an admin's: said on the page; any other 403 asks to sign in again
-      const err = await res.json().catch(() => ({}));
-      if (err.details?.tap) flash("ui.not_allowed");
+      const err = await res
+        .clone()
+        .json()
+        .catch(() => ({}));
+      if (err.details?.supervisor) {
+        // a supervisor's credential refused: the supervisor's prompt says so
+      } else if (err.details?.tap) flash("ui.not_allowed");
       else showSignIn();
     }
     if (res.status === 401) showSignIn();
     if (res.status === 409) {
-      const err = await res.json().catch(() => ({}));
+      const err = await res
+        .clone()
+        .json()
+        .catch(() => ({}));
       if (err.code === "stale_screen") {
         closeNumpad();
         closeProblems();
@@ -181,10 +201,10 @@ async function act(body) {
         if (latest.ok) await show(await latest.json());
       }
     }
-    return res.ok;
+    return res;
   } catch {
     banner(true);
-    return false;
+    return null;
   } finally {
     busy = false;
   }

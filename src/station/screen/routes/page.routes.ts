@@ -44,6 +44,8 @@ const ASSETS = [
   "language.js",
   "capture.js",
   "training.js",
+  "supervisor.js",
+  "shift.css",
 ];
 
 const signInBody = z

@@ -6,6 +6,7 @@ import { forbiddenError, type Role, roleAllows } from "../../../domain/roles.js"
 import { clientAddress } from "../../../http/client-address.js";
 import type { AppEnv } from "../../../http/context.js";
 import type { AuthService, AuthUser } from "../../../services/auth/auth.service.js";
+import { DISPLAY_ROLE } from "../screen-roles.js";
 
 /**
  * Who may use the operator screen (docs/security.md#roles): its routes declare these, and a sign-in on the screen
@@ -13,11 +14,8 @@ import type { AuthService, AuthUser } from "../../../services/auth/auth.service.
  */
 export const SCREEN_ROLES: Role[] = rolesFor("use_screen");
 
-/**
- * The role a seat's key session acts with: the station box's own display has no user, and is a person
- * at the station, so it may do what an operator may and no more (docs/roles.md).
- */
-export const DISPLAY_ROLE: Role = "operator";
+// the role a seat's key session acts with: its owner is screen-roles.ts
+export { DISPLAY_ROLE } from "../screen-roles.js";
 
 /** A screen session as the sessions service hands it out (services/auth/screen-sessions.ts). */
 export interface ScreenSessionGrant {

@@ -2,8 +2,14 @@ import type { Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.js";
-import { rolesFor } from "../../../domain/permissions.js";
+import { type Operation, rolesFor } from "../../../domain/permissions.js";
+import { type SecurityEventInput, supervisorAuthorisedEvent } from "../../../domain/security-event.js";
+import {
+  type SupervisorCredential,
+  supervisorCredentialSchema,
+} from "../../../domain/supervisor-credential.js";
 import { readJson } from "../../../http/body.js";
+import { clientAddress } from "../../../http/client-address.js";
 import type { AppEnv } from "../../../http/context.js";
 import type { RouteRegistry } from "../../../http/openapi.js";
 import { route } from "../../../http/route.js";
@@ -28,6 +34,22 @@ export interface ScreenPort {
   /** `listener` gets the state's JSON at once and on every change until the returned function is called. */
   subscribe(seat: string, listener: (json: string) => void): () => void;
   act(seat: string, action: ScreenActionBody): Outcome | Promise<Outcome>;
+  /** A supervisor at the seat (docs/station.md#supervisor-at-the-seat); none: a credential is refused. */
+  supervisor?: SupervisorPort;
+}
+
+/** Checks a supervisor's badge or PIN for one action, and records the action with both names. */
+export interface SupervisorPort {
+  /** The supervisor, if the credential is theirs and their role may perform `op` (else throws, throttled). */
+  authorise(
+    at: { seat: string; address: string | undefined },
+    credential: SupervisorCredential,
+    op: Operation,
+  ): Promise<{ username: string }>;
+  /** The operator logged in at the seat. */
+  operator(seat: string): string | null;
+  /** Records the authorised action in the security event log. */
+  record(event: SecurityEventInput): void;
 }
 
 /** A page notices a lost agent when this is missed for long (screen.js waits 1.5 s). */
@@ -38,7 +60,9 @@ const RECHECK_MS = 60_000;
 const id = z.string().min(1).max(255);
 /** The version of the screen state the tap was made on (the stale-tap rule); absent: no check. */
 const version = z.number().int().min(0).optional();
-const action = <T extends z.ZodRawShape>(shape: T) => z.object({ ...shape, version }).strict();
+/** A supervisor's badge or PIN: it authorises this one action (docs/station.md#supervisor-at-the-seat). */
+const supervisor = supervisorCredentialSchema.optional();
+const action = <T extends z.ZodRawShape>(shape: T) => z.object({ ...shape, version, supervisor }).strict();
 export const screenActionSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("login"), user: z.string().min(1).max(128) }),
   action({ type: z.literal("logout") }),
@@ -65,6 +89,8 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("skip_label"), bin: id }),
   action({ type: z.literal("supervisor"), bin: id.optional() }),
   action({ type: z.literal("capture"), value: z.string().min(1).max(64) }),
+  action({ type: z.literal("undo") }),
+  action({ type: z.literal("audit_begin") }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 
@@ -220,9 +246,24 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
       const seat = seatOf(c, port.seats);
       const caller = guard(c, seat, SCREEN_ROLES);
       const action = await readJson(c, screenActionSchema);
-      // a tap is held to the rule of the operation it performs, as that operation's route is
-      guard.permit(c, caller, rolesFor(SCREEN_ACTION_OPERATION[action.type]), action.type);
+      const op = SCREEN_ACTION_OPERATION[action.type];
+      const by = await supervised(c, port, seat, action, op);
+      // a tap is held to the rule of the operation it performs, as that operation's route is; a
+      // supervisor's credential stands in for the caller's role for this one action
+      if (by === null) guard.permit(c, caller, rolesFor(op), action.type);
       const out = await port.act(seat, action);
+      if (by !== null)
+        port.supervisor?.record(
+          supervisorAuthorisedEvent({
+            ...by,
+            seat,
+            action: action.type,
+            result: out.result,
+            reason: out.reason,
+            caller: caller.user?.username,
+            address: clientAddress(c),
+          }),
+        );
       if (out.result === "refused")
         throw new AppError(
           "scan_refused",
@@ -233,6 +274,27 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
       return c.json(out);
     },
   );
+}
+
+/**
+ * The supervisor a screen action's credential names, with the seat's operator read before the action
+ * runs; null when the action carries none. A wrong credential is refused (403, throttled).
+ */
+async function supervised(
+  c: Context<AppEnv>,
+  port: ScreenPort,
+  seat: string,
+  action: ScreenActionBody,
+  op: Operation,
+): Promise<{ supervisor: string; operator: string | null } | null> {
+  if (action.supervisor === undefined) return null;
+  const sup = port.supervisor;
+  if (!sup)
+    throw new AppError("forbidden", "no supervisor can be checked here", [
+      { path: "supervisor", message: "not taken here" },
+    ]);
+  const user = await sup.authorise({ seat, address: clientAddress(c) }, action.supervisor, op);
+  return { supervisor: user.username, operator: sup.operator(seat) };
 }
 
 export function screenRoutes(

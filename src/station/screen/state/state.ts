@@ -23,6 +23,7 @@ import {
   signalOf,
   soundOf,
 } from "./operator.js";
+import { shiftOf } from "./shift.js";
 import { stationNoticesOf } from "./station-notices.js";
 import { auditTask, pickTask, putTask } from "./task.js";
 import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
@@ -102,6 +103,8 @@ function putInstruction(input: ScreenInput, state: SeatState): Msg {
 function auditInstruction(input: ScreenInput, state: SeatState): Msg {
   if (state.step === "audit_count") return say("count_slot", { slot: state.location });
   const open = input.audit?.lines.find((l) => l.open);
+  if (!open && input.audit == null && input.queuedAudit)
+    return say("begin_audit", { audit: input.queuedAudit });
   return open ? say("scan_slot_to_count", { slot: open.location }) : say("no_audit");
 }
 
@@ -198,5 +201,6 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     sound: soundOf(input.lastEvent, bins),
     capture: captureOf(input, state),
     training: input.training === true,
+    ...shiftOf(input, task),
   };
 }

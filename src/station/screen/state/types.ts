@@ -43,6 +43,8 @@ export const INSTRUCTIONS = [
   "scan_serial",
   "scan_lot",
   "scan_expiry",
+  // an audit queued for the station: the seat begins it with a tap (shift.ts)
+  "begin_audit",
 ] as const;
 export type Instruction = (typeof INSTRUCTIONS)[number];
 
@@ -79,6 +81,9 @@ export const DIDS = [
   "label_skipped",
   "supervisor_called",
   "captured",
+  // a seat that runs a whole shift: the last scan taken back, an audit begun at the seat
+  "undone",
+  "audit_begun",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----
@@ -132,6 +137,11 @@ export interface ScreenInput {
   binLights?: Readonly<Record<string, string>>;
   /** the seat works against the training station (docs/station.md#training) */
   training?: boolean;
+  // ---- a seat that runs a whole shift (docs/station.md#supervisor-at-the-seat, #undo) ----
+  /** the seat's last scan can be taken back (nothing of it committed) */
+  undoable?: boolean;
+  /** an audit queued for the station, not begun: the seat in audit mode can begin it */
+  queuedAudit?: string | null;
 }
 
 /** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
@@ -344,6 +354,20 @@ export interface ScreenState {
   capture: CaptureAsk | null;
   /** the seat is in training: the page shows the TRAINING banner on every state (docs/station.md#training) */
   training: boolean;
+  // ---- a seat that runs a whole shift (docs/station.md#supervisor-at-the-seat, #undo) ----
+  /**
+   * the taps the station box's display may not make by itself (screen-roles.ts): the page shows them as
+   * a supervisor's and asks for a supervisor's badge or PIN, which authorises that one tap
+   */
+  supervised: string[];
+  /** the last scan can be taken back by one tap (the `undo` action, or `EXC-UNDO`) */
+  undo: boolean;
+  /** an audit queued for the station that a tap (`audit_begin`) begins here; null: none */
+  auditQueued: string | null;
+  /** after a confirm: what to do about a unit put wrong (a supervisor's correction), or null */
+  afterConfirm: Msg | null;
+  /** closing the audit slot now counts every line 0: the page asks this first ("close slot X at 0?") */
+  closeSlotAsks: Msg | null;
 }
 
 // ---- capture of serial numbers, lots and expiry dates (docs/capture.md#at-the-seat) ----

@@ -24,6 +24,7 @@ function setup(over: Partial<ScreenActionDeps> = {}) {
       seats: () => [],
       last: () => null,
       captureTyped: (seat) => ({ seat, result: "refused", reason: "not_this_step" }),
+      undo: (seat) => ({ seat, result: "done", did: "undone" }),
     },
     ops: { setMode: () => {}, binEmptied: () => {}, release: () => {}, printReady: () => {} },
     screen: () => ({
