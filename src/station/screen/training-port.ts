@@ -30,6 +30,8 @@ export function createTrainingScreenPort(own: ScreenPort, training: (seat: strin
       };
     },
     act: (seat, action) => portOf(seat).act(seat, action),
+    // supervisors are the station's users, whichever station the seat works against
+    ...(own.supervisor ? { supervisor: own.supervisor } : {}),
   };
   return {
     port,
