@@ -53,8 +53,8 @@ export const PERMISSIONS = {
   skip_label: ["operator"],
   call_supervisor: ["operator"],
   set_language: ["operator"],
-  // the station's management: admins only
-  set_mode: ["admin"],
+  // the station's management: admins only (central also sets the mode: docs/mqtt.md#telling-a-seat)
+  set_mode: ["integration"],
   correct_stock: ["admin"],
   read_dead_letters: ["admin"],
   replay_dead_letters: ["admin"],
@@ -68,6 +68,14 @@ export const PERMISSIONS = {
   backup: ["admin"],
   // what GET /readyz says, for whoever may reach the broker
   health_check: ["integration"],
+  // what central tells a seat (docs/mqtt.md#telling-a-seat): pause and resume it, a message for its
+  // operator, signing the operator out; the operator acknowledges the message
+  pause_seat: ["integration"],
+  message_seat: ["integration"],
+  sign_out_operator: ["integration"],
+  acknowledge_message: ["operator"],
+  // a supervisor pauses and resumes a seat on its screen (docs/station.md#pausing-a-seat): admins
+  supervise_seat: ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Operation = keyof typeof PERMISSIONS;

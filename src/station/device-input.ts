@@ -5,11 +5,13 @@
  */
 import type { Logger } from "pino";
 import type { DeviceEvent } from "../devices/hub.types.js";
-import type { StationTopology } from "./topology.js";
+import type { PauseInput, StationTopology } from "./topology.js";
 
 interface Inputs<O> {
   scan(seat: string, barcode: string, source: string): O;
   press(binId: string, signal: "confirm" | "shortage" | "sensor"): O;
+  /** A pause input's level (docs/station.md#pausing-a-seat). */
+  pauseInput?(input: PauseInput, active: boolean): O;
 }
 
 /** Returns what the engine made of the event, or null when it was not for the engine. */
@@ -35,6 +37,8 @@ export function routeDeviceEvent<O>(
         return null;
       }
       out = engine.press(bin, e.button);
+    } else if (topology.pauseInputOf(e) && engine.pauseInput) {
+      out = engine.pauseInput(topology.pauseInputOf(e) as PauseInput, e.active);
     } else if (e.active) {
       const bin = topology.binOf(e);
       if (bin !== null) out = engine.press(bin, "sensor");

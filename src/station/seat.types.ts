@@ -146,6 +146,8 @@ export const REFUSAL_REASONS = [
   "level_barcode",
   // a bin's button pressed while no seat's work lit it and the bin has nothing to take away
   "bin_not_lit",
+  // the seat is paused (central, a supervisor or its pause input): nothing is taken until it resumes
+  "seat_paused",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

@@ -19,6 +19,13 @@ import { BADGE_PREFIX, EXCEPTION_PREFIX, type ExceptionCode } from "../scan-code
 import { pendingBin } from "../seat.machine.js";
 import type { ProblemKind } from "../seat.problem.js";
 import type { PickTarget, SeatState, StationMode } from "../seat.types.js";
+import {
+  NO_SEAT_CONTROL,
+  pausedTap,
+  type SeatControlAction,
+  type SeatControlTaps,
+  seatControlTap,
+} from "./seat-control-actions.js";
 import type { Lang, Problem } from "./state/types.js";
 
 /** The answer to a reprint: whether the label printed, within the time the tap waits for it. */
@@ -44,6 +51,7 @@ export type ScreenAction = (
   | { type: "problem"; kind: ProblemKind; quantity?: number | undefined; confirmed: true }
   | { type: "skip_label"; bin: string }
   | { type: "supervisor"; bin?: string | undefined }
+  | SeatControlAction
 ) &
   Versioned;
 
@@ -67,6 +75,10 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   language: "set_language",
   skip_label: "skip_label",
   supervisor: "call_supervisor",
+  // a supervisor pauses and resumes the seat (admins); the operator acknowledges a message
+  pause: "supervise_seat",
+  resume: "supervise_seat",
+  acknowledge: "acknowledge_message",
 };
 
 export interface ScreenActionDeps {
@@ -109,6 +121,8 @@ export interface ScreenActionDeps {
   simulatedScan: (seat: string, barcode: string) => Outcome | undefined;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
   record(seat: string, input: { kind: "tap"; text: string }, outcome: Outcome): void;
+  /** Pauses, resumes and messages (services/seat-control); none: those taps are not available. */
+  control?: SeatControlTaps;
 }
 
 const refusal = (seat: string, reason: string, message: string): Outcome => ({
@@ -232,9 +246,18 @@ export function createScreenActions(deps: ScreenActionDeps) {
     return operation(seat, bin, result === "printed" ? "reprinted" : "print_sent", () => {});
   }
 
-  function run(seat: string, a: ScreenAction): Outcome | Promise<Outcome> {
+  const control = { control: deps.control ?? NO_SEAT_CONTROL, user: deps.user, record: deps.record };
+
+  /** `by`: the user signed in on the screen, if any (who paused or resumed the seat). */
+  function run(seat: string, a: ScreenAction, by: string | null = null): Outcome | Promise<Outcome> {
     fresh(deps, seat, a.version);
+    const paused = pausedTap(control, seat, a.type);
+    if (paused) return paused;
     switch (a.type) {
+      case "pause":
+      case "resume":
+      case "acknowledge":
+        return seatControlTap(control, seat, a, by);
       case "reprint":
         return reprint(seat, a.bin);
       case "problem":

@@ -10,6 +10,7 @@
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
 import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../domain/screen-rows.js";
+import type { PauseSource } from "../../domain/seat-pause.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
 import type { EngineInput, Outcome } from "../engine.js";
@@ -60,6 +61,10 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   storageBudgetSpent(): boolean;
   /** The item a scanned text is a barcode of, or null. */
   item(barcode: string): { sku: string; description: string | null } | null;
+  /** The sources holding a seat paused, every paused seat, and a seat's oldest open message (seat-control). */
+  pauses?(seat: string): readonly PauseSource[];
+  pausedSeats?(): ReadonlySet<string>;
+  message?(seat: string): { id: number; text: string; by: string; sentAt: number } | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -162,6 +167,9 @@ function seatScreen(
     irtBin: station.irtBin,
     scanners: station.scanners[seat] ?? [],
     binLights: station.binLights,
+    pauses: reads.pauses?.(seat) ?? [],
+    pausedSeats: reads.pausedSeats?.() ?? new Set(),
+    message: reads.message?.(seat) ?? null,
   });
 }
 

@@ -32,7 +32,7 @@ interface ScreenPartDeps {
   lookup: ScanLookup;
   /** The screen's repository, as it is. */
   store: ScreenStore;
-  services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions" | "budget">;
+  services: Pick<Services, "bus" | "operations" | "auth" | "screenSessions" | "budget" | "seatControl">;
   /** The devices' health: a seat whose real scanner is down takes typed codes. */
   hub: Pick<DeviceHub, "health">;
   config: Config;
@@ -105,6 +105,9 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       printErrors: () => printErrors(deps),
       storageBudgetSpent: () => deps.services.budget?.check().ok === false,
       item: (barcode) => itemOf(deps, barcode),
+      pauses: deps.services.seatControl.pauses,
+      pausedSeats: deps.services.seatControl.pausedSeats,
+      message: (seat) => deps.services.seatControl.openMessages().find((m) => m.seat === seat) ?? null,
     },
     station: {
       site: config.site,
@@ -171,6 +174,7 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
       ]);
     },
     record: publisher.record,
+    control: deps.services.seatControl,
   });
 }
 

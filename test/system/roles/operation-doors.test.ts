@@ -45,6 +45,8 @@ const HTTP_ROUTE: Partial<Record<Operation, string>> = {
   set_mode: "PUT /station/mode",
   empty_bin: "POST /station/bins/:ppsBinId/empty",
   release_put: "POST /station/puts/:externalServiceRequestId/release",
+  pause_seat: "POST /station/seats/:seat/pause",
+  message_seat: "POST /station/seats/:seat/messages",
 };
 
 /** A well-formed body of each tap: the rule is checked before what the tap does. */
@@ -64,6 +66,9 @@ const TAPS: Record<keyof typeof SCREEN_ACTION_OPERATION, Record<string, unknown>
   language: { lang: null },
   skip_label: { bin: "no-bin" },
   supervisor: {},
+  pause: { reason: "door check" },
+  resume: {},
+  acknowledge: { id: 1 },
 };
 
 let t: TestAgent;

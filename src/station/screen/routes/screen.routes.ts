@@ -3,6 +3,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.js";
 import { rolesFor } from "../../../domain/permissions.js";
+import { pauseSeatSchema } from "../../../domain/seat-control.schema.js";
 import { readJson } from "../../../http/body.js";
 import type { AppEnv } from "../../../http/context.js";
 import type { RouteRegistry } from "../../../http/openapi.js";
@@ -26,7 +27,8 @@ export interface ScreenPort {
   state(seat: string): unknown;
   /** `listener` gets the state's JSON at once and on every change until the returned function is called. */
   subscribe(seat: string, listener: (json: string) => void): () => void;
-  act(seat: string, action: ScreenActionBody): Outcome | Promise<Outcome>;
+  /** `by`: the user signed in on the screen (none for the station box's key session). */
+  act(seat: string, action: ScreenActionBody, by?: string | null): Outcome | Promise<Outcome>;
 }
 
 /** A page notices a lost agent when this is missed for long (screen.js waits 1.5 s). */
@@ -63,6 +65,10 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   }),
   action({ type: z.literal("skip_label"), bin: id }),
   action({ type: z.literal("supervisor"), bin: id.optional() }),
+  // a supervisor pauses or resumes the seat; the operator acknowledges a message (docs/station.md#pausing-a-seat)
+  action({ type: z.literal("pause"), reason: pauseSeatSchema.shape.reason }),
+  action({ type: z.literal("resume") }),
+  action({ type: z.literal("acknowledge"), id: z.number().int().min(1) }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 
@@ -220,7 +226,7 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
       const action = await readJson(c, screenActionSchema);
       // a tap is held to the rule of the operation it performs, as that operation's route is
       guard.permit(c, caller, rolesFor(SCREEN_ACTION_OPERATION[action.type]), action.type);
-      const out = await port.act(seat, action);
+      const out = await port.act(seat, action, caller.user?.username ?? null);
       if (out.result === "refused")
         throw new AppError(
           "scan_refused",

@@ -22,6 +22,7 @@ import {
   signalOf,
   soundOf,
 } from "./operator.js";
+import { messageOf, pausedAllowed, pauseOf, withPausedLights } from "./seat-control.js";
 import { auditTask, pickTask, putTask } from "./task.js";
 import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
 
@@ -158,8 +159,9 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
         : input.mode === "put"
           ? putTask(input, state)
           : auditTask(input, state);
-  const bins = binTiles(input, state);
-  const allowed = allowedOf(input, state);
+  const pause = pauseOf(input);
+  const bins = withPausedLights(binTiles(input, state), input);
+  const allowed = pause ? pausedAllowed(allowedOf(input, state)) : allowedOf(input, state);
   const notices = noticesOf(input);
   return {
     site: input.site,
@@ -176,7 +178,7 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
       lastError: d.lastError,
     })),
     simulatedScanner: input.simulatedScanner,
-    instruction: instructionOf(input, state),
+    instruction: pause ? say("seat_paused") : instructionOf(input, state),
     task,
     bins,
     lastEvent: input.lastEvent,
@@ -184,10 +186,12 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     operators: input.operator === null ? input.operators : [],
     alert: alertOf(input, REFUSAL_KEYS, INSTEAD_KEYS),
     card: cardOf(input, state, bins),
-    problems: problemsOf(input, state),
+    problems: pause ? [] : problemsOf(input, state),
     notices,
     manualEntry: manualEntryOf(notices),
     keyin: keyinOf(input, state, allowed.keyin),
     sound: soundOf(input.lastEvent, bins),
+    pause,
+    message: messageOf(input),
   };
 }
