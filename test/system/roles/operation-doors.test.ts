@@ -149,10 +149,14 @@ describe("one rule per operation, at every door", () => {
       ...Object.values(REQUEST_OPERATION),
       ...Object.values(SCREEN_ACTION_OPERATION),
     ]);
-    // reached only by MQTT (`backup`, `health_check` beside the open /readyz) or only by the screen
+    // reached only by MQTT (`backup`, `health_check` beside the open /readyz, `sign_out_operator`) or
+    // only by the screen (a supervisor's pause, a message acknowledged)
     const oneDoor = [
       "backup",
       "health_check",
+      "sign_out_operator",
+      "supervise_seat",
+      "acknowledge_message",
       "reprint_label",
       "set_language",
       "skip_label",
