@@ -4,11 +4,12 @@
  * for a good one.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { validateStation } from "../../../src/devices/station-file/station-file.js";
+import { parseStationText, validateStation } from "../../../src/devices/station-file/station-file.js";
 import { isAppError } from "../../../src/domain/errors.js";
 import { createTopology } from "../../../src/station/topology.js";
 import { type Profiles, testProfiles } from "../../support/devices/harness.js";
 import { good } from "../../support/devices/station-fixture.js";
+import { doc } from "../../support/readme.js";
 
 let profiles: Profiles;
 beforeAll(async () => {
@@ -32,6 +33,14 @@ function errorsOf(pauseInputs: PauseInputs): Record<string, string> {
 }
 
 describe("pause inputs", () => {
+  it("the station file of docs/station.md#station-devices validates, its e-stop a pause input of seat front", () => {
+    const yaml = /```yaml\n(station:[\s\S]*?)```/.exec(doc("docs/station.md"))?.[1] ?? "";
+    const def = parseStationText("docs/station.md", yaml, profiles);
+    expect(def.station.pauseInputs).toEqual([
+      { device: "di", channel: "estop", seats: ["front"], reason: "Emergency stop pressed" },
+    ]);
+  });
+
   it("a pause channel of a DI module is taken; the topology knows it, its seats and its reason", () => {
     const def = validateStation(
       "station.yaml",
