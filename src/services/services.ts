@@ -237,6 +237,7 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     lockedLocations: () => repos.audits.lockedLocations(),
     pick: sd.config.pick ?? { ...DEFAULT_PICK_LIMITS, packAttributes: DEFAULT_PACK_MARKERS },
     devices: sd.devices ?? (() => []),
+    pausedSeats: () => repos.seatControl.pausedSeats(),
   };
   return {
     requests: createRequestsService(deps, unitOfWork),

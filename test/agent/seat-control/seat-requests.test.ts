@@ -83,6 +83,11 @@ describe("pause_seat and resume_seat", () => {
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ code: "scan_refused", details: { reason: "seat_paused" } });
     expect(t.agent.services.scanLookup.user("front")).toBeNull();
+    const state = await ok(t.call("GET", "/station/state"));
+    expect(state.seats.map((x: { seat: string; paused: boolean }) => [x.seat, x.paused])).toEqual([
+      ["back", false],
+      ["front", true],
+    ]);
     // the other seat works on
     await ok(t.call("POST", "/station/scans", { seat: "back", barcode: "BADGE-bob" }));
   });
