@@ -13,6 +13,7 @@ import type { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
 import { createStationEngine } from "../station/engine.js";
 import { scanRoutes } from "../station/routes/scan.routes.js";
+import { seatControlRoutes } from "../station/routes/seat-control.routes.js";
 import { stationRoutes } from "../station/routes/station.routes.js";
 import { createTopology, type StationTopology } from "../station/topology.js";
 
@@ -62,6 +63,9 @@ export function createStationPart(deps: {
     now: deps.now,
     log: deps.log.child({ part: "station" }),
     onScanLit: (seconds) => scanToLight.observe(seconds),
+    pausedSeats: svc.seatControl.pausedSeats,
+    pauseInput: (input, active) =>
+      svc.seatControl.input(input.seats, input.device, input.channel, active, input.reason),
   });
 
   // the simulated devices, by bin as the station file wires them (devices/drivers/sim/simulator.ts)
@@ -78,6 +82,7 @@ export function createStationPart(deps: {
     routes: [
       stationRoutes(svc.operations, () => svc.station.state(deps.now(), deps.config.site)),
       scanRoutes({ ...engine, last: () => (diverted ? null : engine.last()) }, sim),
+      seatControlRoutes(svc.seatControl),
     ],
     start: () => engine.start(),
     stop: () => engine.stop(),

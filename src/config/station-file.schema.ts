@@ -105,6 +105,18 @@ const deviceSchema = z.strictObject({
   transport,
 });
 
+/**
+ * An input that pauses seats while it is active (docs/station.md#pausing-a-seat): an e-stop or light
+ * curtain line, a bin-sensor channel of role `pause`. `seats`: the seats it holds (absent: every seat).
+ */
+const pauseInputSchema = z.strictObject({
+  device: id,
+  channel: z.string().min(1),
+  seats: z.array(id).min(1).max(16).optional(),
+  /** what the screen says while it holds a seat */
+  reason: z.string().min(1).max(255).optional(),
+});
+
 export const stationFileSchema = z.strictObject({
   station: z.strictObject({
     /** When given, must equal the config's `site` / `ppsId`: a file copied to the wrong box is refused. */
@@ -116,6 +128,7 @@ export const stationFileSchema = z.strictObject({
     seats: z.array(id).min(1).max(16),
     bins: z.array(binSchema).min(1).max(256),
     irtBin: binSchema.optional(),
+    pauseInputs: z.array(pauseInputSchema).max(64).optional(),
   }),
   devices: z.array(deviceSchema).max(256).default([]),
 });
@@ -123,3 +136,4 @@ export const stationFileSchema = z.strictObject({
 export type StationFile = z.infer<typeof stationFileSchema>;
 export type BinDefinition = z.infer<typeof binSchema>;
 export type DeviceDefinition = z.infer<typeof deviceSchema>;
+export type PauseInputDefinition = z.infer<typeof pauseInputSchema>;

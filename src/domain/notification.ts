@@ -12,6 +12,10 @@ export const NOTIFICATION_TYPES = [
   "put_information",
   "report_generation",
   "pack_information",
+  // the station's own: what happens to a seat (docs/mqtt.md#seat-notifications)
+  "seat_paused",
+  "seat_resumed",
+  "message_acknowledged",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

@@ -54,7 +54,8 @@ export const PERMISSIONS = {
   set_language: ["operator"],
   // the station's management: admins only. At a seat a supervisor's badge or PIN authorises one of these
   // (docs/station.md#supervisor-at-the-seat): a label skipped leaves an order without its label
-  set_mode: ["admin"],
+  // central also sets the mode (docs/mqtt.md#telling-a-seat)
+  set_mode: ["integration"],
   skip_label: ["admin"],
   correct_stock: ["admin"],
   read_dead_letters: ["admin"],
@@ -73,6 +74,14 @@ export const PERMISSIONS = {
   reset_training: ["admin"],
   // what GET /readyz says, for whoever may reach the broker
   health_check: ["integration"],
+  // what central tells a seat (docs/mqtt.md#telling-a-seat): pause and resume it, a message for its
+  // operator, signing the operator out; the operator acknowledges the message
+  pause_seat: ["integration"],
+  message_seat: ["integration"],
+  sign_out_operator: ["integration"],
+  acknowledge_message: ["operator"],
+  // a supervisor pauses and resumes a seat on its screen (docs/station.md#pausing-a-seat): admins
+  supervise_seat: ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Operation = keyof typeof PERMISSIONS;

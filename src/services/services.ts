@@ -12,6 +12,7 @@ import { createRequestsRepo } from "../db/requests.repo.js";
 import { createScanRepo } from "../db/scan.repo.js";
 import { createScreenRepo } from "../db/screen.repo.js";
 import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
+import { createSeatControlRepo } from "../db/seat-control.repo.js";
 import { createSecurityEventsRepo } from "../db/security-events.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
@@ -40,6 +41,7 @@ import { labelData } from "./pick/pick.service.js";
 import { createReportsService, publicBaseUrl } from "./report/report.service.js";
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup, createStationWork } from "./scan-lookup/scan-lookup.service.js";
+import { createSeatControl } from "./seat-control/seat-control.service.js";
 import { stationState } from "./station/station.service.js";
 import {
   type CommitTiming,
@@ -128,6 +130,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
     screenSessions: createScreenSessionsRepo(sqlite),
     securityEvents: createSecurityEventsRepo(sqlite),
     webhooks: createWebhooksRepo(sqlite),
+    seatControl: createSeatControlRepo(sqlite),
   };
 }
 
@@ -248,6 +251,7 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     pick: sd.config.pick ?? { ...DEFAULT_PICK_LIMITS, packAttributes: DEFAULT_PACK_MARKERS },
     capture: sd.config.station.capture ?? DEFAULT_CAPTURE_RULES,
     devices: sd.devices ?? (() => []),
+    pausedSeats: () => repos.seatControl.pausedSeats(),
   };
   return {
     requests: createRequestsService(deps, unitOfWork),
@@ -256,6 +260,12 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     station: { state: (at: number, site: string) => stationState(deps, at, site) },
     picks: { labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt) },
     workOrder: { nextHeldRelease: (at: number) => nextHeldRelease(deps, at) },
+    /** Pauses, messages and sign-outs a seat is told (docs/station.md#pausing-a-seat). */
+    seatControl: createSeatControl({
+      repo: repos.seatControl,
+      station: repos.station,
+      unitOfWork: unitOfWork.forStation(),
+    }),
   };
 }
 
@@ -290,7 +300,7 @@ export function createServices(sd: ServiceDeps) {
     onCommit: sd.onCommit,
     storage,
     ...(budget ? { budget } : {}),
-    memory: [repos.requests, repos.station, repos.audits],
+    memory: [repos.requests, repos.station, repos.audits, repos.seatControl],
   });
   const doors = createDoors(repos, unitOfWork, bus, sd);
   return {

@@ -74,3 +74,20 @@ export function binPress(bin: BinView): OpCall | null {
   if (bin.completePut) return { op: "release", externalServiceRequestId: bin.completePut };
   return null;
 }
+
+/**
+ * A paused seat's work (docs/station.md#pausing-a-seat): every bin and slot its pending work lit shows
+ * steady yellow (amber) without a quantity, so nobody takes or puts by it; the quantity comes back on
+ * resume, as the pending work was kept. Steady, where a bin waiting for its label blinks yellow.
+ */
+export const PAUSED_LIGHT: Desired = { mode: "show", color: "yellow" };
+
+/** The bins and slots held by the pending work of paused seats. */
+export function pausedWork(
+  seats: ReadonlyMap<string, SeatState>,
+  paused: ReadonlySet<string>,
+): { bins: Set<string>; slots: Set<string> } {
+  const mine = [...seats].filter(([seat]) => paused.has(seat)).map(([, s]) => s);
+  const held = heldBySeats(mine);
+  return { bins: new Set(held.bins.keys()), slots: new Set(held.slots.keys()) };
+}

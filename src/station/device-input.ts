@@ -6,11 +6,13 @@
 import type { Logger } from "pino";
 import type { DeviceEvent } from "../devices/hub.types.js";
 import { GS } from "../domain/gs1.js";
-import type { StationTopology } from "./topology.js";
+import type { PauseInput, StationTopology } from "./topology.js";
 
 interface Inputs<O> {
   scan(seat: string, barcode: string, source: string): O;
   press(binId: string, signal: "confirm" | "shortage" | "sensor"): O;
+  /** A pause input's level (docs/station.md#pausing-a-seat). */
+  pauseInput?(input: PauseInput, active: boolean): O;
 }
 
 /**
@@ -45,6 +47,8 @@ export function routeDeviceEvent<O>(
         return null;
       }
       out = engine.press(bin, e.button);
+    } else if (topology.pauseInputOf(e) && engine.pauseInput) {
+      out = engine.pauseInput(topology.pauseInputOf(e) as PauseInput, e.active);
     } else if (e.active) {
       const bin = topology.binOf(e);
       if (bin !== null) out = engine.press(bin, "sensor");

@@ -5,7 +5,15 @@
  * signal where the operator is looking.
  */
 import type { ScanLookup } from "../services/scan-lookup/scan-lookup.service.js";
-import { type BinView, binLight, heldBySeats, OFF, slotLight } from "./bin-lights.js";
+import {
+  type BinView,
+  binLight,
+  heldBySeats,
+  OFF,
+  PAUSED_LIGHT,
+  pausedWork,
+  slotLight,
+} from "./bin-lights.js";
 import type { createLightsShell } from "./lights.shell.js";
 import { pendingBin } from "./seat.machine.js";
 import type { SeatState } from "./seat.types.js";
@@ -13,7 +21,12 @@ import type { StationTopology } from "./topology.js";
 
 /** The part of the engine's state the lights read and keep. */
 export interface LitState {
-  deps: { topology: StationTopology; lookup: Pick<ScanLookup, "bins"> };
+  deps: {
+    topology: StationTopology;
+    lookup: Pick<ScanLookup, "bins">;
+    /** the seats a pause holds: their work's lights show the pause (bin-lights.ts PAUSED_LIGHT) */
+    pausedSeats?: (() => ReadonlySet<string>) | undefined;
+  };
   states: Map<string, SeatState>;
   lights: ReturnType<typeof createLightsShell>;
   /** the bins' state as last read; null after a change */
@@ -27,14 +40,20 @@ export function refreshLights(core: LitState): void {
   const { topology } = core.deps;
   core.bins ??= core.deps.lookup.bins();
   const held = heldBySeats(core.states.values());
+  const paused = pausedWork(core.states, core.deps.pausedSeats?.() ?? new Set());
   for (const b of core.bins) {
     const light = topology.binLight(b.id);
-    if (light) core.lights.set(light, binLight(b, held.bins.get(b.id)));
+    if (light)
+      core.lights.set(light, paused.bins.has(b.id) ? PAUSED_LIGHT : binLight(b, held.bins.get(b.id)));
   }
   for (const location of new Set([...core.litSlots, ...held.slots.keys()])) {
     const light = topology.slotLight(location);
     const q = held.slots.get(location);
-    if (light) core.lights.set(light, q === undefined ? OFF : slotLight(q));
+    if (light)
+      core.lights.set(
+        light,
+        q === undefined ? OFF : paused.slots.has(location) ? PAUSED_LIGHT : slotLight(q),
+      );
   }
   core.litSlots = new Set(held.slots.keys());
 }

@@ -34,7 +34,7 @@ import {
 } from "./seat.types.js";
 import { rememberStep, type UndoMemory, undoOf } from "./seat.undo.js";
 import { captureFacts, readSeatFacts } from "./seat-facts.js";
-import type { StationTopology } from "./topology.js";
+import type { PauseInput, StationTopology } from "./topology.js";
 
 /**
  * What one input came to: the engine's answer to a scan, a key-in or a bin's button or beam, and what
@@ -101,6 +101,10 @@ export interface EngineDeps {
   log: Logger;
   /** How long a scan took to light (seconds): until the last light command it caused was written. */
   onScanLit?: (seconds: number) => void;
+  /** The seats a pause holds (docs/station.md#pausing-a-seat): their inputs are refused, `seat_paused`. */
+  pausedSeats?: () => ReadonlySet<string>;
+  /** Keeps a pause input's level (one transaction); whether the seats' pauses changed. */
+  pauseInput?: (input: PauseInput, active: boolean) => boolean;
 }
 
 /** The engine's state between inputs (the lights' part: engine.lights.ts). */
@@ -225,10 +229,22 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
   return { seat, result: "done", as, did, ...(code ? { code } : {}), step: step.state.step, calls: ops };
 }
 
+/** A paused seat takes no input: refused with the error signal, nothing changed. */
+function pausedRefusal(core: EngineCore, seat: string): SeatStep | null {
+  if (!core.deps.pausedSeats?.().has(seat)) return null;
+  return { ok: false, reason: "seat_paused", message: `seat ${seat} is paused` };
+}
+
 function feed(core: EngineCore, seat: string, input: SeatInput): Outcome {
   const before = mustSeat(core, seat);
   // an operator's scan or key-in may be taken back; a button, a beam or a dropped work may not
-  return apply(core, seat, before, stepSeat(before, input), input.type === "scan" || input.type === "keyin");
+  return apply(
+    core,
+    seat,
+    before,
+    pausedRefusal(core, seat) ?? stepSeat(before, input),
+    input.type === "scan" || input.type === "keyin",
+  );
 }
 
 /** Takes the seat's last scan or key-in back when it committed nothing and is still valid (seat.undo.ts). */
@@ -392,7 +408,7 @@ export function createStationEngine(deps: EngineDeps) {
     problem(seat: string, kind: ProblemKind, quantity: number, next: PickTarget | null): Outcome {
       const before = mustSeat(core, seat);
       const mode = deps.lookup.mode();
-      const step = problemStep(before, { kind, quantity, mode, seat, next });
+      const step = pausedRefusal(core, seat) ?? problemStep(before, { kind, quantity, mode, seat, next });
       return tell(core, { kind: "problem", problem: kind, quantity }, apply(core, seat, before, step));
     },
 
@@ -400,6 +416,21 @@ export function createStationEngine(deps: EngineDeps) {
     undo: (seat: string, source = `api:${seat}`): Outcome =>
       tell(core, { kind: "undo", source }, undoAt(core, seat)),
     canUndo: (seat: string): boolean => undoOf(core.undo.get(seat) ?? null, mustSeat(core, seat)).ok,
+    /**
+     * A pause input's level (an e-stop, a light curtain): kept for the seats it holds, whose work's
+     * lights then show the pause (docs/station.md#pausing-a-seat).
+     */
+    pauseInput(input: PauseInput, active: boolean): Outcome {
+      const changed = deps.pauseInput?.(input, active) ?? false;
+      if (changed) refreshLights(core);
+      return {
+        seat: null,
+        result: changed ? "done" : "ignored",
+        as: "pause_input",
+        did: active ? "paused" : "resumed",
+        calls: [],
+      };
+    },
 
     /** Tell `watcher` about every input from now on (until `stop`). */
     watch(watcher: EngineWatcher): void {

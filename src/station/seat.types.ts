@@ -173,6 +173,8 @@ export const REFUSAL_REASONS = [
   // undo (seat.undo.ts): no scan to take back; the last input was confirmed (a supervisor corrects it)
   "nothing_to_undo",
   "undo_after_confirm",
+  // the seat is paused (central, a supervisor or its pause input): nothing is taken until it resumes
+  "seat_paused",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

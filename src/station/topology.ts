@@ -45,6 +45,16 @@ export interface StationTopology {
   signalBin(): string | null;
   /** That bin's light. */
   signalLight(): LightRef | null;
+  /** The pause input a sensor event is, with the seats it holds and its reason, or null (docs/station.md#pausing-a-seat). */
+  pauseInputOf(event: DeviceEvent): PauseInput | null;
+}
+
+/** A configured pause input (station file `station.pauseInputs`), its seats resolved. */
+export interface PauseInput {
+  device: string;
+  channel: string;
+  seats: readonly string[];
+  reason: string;
 }
 
 const key = (device: string, address: string) => `${device}\u0000${address}`;
@@ -76,6 +86,17 @@ export function createTopology(
   const bySlot = new Map(slots.map((s) => [s.location, s.light]));
   const signal = irtBin?.light ? irtBin : null;
   const binOfLight = (device: string, address: string) => byLight.get(key(device, address)) ?? null;
+  const pauses = new Map(
+    (def.station.pauseInputs ?? []).map((p) => [
+      key(p.device, p.channel),
+      {
+        device: p.device,
+        channel: p.channel,
+        seats: p.seats ?? seats,
+        reason: p.reason ?? `${p.channel} is active`,
+      },
+    ]),
+  );
 
   return {
     seats,
@@ -94,6 +115,7 @@ export function createTopology(
     slotLight: (location) => bySlot.get(location) ?? null,
     signalBin: () => signal?.id ?? null,
     signalLight: () => signal?.light ?? null,
+    pauseInputOf: (e) => (e.type === "sensor" ? (pauses.get(key(e.deviceId, e.channel)) ?? null) : null),
   };
 }
 

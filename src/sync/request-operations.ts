@@ -6,11 +6,20 @@ import { catalogInputSchema } from "../domain/catalog.schema.js";
 import { deadLetterReplaySchema } from "../domain/dead-letter.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
 import { replayRequestSchema } from "../domain/notification-replay.schema.js";
+import {
+  pauseSeatSchema,
+  resumeSeatSchema,
+  seatMessageSchema,
+  signOutSchema,
+} from "../domain/seat-control.schema.js";
 import { requestIdSchema, stagePutSchema } from "../domain/service-request.schema.js";
-import { rackPresentedSchema } from "../domain/station.schema.js";
+import { rackPresentedSchema, stationModeSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/services.js";
 import type { StationStatus } from "../services/status/station-status.js";
 import { costly, operation, query, type RequestOperations, slowOperation, storing } from "./requests.js";
+
+/** Who paused a seat or wrote to it when central names nobody. */
+const CENTRAL = "central";
 
 /** What the station's own requests need besides the use cases. */
 export interface StationRequestDeps {
@@ -78,5 +87,17 @@ export function requestOperations(s: Services, station: StationRequestDeps): Req
     // what `pps-edge status` says (GET /readyz); read-only, so answered afresh each time and not kept
     // in the inbox
     health_check: query(z.object({}).strict(), () => station.status()),
+    // what central tells a seat (docs/mqtt.md#telling-a-seat): `by` names who, as central shows them
+    pause_seat: operation(pauseSeatSchema, (b) =>
+      s.seatControl.pause(b.seat, "central", b.by ?? CENTRAL, b.reason),
+    ),
+    resume_seat: operation(resumeSeatSchema, (b) => s.seatControl.resume(b.seat, "central", b.by ?? CENTRAL)),
+    // PUT /station/mode: the mode is the station's, every seat works in it
+    set_mode: operation(stationModeSchema, (b) => {
+      s.operations.setMode(b.mode);
+      return { mode: b.mode };
+    }),
+    send_message: operation(seatMessageSchema, (b) => s.seatControl.send(b.seat, b.text, b.by ?? CENTRAL)),
+    sign_out: operation(signOutSchema, (b) => s.seatControl.signOut(b.seat)),
   };
 }

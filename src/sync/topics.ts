@@ -29,6 +29,12 @@ export const REQUEST_NAMES = [
   "backup",
   "replay_dead_letters",
   "health_check",
+  // what central tells a seat (docs/mqtt.md#telling-a-seat)
+  "pause_seat",
+  "resume_seat",
+  "set_mode",
+  "send_message",
+  "sign_out",
 ] as const;
 export type RequestName = (typeof REQUEST_NAMES)[number];
 
@@ -52,6 +58,11 @@ export const REQUEST_OPERATION: Readonly<Record<RequestName, Operation>> = {
   backup: "backup",
   replay_dead_letters: "replay_dead_letters",
   health_check: "health_check",
+  pause_seat: "pause_seat",
+  resume_seat: "pause_seat",
+  set_mode: "set_mode",
+  send_message: "message_seat",
+  sign_out: "sign_out_operator",
 };
 
 /** The requests `role` may not send (docs/mqtt.md#roles): for an admin, none. */

@@ -15,8 +15,11 @@ export const channelSchema = z.strictObject({
   /** Raw bit value that means "active" (a shaded beam reads 0 [SRC 40]). */
   activeWhen: z.literal([0, 1]),
   debounceMs: z.int().min(0).optional(),
-  /** What the channel stands for at the station; absent = bin presence. */
-  role: z.enum(["presence", "confirm", "shortage"]).optional(),
+  /**
+   * What the channel stands for at the station; absent = bin presence. `pause`: an e-stop or light
+   * curtain line that pauses seats while active (docs/station.md#pausing-a-seat).
+   */
+  role: z.enum(["presence", "confirm", "shortage", "pause"]).optional(),
 });
 
 export const sensorShape = {

@@ -148,6 +148,7 @@ function binChecker(devices: ReadonlyMap<string, Declared>, add: Add) {
           add([...at, part, "channel"], `is a ${role} input`);
         else if (part === "button" && role === "presence")
           add([...at, part, "channel"], "is a presence input");
+        else if (part === "button" && role === "pause") add([...at, part, "channel"], "is a pause input");
       }
     }
   };
@@ -172,5 +173,37 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
     if (binIds.has(file.station.irtBin.id)) add(["station", "irtBin", "id"], "is also an order bin");
     checkBin(file.station.irtBin, ["station", "irtBin"]);
   }
+  pauseInputIssues(file, profiles, seats, add);
   return issues;
+}
+
+/** Each pause input: a bin-sensor channel of role `pause`, listed once, holding seats the file has. */
+function pauseInputIssues(file: StationFile, profiles: Profiles, seats: ReadonlySet<string>, add: Add): void {
+  const seen = new Set<string>();
+  (file.station.pauseInputs ?? []).forEach((p, i) => {
+    const at = ["station", "pauseInputs", i];
+    const k = `${p.device}\u0000${p.channel}`;
+    if (seen.has(k)) add([...at, "channel"], "is listed twice");
+    seen.add(k);
+    p.seats?.forEach((s, j) => {
+      if (!seats.has(s)) add([...at, "seats", j], `names no seat (${s})`);
+    });
+    const problem = pauseChannelProblem(file, profiles, p.device, p.channel);
+    if (problem) add([...at, problem.field], problem.message);
+  });
+}
+
+/** Why a pause input's device or channel is not one, or null. */
+function pauseChannelProblem(file: StationFile, profiles: Profiles, deviceId: string, channel: string) {
+  const device = file.devices.find((d) => d.id === deviceId);
+  if (!device) return { field: "device", message: `names no device (${deviceId})` };
+  if (device.kind !== "bin-sensor")
+    return { field: "device", message: `${deviceId} is a ${device.kind}, not a bin-sensor` };
+  const profile = device.profile === "sim" ? undefined : profiles.get(device.profile);
+  if (profile?.kind !== "bin-sensor") return null;
+  const ch = profile.sensor.channels.find((c) => c.name === channel);
+  if (!ch) return { field: "channel", message: `profile ${profile.profileId} has no channel ${channel}` };
+  if (ch.role !== "pause")
+    return { field: "channel", message: `is a ${ch.role ?? "presence"} input, not a pause input` };
+  return null;
 }

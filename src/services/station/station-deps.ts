@@ -9,4 +9,6 @@ export interface StationDeps extends PickDeps {
    * shape is the device hub's; the station only passes it on.
    */
   devices: () => readonly unknown[];
+  /** The seats a pause holds (docs/station.md#pausing-a-seat): shown with each seat; none when absent. */
+  pausedSeats?: () => ReadonlySet<string>;
 }

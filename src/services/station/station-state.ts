@@ -11,6 +11,7 @@ export function stationState(deps: StationDeps, now: number, site: string) {
     presentedAt: new Date(r.presentedAt).toISOString(),
   }));
   const picks = pickQueue(deps, now);
+  const paused = deps.pausedSeats?.() ?? new Set<string>();
   return {
     site,
     ppsId: deps.ppsId,
@@ -19,6 +20,7 @@ export function stationState(deps: StationDeps, now: number, site: string) {
       seat: s.seat,
       user: s.userName,
       loggedInAt: s.loggedInAt === null ? null : new Date(s.loggedInAt).toISOString(),
+      paused: paused.has(s.seat),
     })),
     bins: station.bins().map((b) => ({
       ppsBinId: b.id,

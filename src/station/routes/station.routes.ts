@@ -30,7 +30,13 @@ const stationView = z.looseObject({
   ppsId: z.string(),
   mode: stationModeSchema.shape.mode,
   seats: z.array(
-    z.object({ seat: z.string(), user: z.string().nullable(), loggedInAt: z.string().nullable() }),
+    z.object({
+      seat: z.string(),
+      user: z.string().nullable(),
+      loggedInAt: z.string().nullable(),
+      // the seat is paused (docs/station.md#pausing-a-seat)
+      paused: z.boolean(),
+    }),
   ),
   bins: z.array(z.looseObject({ ppsBinId: z.string(), state: z.string(), requests: z.array(z.unknown()) })),
   racks: z.array(z.object({ msu: z.string(), locations: z.array(z.string()), presentedAt: z.string() })),

@@ -19,6 +19,13 @@ import { BADGE_PREFIX, EXCEPTION_PREFIX, type ExceptionCode } from "../scan-code
 import { pendingBin } from "../seat.machine.js";
 import type { ProblemKind } from "../seat.problem.js";
 import type { PickTarget, SeatState, StationMode } from "../seat.types.js";
+import {
+  NO_SEAT_CONTROL,
+  pausedTap,
+  type SeatControlAction,
+  type SeatControlTaps,
+  seatControlTap,
+} from "./seat-control-actions.js";
 import type { Lang, Problem } from "./state/types.js";
 
 /** The answer to a reprint: whether the label printed, within the time the tap waits for it. */
@@ -49,6 +56,7 @@ export type ScreenAction = (
   // a seat that runs a whole shift: the last scan taken back; a queued audit begun at the seat
   | { type: "undo" }
   | { type: "audit_begin" }
+  | SeatControlAction
 ) &
   Versioned;
 
@@ -75,6 +83,10 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   capture: "seat_input",
   undo: "seat_input",
   audit_begin: "audit_begin",
+  // a supervisor pauses and resumes the seat (admins); the operator acknowledges a message
+  pause: "supervise_seat",
+  resume: "supervise_seat",
+  acknowledge: "acknowledge_message",
 };
 
 export interface ScreenActionDeps {
@@ -121,6 +133,8 @@ export interface ScreenActionDeps {
   simulatedScan: (seat: string, barcode: string) => Outcome | undefined;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
   record(seat: string, input: { kind: "tap"; text: string; action?: string }, outcome: Outcome): void;
+  /** Pauses, resumes and messages (services/seat-control); none: those taps are not available. */
+  control?: SeatControlTaps;
 }
 
 const refusal = (seat: string, reason: string, message: string): Outcome => ({
@@ -257,9 +271,18 @@ export function createScreenActions(deps: ScreenActionDeps) {
     return operation(seat, bin, result === "printed" ? "reprinted" : "print_sent", () => {});
   }
 
-  function run(seat: string, a: ScreenAction): Outcome | Promise<Outcome> {
+  const control = { control: deps.control ?? NO_SEAT_CONTROL, user: deps.user, record: deps.record };
+
+  /** `by`: the user signed in on the screen, if any (who paused or resumed the seat). */
+  function run(seat: string, a: ScreenAction, by: string | null = null): Outcome | Promise<Outcome> {
     fresh(deps, seat, a.version);
+    const paused = pausedTap(control, seat, a.type);
+    if (paused) return paused;
     switch (a.type) {
+      case "pause":
+      case "resume":
+      case "acknowledge":
+        return seatControlTap(control, seat, a, by);
       case "reprint":
         return reprint(seat, a.bin);
       case "problem":

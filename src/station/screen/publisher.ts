@@ -10,6 +10,7 @@
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
 import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../domain/screen-rows.js";
+import type { PauseSource } from "../../domain/seat-pause.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
 import type { EngineInput, Outcome } from "../engine.js";
@@ -75,6 +76,10 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   undoable?(seat: string): boolean;
   /** An audit queued for the station, not begun yet: the seat in audit mode can begin it. */
   queuedAudit?(): string | null;
+  /** The sources holding a seat paused, every paused seat, and a seat's oldest open message (seat-control). */
+  pauses?(seat: string): readonly PauseSource[];
+  pausedSeats?(): ReadonlySet<string>;
+  message?(seat: string): { id: number; text: string; by: string; sentAt: number } | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -189,6 +194,9 @@ function seatScreen(
     training: station.training === true,
     undoable: reads.undoable?.(seat) ?? false,
     queuedAudit: mode === "audit" ? (reads.queuedAudit?.() ?? null) : null,
+    pauses: reads.pauses?.(seat) ?? [],
+    pausedSeats: reads.pausedSeats?.() ?? new Set(),
+    message: reads.message?.(seat) ?? null,
   });
 }
 

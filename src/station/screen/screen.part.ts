@@ -34,7 +34,7 @@ interface ScreenPartDeps {
   store: ScreenStore;
   services: Pick<
     Services,
-    "bus" | "operations" | "auth" | "screenSessions" | "budget" | "securityLog" | "audits"
+    "bus" | "operations" | "auth" | "screenSessions" | "budget" | "securityLog" | "audits" | "seatControl"
   >;
   /** The devices' health: a seat whose real scanner is down takes typed codes. */
   hub: Pick<DeviceHub, "health">;
@@ -127,6 +127,9 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       link: () => deps.link?.() ?? null,
       undoable: deps.engine.canUndo,
       queuedAudit: () => deps.store.queuedAudit?.() ?? null,
+      pauses: deps.services.seatControl.pauses,
+      pausedSeats: deps.services.seatControl.pausedSeats,
+      message: (seat) => deps.services.seatControl.openMessages().find((m) => m.seat === seat) ?? null,
     },
     station: {
       site: config.site,
@@ -199,6 +202,7 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
       ]);
     },
     record: publisher.record,
+    control: deps.services.seatControl,
   });
 }
 

@@ -29,7 +29,7 @@ export function createTrainingScreenPort(own: ScreenPort, training: (seat: strin
         mine.delete(sub);
       };
     },
-    act: (seat, action) => portOf(seat).act(seat, action),
+    act: (seat, action, by) => portOf(seat).act(seat, action, by),
     // supervisors are the station's users, whichever station the seat works against
     ...(own.supervisor ? { supervisor: own.supervisor } : {}),
   };

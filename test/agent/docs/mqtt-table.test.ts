@@ -4,10 +4,10 @@ import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { codes, doc, section, tableRows } from "../../support/readme.js";
 
 /** The station's own requests: no HTTP call stands behind them (their row says "none"). */
-const STATION_ONLY = ["backup"];
+const STATION_ONLY = ["backup", "sign_out"];
 
 const rows = tableRows(section("Requests and responses", doc("docs/mqtt.md")))
-  .filter((cells) => /^(`POST|`DELETE|`GET|none)/.test(cells[1] ?? ""))
+  .filter((cells) => /^(`POST|`PUT|`DELETE|`GET|none)/.test(cells[1] ?? ""))
   .map(([request = "", http = ""]) => ({
     request: codes(request)[0] ?? "",
     call: http.startsWith("none") ? "" : (codes(http)[0] ?? ""),

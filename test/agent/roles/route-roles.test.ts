@@ -60,10 +60,15 @@ const EXPECTED: Record<string, Role[]> = {
   "GET /station/seats/:seat/screen": O,
   "GET /station/seats/:seat/screen/events": O,
   "POST /station/seats/:seat/screen/actions": O,
-  "PUT /station/mode": A,
   "GET /station/training": O,
   "PUT /station/seats/:seat/training": A,
   "POST /station/training/reset": A,
+  // central sets the station's mode too (docs/mqtt.md#telling-a-seat); operators never
+  "PUT /station/mode": I,
+  // what central tells a seat (docs/mqtt.md#telling-a-seat)
+  "POST /station/seats/:seat/pause": I,
+  "POST /station/seats/:seat/resume": I,
+  "POST /station/seats/:seat/messages": I,
   "PUT /station/stock": A,
   // central reads what it missed, over HTTP as over MQTT (request/replay_notifications)
   "GET /station/notifications": I,

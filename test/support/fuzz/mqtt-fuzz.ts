@@ -40,6 +40,12 @@ const ENDPOINT: Record<RequestName, string | null> = {
   replay_dead_letters: "post /station/outbox/dead-letters/replay",
   // no body over HTTP either: GET /readyz and GET /station/state, which it sums up
   health_check: "get /readyz",
+  // the seat's own requests name the seat in the body; over HTTP it is the path's (station.routes.ts)
+  pause_seat: null,
+  resume_seat: null,
+  set_mode: "put /station/mode",
+  send_message: null,
+  sign_out: null,
 };
 
 /** The operations' schemas are all these tests read: the agent's own status is never asked for. */

@@ -46,6 +46,8 @@ const HTTP_ROUTE: Partial<Record<Operation, string>> = {
   set_mode: "PUT /station/mode",
   empty_bin: "POST /station/bins/:ppsBinId/empty",
   release_put: "POST /station/puts/:externalServiceRequestId/release",
+  pause_seat: "POST /station/seats/:seat/pause",
+  message_seat: "POST /station/seats/:seat/messages",
 };
 
 /** A well-formed body of each tap: the rule is checked before what the tap does. */
@@ -68,6 +70,9 @@ const TAPS: Record<keyof typeof SCREEN_ACTION_OPERATION, Record<string, unknown>
   capture: { value: "SN-1" },
   undo: {},
   audit_begin: {},
+  pause: { reason: "door check" },
+  resume: {},
+  acknowledge: { id: 1 },
 };
 
 let t: TestAgent;
@@ -148,10 +153,14 @@ describe("one rule per operation, at every door", () => {
       ...Object.values(REQUEST_OPERATION),
       ...Object.values(SCREEN_ACTION_OPERATION),
     ]);
-    // reached only by MQTT (`backup`, `health_check` beside the open /readyz) or only by the screen
+    // reached only by MQTT (`backup`, `health_check` beside the open /readyz, `sign_out_operator`) or
+    // only by the screen (a supervisor's pause, a message acknowledged)
     const oneDoor = [
       "backup",
       "health_check",
+      "sign_out_operator",
+      "supervise_seat",
+      "acknowledge_message",
       "reprint_label",
       "set_language",
       "skip_label",

@@ -26,10 +26,13 @@ interface WatchedRead extends Omit<PointRead, "channels"> {
   channels: Array<{ channel: SensorChannel; debounce: Debouncer }>;
 }
 
-/** Presence channels give `sensor` events; confirm/shortage inputs give `button` events when pressed. */
+/**
+ * Presence and pause channels give `sensor` events (a pause input is a level: both edges count,
+ * docs/station.md#pausing-a-seat); confirm/shortage inputs give `button` events when pressed.
+ */
 function emitEdge(ctx: AdapterContext, channel: SensorChannel, active: boolean, at: number): void {
   const role = channel.role ?? "presence";
-  if (role === "presence")
+  if (role === "presence" || role === "pause")
     ctx.emit({ type: "sensor", deviceId: ctx.deviceId, channel: channel.name, active, at });
   else if (active)
     ctx.emit({ type: "button", deviceId: ctx.deviceId, address: channel.name, button: role, at });
@@ -43,8 +46,12 @@ function readChannels(ctx: AdapterContext, r: WatchedRead, data: Uint8Array, at:
       ctx.status.error(`channel ${channel.name}: bit ${channel.bit} not in the answer`);
       continue;
     }
+    const first = debounce.level === null;
     const edge = debounce.update(bit === channel.activeWhen, at);
     if (edge !== null) emitEdge(ctx, channel, edge, at);
+    // a pause input's first reading counts too: an e-stop pressed before the start holds the seats, and
+    // one released while the agent was stopped lets go of them
+    else if (first && channel.role === "pause") emitEdge(ctx, channel, debounce.level === true, at);
   }
 }
 

@@ -75,7 +75,7 @@ export class SimSensors implements DeviceAdapter {
 
   /** Sets a channel; an event follows only when the level changed, as with a real polled input. */
   set(channel: string, active: boolean): void {
-    let role: "presence" | "confirm" | "shortage" = "presence";
+    let role: "presence" | "confirm" | "shortage" | "pause" = "presence";
     if (this.profile?.kind === "bin-sensor") {
       const ch = this.profile.sensor.channels.find((c) => c.name === channel);
       if (!ch) throw new RangeError(`profile ${this.profile.profileId} has no channel ${channel}`);
@@ -85,7 +85,8 @@ export class SimSensors implements DeviceAdapter {
     this.levels.set(channel, active);
     this.ctx.status.seen();
     const at = this.ctx.now();
-    if (role === "presence")
+    // a pause input is a level, like presence: both edges count (docs/station.md#pausing-a-seat)
+    if (role === "presence" || role === "pause")
       this.ctx.emit({ type: "sensor", deviceId: this.ctx.deviceId, channel, active, at });
     else if (active)
       this.ctx.emit({ type: "button", deviceId: this.ctx.deviceId, address: channel, button: role, at });

@@ -391,6 +391,26 @@ export const en = {
   "ui.supervisor_ok": "Authorise",
   "ui.supervisor_refused": "Not a supervisor's badge or PIN, or not theirs to authorise",
   "ui.supervisor_throttled": "Too many wrong PINs: wait, then try again",
+  // what central or a supervisor told the seat (docs/station.md#pausing-a-seat)
+  "instruction.seat_paused": "This seat is paused: wait until it is resumed",
+  "refusal.seat_paused": "This seat is paused",
+  "instead.seat_paused": "Wait until the seat is resumed",
+  "did.seat_paused": "Seat paused",
+  "did.seat_resumed": "Seat resumed",
+  "did.message_acknowledged": "Message acknowledged",
+  "ui.paused_title": "Seat paused",
+  "ui.paused_by_central": "Paused by {by} (central)",
+  "ui.paused_by_supervisor": "Paused by {by} (supervisor)",
+  "ui.paused_by_input": "Paused by {by} (safety input)",
+  "ui.paused_since": "since {time}",
+  "ui.paused_input_note": "It resumes by itself when the safety input clears",
+  "ui.resume": "Resume",
+  "ui.pause": "Pause seat",
+  "ui.pause_reason": "Reason",
+  "ui.pause_confirm": "Pause",
+  "ui.cancel_dialog": "Cancel",
+  "ui.message_title": "Message from {by}",
+  "ui.message_acknowledge": "Got it",
 } as const;
 
 export type MessageKey = keyof typeof en;

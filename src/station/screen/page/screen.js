@@ -8,6 +8,7 @@
 /** @import { NumpadOptions, Tap } from "./render.js" */
 import { $, $as, fill, h, msg, t, useCatalogue } from "./dom.js";
 import { keepInView, render } from "./render.js";
+import { renderSeatControl } from "./seat-control.js";
 import { play, unlock } from "./sound.js";
 import { supervisedTap } from "./supervisor.js";
 import { closeProblems, confirmException, openProblems } from "./task.js";
@@ -124,6 +125,7 @@ async function show(s) {
         openNumpad: (opts) => openNumpad({ keyin: null, ...opts }),
       }),
   });
+  renderSeatControl(s, act);
   sounds(s, first);
   outage();
 }

@@ -46,6 +46,8 @@ const ASSETS = [
   "training.js",
   "supervisor.js",
   "shift.css",
+  "seat-control.js",
+  "seat-control.css",
 ];
 
 const signInBody = z

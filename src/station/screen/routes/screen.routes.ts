@@ -3,6 +3,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.js";
 import { type Operation, rolesFor } from "../../../domain/permissions.js";
+import { pauseSeatSchema } from "../../../domain/seat-control.schema.js";
 import { type SecurityEventInput, supervisorAuthorisedEvent } from "../../../domain/security-event.js";
 import {
   type SupervisorCredential,
@@ -33,7 +34,8 @@ export interface ScreenPort {
   state(seat: string): unknown;
   /** `listener` gets the state's JSON at once and on every change until the returned function is called. */
   subscribe(seat: string, listener: (json: string) => void): () => void;
-  act(seat: string, action: ScreenActionBody): Outcome | Promise<Outcome>;
+  /** `by`: the user signed in on the screen, or the supervisor who authorised the tap (none for a key session). */
+  act(seat: string, action: ScreenActionBody, by?: string | null): Outcome | Promise<Outcome>;
   /** A supervisor at the seat (docs/station.md#supervisor-at-the-seat); none: a credential is refused. */
   supervisor?: SupervisorPort;
 }
@@ -91,6 +93,10 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("capture"), value: z.string().min(1).max(64) }),
   action({ type: z.literal("undo") }),
   action({ type: z.literal("audit_begin") }),
+  // a supervisor pauses or resumes the seat; the operator acknowledges a message (docs/station.md#pausing-a-seat)
+  action({ type: z.literal("pause"), reason: pauseSeatSchema.shape.reason }),
+  action({ type: z.literal("resume") }),
+  action({ type: z.literal("acknowledge"), id: z.number().int().min(1) }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 
@@ -251,7 +257,7 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
       // a tap is held to the rule of the operation it performs, as that operation's route is; a
       // supervisor's credential stands in for the caller's role for this one action
       if (by === null) guard.permit(c, caller, rolesFor(op), action.type);
-      const out = await port.act(seat, action);
+      const out = await port.act(seat, action, by?.supervisor ?? caller.user?.username ?? null);
       if (by !== null)
         port.supervisor?.record(
           supervisorAuthorisedEvent({

@@ -23,6 +23,7 @@ import {
   signalOf,
   soundOf,
 } from "./operator.js";
+import { messageOf, pausedAllowed, pauseOf, withPausedLights } from "./seat-control.js";
 import { shiftOf } from "./shift.js";
 import { stationNoticesOf } from "./station-notices.js";
 import { auditTask, pickTask, putTask } from "./task.js";
@@ -168,8 +169,9 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
         : input.mode === "put"
           ? putTask(input, state)
           : auditTask(input, state);
-  const bins = binTiles(input, state);
-  const allowed = allowedOf(input, state);
+  const pause = pauseOf(input);
+  const bins = withPausedLights(binTiles(input, state), input);
+  const allowed = pause ? pausedAllowed(allowedOf(input, state)) : allowedOf(input, state);
   const notices = [...noticesOf(input), ...stationNoticesOf(input)];
   return {
     site: input.site,
@@ -186,7 +188,7 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
       lastError: d.lastError,
     })),
     simulatedScanner: input.simulatedScanner,
-    instruction: instructionOf(input, state),
+    instruction: pause ? say("seat_paused") : instructionOf(input, state),
     task,
     bins,
     lastEvent: input.lastEvent,
@@ -194,7 +196,7 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     operators: input.operator === null ? input.operators : [],
     alert: alertOf(input, REFUSAL_KEYS, INSTEAD_KEYS),
     card: cardOf(input, state, bins),
-    problems: problemsOf(input, state),
+    problems: pause ? [] : problemsOf(input, state),
     notices,
     manualEntry: manualEntryOf(notices),
     keyin: captureKeyin(state, keyinOf(input, state, allowed.keyin)),
@@ -202,5 +204,7 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     capture: captureOf(input, state),
     training: input.training === true,
     ...shiftOf(input, task),
+    pause,
+    message: messageOf(input),
   };
 }

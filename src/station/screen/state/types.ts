@@ -6,6 +6,7 @@
  */
 import type { DeviceHealth } from "../../../devices/hub.types.js";
 import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../../domain/screen-rows.js";
+import type { PauseSource } from "../../../domain/seat-pause.js";
 import type { BinView, Desired } from "../../bin-lights.js";
 import type { ExceptionCode } from "../../scan-codes.js";
 import type { ProblemKind } from "../../seat.problem.js";
@@ -45,6 +46,8 @@ export const INSTRUCTIONS = [
   "scan_expiry",
   // an audit queued for the station: the seat begins it with a tap (shift.ts)
   "begin_audit",
+  // the seat is paused (docs/station.md#pausing-a-seat)
+  "seat_paused",
 ] as const;
 export type Instruction = (typeof INSTRUCTIONS)[number];
 
@@ -84,6 +87,10 @@ export const DIDS = [
   // a seat that runs a whole shift: the last scan taken back, an audit begun at the seat
   "undone",
   "audit_begun",
+  // what central or a supervisor told the seat (docs/station.md#pausing-a-seat)
+  "seat_paused",
+  "seat_resumed",
+  "message_acknowledged",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----
@@ -142,6 +149,13 @@ export interface ScreenInput {
   undoable?: boolean;
   /** an audit queued for the station, not begun: the seat in audit mode can begin it */
   queuedAudit?: string | null;
+  // ---- what central or a supervisor told the seat (docs/station.md#pausing-a-seat) ----
+  /** the sources holding this seat paused (none: it works) */
+  pauses?: readonly PauseSource[];
+  /** every paused seat: their work's bins show the pause on this screen too */
+  pausedSeats?: ReadonlySet<string>;
+  /** the oldest message for this seat not yet acknowledged */
+  message?: { id: number; text: string; by: string; sentAt: number } | null;
 }
 
 /** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
@@ -368,6 +382,27 @@ export interface ScreenState {
   afterConfirm: Msg | null;
   /** closing the audit slot now counts every line 0: the page asks this first ("close slot X at 0?") */
   closeSlotAsks: Msg | null;
+  /** the pause holding the seat, or null (docs/station.md#pausing-a-seat) */
+  pause: SeatPause | null;
+  /** a message from central for the operator, until acknowledged, or null */
+  message: SeatMessage | null;
+}
+
+// ---- what central or a supervisor told the seat (docs/station.md#pausing-a-seat) ----
+
+/** Why the seat is paused: each source holding it, who or what, and the reason. */
+export interface SeatPause {
+  sources: Array<{ kind: PauseSource["kind"]; by: string; reason: string; since: string }>;
+  /** a supervisor may resume it here: central or a supervisor paused it (an input clears by itself) */
+  resumable: boolean;
+}
+
+/** A message for the operator, shown until acknowledged. */
+export interface SeatMessage {
+  id: number;
+  text: string;
+  by: string;
+  sentAt: string;
 }
 
 // ---- capture of serial numbers, lots and expiry dates (docs/capture.md#at-the-seat) ----

@@ -126,12 +126,14 @@ describe("sensor profiles", () => {
     const p = get("modbus-di-16", "bin-sensor");
     const pt = p.sensor.modbus?.points.inputs;
     expect(pt).toMatchObject({ fc: 2, type: "bits" });
-    // inputs 0 and 9 on: bin-1 confirm pressed, bin-2 present
+    // inputs 0 and 9 on: bin-1 confirm pressed, bin-2 present; input 15 off: the e-stop's normally
+    // closed contact is open, so the pause input is active
     const state = poll(p, withCrc(hex("02 02 02 01 02")));
     expect(
       Object.entries(state)
         .filter(([, on]) => on)
         .map(([name]) => name),
-    ).toEqual(["bin-1-confirm", "bin-2-present"]);
+    ).toEqual(["bin-1-confirm", "bin-2-present", "estop"]);
+    expect(poll(p, withCrc(hex("02 02 02 01 82"))).estop).toBe(false);
   });
 });
