@@ -76,6 +76,8 @@ export interface SeatFacts {
   puts: PutTarget[];
   /** the audit being counted at the station (audit mode) */
   audit: AuditView | null;
+  /** pick work for the scan exists, but only lit at another seat (left out of `picks`) */
+  otherSeat?: boolean;
 }
 
 export type SeatState =
@@ -146,6 +148,8 @@ export const REFUSAL_REASONS = [
   "level_barcode",
   // a bin's button pressed while no seat's work lit it and the bin has nothing to take away
   "bin_not_lit",
+  // the only work for the scan is lit at another seat (docs/station.md#two-seats-one-station)
+  "other_seat",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

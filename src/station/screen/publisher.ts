@@ -20,6 +20,7 @@ import { isLang } from "./messages/messages.js";
 import type { ScreenEventInput } from "./state/event.js";
 import { createLastEvents } from "./state/last-events.js";
 import { nextPick } from "./state/operator.js";
+import { seatWork } from "./state/seat-work.js";
 import { deriveScreen } from "./state/state.js";
 import type { BinOrder, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
 import { nextVersion, type Versioned } from "./state/version.js";
@@ -272,8 +273,10 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
     state: (seat: string): ScreenState => state(seat),
 
     /** The pick line the screen shows next (what a problem before a scan is about), or null. */
-    next: (_seat: string) =>
-      deps.reads.mode() === "pick" ? nextPick({ pickLines: deps.reads.pickLines() }) : null,
+    next: (seat: string) =>
+      deps.reads.mode() === "pick"
+        ? nextPick(seatWork({ seat, seats: seatStates(), pickLines: deps.reads.pickLines() }))
+        : null,
 
     /** Calls `listener` with the state's JSON now and on every change, until the returned function. */
     subscribe(seat: string, listener: ScreenListener): () => void {

@@ -278,4 +278,7 @@ export const de: Record<MessageKey, string> = {
   "ui.outcome_short": "Unvollständig",
   "ui.outcome_complete": "Vollständig",
   "ui.bin_signal_error": "Abgelehnt: siehe oben",
+  // ---- the shift's paths (docs/station.md#two-seats-one-station and after) ----
+  "refusal.other_seat": "Ein anderer Platz arbeitet an dieser Position",
+  "instead.other_seat": "Die Position auf der eigenen Karte nehmen",
 };

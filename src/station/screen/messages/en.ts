@@ -276,6 +276,9 @@ export const en = {
   "ui.outcome_short": "Short",
   "ui.outcome_complete": "Complete",
   "ui.bin_signal_error": "Refused: see above",
+  // ---- the shift's paths (docs/station.md#two-seats-one-station and after) ----
+  "refusal.other_seat": "Another seat is working on this line",
+  "instead.other_seat": "Take the line on your own card",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -22,6 +22,7 @@ import {
   signalOf,
   soundOf,
 } from "./operator.js";
+import { seatWork } from "./seat-work.js";
 import { auditTask, pickTask, putTask } from "./task.js";
 import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
 
@@ -148,7 +149,8 @@ export function allowedOf(input: ScreenInput, state: SeatState): Allowed {
 }
 
 /** The state less its version (the publisher numbers it: version.ts). */
-export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
+export function deriveScreen(all: ScreenInput): Omit<ScreenState, "version"> {
+  const input = seatWork(all);
   const state = input.seats.get(input.seat) ?? READY;
   const task =
     input.operator === null
