@@ -281,4 +281,7 @@ export const de: Record<MessageKey, string> = {
   // ---- the shift's paths (docs/station.md#two-seats-one-station and after) ----
   "refusal.other_seat": "Ein anderer Platz arbeitet an dieser Position",
   "instead.other_seat": "Die Position auf der eigenen Karte nehmen",
+  "ui.help": "Hilfe",
+  "ui.help_confirm": "Aufsicht an Platz {seat} rufen?",
+  "ui.help_call": "Ja, Aufsicht rufen",
 };

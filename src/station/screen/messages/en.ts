@@ -279,6 +279,9 @@ export const en = {
   // ---- the shift's paths (docs/station.md#two-seats-one-station and after) ----
   "refusal.other_seat": "Another seat is working on this line",
   "instead.other_seat": "Take the line on your own card",
+  "ui.help": "Help",
+  "ui.help_confirm": "Call a supervisor to seat {seat}?",
+  "ui.help_call": "Yes, call a supervisor",
 } as const;
 
 export type MessageKey = keyof typeof en;

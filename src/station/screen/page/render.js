@@ -3,6 +3,7 @@
 // it only draws what the agent sent. `act(body)` sends a tap; `openNumpad()` asks for a quantity.
 /** @import { KeyIn, ScreenState } from "../state/types.js" */
 import { $, fill, h, msg, t } from "./dom.js";
+import { renderPaths } from "./paths.js";
 import { renderTask } from "./task.js";
 
 /**
@@ -294,4 +295,5 @@ export function render(s, ctx) {
   $("sim").hidden = !s.simulatedScanner;
   $("sim-label").textContent = t("ui.sim_scanner");
   $("sim-submit").textContent = t("ui.sim_scan");
+  renderPaths(s, ctx);
 }

@@ -32,7 +32,17 @@ export const SCREEN_PAGE_DIR = fileURLToPath(
 );
 
 /** The page's files (ES modules and one style sheet), each served at /screen/assets/<name>. */
-const ASSETS = ["screen.css", "parts.css", "screen.js", "render.js", "task.js", "sound.js", "dom.js"];
+const ASSETS = [
+  "screen.css",
+  "parts.css",
+  "screen.js",
+  "render.js",
+  "task.js",
+  "sound.js",
+  "dom.js",
+  "paths.js",
+  "paths.css",
+];
 
 const signInBody = z
   .object({ username: z.string().min(1).max(128), password: z.string().min(1).max(1024) })
