@@ -1,4 +1,10 @@
-import type { ScreenAuditRow, ScreenItem, ScreenPickRow, ScreenPutRow } from "../domain/screen-rows.js";
+import type {
+  ScreenAuditRow,
+  ScreenItem,
+  ScreenPickRow,
+  ScreenPutRow,
+  ScreenSlotRow,
+} from "../domain/screen-rows.js";
 import type { Sqlite } from "./open.js";
 
 /**
@@ -172,8 +178,21 @@ function operatorReads(sqlite: Sqlite) {
   };
 }
 
+/** The presented racks' slots and the items stocked in each (the put card's suggested slot). */
+function slotReads(sqlite: Sqlite) {
+  const slots = sqlite.prepare<[], ScreenSlotRow>(
+    `SELECT loc.id AS slot, s.item_id AS itemId
+       FROM racks rk JOIN locations loc ON loc.msu = rk.msu
+       LEFT JOIN stock s ON s.location = loc.id AND s.quantity > 0
+      ORDER BY rk.presented_at, rk.msu, loc.id, s.item_id
+      LIMIT 2000`,
+  );
+  return { putSlots: (): ScreenSlotRow[] => slots.all() };
+}
+
 export function createScreenRepo(sqlite: Sqlite) {
   return {
+    ...slotReads(sqlite),
     ...pickReads(sqlite),
     ...orderReads(sqlite),
     ...putReads(sqlite),

@@ -9,7 +9,7 @@
  */
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
-import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../domain/screen-rows.js";
+import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow, ScreenSlotRow } from "../../domain/screen-rows.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
 import type { EngineInput, Outcome } from "../engine.js";
@@ -44,6 +44,8 @@ export interface ScreenStore {
   racks(): string[];
   putItems(): ScreenPutRow[];
   audit(): { auditId: string; kq: boolean; lines: ScreenAuditRow[] } | null;
+  /** The presented racks' slots and their items (put mode: the suggested slot). */
+  putSlots?(): ScreenSlotRow[];
   operators(limit: number): string[];
   operatorLang(name: string): string | null;
   sawOperator(name: string, at: number): void;
@@ -163,6 +165,7 @@ function seatScreen(
     irtBin: station.irtBin,
     scanners: station.scanners[seat] ?? [],
     binLights: station.binLights,
+    slots: mode === "put" ? (reads.putSlots?.() ?? []) : [],
   });
 }
 

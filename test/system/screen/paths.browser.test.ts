@@ -5,9 +5,11 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
-import { ok } from "../../support/station.js";
+import { CORE, ok, putBody, SR, setStock } from "../../support/station.js";
 import { expectAccessible, expectLayout } from "./support/checks.js";
 import { type ScreenRig, startScreenRig } from "./support/screen-rig.js";
+
+const IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/%3E";
 
 let rig: ScreenRig;
 let page: Page;
@@ -67,5 +69,46 @@ describe("operator screen: the shift's paths", { timeout: deadline(90_000) }, ()
     await ask.getByRole("button", { name: "Back" }).click();
     await ask.waitFor({ state: "hidden" });
     expect((await ok(rig.t.call("GET", "/station/seats/front/screen"))).lastEvent.did).toBe("logged_in");
+  });
+
+  it("a put card: the tote's item with its image and a suggested slot, where the item already is; another slot may be scanned", async () => {
+    const { itemBody } = await import("../../support/fixtures.js");
+    await ok(
+      rig.t.call(
+        "POST",
+        "/api-gateway/mdm-service/wms-masterdata/item",
+        itemBody("JEANS", { description: "Jeans, black, 32/32", imageUrl: IMAGE }),
+      ),
+    );
+    await setStock(rig.t, "M1-B2", "M1", "JEANS", 4);
+    await ok(rig.t.call("POST", "/station/racks", { msu: "M1", locations: ["M1-A1", "M1-A2", "M1-B2"] }));
+    await ok(rig.t.call("PUT", "/station/mode", { mode: "put" }));
+    await ok(rig.t.call("POST", SR, putBody("TOTE-9", [["JEANS", 3]], "TOTE-9")));
+    await ok(
+      rig.t.call("POST", `${CORE}/stage_put_expectation`, {
+        serviceRequestId: "TOTE-9",
+        ppsId: "1",
+        ppsBinId: "3",
+      }),
+    );
+    // staging is checked just after the answer (docs/architecture.md#put)
+    await text(heading(), /^Scan the tote/);
+    const o = await rig.scan("BC-JEANS");
+    expect(o.outcome).toMatchObject({ result: "done", did: "put_item" });
+    await text(heading(), "Scan the slot for 1 × JEANS");
+    const card = page.getByRole("group", { name: "Now" });
+    await text(card, /Suggested: slot M1-B2/);
+    await text(card, /JEANS/);
+    await text(card, /Jeans, black, 32\/32/);
+    expect(await card.getByRole("img", { name: "Image of JEANS" }).count()).toBe(1);
+    expect(await card.getByRole("img", { name: "Rack face, slot M1-B2 highlighted" }).count()).toBe(1);
+    await atBothSizes("a put card with a suggested slot", "put-suggested");
+
+    // the operator chooses another slot: the card follows the scan
+    await rig.scan("M1-A1");
+    await text(card, /Put into slot M1-A1$/m);
+    await atBothSizes("a put card at the chosen slot", "put-chosen");
+    await button("Confirm").click();
+    await text(page.getByRole("region", { name: "Last" }), /Put away/);
   });
 });

@@ -282,6 +282,9 @@ export const de: Record<MessageKey, string> = {
   "refusal.other_seat": "Ein anderer Platz arbeitet an dieser Position",
   "instead.other_seat": "Die Position auf der eigenen Karte nehmen",
   "ui.help": "Hilfe",
+  "ui.card_suggested": "Vorschlag: Fach {slot}",
+  "ui.card_put_slot": "In Fach {slot} legen",
+  "ui.card_any_slot": "Das Fach scannen, in das gelegt wird",
   "ui.help_confirm": "Aufsicht an Platz {seat} rufen?",
   "ui.help_call": "Ja, Aufsicht rufen",
 };

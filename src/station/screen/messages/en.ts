@@ -280,6 +280,9 @@ export const en = {
   "refusal.other_seat": "Another seat is working on this line",
   "instead.other_seat": "Take the line on your own card",
   "ui.help": "Help",
+  "ui.card_suggested": "Suggested: slot {slot}",
+  "ui.card_put_slot": "Put into slot {slot}",
+  "ui.card_any_slot": "Scan the slot to put into",
   "ui.help_confirm": "Call a supervisor to seat {seat}?",
   "ui.help_call": "Yes, call a supervisor",
 } as const;

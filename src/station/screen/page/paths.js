@@ -2,7 +2,7 @@
 // The shift's paths besides the happy line (docs/station.md#paths-of-a-shift): help from any state (a
 // header button), what a restart did to the seat's lit work, the unscannable path, a full bin or box.
 // Like render.js, it only draws what the agent sent; each tap is one of the screen's actions.
-/** @import { ScreenState } from "../state/types.js" */
+/** @import { Card, ScreenState } from "../state/types.js" */
 /** @import { RenderContext } from "./render.js" */
 import { $, fill, h, t } from "./dom.js";
 
@@ -62,6 +62,15 @@ function help(s, act) {
       "warn small",
     ),
   );
+}
+
+/**
+ * What a put card says to do: put into the suggested slot (or scan any slot), or into the scanned one.
+ * @param {Card} c
+ */
+export function putCardDo(c) {
+  if (!c.suggested) return t("ui.card_put_slot", { slot: c.slot });
+  return c.slot ? t("ui.card_suggested", { slot: c.slot }) : t("ui.card_any_slot");
 }
 
 /**

@@ -7,6 +7,7 @@
 /** @import { Child } from "./dom.js" */
 /** @import { RenderContext } from "./render.js" */
 import { $, fill, h, msg, t } from "./dom.js";
+import { putCardDo } from "./paths.js";
 
 /**
  * @param {string} label
@@ -73,12 +74,12 @@ function face(c) {
 
 /**
  * @param {Card | null} c
- * @param {Extract<Task, { kind: "pick" }>} task
+ * @param {Extract<Task, { kind: "pick" }> | null} task the pick's (a put's card has none)
  */
 function card(c, task) {
   if (!c) return "";
   const color = c.binColor ?? "none";
-  const current = task.current;
+  const current = task?.current ?? null;
   // the line as read names the item; without it the card still says where and how many
   const item = c.row;
   return h(
@@ -94,7 +95,11 @@ function card(c, task) {
       h(
         "p",
         { class: "card-do" },
-        c.phase === "take" ? t("ui.card_take", { slot: c.slot }) : t("ui.card_put", { bin: c.bin ?? "?" }),
+        task === null
+          ? putCardDo(c)
+          : c.phase === "take"
+            ? t("ui.card_take", { slot: c.slot })
+            : t("ui.card_put", { bin: c.bin ?? "?" }),
       ),
       h("p", { class: "card-sku" }, item?.sku ?? ""),
       item?.description ? h("p", { class: "card-desc" }, item.description) : "",
@@ -212,7 +217,9 @@ export function renderTask(s) {
   const task = s.task;
   if (!task) return [];
   if (task.kind === "pick") return pick(s, task);
-  if (task.kind === "put") return put(task);
+  // a put's card says what `current` says, and more
+  if (task.kind === "put")
+    return s.card ? [card(s.card, null), ...put({ ...task, current: null })] : put(task);
   return audit(task);
 }
 

@@ -5,7 +5,12 @@
  * the object itself is the same in every language. Pure data.
  */
 import type { DeviceHealth } from "../../../devices/hub.types.js";
-import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../../domain/screen-rows.js";
+import type {
+  ScreenAuditRow,
+  ScreenPickRow,
+  ScreenPutRow,
+  ScreenSlotRow,
+} from "../../../domain/screen-rows.js";
 import type { BinView, Desired } from "../../bin-lights.js";
 import type { ExceptionCode } from "../../scan-codes.js";
 import type { ProblemKind } from "../../seat.problem.js";
@@ -124,6 +129,9 @@ export interface ScreenInput {
   scanners?: string[];
   /** the light controller of each bin, by bin */
   binLights?: Readonly<Record<string, string>>;
+  // ---- the shift's paths (docs/station.md#paths-of-a-shift) ----
+  /** put mode: the presented racks' slots and their items (the put card's suggested slot) */
+  slots?: ScreenSlotRow[];
 }
 
 /** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
@@ -241,6 +249,11 @@ export interface Card {
   bin: string | null;
   /** the CSS colour of the light the bin shows */
   binColor: string | null;
+  /**
+   * a put before its slot is scanned: `slot` is only suggested (where the item already is on the presented
+   * racks, else an empty slot; "" when there is none), any presented slot may be scanned instead
+   */
+  suggested?: boolean;
 }
 
 export interface Problem {
