@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
 import { CORE, ok, putBody, SR, setStock } from "../../support/station.js";
 import { expectAccessible, expectLayout } from "./support/checks.js";
-import { type ScreenRig, startScreenRig } from "./support/screen-rig.js";
+import { type ScreenRig, seedPick, startScreenRig } from "./support/screen-rig.js";
 
 const IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/%3E";
 
@@ -69,6 +69,51 @@ describe("operator screen: the shift's paths", { timeout: deadline(90_000) }, ()
     await ask.getByRole("button", { name: "Back" }).click();
     await ask.waitFor({ state: "hidden" });
     expect((await ok(rig.t.call("GET", "/station/seats/front/screen"))).lastEvent.did).toBe("logged_in");
+  });
+
+  it("unscannable: the slot's label or a typed code identifies the unit; the write-off says the order ends short", async () => {
+    await seedPick(rig.t, {
+      sku: "SERIAL",
+      order: "ORDER-U",
+      qty: 3,
+      slot: "S5",
+      item: { productAttributes: { product_sku: "SERIAL", scan_required: true }, description: "serialised" },
+    });
+    await ok(rig.t.call("POST", "/station/racks", { msu: "M1", locations: ["S5"] }));
+    await rig.scan("BC-SERIAL");
+    await text(heading(), /1 of 3 scanned/);
+    await button("Unscannable").click();
+    const ask = page.getByRole("dialog", { name: "The barcode cannot be read" });
+    await text(ask, /Scan the label of slot S5: it counts the unit/);
+    expect(await ask.getByRole("textbox", { name: "Code from the label" }).count()).toBe(1);
+    await atBothSizes("the unscannable path of a scan-required unit", "unscannable-asked");
+    // the slot's label counts the unit; the dialog drawn for 1 of 3 is gone
+    await rig.scan("S5");
+    await text(heading(), /2 of 3 scanned/);
+    await ask.waitFor({ state: "hidden" });
+    // the code typed counts the last one: the pick is done
+    await button("Unscannable").click();
+    await ask.getByRole("textbox", { name: "Code from the label" }).fill("BC-SERIAL");
+    await ask.getByRole("button", { name: "Enter code" }).click();
+    await text(page.getByRole("region", { name: "Last" }), /BC-SERIAL\s+Picked/);
+    expect((await ok(rig.t.call("GET", `${SR}/ORDER-U?type=PICK`))).state).toBe("complete");
+
+    // an item that is not scanned unit by unit: no scan is needed; writing it off says what it does
+    await seedPick(rig.t, { sku: "PLAIN", order: "ORDER-W", qty: 1, slot: "S6" });
+    await ok(rig.t.call("POST", "/station/racks", { msu: "M1", locations: ["S6"] }));
+    await rig.scan("BC-PLAIN");
+    await text(heading(), /Put 1 × PLAIN into bin/);
+    await button("Unscannable").click();
+    await text(ask, /No scan is needed: bin \d is lit/);
+    await button("Write off").click();
+    const sure = page.getByRole("dialog", {
+      name: "The unit is written off; ORDER-W will end 1 short. Write it off?",
+    });
+    await sure.waitFor();
+    await atBothSizes("the write-off of an unscannable unit", "unscannable-write-off");
+    await sure.getByRole("button", { name: "Yes, write off" }).click();
+    await text(page.getByRole("region", { name: "Last" }), /Exception recorded/);
+    expect((await ok(rig.t.call("GET", `${SR}/ORDER-W?type=PICK`))).state).toBe("abandoned");
   });
 
   it("a put card: the tote's item with its image and a suggested slot, where the item already is; another slot may be scanned", async () => {

@@ -282,6 +282,18 @@ export const de: Record<MessageKey, string> = {
   "refusal.other_seat": "Ein anderer Platz arbeitet an dieser Position",
   "instead.other_seat": "Die Position auf der eigenen Karte nehmen",
   "ui.help": "Hilfe",
+  "ui.unscannable_title": "Der Barcode ist nicht lesbar",
+  "ui.unscannable_slot":
+    "Das Etikett von Fach {slot} scannen: es zählt die Einheit. Oder den Code vom Etikett der Einheit eingeben:",
+  "ui.unscannable_lit":
+    "Kein Scan nötig: Behälter {bin} leuchtet. Die Einheiten aus Fach {slot} hineinlegen und bestätigen. Oder den Code eingeben:",
+  "ui.unscannable_neither": "Lässt sich die Einheit nicht erkennen, wird sie abgeschrieben.",
+  "ui.write_off": "Abschreiben",
+  "ui.write_off_one": "Die Einheit wird abgeschrieben; {order} endet mit 1 Fehlmenge. Abschreiben?",
+  "ui.write_off_many": "{n} Einheiten werden abgeschrieben; {order} endet mit {n} Fehlmenge. Abschreiben?",
+  "ui.write_off_yes": "Ja, abschreiben",
+  "ui.type_code": "Code eingeben",
+  "ui.type_code_title": "Den Code vom Etikett eingeben",
   "ui.card_suggested": "Vorschlag: Fach {slot}",
   "ui.card_put_slot": "In Fach {slot} legen",
   "ui.card_any_slot": "Das Fach scannen, in das gelegt wird",

@@ -280,6 +280,18 @@ export const en = {
   "refusal.other_seat": "Another seat is working on this line",
   "instead.other_seat": "Take the line on your own card",
   "ui.help": "Help",
+  "ui.unscannable_title": "The barcode cannot be read",
+  "ui.unscannable_slot":
+    "Scan the label of slot {slot}: it counts the unit. Or type the code from the unit's label:",
+  "ui.unscannable_lit":
+    "No scan is needed: bin {bin} is lit. Put the units from slot {slot} into it and confirm. Or type the code:",
+  "ui.unscannable_neither": "If the unit cannot be identified, write it off.",
+  "ui.write_off": "Write off",
+  "ui.write_off_one": "The unit is written off; {order} will end 1 short. Write it off?",
+  "ui.write_off_many": "{n} units are written off; {order} will end {n} short. Write them off?",
+  "ui.write_off_yes": "Yes, write off",
+  "ui.type_code": "Type a code",
+  "ui.type_code_title": "Type the code from the label",
   "ui.card_suggested": "Suggested: slot {slot}",
   "ui.card_put_slot": "Put into slot {slot}",
   "ui.card_any_slot": "Scan the slot to put into",

@@ -2,7 +2,7 @@
 // The shift's paths besides the happy line (docs/station.md#paths-of-a-shift): help from any state (a
 // header button), what a restart did to the seat's lit work, the unscannable path, a full bin or box.
 // Like render.js, it only draws what the agent sent; each tap is one of the screen's actions.
-/** @import { Card, ScreenState } from "../state/types.js" */
+/** @import { Card, ScreenState, UnscannablePath } from "../state/types.js" */
 /** @import { RenderContext } from "./render.js" */
 import { $, fill, h, t } from "./dom.js";
 
@@ -65,6 +65,103 @@ function help(s, act) {
 }
 
 /**
+ * A code typed at the seat (a label the scanner cannot read): the same as scanning it.
+ * @param {RenderContext["act"]} act
+ * @param {() => void} [done]
+ */
+function codeForm(act, done) {
+  const input = /** @type {HTMLInputElement} */ (
+    h("input", {
+      id: "typed-code",
+      "aria-label": t("ui.manual_code"),
+      autocomplete: "off",
+      placeholder: t("ui.manual_code"),
+    })
+  );
+  return h(
+    "form",
+    {
+      class: "manual typed",
+      onsubmit: (/** @type {SubmitEvent} */ ev) => {
+        ev.preventDefault();
+        const barcode = input.value.trim();
+        input.value = "";
+        if (!barcode) return;
+        done?.();
+        act({ type: "scan", barcode });
+      },
+    },
+    input,
+    h("button", { type: "submit", class: "primary" }, t("ui.manual_enter")),
+  );
+}
+
+/** The unscannable path the open dialog was drawn for (closed when the agent's changes). */
+let unscannableOpen = "";
+
+/**
+ * Unscannable at a lit pick: first what identifies the unit instead (its slot's label, its code typed),
+ * and only then, asked once more with what it does, the write-off.
+ * @param {UnscannablePath} u
+ * @param {RenderContext["act"]} act
+ */
+export function openUnscannable(u, act) {
+  unscannableOpen = JSON.stringify(u);
+  const close = () => {
+    unscannableOpen = "";
+    closeDialog();
+  };
+  const writeOff = () =>
+    dialog(
+      u.writeOff === 1
+        ? t("ui.write_off_one", { order: u.order })
+        : t("ui.write_off_many", { n: u.writeOff, order: u.order }),
+      [],
+      [
+        button(t("ui.back"), () => openUnscannable(u, act)),
+        button(
+          t("ui.write_off_yes"),
+          async () => {
+            close();
+            await act({ type: "exception", code: "UNSCANNABLE" });
+          },
+          "warn",
+        ),
+      ],
+    );
+  dialog(
+    t("ui.unscannable_title"),
+    [
+      h(
+        "p",
+        { class: "path-hint" },
+        u.scanEach
+          ? t("ui.unscannable_slot", { slot: u.slot })
+          : t("ui.unscannable_lit", { bin: u.bin, slot: u.slot }),
+      ),
+      codeForm(act, close),
+      h("p", { class: "path-hint" }, t("ui.unscannable_neither")),
+    ],
+    [button(t("ui.back"), close), button(t("ui.write_off"), writeOff, "warn")],
+  );
+}
+
+/**
+ * A code can always be typed at the seat: where neither the simulated scanner's box nor the scanner-down
+ * notice offers it, a button in the action bar does.
+ * @param {ScreenState} s
+ * @param {RenderContext["act"]} act
+ */
+function typeCode(s, act) {
+  if (s.operator === null || s.simulatedScanner || s.manualEntry) return;
+  $("actions").append(
+    button(t("ui.type_code"), () =>
+      dialog(t("ui.type_code_title"), [codeForm(act, closeDialog)], [button(t("ui.back"), closeDialog)]),
+    ),
+  );
+}
+
+/**
  * What a put card says to do: put into the suggested slot (or scan any slot), or into the scanned one.
  * @param {Card} c
  */
@@ -80,4 +177,10 @@ export function putCardDo(c) {
  */
 export function renderPaths(s, ctx) {
   help(s, ctx.act);
+  typeCode(s, ctx.act);
+  // a dialog drawn for an unscannable unit that is counted, picked or gone meanwhile is out of date
+  if (unscannableOpen && unscannableOpen !== JSON.stringify(s.unscannable ?? null)) {
+    unscannableOpen = "";
+    closeDialog();
+  }
 }

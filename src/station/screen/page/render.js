@@ -3,7 +3,7 @@
 // it only draws what the agent sent. `act(body)` sends a tap; `openNumpad()` asks for a quantity.
 /** @import { KeyIn, ScreenState } from "../state/types.js" */
 import { $, fill, h, msg, t } from "./dom.js";
-import { renderPaths } from "./paths.js";
+import { openUnscannable, renderPaths } from "./paths.js";
 import { renderTask } from "./task.js";
 
 /**
@@ -161,6 +161,11 @@ function actions(s, ctx) {
       continue;
     }
     if (s.problems.some((p) => p.replaces === code)) continue;
+    const unscannable = s.unscannable;
+    if (code === "UNSCANNABLE" && unscannable) {
+      out.push(button(t(`exception.${code}`), () => openUnscannable(unscannable, act), "warn"));
+      continue;
+    }
     out.push(
       button(
         t(`exception.${code}`),

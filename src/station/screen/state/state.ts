@@ -25,6 +25,7 @@ import {
 import { seatWork } from "./seat-work.js";
 import { auditTask, pickTask, putTask } from "./task.js";
 import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
+import { unscannableOf } from "./unscannable.js";
 
 const MODES: StationMode[] = ["pick", "put", "audit"];
 const PICK_EXCEPTIONS: ExceptionCode[] = ["ITEM_MISSING", "PHYSICALLY_DAMAGED", "UNSCANNABLE"];
@@ -191,5 +192,6 @@ export function deriveScreen(all: ScreenInput): Omit<ScreenState, "version"> {
     manualEntry: manualEntryOf(notices),
     keyin: keyinOf(input, state, allowed.keyin),
     sound: soundOf(input.lastEvent, bins),
+    unscannable: unscannableOf(input, state),
   };
 }

@@ -345,4 +345,19 @@ export interface ScreenState {
   manualEntry: boolean;
   keyin: KeyIn | null;
   sound: Sound | null;
+  // ---- the shift's paths (docs/station.md#paths-of-a-shift) ----
+  /** a lit pick's unscannable path: what identifies the unit instead, and what a write-off ends short */
+  unscannable?: UnscannablePath | null;
+}
+
+/** What the Unscannable button offers at a lit pick before it writes anything off. */
+export interface UnscannablePath {
+  /** the pick's slot: its label identifies the item there */
+  slot: string;
+  bin: string;
+  order: string;
+  /** the item is scanned unit by unit: the slot's label or the typed code counts a unit */
+  scanEach: boolean;
+  /** the units a write-off settles: the order ends that many short */
+  writeOff: number;
 }
