@@ -13,6 +13,7 @@ import type { Services } from "../services/services.js";
 import { createStationEngine } from "../station/engine.js";
 import { scanRoutes } from "../station/routes/scan.routes.js";
 import { stationRoutes } from "../station/routes/station.routes.js";
+import { createSeatWorkKeeper } from "../station/seat-work.shell.js";
 import { createTopology } from "../station/topology.js";
 
 export function createStationPart(deps: {
@@ -33,6 +34,8 @@ export function createStationPart(deps: {
   );
   const topology = createTopology(hub.station);
   const lookup = svc.scanLookup;
+  const log = deps.log.child({ part: "station" });
+  const seatWork = createSeatWorkKeeper({ store: svc.repos.screen, now: deps.now, log });
   const engine = createStationEngine({
     hub,
     bus: svc.bus,
@@ -43,8 +46,9 @@ export function createStationPart(deps: {
     debounceMs: deps.config.station.scanDebounceMs,
     errorSignalMs: deps.config.station.errorSignalMs,
     now: deps.now,
-    log: deps.log.child({ part: "station" }),
+    log,
     onScanLit: (seconds) => scanToLight.observe(seconds),
+    onSeatState: seatWork.onSeatState,
   });
 
   // the simulated devices, by bin as the station file wires them (devices/drivers/sim/simulator.ts)
@@ -62,7 +66,11 @@ export function createStationPart(deps: {
       stationRoutes(svc.operations, () => svc.station.state(deps.now(), deps.config.site)),
       scanRoutes(engine, sim),
     ],
-    start: () => engine.start(),
+    start: () => {
+      // before any input: what a restart did to the work lit at the seats (docs/station.md#after-a-restart)
+      seatWork.recover();
+      engine.start();
+    },
     stop: () => engine.stop(),
   };
 }

@@ -5,6 +5,7 @@ import type {
   ScreenPutRow,
   ScreenSlotRow,
 } from "../domain/screen-rows.js";
+import type { LitWork, LostWork } from "../domain/seat-work.js";
 import type { Sqlite } from "./open.js";
 
 /**
@@ -190,8 +191,49 @@ function slotReads(sqlite: Sqlite) {
   return { putSlots: (): ScreenSlotRow[] => slots.all() };
 }
 
+/**
+ * The pick work each seat has lit and what a restart left to say (docs/station.md#after-a-restart):
+ * the screen's own memory, one statement each, like the operators seen.
+ */
+function seatWorkReads(sqlite: Sqlite) {
+  const put = sqlite.prepare<[string, string, string, number]>(
+    "INSERT OR REPLACE INTO seat_work (seat, kind, work, at) VALUES (?, ?, ?, ?)",
+  );
+  const drop = sqlite.prepare<[string, string]>("DELETE FROM seat_work WHERE seat = ? AND kind = ?");
+  const all = sqlite.prepare<[string], { seat: string; work: string }>(
+    "SELECT seat, work FROM seat_work WHERE kind = ? ORDER BY seat",
+  );
+  const picked = sqlite.prepare<[string, string], { picked: number }>(
+    `SELECT l.picked FROM pick_lines l JOIN service_requests sr ON sr.id = l.request_id
+      WHERE sr.type = 'PICK' AND sr.external_id = ? AND l.external_id = ?`,
+  );
+  const parse = <T>(rows: Array<{ seat: string; work: string }>) =>
+    rows.map((r) => ({ seat: r.seat, work: JSON.parse(r.work) as T }));
+  return {
+    /** Keeps (or, with null, forgets) what a seat has lit. */
+    keepLit(seat: string, work: LitWork | null, at: number): void {
+      if (work) put.run(seat, "lit", JSON.stringify(work), at);
+      else drop.run(seat, "lit");
+    },
+    litWork: () => parse<LitWork>(all.all("lit")),
+    /** What a restart did to a seat's lit work, kept until acknowledged; its lit record goes. */
+    keepLost(seat: string, work: LostWork, at: number): void {
+      sqlite.transaction(() => {
+        put.run(seat, "lost", JSON.stringify(work), at);
+        drop.run(seat, "lit");
+      })();
+    },
+    lostWork: () => parse<LostWork>(all.all("lost")),
+    /** The operator has read what the restart did: forgotten. Whether there was anything. */
+    forgetLost: (seat: string): boolean => drop.run(seat, "lost").changes > 0,
+    /** A pick line's picked count, or 0 when it is gone. */
+    picked: (order: string, line: string): number => picked.get(order, line)?.picked ?? 0,
+  };
+}
+
 export function createScreenRepo(sqlite: Sqlite) {
   return {
+    ...seatWorkReads(sqlite),
     ...slotReads(sqlite),
     ...pickReads(sqlite),
     ...orderReads(sqlite),

@@ -95,6 +95,8 @@ export interface EngineDeps {
   log: Logger;
   /** How long a scan took to light (seconds): until the last light command it caused was written. */
   onScanLit?: (seconds: number) => void;
+  /** A seat's new state, once its calls committed (its lit work is kept across a restart: seat-work.shell.ts). */
+  onSeatState?: (seat: string, state: SeatState) => void;
 }
 
 /** The engine's state between inputs (the lights' part: engine.lights.ts). */
@@ -181,6 +183,14 @@ function refused(seat: string | null, before: SeatState | null, as: string | und
   };
 }
 
+function keepSeat(core: EngineCore, seat: string, state: SeatState): void {
+  try {
+    core.deps.onSeatState?.(seat, state);
+  } catch (err) {
+    core.deps.log.error({ err, seat }, "keeping the seat's lit work failed");
+  }
+}
+
 /** Makes the step's calls (each one transaction); keeps its state only when all of them committed. */
 function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep): Outcome {
   if (!step.ok) {
@@ -208,6 +218,7 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
     core.stepping = false;
   }
   core.states.set(seat, step.state);
+  keepSeat(core, seat, step.state);
   if (calls.length) core.bins = null;
   refreshLights(core);
   const { as, did, code } = step.resolved;

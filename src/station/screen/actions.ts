@@ -44,6 +44,7 @@ export type ScreenAction = (
   | { type: "problem"; kind: ProblemKind; quantity?: number | undefined; confirmed: true }
   | { type: "skip_label"; bin: string }
   | { type: "supervisor"; bin?: string | undefined }
+  | { type: "acknowledge" }
 ) &
   Versioned;
 
@@ -67,6 +68,7 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   language: "set_language",
   skip_label: "skip_label",
   supervisor: "call_supervisor",
+  acknowledge: "seat_input",
 };
 
 export interface ScreenActionDeps {
@@ -107,6 +109,8 @@ export interface ScreenActionDeps {
    * outcome), whether the seat's real scanner is down or not (a label it cannot read is typed).
    */
   simulatedScan: (seat: string, barcode: string) => Outcome | undefined;
+  /** Forgets what a restart did to the seat's lit work, once read; whether there was anything. */
+  acknowledge?: (seat: string) => boolean;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
   record(seat: string, input: { kind: "tap"; text: string }, outcome: Outcome): void;
 }
@@ -280,6 +284,11 @@ export function createScreenActions(deps: ScreenActionDeps) {
         return language(seat, a.lang);
       case "scan":
         return scan(seat, a.barcode);
+      case "acknowledge":
+        return operation(seat, "restart", "restart_acknowledged", () => {
+          if (!deps.acknowledge?.(seat))
+            throw new AppError("invalid_state", `no restart to acknowledge at seat ${seat}`);
+        });
       default:
         return refusal(seat, "not_this_step", `${a.type} is not taken here`);
     }

@@ -10,6 +10,7 @@
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
 import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow, ScreenSlotRow } from "../../domain/screen-rows.js";
+import type { LostWork } from "../../domain/seat-work.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
 import type { EngineInput, Outcome } from "../engine.js";
@@ -46,10 +47,14 @@ export interface ScreenStore {
   audit(): { auditId: string; kq: boolean; lines: ScreenAuditRow[] } | null;
   /** The presented racks' slots and their items (put mode: the suggested slot). */
   putSlots?(): ScreenSlotRow[];
+  /** What a restart did to the work lit at the seats, until acknowledged (docs/station.md#after-a-restart). */
+  lostWork?(): Array<{ seat: string; work: LostWork }>;
   operators(limit: number): string[];
   operatorLang(name: string): string | null;
   sawOperator(name: string, at: number): void;
   setOperatorLang(name: string, lang: string | null): void;
+  /** Forgets what a restart did to a seat's lit work (acknowledged); whether there was anything. */
+  forgetLost?(seat: string): boolean;
 }
 
 /** What the publisher reads about the station: the store, the engine's reads and the devices. */
@@ -166,6 +171,7 @@ function seatScreen(
     scanners: station.scanners[seat] ?? [],
     binLights: station.binLights,
     slots: mode === "put" ? (reads.putSlots?.() ?? []) : [],
+    restart: reads.lostWork?.().find((l) => l.seat === seat)?.work ?? null,
   });
 }
 

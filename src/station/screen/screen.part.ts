@@ -162,6 +162,11 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
       // typed instead (docs/station.md#paths-of-a-shift, "Unscannable")
       return engine.scan(seat, barcode, `screen:${seat}`);
     },
+    acknowledge: (seat) => {
+      const had = store.forgetLost?.(seat) ?? false;
+      publisher.changed();
+      return had;
+    },
     record: publisher.record,
   });
 }

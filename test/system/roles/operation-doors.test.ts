@@ -64,6 +64,7 @@ const TAPS: Record<keyof typeof SCREEN_ACTION_OPERATION, Record<string, unknown>
   language: { lang: null },
   skip_label: { bin: "no-bin" },
   supervisor: {},
+  acknowledge: {},
 };
 
 let t: TestAgent;

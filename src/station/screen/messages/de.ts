@@ -282,6 +282,14 @@ export const de: Record<MessageKey, string> = {
   "refusal.other_seat": "Ein anderer Platz arbeitet an dieser Position",
   "instead.other_seat": "Die Position auf der eigenen Karte nehmen",
   "ui.help": "Hilfe",
+  "restart.recorded":
+    "Der Agent wurde neu gestartet: {recorded} von {quantity} Einheiten von {order} Position {line} wurden vorher gebucht.",
+  "restart.todo_back":
+    "{left} nicht gebucht: jede Einheit aus der Hand oder aus Behälter {bin} zurück in Fach {slot} legen, dann den Artikel erneut scannen.",
+  "restart.todo_none": "Alle {quantity} sind gebucht: in Behälter {bin} lassen.",
+  "ui.acknowledge": "Verstanden",
+  "ui.restart_title": "Vor dem Neustart beleuchtete Arbeit",
+  "did.restart_acknowledged": "Neustart-Meldung gelesen",
   "ui.unscannable_title": "Der Barcode ist nicht lesbar",
   "ui.unscannable_slot":
     "Das Etikett von Fach {slot} scannen: es zählt die Einheit. Oder den Code vom Etikett der Einheit eingeben:",

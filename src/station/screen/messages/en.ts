@@ -280,6 +280,14 @@ export const en = {
   "refusal.other_seat": "Another seat is working on this line",
   "instead.other_seat": "Take the line on your own card",
   "ui.help": "Help",
+  "restart.recorded":
+    "The agent restarted: {recorded} of {quantity} units of {order} line {line} were recorded before the restart.",
+  "restart.todo_back":
+    "{left} not recorded: put each one in your hand or in bin {bin} back into slot {slot}, then scan the item again.",
+  "restart.todo_none": "All {quantity} are recorded: leave them in bin {bin}.",
+  "ui.acknowledge": "Understood",
+  "ui.restart_title": "Work lit before the restart",
+  "did.restart_acknowledged": "Restart message read",
   "ui.unscannable_title": "The barcode cannot be read",
   "ui.unscannable_slot":
     "Scan the label of slot {slot}: it counts the unit. Or type the code from the unit's label:",

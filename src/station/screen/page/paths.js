@@ -4,7 +4,7 @@
 // Like render.js, it only draws what the agent sent; each tap is one of the screen's actions.
 /** @import { Card, ScreenState, UnscannablePath } from "../state/types.js" */
 /** @import { RenderContext } from "./render.js" */
-import { $, fill, h, t } from "./dom.js";
+import { $, fill, h, msg, t } from "./dom.js";
 
 /**
  * @param {string} label
@@ -61,6 +61,26 @@ function help(s, act) {
         ),
       "warn small",
     ),
+  );
+}
+
+/**
+ * What a restart did to the work the seat had lit: until the operator says it was read.
+ * @param {ScreenState} s
+ * @param {RenderContext["act"]} act
+ */
+function restart(s, act) {
+  const r = s.restart ?? null;
+  const el = $("restart");
+  el.hidden = !r;
+  if (!r) return fill(el);
+  el.setAttribute("role", "group");
+  el.setAttribute("aria-label", t("ui.restart_title"));
+  fill(
+    el,
+    h("p", { class: "restart-text" }, msg(r.text)),
+    h("p", { class: "restart-todo" }, h("strong", {}, msg(r.todo))),
+    button(t("ui.acknowledge"), () => act({ type: "acknowledge" }), "primary"),
   );
 }
 
@@ -177,6 +197,7 @@ export function putCardDo(c) {
  */
 export function renderPaths(s, ctx) {
   help(s, ctx.act);
+  restart(s, ctx.act);
   typeCode(s, ctx.act);
   // a dialog drawn for an unscannable unit that is counted, picked or gone meanwhile is out of date
   if (unscannableOpen && unscannableOpen !== JSON.stringify(s.unscannable ?? null)) {

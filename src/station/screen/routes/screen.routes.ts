@@ -63,6 +63,8 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   }),
   action({ type: z.literal("skip_label"), bin: id }),
   action({ type: z.literal("supervisor"), bin: id.optional() }),
+  // the operator has read what a restart did to the seat's lit work (docs/station.md#after-a-restart)
+  action({ type: z.literal("acknowledge") }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 

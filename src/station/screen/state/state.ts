@@ -22,6 +22,7 @@ import {
   signalOf,
   soundOf,
 } from "./operator.js";
+import { restartOf } from "./restart.js";
 import { seatWork } from "./seat-work.js";
 import { auditTask, pickTask, putTask } from "./task.js";
 import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
@@ -193,5 +194,6 @@ export function deriveScreen(all: ScreenInput): Omit<ScreenState, "version"> {
     keyin: keyinOf(input, state, allowed.keyin),
     sound: soundOf(input.lastEvent, bins),
     unscannable: unscannableOf(input, state),
+    restart: restartOf(input),
   };
 }

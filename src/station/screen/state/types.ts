@@ -11,6 +11,7 @@ import type {
   ScreenPutRow,
   ScreenSlotRow,
 } from "../../../domain/screen-rows.js";
+import type { LostWork } from "../../../domain/seat-work.js";
 import type { BinView, Desired } from "../../bin-lights.js";
 import type { ExceptionCode } from "../../scan-codes.js";
 import type { ProblemKind } from "../../seat.problem.js";
@@ -78,6 +79,7 @@ export const DIDS = [
   "print_sent",
   "label_skipped",
   "supervisor_called",
+  "restart_acknowledged",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----
@@ -132,6 +134,8 @@ export interface ScreenInput {
   // ---- the shift's paths (docs/station.md#paths-of-a-shift) ----
   /** put mode: the presented racks' slots and their items (the put card's suggested slot) */
   slots?: ScreenSlotRow[];
+  /** what a restart did to the work this seat had lit, until acknowledged */
+  restart?: LostWork | null;
 }
 
 /** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
@@ -348,6 +352,18 @@ export interface ScreenState {
   // ---- the shift's paths (docs/station.md#paths-of-a-shift) ----
   /** a lit pick's unscannable path: what identifies the unit instead, and what a write-off ends short */
   unscannable?: UnscannablePath | null;
+  /** what a restart did to the work this seat had lit: shown until acknowledged (`acknowledge`) */
+  restart?: RestartNotice | null;
+}
+
+/** The work a seat had lit when the agent restarted: what was recorded, what to do now. */
+export interface RestartNotice {
+  /** "2 of 3 units of ORDER-1 line ORDER-1-1 were recorded before the restart" */
+  text: Msg;
+  /** what to do with the units not recorded (in hand or in the bin), or that nothing is left to do */
+  todo: Msg;
+  recorded: number;
+  quantity: number;
 }
 
 /** What the Unscannable button offers at a lit pick before it writes anything off. */

@@ -1,0 +1,22 @@
+/**
+ * The pick work a seat has lit, as kept across a restart, and what a restart did to it
+ * (docs/station.md#after-a-restart; derived in station/seat-work.ts, kept by db/screen.repo.ts).
+ */
+export interface LitWork {
+  order: string;
+  line: string;
+  slot: string;
+  bin: string;
+  itemId: number;
+  /** the units lit */
+  quantity: number;
+  /** units of a scan-required pick scanned so far (not recorded until the pick) */
+  scanned: number;
+  /** the line's picked count when it was lit */
+  pickedBefore: number;
+}
+
+/** What a restart did to lit work: `recorded` of its `quantity` units were picked before it. */
+export interface LostWork extends LitWork {
+  recorded: number;
+}
