@@ -207,6 +207,10 @@ function seatWorkReads(sqlite: Sqlite) {
     `SELECT l.picked FROM pick_lines l JOIN service_requests sr ON sr.id = l.request_id
       WHERE sr.type = 'PICK' AND sr.external_id = ? AND l.external_id = ?`,
   );
+  const putDone = sqlite.prepare<[string, number], { n: number | null }>(
+    `SELECT sum(a.quantity) AS n FROM actuals a JOIN service_requests sr ON sr.id = a.request_id
+      WHERE sr.type = 'PUT' AND sr.external_id = ? AND a.item_id = ? AND a.${SETTLING}`,
+  );
   const parse = <T>(rows: Array<{ seat: string; work: string }>) =>
     rows.map((r) => ({ seat: r.seat, work: JSON.parse(r.work) as T }));
   return {
@@ -226,8 +230,11 @@ function seatWorkReads(sqlite: Sqlite) {
     lostWork: () => parse<LostWork>(all.all("lost")),
     /** The operator has read what the restart did: forgotten. Whether there was anything. */
     forgetLost: (seat: string): boolean => drop.run(seat, "lost").changes > 0,
-    /** A pick line's picked count, or 0 when it is gone. */
-    picked: (order: string, line: string): number => picked.get(order, line)?.picked ?? 0,
+    /** A pick line's picked count, or a put item's units put or settled; 0 when it is gone. */
+    done(work: Pick<LitWork, "kind" | "order" | "line" | "itemId">): number {
+      if (work.kind === "put") return putDone.get(work.order, work.itemId)?.n ?? 0;
+      return picked.get(work.order, work.line)?.picked ?? 0;
+    },
   };
 }
 

@@ -13,7 +13,8 @@ export interface SeatWorkStore {
   keepLit(seat: string, work: LitWork | null, at: number): void;
   litWork(): Array<{ seat: string; work: LitWork }>;
   keepLost(seat: string, work: LostWork, at: number): void;
-  picked(order: string, line: string): number;
+  /** The units of the work recorded so far: a pick line's picked count, a put item's units put or settled. */
+  done(work: Omit<LitWork, "pickedBefore">): number;
 }
 
 export function createSeatWorkKeeper(deps: { store: SeatWorkStore; now: () => number; log: Logger }) {
@@ -24,13 +25,13 @@ export function createSeatWorkKeeper(deps: { store: SeatWorkStore; now: () => nu
       const lit = litWorkOf(state);
       if (sameWork(kept.get(seat) ?? null, lit)) return;
       kept.set(seat, lit);
-      const work = lit ? { ...lit, pickedBefore: deps.store.picked(lit.order, lit.line) } : null;
+      const work = lit ? { ...lit, pickedBefore: deps.store.done(lit) } : null;
       deps.store.keepLit(seat, work, deps.now());
     },
     /** At start: the work lit before the restart, with the units the line's picked count says were recorded. */
     recover(): void {
       for (const { seat, work } of deps.store.litWork()) {
-        const lost = lostWork(work, deps.store.picked(work.order, work.line));
+        const lost = lostWork(work, deps.store.done(work));
         deps.store.keepLost(seat, lost, deps.now());
         deps.log.warn({ seat, ...lost }, "work lit at a seat before the restart: the operator is told");
       }

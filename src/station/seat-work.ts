@@ -14,6 +14,18 @@ export type { LitWork, LostWork };
 
 /** The work the seat's state lights, without the picked count (the shell reads it), or null. */
 export function litWorkOf(state: SeatState): Omit<LitWork, "pickedBefore"> | null {
+  if (state.step === "put_slot" || state.step === "put_confirm")
+    return {
+      kind: "put",
+      order: state.put.externalServiceRequestId,
+      line: state.put.sku,
+      slot: state.step === "put_confirm" ? state.location : "",
+      bin: state.put.binId ?? "",
+      itemId: state.put.itemId,
+      quantity: state.quantity,
+      scanned: 0,
+      tote: state.put.toteId,
+    };
   if (state.step !== "pick_confirm") return null;
   const p = state.pick;
   return {

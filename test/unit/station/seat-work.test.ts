@@ -34,7 +34,17 @@ describe("lit work across a restart", () => {
     expect(litWorkOf({ step: "pick_confirm", pick: pick({ scanRequired: true }), scanned: 2 })?.scanned).toBe(
       2,
     );
-    expect(litWorkOf(PUT_SLOT)).toBeNull();
+    expect(litWorkOf(PUT_SLOT)).toEqual({
+      kind: "put",
+      order: "U1",
+      line: "A",
+      slot: "",
+      bin: "3",
+      itemId: 1,
+      quantity: 2,
+      scanned: 0,
+      tote: "T1",
+    });
     expect(litWorkOf({ step: "ready", tote: null })).toBeNull();
   });
 
@@ -64,5 +74,23 @@ describe("lit work across a restart", () => {
       params: { bin: "2", quantity: 3 },
     });
     expect(restartOf(screenInput())).toBeNull();
+  });
+
+  it("a put: the units of the item from the tote recorded, the others back into the tote", () => {
+    const put: LitWork = {
+      ...LIT,
+      kind: "put",
+      order: "U1",
+      line: "A",
+      slot: "",
+      tote: "T1",
+      pickedBefore: 0,
+    };
+    expect(restartOf(screenInput({ restart: lostWork(put, 1) }))).toEqual({
+      text: { key: "restart.recorded_put", params: { recorded: 1, quantity: 3, sku: "A", tote: "T1" } },
+      todo: { key: "restart.todo_put_back", params: { left: 2, bin: "2" } },
+      recorded: 1,
+      quantity: 3,
+    });
   });
 });

@@ -282,6 +282,11 @@ export const de: Record<MessageKey, string> = {
   "refusal.other_seat": "Ein anderer Platz arbeitet an dieser Position",
   "instead.other_seat": "Die Position auf der eigenen Karte nehmen",
   "ui.help": "Hilfe",
+  "restart.recorded_put":
+    "Der Agent wurde neu gestartet: {recorded} von {quantity} × {sku} aus Wanne {tote} wurden vorher als eingelagert gebucht.",
+  "restart.todo_put_back":
+    "{left} nicht gebucht: jede Einheit aus der Hand zurück in die Wanne in Behälter {bin} legen, dann den Artikel erneut scannen.",
+  "restart.todo_put_none": "Alle {quantity} sind gebucht: nichts zu tun.",
   "restart.recorded":
     "Der Agent wurde neu gestartet: {recorded} von {quantity} Einheiten von {order} Position {line} wurden vorher gebucht.",
   "restart.todo_back":

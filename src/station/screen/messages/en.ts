@@ -280,6 +280,11 @@ export const en = {
   "refusal.other_seat": "Another seat is working on this line",
   "instead.other_seat": "Take the line on your own card",
   "ui.help": "Help",
+  "restart.recorded_put":
+    "The agent restarted: {recorded} of {quantity} × {sku} from tote {tote} were recorded as put away before the restart.",
+  "restart.todo_put_back":
+    "{left} not recorded: put each one in your hand back into the tote in bin {bin}, then scan the item again.",
+  "restart.todo_put_none": "All {quantity} are recorded: nothing to do.",
   "restart.recorded":
     "The agent restarted: {recorded} of {quantity} units of {order} line {line} were recorded before the restart.",
   "restart.todo_back":

@@ -13,6 +13,14 @@ export function restartOf(input: ScreenInput): RestartNotice | null {
   if (!w) return null;
   const { recorded, quantity, order, line, slot, bin } = w;
   const left = quantity - recorded;
+  if (w.kind === "put")
+    return {
+      text: msg("restart.recorded_put", { recorded, quantity, sku: line, tote: w.tote ?? order }),
+      todo:
+        left > 0 ? msg("restart.todo_put_back", { left, bin }) : msg("restart.todo_put_none", { quantity }),
+      recorded,
+      quantity,
+    };
   return {
     text: msg("restart.recorded", { recorded, quantity, order, line }),
     todo:
