@@ -21,7 +21,7 @@ const SIZES = [
 const heading = () => page.getByRole("heading", { level: 1 });
 const button = (name: string) => page.getByRole("button", { name, exact: true });
 
-export async function text(l: Locator, want: string | RegExp) {
+async function text(l: Locator, want: string | RegExp) {
   await expect.poll(() => l.innerText(), { timeout: deadline(5000) }).toMatch(want);
 }
 
