@@ -218,9 +218,10 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
     core.stepping = false;
   }
   core.states.set(seat, step.state);
-  keepSeat(core, seat, step.state);
   if (calls.length) core.bins = null;
   refreshLights(core);
+  // after the lights are sent: keeping the lit work must not hold back the light
+  keepSeat(core, seat, step.state);
   const { as, did, code } = step.resolved;
   const ops = calls.map((c) => c.op);
   return { seat, result: "done", as, did, ...(code ? { code } : {}), step: step.state.step, calls: ops };
