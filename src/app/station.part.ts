@@ -15,6 +15,7 @@ import { createStationEngine } from "../station/engine.js";
 import { scanRoutes } from "../station/routes/scan.routes.js";
 import { seatControlRoutes } from "../station/routes/seat-control.routes.js";
 import { stationRoutes } from "../station/routes/station.routes.js";
+import { createSeatWorkKeeper } from "../station/seat-work.shell.js";
 import { createTopology, type StationTopology } from "../station/topology.js";
 
 export function createStationPart(deps: {
@@ -50,6 +51,8 @@ export function createStationPart(deps: {
       }
     : deps.hub;
   const lookup = svc.scanLookup;
+  const log = deps.log.child({ part: "station" });
+  const seatWork = createSeatWorkKeeper({ store: svc.repos.screen, now: deps.now, log });
   const engine = createStationEngine({
     hub,
     bus: svc.bus,
@@ -61,11 +64,12 @@ export function createStationPart(deps: {
     timeZone: deps.config.timeZone,
     errorSignalMs: deps.config.station.errorSignalMs,
     now: deps.now,
-    log: deps.log.child({ part: "station" }),
+    log,
     onScanLit: (seconds) => scanToLight.observe(seconds),
     pausedSeats: svc.seatControl.pausedSeats,
     pauseInput: (input, active) =>
       svc.seatControl.input(input.seats, input.device, input.channel, active, input.reason),
+    onSeatState: seatWork.onSeatState,
   });
 
   // the simulated devices, by bin as the station file wires them (devices/drivers/sim/simulator.ts)
@@ -84,7 +88,11 @@ export function createStationPart(deps: {
       scanRoutes({ ...engine, last: () => (diverted ? null : engine.last()) }, sim),
       seatControlRoutes(svc.seatControl),
     ],
-    start: () => engine.start(),
+    start: () => {
+      // before any input: what a restart did to the work lit at the seats (docs/station.md#after-a-restart)
+      seatWork.recover();
+      engine.start();
+    },
     stop: () => engine.stop(),
   };
 }

@@ -1,4 +1,11 @@
-import type { ScreenAuditRow, ScreenItem, ScreenPickRow, ScreenPutRow } from "../domain/screen-rows.js";
+import type {
+  ScreenAuditRow,
+  ScreenItem,
+  ScreenPickRow,
+  ScreenPutRow,
+  ScreenSlotRow,
+} from "../domain/screen-rows.js";
+import type { LitWork, LostWork } from "../domain/seat-work.js";
 import type { Sqlite } from "./open.js";
 
 /**
@@ -201,9 +208,70 @@ function stateReads(sqlite: Sqlite) {
   };
 }
 
+/** The presented racks' slots and the items stocked in each (the put card's suggested slot). */
+function slotReads(sqlite: Sqlite) {
+  const slots = sqlite.prepare<[], ScreenSlotRow>(
+    `SELECT loc.id AS slot, s.item_id AS itemId
+       FROM racks rk JOIN locations loc ON loc.msu = rk.msu
+       LEFT JOIN stock s ON s.location = loc.id AND s.quantity > 0
+      ORDER BY rk.presented_at, rk.msu, loc.id, s.item_id
+      LIMIT 2000`,
+  );
+  return { putSlots: (): ScreenSlotRow[] => slots.all() };
+}
+
+/**
+ * The pick work each seat has lit and what a restart left to say (docs/station.md#after-a-restart):
+ * the screen's own memory, one statement each, like the operators seen.
+ */
+function seatWorkReads(sqlite: Sqlite) {
+  const put = sqlite.prepare<[string, string, string, number]>(
+    "INSERT OR REPLACE INTO seat_work (seat, kind, work, at) VALUES (?, ?, ?, ?)",
+  );
+  const drop = sqlite.prepare<[string, string]>("DELETE FROM seat_work WHERE seat = ? AND kind = ?");
+  const all = sqlite.prepare<[string], { seat: string; work: string }>(
+    "SELECT seat, work FROM seat_work WHERE kind = ? ORDER BY seat",
+  );
+  const picked = sqlite.prepare<[string, string], { picked: number }>(
+    `SELECT l.picked FROM pick_lines l JOIN service_requests sr ON sr.id = l.request_id
+      WHERE sr.type = 'PICK' AND sr.external_id = ? AND l.external_id = ?`,
+  );
+  const putDone = sqlite.prepare<[string, number], { n: number | null }>(
+    `SELECT sum(a.quantity) AS n FROM actuals a JOIN service_requests sr ON sr.id = a.request_id
+      WHERE sr.type = 'PUT' AND sr.external_id = ? AND a.item_id = ? AND a.${SETTLING}`,
+  );
+  const parse = <T>(rows: Array<{ seat: string; work: string }>) =>
+    rows.map((r) => ({ seat: r.seat, work: JSON.parse(r.work) as T }));
+  return {
+    /** Keeps (or, with null, forgets) what a seat has lit. */
+    keepLit(seat: string, work: LitWork | null, at: number): void {
+      if (work) put.run(seat, "lit", JSON.stringify(work), at);
+      else drop.run(seat, "lit");
+    },
+    litWork: () => parse<LitWork>(all.all("lit")),
+    /** What a restart did to a seat's lit work, kept until acknowledged; its lit record goes. */
+    keepLost(seat: string, work: LostWork, at: number): void {
+      sqlite.transaction(() => {
+        put.run(seat, "lost", JSON.stringify(work), at);
+        drop.run(seat, "lit");
+      })();
+    },
+    lostWork: () => parse<LostWork>(all.all("lost")),
+    /** The operator has read what the restart did: forgotten. Whether there was anything. */
+    forgetLost: (seat: string): boolean => drop.run(seat, "lost").changes > 0,
+    /** A pick line's picked count, or a put item's units put or settled; 0 when it is gone. */
+    done(work: Pick<LitWork, "kind" | "order" | "line" | "itemId">): number {
+      if (work.kind === "put") return putDone.get(work.order, work.itemId)?.n ?? 0;
+      return picked.get(work.order, work.line)?.picked ?? 0;
+    },
+  };
+}
+
 export function createScreenRepo(sqlite: Sqlite) {
   return {
     ...stateReads(sqlite),
+    ...seatWorkReads(sqlite),
+    ...slotReads(sqlite),
     ...pickReads(sqlite),
     ...orderReads(sqlite),
     ...putReads(sqlite),

@@ -43,3 +43,12 @@ export interface ScreenAuditRow extends Pick<ScreenItem, "sku" | "description"> 
   /** still to count (`auditline_started`) */
   open: boolean;
 }
+
+/**
+ * A slot of a presented rack and one item stocked there (none: `itemId` null), for the put card's
+ * suggested slot (docs/station.md#paths-of-a-shift).
+ */
+export interface ScreenSlotRow {
+  slot: string;
+  itemId: number | null;
+}

@@ -105,6 +105,8 @@ export interface EngineDeps {
   pausedSeats?: () => ReadonlySet<string>;
   /** Keeps a pause input's level (one transaction); whether the seats' pauses changed. */
   pauseInput?: (input: PauseInput, active: boolean) => boolean;
+  /** A seat's new state, once its calls committed (its lit work is kept across a restart: seat-work.shell.ts). */
+  onSeatState?: (seat: string, state: SeatState) => void;
 }
 
 /** The engine's state between inputs (the lights' part: engine.lights.ts). */
@@ -194,6 +196,14 @@ function refused(seat: string | null, before: SeatState | null, as: string | und
   };
 }
 
+function keepSeat(core: EngineCore, seat: string, state: SeatState): void {
+  try {
+    core.deps.onSeatState?.(seat, state);
+  } catch (err) {
+    core.deps.log.error({ err, seat }, "keeping the seat's lit work failed");
+  }
+}
+
 /** Makes the step's calls (each one transaction); keeps its state only when all of them committed. */
 function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep, undoable = false): Outcome {
   if (!step.ok) {
@@ -224,6 +234,8 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
   core.undo.set(seat, rememberStep(before, step, undoable));
   if (calls.length) core.bins = null;
   refreshLights(core);
+  // after the lights are sent: keeping the lit work must not hold back the light
+  keepSeat(core, seat, step.state);
   const { as, did, code } = step.resolved;
   const ops = calls.map((c) => c.op);
   return { seat, result: "done", as, did, ...(code ? { code } : {}), step: step.state.step, calls: ops };

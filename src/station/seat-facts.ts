@@ -12,6 +12,20 @@ import type { DataMeaning, SeatFacts, SeatState } from "./seat.types.js";
 const key = (p: { externalServiceRequestId: string; line: string; location: string }) =>
   `${p.externalServiceRequestId}|${p.line}|${p.location}`;
 
+/**
+ * The pick work other seats than `seat` have lit, as `order|line|slot` keys: never offered to this seat,
+ * neither to its scans nor on its screen (docs/station.md#two-seats-one-station).
+ */
+export function litByOthers(seats: ReadonlyMap<string, SeatState>, seat: string): Set<string> {
+  return new Set(
+    [...seats].flatMap(([s, st]) => (s !== seat && st.step === "pick_confirm" ? [key(st.pick)] : [])),
+  );
+}
+
+/** Whether a pick line (as the screen lists it: order, line, slot) is in `taken` (litByOthers). */
+export const isTaken = (taken: ReadonlySet<string>, row: { order: string; line: string; slot: string }) =>
+  taken.has(`${row.order}|${row.line}|${row.slot}`);
+
 export function readSeatFacts(
   lookup: ScanLookup,
   seats: ReadonlyMap<string, SeatState>,
@@ -20,14 +34,15 @@ export function readSeatFacts(
 ): SeatFacts {
   const mode = lookup.mode();
   // work another seat already has lit is not offered twice (two operators, one order line)
-  const taken = new Set(
-    [...seats].flatMap(([s, st]) => (s !== seat && st.step === "pick_confirm" ? [key(st.pick)] : [])),
-  );
+  const taken = litByOthers(seats, seat);
+  const all = mode === "pick" && meanings.length ? lookup.picks(meanings) : [];
+  const picks = all.filter((p) => !taken.has(key(p)));
   return {
     mode,
     seat,
     user: lookup.user(seat),
-    picks: mode === "pick" && meanings.length ? lookup.picks(meanings).filter((p) => !taken.has(key(p))) : [],
+    picks,
+    ...(all.length > picks.length && !picks.length ? { otherSeat: true } : {}),
     puts: mode === "put" && meanings.length ? lookup.puts(meanings) : [],
     audit: mode === "audit" ? lookup.audit() : null,
   };

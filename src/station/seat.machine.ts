@@ -80,6 +80,8 @@ function scanReady(state: Extract<SeatState, { step: "ready" }>, m: DataMeaning,
       m.kind === "item"
         ? w.picks.find((p) => p.itemId === m.itemId)
         : w.picks.find((p) => m.kind === "slot" && p.location === m.location);
+    if (!pick && w.otherSeat)
+      return refused("other_seat", `this ${m.kind}'s work is lit at another seat`, m.kind);
     if (!pick) return refused("no_work", `nothing to pick for this ${m.kind} at a presented slot`, m.kind);
     const as = m.kind === "item" ? "item" : "slot";
     if (pick.capture?.length) return lightCapture(pick, m, w, as);

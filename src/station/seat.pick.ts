@@ -44,14 +44,23 @@ export function lightPick(pick: PickTarget, as: "item" | "slot", seat: string): 
   return moved(state, [], as, "bin_lit");
 }
 
-/** A data scan while a bin is lit: another unit of a scan-required pick, else finish first. */
+/**
+ * A data scan while a bin is lit: another unit of a scan-required pick, else finish first. The label of
+ * the pick's own slot identifies the item there, so it counts a unit whose own barcode cannot be read
+ * (docs/station.md#paths-of-a-shift, "Unscannable").
+ */
 export function pickScan(state: Picking, meanings: DataMeaning[], seat: string): SeatStep {
-  const unit = meanings.find((m) => m.kind === "item" && m.itemId === state.pick.itemId);
+  const unit = meanings.find(
+    (m) =>
+      (m.kind === "item" && m.itemId === state.pick.itemId) ||
+      (m.kind === "slot" && m.location === state.pick.location),
+  );
   if (!scanEach(state.pick) || !unit)
     return refused("finish_first", "confirm or cancel the lit bin first", meanings[0]?.kind);
   const scanned = (state.scanned ?? 0) + 1;
-  if (scanned >= state.pick.quantity) return pickDone(state, state.pick.quantity, "item", seat);
-  return moved({ ...state, scanned }, [], "item", "unit_scanned");
+  const as = unit.kind === "slot" ? "slot" : "item";
+  if (scanned >= state.pick.quantity) return pickDone(state, state.pick.quantity, as, seat);
+  return moved({ ...state, scanned }, [], as, "unit_scanned");
 }
 
 /** The button, EXC-CONFIRM or a key-in quantity (the beam is handled by the caller). */

@@ -90,6 +90,8 @@ export interface SeatFacts {
   today?: string;
   /** the serial numbers this input carries that the station already picked (docs/capture.md) */
   serialsTaken?: readonly string[];
+  /** pick work for the scan exists, but only lit at another seat (left out of `picks`) */
+  otherSeat?: boolean;
 }
 
 export type SeatState =
@@ -175,6 +177,8 @@ export const REFUSAL_REASONS = [
   "undo_after_confirm",
   // the seat is paused (central, a supervisor or its pause input): nothing is taken until it resumes
   "seat_paused",
+  // the only work for the scan is lit at another seat (docs/station.md#two-seats-one-station)
+  "other_seat",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "./auth.table.js";
 
 /** The operator screen: its sessions and the operators who logged in at the station. */
@@ -32,3 +32,19 @@ export const screenOperators = sqliteTable("screen_operators", {
   lang: text("lang"),
   lastLoginAt: integer("last_login_at").notNull(),
 });
+
+/**
+ * The pick work a seat has lit (`kind` lit), kept so a restart can say what became of it, and what a
+ * restart left to say until the operator acknowledges it (`kind` lost): docs/station.md#after-a-restart.
+ * `work` is JSON (station/seat-work.ts `LitWork`).
+ */
+export const seatWork = sqliteTable(
+  "seat_work",
+  {
+    seat: text("seat").notNull(),
+    kind: text("kind", { enum: ["lit", "lost"] }).notNull(),
+    work: text("work").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.seat, t.kind] })],
+);

@@ -5,7 +5,7 @@
  *   slot is closed with it); an exception or cancel: scanning its command barcode (scan-codes.ts);
  * - key-in: the engine's key-in; login / logout: the badge (`BADGE-<operator>`) at the seat;
  * - mode, bin emptied, tote released, reprint: the station operations, recorded as the seat's last event;
- * - scan (where the seat's scanner is simulated, or down: the code typed): a scan at the seat;
+ * - scan (the code typed at the seat, or its simulated scanner's scan): a scan at the seat;
  * - problem: a problem with its quantity (seat.problem.ts), validated against the seat's screen state;
  * - skip_label: the bin's orders released without a label (print_ready), logged with who skipped;
  * - supervisor: a supervisor called (logged as an operations event, shown as the last event).
@@ -57,6 +57,7 @@ export type ScreenAction = (
   | { type: "undo" }
   | { type: "audit_begin" }
   | SeatControlAction
+  | { type: "acknowledge_restart" }
 ) &
   Versioned;
 
@@ -87,6 +88,7 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   pause: "supervise_seat",
   resume: "supervise_seat",
   acknowledge: "acknowledge_message",
+  acknowledge_restart: "seat_input",
 };
 
 export interface ScreenActionDeps {
@@ -127,10 +129,12 @@ export interface ScreenActionDeps {
   user(seat: string): string | null;
   setOperatorLang(operator: string, lang: Lang | null): void;
   /**
-   * A scan typed or tapped at the seat: on its simulated scanner, or, while its real scanner is down,
-   * straight to the engine (its outcome); refused where the seat has a working real scanner.
+   * A scan typed or tapped at the seat: on its simulated scanner, else straight to the engine (its
+   * outcome), whether the seat's real scanner is down or not (a label it cannot read is typed).
    */
   simulatedScan: (seat: string, barcode: string) => Outcome | undefined;
+  /** Forgets what a restart did to the seat's lit work, once read; whether there was anything. */
+  acknowledge?: (seat: string) => boolean;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
   record(seat: string, input: { kind: "tap"; text: string; action?: string }, outcome: Outcome): void;
   /** Pauses, resumes and messages (services/seat-control); none: those taps are not available. */
@@ -334,6 +338,11 @@ export function createScreenActions(deps: ScreenActionDeps) {
         return engine.undo(seat, source(seat));
       case "audit_begin":
         return beginAudit(seat);
+      case "acknowledge_restart":
+        return operation(seat, "restart", "restart_acknowledged", () => {
+          if (!deps.acknowledge?.(seat))
+            throw new AppError("invalid_state", `no restart to acknowledge at seat ${seat}`);
+        });
       default:
         return refusal(seat, "not_this_step", `${a.type} is not taken here`);
     }

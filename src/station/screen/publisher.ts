@@ -9,8 +9,9 @@
  */
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
-import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../domain/screen-rows.js";
+import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow, ScreenSlotRow } from "../../domain/screen-rows.js";
 import type { PauseSource } from "../../domain/seat-pause.js";
+import type { LostWork } from "../../domain/seat-work.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
 import type { EngineInput, Outcome } from "../engine.js";
@@ -21,6 +22,7 @@ import { isLang } from "./messages/messages.js";
 import type { ScreenEventInput } from "./state/event.js";
 import { createLastEvents } from "./state/last-events.js";
 import { nextPick } from "./state/operator.js";
+import { seatWork } from "./state/seat-work.js";
 import { deriveScreen } from "./state/state.js";
 import type { CentralLink } from "./state/station-types.js";
 import type { BinOrder, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
@@ -48,6 +50,10 @@ export interface ScreenStore {
   audit(): { auditId: string; kq: boolean; lines: ScreenAuditRow[] } | null;
   /** An audit queued for the station, not begun (docs/station.md#an-audit-begun-at-the-seat). */
   queuedAudit?(): string | null;
+  /** The presented racks' slots and their items (put mode: the suggested slot). */
+  putSlots?(): ScreenSlotRow[];
+  /** What a restart did to the work lit at the seats, until acknowledged (docs/station.md#after-a-restart). */
+  lostWork?(): Array<{ seat: string; work: LostWork }>;
   operators(limit: number): string[];
   operatorLang(name: string): string | null;
   sawOperator(name: string, at: number): void;
@@ -57,6 +63,8 @@ export interface ScreenStore {
   /** a request's state now, or null (was the dropped work's request cancelled?) */
   requestState?(type: "PICK" | "PUT", id: string): string | null;
   sku?(itemId: number): string | null;
+  /** Forgets what a restart did to a seat's lit work (acknowledged); whether there was anything. */
+  forgetLost?(seat: string): boolean;
 }
 
 /** What the publisher reads about the station: the store, the engine's reads and the devices. */
@@ -197,6 +205,8 @@ function seatScreen(
     pauses: reads.pauses?.(seat) ?? [],
     pausedSeats: reads.pausedSeats?.() ?? new Set(),
     message: reads.message?.(seat) ?? null,
+    slots: mode === "put" ? (reads.putSlots?.() ?? []) : [],
+    restart: reads.lostWork?.().find((l) => l.seat === seat)?.work ?? null,
   });
 }
 
@@ -316,8 +326,10 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
     state: (seat: string): ScreenState => state(seat),
 
     /** The pick line the screen shows next (what a problem before a scan is about), or null. */
-    next: (_seat: string) =>
-      deps.reads.mode() === "pick" ? nextPick({ pickLines: deps.reads.pickLines() }) : null,
+    next: (seat: string) =>
+      deps.reads.mode() === "pick"
+        ? nextPick(seatWork({ seat, seats: seatStates(), pickLines: deps.reads.pickLines() }))
+        : null,
 
     /** Calls `listener` with the state's JSON now and on every change, until the returned function. */
     subscribe(seat: string, listener: ScreenListener): () => void {

@@ -9,7 +9,6 @@ import type { Logger } from "pino";
 import type { Config } from "../../config/config.schema.js";
 import type { BinSimulator } from "../../devices/drivers/sim/simulator.js";
 import type { DeviceHub } from "../../devices/hub.types.js";
-import { AppError } from "../../domain/errors.js";
 import type { ScanLookup } from "../../services/scan-lookup/scan-lookup.service.js";
 import type { Services } from "../../services/services.js";
 import type { StationEngine } from "../engine.js";
@@ -152,12 +151,6 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
   });
 }
 
-/** Whether a seat's (real) scanner is down now: the screen takes typed codes instead. */
-function scannerDown(deps: ScreenPartDeps, seat: string): boolean {
-  const mine = new Set(deps.topology.scannersOf(seat));
-  return deps.hub.health().some((d) => mine.has(d.id) && !d.connected);
-}
-
 function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated: Set<string>, log: Logger) {
   const { engine, lookup, store, labels } = deps;
   const waitingLabel = (bin: string) => {
@@ -196,10 +189,14 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
         deps.simulator.scan(seat, barcode);
         return undefined;
       }
-      if (scannerDown(deps, seat)) return engine.scan(seat, barcode, `screen:${seat}`);
-      throw new AppError("forbidden", `seat ${seat} has a real scanner: scan with it`, [
-        { path: "type", message: "only where the seat's scanner is simulated or down" },
-      ]);
+      // a code typed at the seat, its real scanner down or not: a label the scanner cannot read is
+      // typed instead (docs/station.md#paths-of-a-shift, "Unscannable")
+      return engine.scan(seat, barcode, `screen:${seat}`);
+    },
+    acknowledge: (seat) => {
+      const had = store.forgetLost?.(seat) ?? false;
+      publisher.changed();
+      return had;
     },
     record: publisher.record,
     control: deps.services.seatControl,

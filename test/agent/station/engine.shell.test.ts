@@ -110,10 +110,16 @@ describe("engine shell: debounce, refusals, work changed elsewhere, two seats", 
     expect(engine.seats().find((s) => s.seat === "front")).toMatchObject({ step: "pick_confirm" });
   });
 
-  it("the other seat is not offered work already lit at one seat", async () => {
+  it("the other seat is not offered work already lit at one seat: refused on its own signal, never on that bin", async () => {
     await ok(t.call("POST", "/station/seats/back/login", { user: "bob" }));
+    const bin = (await ok(t.call("GET", "/station/state"))).pickQueue[0].ppsBinId as string;
     later();
-    expect(engine.scan("back", "BC-C")).toMatchObject({ result: "refused", reason: "no_work" });
+    const mark = hub.sent.length;
+    expect(engine.scan("back", "BC-C")).toMatchObject({ result: "refused", reason: "other_seat" });
+    await sleep(40);
+    // the station's signal light (the IRT bin's), never the bin the other seat's work lit
+    expect(hub.since(mark)).toEqual(["error IRT", "off IRT"]);
+    expect(hub.showing(bin)).toBe("green 2");
   });
 
   it("work picked elsewhere (station API) drops the pending pick and its light", async () => {

@@ -73,6 +73,7 @@ const TAPS: Record<keyof typeof SCREEN_ACTION_OPERATION, Record<string, unknown>
   pause: { reason: "door check" },
   resume: {},
   acknowledge: { id: 1 },
+  acknowledge_restart: {},
 };
 
 let t: TestAgent;

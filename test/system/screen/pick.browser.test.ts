@@ -111,7 +111,7 @@ describe("operator screen: pick", { timeout: deadline(60_000) }, () => {
     await rig.shot(page, "refused-scan");
   });
 
-  it("each pick exception takes a confirmation: missing and damaged with their quantity, unscannable asked once more", async () => {
+  it("each pick exception takes a confirmation: missing and damaged with their quantity, unscannable written off once said so", async () => {
     // [button, then the steps that report it]
     const report: Array<[string, () => Promise<void>]> = [
       ["Slot empty", () => problem("Slot empty")],
@@ -119,11 +119,16 @@ describe("operator screen: pick", { timeout: deadline(60_000) }, () => {
       [
         "Unscannable",
         async () => {
+          // what identifies the unit instead first (paths.browser.test.ts), then the write-off, said as such
           await button("Unscannable").click();
-          const ask = page.getByRole("dialog", { name: "Report Unscannable?" });
+          await page.getByRole("dialog", { name: "The barcode cannot be read" }).waitFor();
+          await button("Write off").click();
+          const ask = page.getByRole("dialog", {
+            name: "The unit is written off; EXC-3 will end 1 short. Write it off?",
+          });
           await ask.waitFor();
           await rig.shot(page, "exception-unscannable-confirm");
-          await ask.getByRole("button", { name: "Yes, report it" }).click();
+          await ask.getByRole("button", { name: "Yes, write off" }).click();
         },
       ],
     ];

@@ -414,4 +414,38 @@ export const de: Record<MessageKey, string> = {
   "ui.cancel_dialog": "Abbrechen",
   "ui.message_title": "Nachricht von {by}",
   "ui.message_acknowledge": "Verstanden",
+  // ---- the shift's paths (docs/station.md#two-seats-one-station and after) ----
+  "refusal.other_seat": "Ein anderer Platz arbeitet an dieser Position",
+  "instead.other_seat": "Die Position auf der eigenen Karte nehmen",
+  "ui.help": "Hilfe",
+  "restart.recorded_put":
+    "Der Agent wurde neu gestartet: {recorded} von {quantity} × {sku} aus Wanne {tote} wurden vorher als eingelagert gebucht.",
+  "restart.todo_put_back":
+    "{left} nicht gebucht: jede Einheit aus der Hand zurück in die Wanne in Behälter {bin} legen, dann den Artikel erneut scannen.",
+  "restart.todo_put_none": "Alle {quantity} sind gebucht: nichts zu tun.",
+  "restart.recorded":
+    "Der Agent wurde neu gestartet: {recorded} von {quantity} Einheiten von {order} Position {line} wurden vorher gebucht.",
+  "restart.todo_back":
+    "{left} nicht gebucht: jede Einheit aus der Hand oder aus Behälter {bin} zurück in Fach {slot} legen, dann den Artikel erneut scannen.",
+  "restart.todo_none": "Alle {quantity} sind gebucht: in Behälter {bin} lassen.",
+  "ui.acknowledge": "Verstanden",
+  "ui.restart_title": "Vor dem Neustart beleuchtete Arbeit",
+  "did.restart_acknowledged": "Neustart-Meldung gelesen",
+  "ui.unscannable_title": "Der Barcode ist nicht lesbar",
+  "ui.unscannable_slot":
+    "Das Etikett von Fach {slot} scannen: es zählt die Einheit. Oder den Code vom Etikett der Einheit eingeben:",
+  "ui.unscannable_lit":
+    "Kein Scan nötig: Behälter {bin} leuchtet. Die Einheiten aus Fach {slot} hineinlegen und bestätigen. Oder den Code eingeben:",
+  "ui.unscannable_neither": "Lässt sich die Einheit nicht erkennen, wird sie abgeschrieben.",
+  "ui.write_off": "Abschreiben",
+  "ui.write_off_one": "Die Einheit wird abgeschrieben; {order} endet mit 1 Fehlmenge. Abschreiben?",
+  "ui.write_off_many": "{n} Einheiten werden abgeschrieben; {order} endet mit {n} Fehlmenge. Abschreiben?",
+  "ui.write_off_yes": "Ja, abschreiben",
+  "ui.type_code": "Code eingeben",
+  "ui.type_code_title": "Den Code vom Etikett eingeben",
+  "ui.card_suggested": "Vorschlag: Fach {slot}",
+  "ui.card_put_slot": "In Fach {slot} legen",
+  "ui.card_any_slot": "Das Fach scannen, in das gelegt wird",
+  "ui.help_confirm": "Aufsicht an Platz {seat} rufen?",
+  "ui.help_call": "Ja, Aufsicht rufen",
 };

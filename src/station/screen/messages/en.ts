@@ -411,6 +411,40 @@ export const en = {
   "ui.cancel_dialog": "Cancel",
   "ui.message_title": "Message from {by}",
   "ui.message_acknowledge": "Got it",
+  // ---- the shift's paths (docs/station.md#two-seats-one-station and after) ----
+  "refusal.other_seat": "Another seat is working on this line",
+  "instead.other_seat": "Take the line on your own card",
+  "ui.help": "Help",
+  "restart.recorded_put":
+    "The agent restarted: {recorded} of {quantity} × {sku} from tote {tote} were recorded as put away before the restart.",
+  "restart.todo_put_back":
+    "{left} not recorded: put each one in your hand back into the tote in bin {bin}, then scan the item again.",
+  "restart.todo_put_none": "All {quantity} are recorded: nothing to do.",
+  "restart.recorded":
+    "The agent restarted: {recorded} of {quantity} units of {order} line {line} were recorded before the restart.",
+  "restart.todo_back":
+    "{left} not recorded: put each one in your hand or in bin {bin} back into slot {slot}, then scan the item again.",
+  "restart.todo_none": "All {quantity} are recorded: leave them in bin {bin}.",
+  "ui.acknowledge": "Understood",
+  "ui.restart_title": "Work lit before the restart",
+  "did.restart_acknowledged": "Restart message read",
+  "ui.unscannable_title": "The barcode cannot be read",
+  "ui.unscannable_slot":
+    "Scan the label of slot {slot}: it counts the unit. Or type the code from the unit's label:",
+  "ui.unscannable_lit":
+    "No scan is needed: bin {bin} is lit. Put the units from slot {slot} into it and confirm. Or type the code:",
+  "ui.unscannable_neither": "If the unit cannot be identified, write it off.",
+  "ui.write_off": "Write off",
+  "ui.write_off_one": "The unit is written off; {order} will end 1 short. Write it off?",
+  "ui.write_off_many": "{n} units are written off; {order} will end {n} short. Write them off?",
+  "ui.write_off_yes": "Yes, write off",
+  "ui.type_code": "Type a code",
+  "ui.type_code_title": "Type the code from the label",
+  "ui.card_suggested": "Suggested: slot {slot}",
+  "ui.card_put_slot": "Put into slot {slot}",
+  "ui.card_any_slot": "Scan the slot to put into",
+  "ui.help_confirm": "Call a supervisor to seat {seat}?",
+  "ui.help_call": "Yes, call a supervisor",
 } as const;
 
 export type MessageKey = keyof typeof en;

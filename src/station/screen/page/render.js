@@ -6,6 +6,7 @@
 import { renderCapture } from "./capture.js";
 import { $, fill, h, msg, t } from "./dom.js";
 import { closeLanguages, languageButton } from "./language.js";
+import { openUnscannable, renderPaths } from "./paths.js";
 import { askFirst } from "./supervisor.js";
 import { renderTask } from "./task.js";
 import { training } from "./training.js";
@@ -197,6 +198,11 @@ function actions(s, ctx) {
       continue;
     }
     if (s.problems.some((p) => p.replaces === code)) continue;
+    const unscannable = s.unscannable;
+    if (code === "UNSCANNABLE" && unscannable) {
+      out.push(button(t(`exception.${code}`), () => openUnscannable(unscannable, act), "warn"));
+      continue;
+    }
     out.push(
       button(
         t(`exception.${code}`),
@@ -345,4 +351,5 @@ export function render(s, ctx) {
   $("sim").hidden = !s.simulatedScanner;
   $("sim-label").textContent = t("ui.sim_scanner");
   $("sim-submit").textContent = t("ui.sim_scan");
+  renderPaths(s, ctx);
 }

@@ -8,6 +8,7 @@
 /** @import { RenderContext } from "./render.js" */
 import { captureLines } from "./capture.js";
 import { $, fill, h, msg, t } from "./dom.js";
+import { putCardDo } from "./paths.js";
 
 /**
  * @param {string} label
@@ -74,13 +75,13 @@ function face(c) {
 
 /**
  * @param {Card | null} c
- * @param {Extract<Task, { kind: "pick" }>} task
+ * @param {Extract<Task, { kind: "pick" }> | null} task the pick's (a put's card has none)
  * @param {ScreenState["capture"]} [capture]
  */
 function card(c, task, capture = null) {
   if (!c) return "";
   const color = c.binColor ?? "none";
-  const current = task.current;
+  const current = task?.current ?? null;
   // the line as read names the item; without it the card still says where and how many
   const item = c.row;
   return h(
@@ -96,7 +97,11 @@ function card(c, task, capture = null) {
       h(
         "p",
         { class: "card-do" },
-        c.phase === "take" ? t("ui.card_take", { slot: c.slot }) : t("ui.card_put", { bin: c.bin ?? "?" }),
+        task === null
+          ? putCardDo(c)
+          : c.phase === "take"
+            ? t("ui.card_take", { slot: c.slot })
+            : t("ui.card_put", { bin: c.bin ?? "?" }),
       ),
       h("p", { class: "card-sku" }, item?.sku ?? ""),
       item?.description ? h("p", { class: "card-desc" }, item.description) : "",
@@ -215,7 +220,9 @@ export function renderTask(s) {
   const task = s.task;
   if (!task) return [];
   if (task.kind === "pick") return pick(s, task);
-  if (task.kind === "put") return put(task);
+  // a put's card says what `current` says, and more
+  if (task.kind === "put")
+    return s.card ? [card(s.card, null), ...put({ ...task, current: null })] : put(task);
   return audit(task);
 }
 

@@ -48,6 +48,8 @@ const ASSETS = [
   "shift.css",
   "seat-control.js",
   "seat-control.css",
+  "paths.js",
+  "paths.css",
 ];
 
 const signInBody = z

@@ -97,6 +97,8 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("pause"), reason: pauseSeatSchema.shape.reason }),
   action({ type: z.literal("resume") }),
   action({ type: z.literal("acknowledge"), id: z.number().int().min(1) }),
+  // the operator has read what a restart did to the seat's lit work (docs/station.md#after-a-restart)
+  action({ type: z.literal("acknowledge_restart") }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 

@@ -11,6 +11,7 @@ import { scanEach } from "../../seat.pick.js";
 import { EXCEPTION_OF, problemOptions } from "../../seat.problem.js";
 import type { PickTarget, SeatState } from "../../seat.types.js";
 import { faceOf } from "./face.js";
+import { suggestedPutCard } from "./put-slot.js";
 import { isLit } from "./task.js";
 import type {
   Alert,
@@ -133,6 +134,7 @@ function pickCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]
 }
 
 function putCard(input: ScreenInput, state: SeatState, bins: readonly BinTile[]): Card | null {
+  if (state.step === "put_slot") return suggestedPutCard(input, state, bins);
   if (state.step !== "put_confirm") return null;
   const items = input.puts.filter((r) => r.putId === state.put.externalServiceRequestId);
   const i = items.findIndex((r) => r.itemId === state.put.itemId);

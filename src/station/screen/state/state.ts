@@ -23,11 +23,14 @@ import {
   signalOf,
   soundOf,
 } from "./operator.js";
+import { restartOf } from "./restart.js";
 import { messageOf, pausedAllowed, pauseOf, withPausedLights } from "./seat-control.js";
+import { seatWork } from "./seat-work.js";
 import { shiftOf } from "./shift.js";
 import { stationNoticesOf } from "./station-notices.js";
 import { auditTask, pickTask, putTask } from "./task.js";
 import type { Allowed, BinAction, BinTile, Instruction, Msg, ScreenInput, ScreenState } from "./types.js";
+import { unscannableOf } from "./unscannable.js";
 
 const MODES: StationMode[] = ["pick", "put", "audit"];
 const PICK_EXCEPTIONS: ExceptionCode[] = ["ITEM_MISSING", "PHYSICALLY_DAMAGED", "UNSCANNABLE"];
@@ -159,7 +162,8 @@ export function allowedOf(input: ScreenInput, state: SeatState): Allowed {
 }
 
 /** The state less its version (the publisher numbers it: version.ts). */
-export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
+export function deriveScreen(all: ScreenInput): Omit<ScreenState, "version"> {
+  const input = seatWork(all);
   const state = input.seats.get(input.seat) ?? READY;
   const task =
     input.operator === null
@@ -206,5 +210,7 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     ...shiftOf(input, task),
     pause,
     message: messageOf(input),
+    unscannable: unscannableOf(input, state),
+    restart: restartOf(input),
   };
 }

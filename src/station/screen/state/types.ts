@@ -5,8 +5,14 @@
  * the object itself is the same in every language. Pure data.
  */
 import type { DeviceHealth } from "../../../devices/hub.types.js";
-import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../../domain/screen-rows.js";
+import type {
+  ScreenAuditRow,
+  ScreenPickRow,
+  ScreenPutRow,
+  ScreenSlotRow,
+} from "../../../domain/screen-rows.js";
 import type { PauseSource } from "../../../domain/seat-pause.js";
+import type { LostWork } from "../../../domain/seat-work.js";
 import type { BinView, Desired } from "../../bin-lights.js";
 import type { ExceptionCode } from "../../scan-codes.js";
 import type { ProblemKind } from "../../seat.problem.js";
@@ -91,6 +97,7 @@ export const DIDS = [
   "seat_paused",
   "seat_resumed",
   "message_acknowledged",
+  "restart_acknowledged",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----
@@ -156,6 +163,11 @@ export interface ScreenInput {
   pausedSeats?: ReadonlySet<string>;
   /** the oldest message for this seat not yet acknowledged */
   message?: { id: number; text: string; by: string; sentAt: number } | null;
+  // ---- the shift's paths (docs/station.md#paths-of-a-shift) ----
+  /** put mode: the presented racks' slots and their items (the put card's suggested slot) */
+  slots?: ScreenSlotRow[];
+  /** what a restart did to the work this seat had lit, until acknowledged */
+  restart?: LostWork | null;
 }
 
 /** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
@@ -273,6 +285,11 @@ export interface Card {
   bin: string | null;
   /** the CSS colour of the light the bin shows */
   binColor: string | null;
+  /**
+   * a put before its slot is scanned: `slot` is only suggested (where the item already is on the presented
+   * racks, else an empty slot; "" when there is none), any presented slot may be scanned instead
+   */
+  suggested?: boolean;
 }
 
 export interface Problem {
@@ -386,6 +403,11 @@ export interface ScreenState {
   pause: SeatPause | null;
   /** a message from central for the operator, until acknowledged, or null */
   message: SeatMessage | null;
+  // ---- the shift's paths (docs/station.md#paths-of-a-shift) ----
+  /** a lit pick's unscannable path: what identifies the unit instead, and what a write-off ends short */
+  unscannable?: UnscannablePath | null;
+  /** what a restart did to the work this seat had lit: shown until acknowledged (`acknowledge`) */
+  restart?: RestartNotice | null;
 }
 
 // ---- what central or a supervisor told the seat (docs/station.md#pausing-a-seat) ----
@@ -433,4 +455,26 @@ export interface Problem {
 export interface LastEvent {
   /** the input in words ("Confirm", "Button of bin 6"), never a raw code */
   said?: Msg;
+}
+
+/** The work a seat had lit when the agent restarted: what was recorded, what to do now. */
+export interface RestartNotice {
+  /** "2 of 3 units of ORDER-1 line ORDER-1-1 were recorded before the restart" */
+  text: Msg;
+  /** what to do with the units not recorded (in hand or in the bin), or that nothing is left to do */
+  todo: Msg;
+  recorded: number;
+  quantity: number;
+}
+
+/** What the Unscannable button offers at a lit pick before it writes anything off. */
+export interface UnscannablePath {
+  /** the pick's slot: its label identifies the item there */
+  slot: string;
+  bin: string;
+  order: string;
+  /** the item is scanned unit by unit: the slot's label or the typed code counts a unit */
+  scanEach: boolean;
+  /** the units a write-off settles: the order ends that many short */
+  writeOff: number;
 }

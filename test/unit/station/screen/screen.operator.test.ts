@@ -84,12 +84,12 @@ describe("the task card", () => {
     expect(s.task).toMatchObject({ kind: "pick", current: null });
   });
 
-  it("put: at the chosen slot; none while the slot is not chosen, and none in audit or logged out", () => {
+  it("put: at the chosen slot; a suggested one before (screen.put-slot.test.ts); none in audit or logged out", () => {
     const item = putRow({ description: "item A" });
     const other = putRow({ itemId: 2, sku: "B" });
     const s = deriveScreen(input({ mode: "put", puts: [other, item] }, PUT_CONFIRM));
     expect(s.card).toMatchObject({ phase: "put", row: item, slot: "S9", quantity: 2, line: 2, lines: 2 });
-    expect(deriveScreen(input({ mode: "put" }, PUT_SLOT)).card).toBeNull();
+    expect(deriveScreen(input({ mode: "put" }, PUT_SLOT)).card).toMatchObject({ suggested: true, slot: "" });
     expect(deriveScreen(input({ mode: "audit" })).card).toBeNull();
     expect(deriveScreen(input({ operator: null, pickLines: [row()] })).card).toBeNull();
   });
