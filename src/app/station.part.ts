@@ -13,6 +13,7 @@ import type { Services } from "../services/services.js";
 import { createStationEngine } from "../station/engine.js";
 import { scanRoutes } from "../station/routes/scan.routes.js";
 import { stationRoutes } from "../station/routes/station.routes.js";
+import { createShiftShell } from "../station/shift/shift.shell.js";
 import { createTopology } from "../station/topology.js";
 
 export function createStationPart(deps: {
@@ -47,11 +48,26 @@ export function createStationPart(deps: {
     onScanLit: (seconds) => scanToLight.observe(seconds),
   });
 
+  // the operators' sessions, their figures and the idle logout (docs/station.md#productivity-and-the-shift)
+  const shift = createShiftShell({
+    engine,
+    bus: svc.bus,
+    seats: topology.seats,
+    seat: (name) => svc.repos.station.seat(name),
+    shift: svc.shift,
+    idleLogoutMs: deps.config.station.idleLogoutMs,
+    idleWarningMs: deps.config.station.idleWarningMs,
+    now: deps.now,
+    log: deps.log.child({ part: "shift" }),
+  });
+
   // the simulated devices, by bin as the station file wires them (devices/drivers/sim/simulator.ts)
   const sim = binSimulator(() => hub.simulator(), topology);
 
   return {
     engine,
+    /** The operators' sessions at the seats: figures, idle warnings (the operator screen shows them). */
+    shift,
     /** The station's seats, scanners, bins and lights (the operator screen asks the same). */
     topology,
     /** The simulated devices by seat and bin (the operator screen's scan box uses it too). */
@@ -62,8 +78,14 @@ export function createStationPart(deps: {
       stationRoutes(svc.operations, () => svc.station.state(deps.now(), deps.config.site)),
       scanRoutes(engine, sim),
     ],
-    start: () => engine.start(),
-    stop: () => engine.stop(),
+    start: () => {
+      engine.start();
+      shift.start();
+    },
+    stop: () => {
+      shift.stop();
+      engine.stop();
+    },
   };
 }
 

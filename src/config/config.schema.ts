@@ -5,6 +5,12 @@ import { commaSeparated, count, flag } from "./config-values.js";
 import { httpSchema } from "./http.schema.js";
 import { mqttSchema } from "./mqtt.schema.js";
 import { metricsSchema } from "./security.schema.js";
+import {
+  DEFAULT_IDLE_LOGOUT_MS,
+  DEFAULT_IDLE_WARNING_MS,
+  DEFAULT_PRODUCTIVITY,
+  productivitySchema,
+} from "./shift.schema.js";
 import { webhooksSchema } from "./webhooks.schema.js";
 import { pickSchema, searchSchema } from "./work.schema.js";
 
@@ -102,6 +108,14 @@ const stationSchema = z
       .describe(
         "origins the operator screen shows item images (`imageUrl`) from, e.g. `https://images.example.com` (comma-separated in the variable); unset: none. An image elsewhere is not shown, and the page's CSP lets the browser fetch none",
       ),
+    // the shift lead's tools (docs/station.md#productivity-and-the-shift, docs/station.md#idle-logout)
+    idleLogoutMs: count(0, 86_400_000, DEFAULT_IDLE_LOGOUT_MS).describe(
+      "an operator who has done nothing at the seat this long is signed out (with work in hand: warned first); 0: never",
+    ),
+    idleWarningMs: count(0, 3_600_000, DEFAULT_IDLE_WARNING_MS).describe(
+      "how long the idle warning (with its countdown) shows before an operator with work in hand is signed out",
+    ),
+    productivity: productivitySchema,
   })
   .strict()
   .default({
@@ -113,6 +127,9 @@ const stationSchema = z
     errorSignalMs: 1500,
     language: "en",
     damageBin: null,
+    idleLogoutMs: DEFAULT_IDLE_LOGOUT_MS,
+    idleWarningMs: DEFAULT_IDLE_WARNING_MS,
+    productivity: { ...DEFAULT_PRODUCTIVITY },
   });
 
 /** `station` mode: the printer's "job done" releases the bin (spec: Process flow trigger). */

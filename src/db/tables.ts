@@ -10,5 +10,6 @@ export * from "./tables/masterdata.table.js";
 export * from "./tables/outbox.table.js";
 export * from "./tables/requests.table.js";
 export * from "./tables/screen.table.js";
+export * from "./tables/shift.table.js";
 export * from "./tables/station.table.js";
 export * from "./tables/webhooks.table.js";

@@ -12,6 +12,8 @@ export const NOTIFICATION_TYPES = [
   "put_information",
   "report_generation",
   "pack_information",
+  // the station's own: an operator's session at a seat ended (docs/mqtt.md#session-summaries)
+  "session_summary",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

@@ -68,6 +68,8 @@ export const PERMISSIONS = {
   backup: ["admin"],
   // what GET /readyz says, for whoever may reach the broker
   health_check: ["integration"],
+  // central sets the targets the seats' productivity is shown against (docs/station.md#productivity-and-the-shift)
+  set_productivity_targets: ["integration"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Operation = keyof typeof PERMISSIONS;

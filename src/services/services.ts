@@ -13,6 +13,7 @@ import { createScanRepo } from "../db/scan.repo.js";
 import { createScreenRepo } from "../db/screen.repo.js";
 import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
 import { createSecurityEventsRepo } from "../db/security-events.repo.js";
+import { createShiftRepo } from "../db/shift.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { storageMeter } from "../db/storage-use.js";
@@ -39,6 +40,7 @@ import { labelData } from "./pick/pick.service.js";
 import { createReportsService, publicBaseUrl } from "./report/report.service.js";
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup, createStationWork } from "./scan-lookup/scan-lookup.service.js";
+import { createShiftService } from "./shift/shift.service.js";
 import { stationState } from "./station/station.service.js";
 import {
   type CommitTiming,
@@ -71,7 +73,14 @@ export interface ServiceSettings {
   outbox: { maxUndelivered: number; maxUndeliveredBytes?: number | undefined };
   /** The storage budget (docs/operations.md#storage-budget); none when absent (tests of the services alone). */
   storage?: StorageBudget | undefined;
-  station: { seats: string[]; bins: string[]; initialMode: StationMode; stagingWithLogout: boolean };
+  station: {
+    seats: string[];
+    bins: string[];
+    initialMode: StationMode;
+    stagingWithLogout: boolean;
+    /** the productivity targets (0: none); none when absent */
+    productivity?: { linesPerHour: number; unitsPerHour: number };
+  };
   /** The pick+pack rule and a pick's work limits (domain/pick-pack.ts, work-limits.ts); defaults when absent. */
   pick?: PickLimits & { packAttributes: readonly PackAttribute[] };
   /** A search_v2 answer's bounds (domain/work-limits.ts); defaults when absent. */
@@ -120,6 +129,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
     screenSessions: createScreenSessionsRepo(sqlite),
     securityEvents: createSecurityEventsRepo(sqlite),
     webhooks: createWebhooksRepo(sqlite),
+    shift: createShiftRepo(sqlite),
   };
 }
 
@@ -202,6 +212,12 @@ function createDoors(
       rules: { allow: config.webhooks?.allow ?? NO_ALLOWANCE, selfPort: config.http.port },
       now,
       record: securityLog.record,
+    }),
+    /** Operators' sessions and the productivity targets (docs/station.md#productivity-and-the-shift). */
+    shift: createShiftService({
+      repo: repos.shift,
+      unitOfWork: unitOfWork.forStation(),
+      configured: config.station.productivity ?? { linesPerHour: 0, unitsPerHour: 0 },
     }),
     scanLookup: createScanLookup({
       scan: repos.scan,

@@ -18,6 +18,7 @@ import { binPress } from "./bin-lights.js";
 import { type DebounceState, debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
 import { type LitState, refreshLights, signalBin, signalSeat } from "./engine.lights.js";
+import { keepsWork, type ShiftCore, tellWork, type WorkWatcher } from "./engine.shift.js";
 import { createLightsShell } from "./lights.shell.js";
 import { fixedMeaning } from "./scan-codes.js";
 import { pendingBin, stepSeat } from "./seat.machine.js";
@@ -97,8 +98,8 @@ export interface EngineDeps {
   onScanLit?: (seconds: number) => void;
 }
 
-/** The engine's state between inputs (the lights' part: engine.lights.ts). */
-interface EngineCore extends LitState {
+/** The engine's state between inputs (the lights' part: engine.lights.ts; the shift's: engine.shift.ts). */
+interface EngineCore extends LitState, ShiftCore {
   deps: EngineDeps;
   seen: DebounceState;
   /** operation calls in progress: their own bus events need no re-check */
@@ -118,6 +119,8 @@ function createCore(deps: EngineDeps): EngineCore {
     stepping: false,
     recheck: undefined,
     watchers: new Set(),
+    workWatchers: new Set(),
+    kept: new Set(),
   };
 }
 
@@ -208,7 +211,10 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
     core.stepping = false;
   }
   core.states.set(seat, step.state);
-  if (calls.length) core.bins = null;
+  if (calls.length) {
+    core.bins = null;
+    tellWork(core, seat, calls);
+  }
   refreshLights(core);
   const { as, did, code } = step.resolved;
   const ops = calls.map((c) => c.op);
@@ -260,7 +266,7 @@ function pressBin(core: EngineCore, binId: string, signalOf: "confirm" | "shorta
 function stillValid(core: EngineCore, seat: string, s: SeatState): boolean {
   const { lookup } = core.deps;
   if (s.step === "ready") return true;
-  if (lookup.user(seat) === null) return false;
+  if (!keepsWork(core, seat, lookup.user(seat))) return false;
   if (s.step === "pick_confirm") return lookup.pickStillThere(s.pick);
   if (s.step === "audit_count") return lookup.audit()?.auditId === s.auditId;
   return lookup.putState(s.put.externalServiceRequestId) === "staged";
@@ -353,6 +359,15 @@ export function createStationEngine(deps: EngineDeps) {
       core.watchers.add(watcher);
     },
 
+    /** Tell `watcher` about the operation calls of every input from now on (until `stop`). */
+    watchWork: (watcher: WorkWatcher): void => void core.workWatchers.add(watcher),
+
+    /** Signs the seat's operator out for idling: the pending work (a lit line) stays for the next one. */
+    signOut(seat: string): void {
+      if (mustSeat(core, seat).step !== "ready") core.kept.add(seat);
+      deps.operations.logout(seat);
+    },
+
     onDevice(e: DeviceEvent): void {
       last = routeDeviceEvent(e, engine, deps);
     },
@@ -373,6 +388,7 @@ export function createStationEngine(deps: EngineDeps) {
       deps.hub.off(OWNER);
       deps.bus.off(OWNER);
       core.watchers.clear();
+      core.workWatchers.clear();
       if (core.recheck) clearImmediate(core.recheck);
       core.recheck = undefined;
       core.lights.stop();

@@ -6,6 +6,7 @@ import { catalogInputSchema } from "../domain/catalog.schema.js";
 import { deadLetterReplaySchema } from "../domain/dead-letter.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
 import { replayRequestSchema } from "../domain/notification-replay.schema.js";
+import { productivityTargetsSchema } from "../domain/productivity.schema.js";
 import { requestIdSchema, stagePutSchema } from "../domain/service-request.schema.js";
 import { rackPresentedSchema } from "../domain/station.schema.js";
 import type { Services } from "../services/services.js";
@@ -78,5 +79,8 @@ export function requestOperations(s: Services, station: StationRequestDeps): Req
     // what `pps-edge status` says (GET /readyz); read-only, so answered afresh each time and not kept
     // in the inbox
     health_check: query(z.object({}).strict(), () => station.status()),
+    // no HTTP call: the targets the seats' productivity is shown against (docs/mqtt.md#session-summaries);
+    // answers the targets in effect afterwards
+    set_productivity_targets: operation(productivityTargetsSchema, (b) => s.shift.setTargets(b)),
   };
 }

@@ -29,6 +29,8 @@ export const REQUEST_NAMES = [
   "backup",
   "replay_dead_letters",
   "health_check",
+  // the station's own: the targets the seats' productivity is shown against (docs/mqtt.md#session-summaries)
+  "set_productivity_targets",
 ] as const;
 export type RequestName = (typeof REQUEST_NAMES)[number];
 
@@ -52,6 +54,7 @@ export const REQUEST_OPERATION: Readonly<Record<RequestName, Operation>> = {
   backup: "backup",
   replay_dead_letters: "replay_dead_letters",
   health_check: "health_check",
+  set_productivity_targets: "set_productivity_targets",
 };
 
 /** The requests `role` may not send (docs/mqtt.md#roles): for an admin, none. */

@@ -9,6 +9,7 @@
  */
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
+import type { Productivity } from "../../domain/productivity.js";
 import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../domain/screen-rows.js";
 import type { EventBus } from "../../events.js";
 import type { BinView } from "../bin-lights.js";
@@ -21,7 +22,7 @@ import type { ScreenEventInput } from "./state/event.js";
 import { createLastEvents } from "./state/last-events.js";
 import { nextPick } from "./state/operator.js";
 import { deriveScreen } from "./state/state.js";
-import type { BinOrder, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
+import type { BinOrder, IdleNotice, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
 import { nextVersion, type Versioned } from "./state/version.js";
 
 const OWNER = "operator-screen";
@@ -60,6 +61,9 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   storageBudgetSpent(): boolean;
   /** The item a scanned text is a barcode of, or null. */
   item(barcode: string): { sku: string; description: string | null } | null;
+  /** The seat's productivity figures and idle warning (station/shift/shift.shell.ts); none: not shown. */
+  productivity?(seat: string): Productivity | null;
+  idle?(seat: string): IdleNotice | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -162,6 +166,8 @@ function seatScreen(
     irtBin: station.irtBin,
     scanners: station.scanners[seat] ?? [],
     binLights: station.binLights,
+    productivity: reads.productivity?.(seat) ?? null,
+    idle: reads.idle?.(seat) ?? null,
   });
 }
 

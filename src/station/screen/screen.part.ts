@@ -13,6 +13,7 @@ import { AppError } from "../../domain/errors.js";
 import type { ScanLookup } from "../../services/scan-lookup/scan-lookup.service.js";
 import type { Services } from "../../services/services.js";
 import type { StationEngine } from "../engine.js";
+import type { ShiftShell } from "../shift/shift.shell.js";
 import type { StationTopology } from "../topology.js";
 import { createScreenActions } from "./actions.js";
 import { withShownImages } from "./image-policy.js";
@@ -24,6 +25,8 @@ import { screenGuard } from "./routes/screen-auth.js";
 
 interface ScreenPartDeps {
   engine: StationEngine;
+  /** The operators' sessions: the figures and the idle warning each seat shows; none: not shown. */
+  shift?: Pick<ShiftShell, "productivity" | "idle" | "onChange">;
   /** The station's seats, scanners and bins, as the engine resolves them. */
   topology: StationTopology;
   /** The simulated devices by seat, for the walkthrough's scan box. */
@@ -105,6 +108,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       printErrors: () => printErrors(deps),
       storageBudgetSpent: () => deps.services.budget?.check().ok === false,
       item: (barcode) => itemOf(deps, barcode),
+      ...(deps.shift ? { productivity: deps.shift.productivity, idle: deps.shift.idle } : {}),
     },
     station: {
       site: config.site,
@@ -180,6 +184,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
   const simulated = simulatedSeats(deps);
   const publisher = publisherFor(deps, simulated, log);
   const actions = actionsFor(deps, publisher, simulated, log);
+  deps.shift?.onChange(publisher.changed);
   const { auth, screenSessions: sessions } = deps.services;
   const port = { seats, state: publisher.state, subscribe: publisher.subscribe, act: actions.run };
   const catalogue = (lang: string) => (isLang(lang) ? CATALOGUES[lang] : undefined);

@@ -40,6 +40,8 @@ const ENDPOINT: Record<RequestName, string | null> = {
   replay_dead_letters: "post /station/outbox/dead-letters/replay",
   // no body over HTTP either: GET /readyz and GET /station/state, which it sums up
   health_check: "get /readyz",
+  // no HTTP call: the productivity targets (docs/mqtt.md#session-summaries)
+  set_productivity_targets: null,
 };
 
 /** The operations' schemas are all these tests read: the agent's own status is never asked for. */

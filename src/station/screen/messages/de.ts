@@ -278,4 +278,18 @@ export const de: Record<MessageKey, string> = {
   "ui.outcome_short": "Unvollständig",
   "ui.outcome_complete": "Vollständig",
   "ui.bin_signal_error": "Abgelehnt: siehe oben",
+  // the shift lead's figures and the idle logout (docs/station.md#productivity-and-the-shift)
+  "shift.title": "Produktivität",
+  "shift.recent": "Letzte 15 Min.:",
+  "shift.session": "Sitzung:",
+  "shift.lines": "{value} Zeilen/h",
+  "shift.units": "{value} Stück/h",
+  "shift.too_early": "nach der ersten Minute",
+  "shift.standing_below": "unter Ziel",
+  "shift.standing_at": "im Ziel",
+  "shift.standing_above": "über Ziel",
+  "shift.idle_warning":
+    "Länger nichts getan: Abmeldung in {seconds} s. Scannen oder tippen, um angemeldet zu bleiben; die Arbeit bleibt am Platz.",
+  "shift.signed_out":
+    "{operator} wurde nach Untätigkeit abgemeldet. Anmelden, um die Arbeit an diesem Platz fortzusetzen.",
 };

@@ -33,6 +33,8 @@ export const SCREEN_PAGE_DIR = fileURLToPath(
 
 /** The page's files (ES modules and one style sheet), each served at /screen/assets/<name>. */
 const ASSETS = ["screen.css", "parts.css", "screen.js", "render.js", "task.js", "sound.js", "dom.js"];
+// the shift lead's figures and the idle warning (docs/station.md#productivity-and-the-shift)
+ASSETS.push("shift.css");
 
 const signInBody = z
   .object({ username: z.string().min(1).max(128), password: z.string().min(1).max(1024) })

@@ -189,5 +189,7 @@ export function deriveScreen(input: ScreenInput): Omit<ScreenState, "version"> {
     manualEntry: manualEntryOf(notices),
     keyin: keyinOf(input, state, allowed.keyin),
     sound: soundOf(input.lastEvent, bins),
+    productivity: input.operator === null ? null : (input.productivity ?? null),
+    idle: input.idle ?? null,
   };
 }
