@@ -127,9 +127,12 @@ function activity(sh: Shift, seat: string, work: WorkOfInput): void {
 }
 
 function signOut(sh: Shift, seat: string, s: Session, now: number): void {
+  // out of the open sessions first: the logout's own change must not end it a second time
+  sh.sessions.delete(seat);
   try {
     sh.deps.engine.signOut(seat);
   } catch (err) {
+    sh.sessions.set(seat, s);
     sh.deps.log.error({ err, seat }, "idle sign-out failed; it is tried again");
     return;
   }
