@@ -144,10 +144,12 @@ describe("one rule per operation, at every door", () => {
       ...Object.values(REQUEST_OPERATION),
       ...Object.values(SCREEN_ACTION_OPERATION),
     ]);
-    // reached only by MQTT (`backup`, `health_check` beside the open /readyz) or only by the screen
+    // reached only by MQTT (`backup`, `health_check` beside the open /readyz, the productivity targets)
+    // or only by the screen
     const oneDoor = [
       "backup",
       "health_check",
+      "set_productivity_targets",
       "reprint_label",
       "set_language",
       "skip_label",
