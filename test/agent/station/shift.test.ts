@@ -112,10 +112,32 @@ describe("productivity and the session summary", () => {
     expect(t.agent.services.shift.sessions(0, Number.MAX_SAFE_INTEGER)).toHaveLength(1);
   });
 
+  it("a session logged in and out over the station API is summed up too", async () => {
+    const at = t.clock.now;
+    await ok(t.call("POST", "/station/seats/back/login", { user: "eve" }));
+    t.clock.now += 30_000;
+    await ok(t.call("POST", "/station/seats/back/logout"));
+    const eve = t.agent.services.shift.sessions(at, at + MIN).filter((s) => s.operator === "eve");
+    expect(eve).toEqual([
+      {
+        seat: "back",
+        operator: "eve",
+        startedAt: at,
+        endedAt: at + 30_000,
+        endedBy: "logout",
+        lines: 0,
+        units: 0,
+        exceptions: {},
+        idleMs: 0,
+      },
+    ]);
+  });
+
   it("pps-edge report shift writes the sessions of the period as CSV from the data folder", async () => {
     const env = { PPS_EDGE_DATA_DIR: t.dir };
     const from = new Date(start - MIN).toISOString();
-    const to = new Date(start + 10 * MIN).toISOString();
+    // up to ann's logout: eve's session ended after it
+    const to = new Date(start + 6 * MIN + 1).toISOString();
     const res = await runCli(["report", "shift", "--from", from, "--to", to], env);
     expect(res.err).toBe("");
     expect(res.code).toBe(0);
