@@ -107,7 +107,8 @@ function follow(sh: Shift): void {
         operator: user,
         loggedInAt,
         startedAt,
-        tally: emptyTally(startedAt),
+        // idle from now on: an operator still logged in when the agent starts again is not signed out at once
+        tally: emptyTally(now),
         recent: [],
       });
       sh.signedOut.delete(seat);

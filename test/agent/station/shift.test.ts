@@ -5,9 +5,12 @@
  * real data folder, and the idle logout with a short idle time: signed out with nothing in hand, warned
  * first with work in hand, and the lit line kept for the next operator (docs/station.md#idle-logout).
  */
+import { rmSync } from "node:fs";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../../../src/app/agent.js";
 import type { ScreenState } from "../../../src/station/screen/state/types.js";
-import { startTestAgent, type TestAgent } from "../../support/agent.js";
+import { startTestAgent, type TestAgent, tempDir, testConfig } from "../../support/agent.js";
 import { runCli } from "../../support/cli.js";
 import { until } from "../../support/deadline.js";
 import { NotificationReader, ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
@@ -219,5 +222,37 @@ describe("idle logout", () => {
     expect(s).toMatchObject({ operator: "dave", step: "pick_confirm", idle: null });
     const done = await act(t, { type: "confirm" });
     expect(done).toMatchObject({ result: "done", did: "picked" });
+  });
+});
+
+describe("idle logout across a restart", () => {
+  it("an operator still logged in when the agent starts again is not signed out at once", async () => {
+    const dir = tempDir();
+    const clock = { now: Date.parse("2026-11-21T10:00:00.000Z") };
+    const config = testConfig(dir, { station: { idleLogoutMs: 1000 } });
+    const start = async () => {
+      const agent = createAgent(config, { log: pino({ level: "silent" }), now: () => clock.now });
+      await agent.start(false);
+      return agent;
+    };
+    let agent = await start();
+    try {
+      agent.services.operations.login("front", "fay");
+      await agent.stop();
+      clock.now += 10 * MIN;
+      agent = await start();
+      const user = () => agent.services.repos.station.seat("front")?.userName ?? null;
+      // the subject: several turns of the idle timer (every 200 ms here) pass, and fay stays
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(user()).toBe("fay");
+      clock.now += 1000;
+      await until("fay signed out", () => user() === null, 5000);
+      expect(agent.services.shift.sessions(0, Number.MAX_SAFE_INTEGER)).toMatchObject([
+        { operator: "fay", endedBy: "idle", startedAt: clock.now - 10 * MIN - 1000 },
+      ]);
+    } finally {
+      await agent.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
