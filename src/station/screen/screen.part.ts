@@ -26,7 +26,7 @@ import { screenGuard } from "./routes/screen-auth.js";
 interface ScreenPartDeps {
   engine: StationEngine;
   /** The operators' sessions: the figures and the idle warning each seat shows; none: not shown. */
-  shift?: Pick<ShiftShell, "productivity" | "idle" | "onChange">;
+  shift?: Pick<ShiftShell, "productivity" | "idle" | "onChange" | "touch">;
   /** The station's seats, scanners and bins, as the engine resolves them. */
   topology: StationTopology;
   /** The simulated devices by seat, for the walkthrough's scan box. */
@@ -174,7 +174,11 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
         { path: "type", message: "only where the seat's scanner is simulated or down" },
       ]);
     },
-    record: publisher.record,
+    record: (seat, input, outcome) => {
+      // a tapped station operation is the operator at work too (docs/station.md#idle-logout)
+      deps.shift?.touch(seat);
+      publisher.record(seat, input, outcome);
+    },
   });
 }
 

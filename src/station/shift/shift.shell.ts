@@ -197,6 +197,10 @@ export function createShiftShell(deps: ShiftShellDeps) {
       const who = sh.signedOut.get(seat);
       return who === undefined ? null : { kind: "signed_out", operator: who };
     },
+    /** A tap at the seat that is no engine input (a station operation, a language): the operator is active. */
+    touch(seat: string): void {
+      if (running) activity(sh, seat, NO_WORK);
+    },
     /** Calls `listener` whenever the screens show something new (a warning, its countdown, the figures). */
     onChange(listener: () => void): void {
       listeners.add(listener);

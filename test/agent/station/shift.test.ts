@@ -204,6 +204,11 @@ describe("idle logout", () => {
     expect((await screenOf(t)).idle).toBeNull();
     t.clock.now += 1000;
     await until("the warning again", async () => (await screenOf(t)).idle?.kind === "warning", 5000);
+    // a tap that is no engine input (the language) ends it too
+    await act(t, { type: "language", lang: "de" });
+    expect((await screenOf(t)).idle).toBeNull();
+    t.clock.now += 1000;
+    await until("the warning a third time", async () => (await screenOf(t)).idle?.kind === "warning", 5000);
     t.clock.now += 2000;
     await until("carol signed out", async () => (await screenOf(t)).operator === null, 5000);
     const after = await screenOf(t);
