@@ -118,10 +118,15 @@ function screen(port, token, onState) {
 /** Resolves the arrival time of the next state whose seat step is `step`. */
 function stateWaiter() {
   let waiting = null;
+  let productivity = false;
   return {
+    /** whether a state carried the operator's productivity figures (issue 37: measured with them live) */
+    productivity: () => productivity,
     onState(json, at) {
       if (!waiting) return;
-      if (JSON.parse(json).step !== waiting.step) return;
+      const state = JSON.parse(json);
+      if (state.productivity) productivity = true;
+      if (state.step !== waiting.step) return;
       const w = waiting;
       waiting = null;
       clearTimeout(w.timer);
@@ -257,6 +262,8 @@ export async function run() {
       connectedMs: { screens: SCREENS, ...connected },
       // scan's last byte → the operator screen page's DOM (chromium), PAGE_SCANS scans
       pageMs: { scans: PAGE_SCANS, ...page },
+      // the states measured carried the operator's productivity figures (a build before them: false)
+      productivityLive: waiter.productivity(),
       targets: { idleP99Ms: 50, pageP99Ms: 100 },
       met: { idle: idle.p99 < 50, page: page.p99 < 100 },
     };

@@ -139,6 +139,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
   const screen = createScreenPart({
     ...f,
     engine: station.engine,
+    shift: station.shift,
     topology: station.topology,
     simulator: station.sim,
     lookup: station.lookup,

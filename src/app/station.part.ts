@@ -16,6 +16,7 @@ import { scanRoutes } from "../station/routes/scan.routes.js";
 import { seatControlRoutes } from "../station/routes/seat-control.routes.js";
 import { stationRoutes } from "../station/routes/station.routes.js";
 import { createSeatWorkKeeper } from "../station/seat-work.shell.js";
+import { createShiftShell } from "../station/shift/shift.shell.js";
 import { createTopology, type StationTopology } from "../station/topology.js";
 
 export function createStationPart(deps: {
@@ -72,11 +73,26 @@ export function createStationPart(deps: {
     onSeatState: seatWork.onSeatState,
   });
 
+  // the operators' sessions, their figures and the idle logout (docs/station.md#productivity-and-the-shift)
+  const shift = createShiftShell({
+    engine,
+    bus: svc.bus,
+    seats: topology.seats,
+    seat: (name) => svc.repos.station.seat(name),
+    shift: svc.shift,
+    idleLogoutMs: deps.config.station.idleLogoutMs,
+    idleWarningMs: deps.config.station.idleWarningMs,
+    now: deps.now,
+    log: deps.log.child({ part: "shift" }),
+  });
+
   // the simulated devices, by bin as the station file wires them (devices/drivers/sim/simulator.ts)
   const sim = binSimulator(() => hub.simulator(), topology);
 
   return {
     engine,
+    /** The operators' sessions at the seats: figures, idle warnings (the operator screen shows them). */
+    shift,
     /** The station's seats, scanners, bins and lights (the operator screen asks the same). */
     topology,
     /** The simulated devices by seat and bin (the operator screen's scan box uses it too). */
@@ -92,8 +108,12 @@ export function createStationPart(deps: {
       // before any input: what a restart did to the work lit at the seats (docs/station.md#after-a-restart)
       seatWork.recover();
       engine.start();
+      shift.start();
     },
-    stop: () => engine.stop(),
+    stop: () => {
+      shift.stop();
+      engine.stop();
+    },
   };
 }
 

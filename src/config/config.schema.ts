@@ -5,6 +5,12 @@ import { commaSeparated, count, flag } from "./config-values.js";
 import { httpSchema } from "./http.schema.js";
 import { mqttSchema } from "./mqtt.schema.js";
 import { metricsSchema } from "./security.schema.js";
+import {
+  DEFAULT_IDLE_LOGOUT_MS,
+  DEFAULT_IDLE_WARNING_MS,
+  DEFAULT_PRODUCTIVITY,
+  productivitySchema,
+} from "./shift.schema.js";
 import { webhooksSchema } from "./webhooks.schema.js";
 import { pickSchema, searchSchema } from "./work.schema.js";
 
@@ -176,6 +182,14 @@ const stationSchema = z
       .describe(
         "a folder the agent writes each seat's screen key into as `<seat>.key`, mode 0640 with the folder's group, for the station box's kiosk user (docs/operations.md#kiosk); unset: none",
       ),
+    // the shift lead's tools (docs/station.md#productivity-and-the-shift, docs/station.md#idle-logout)
+    idleLogoutMs: count(0, 86_400_000, DEFAULT_IDLE_LOGOUT_MS).describe(
+      "an operator who has done nothing at the seat this long is signed out (with work in hand: warned first); 0: never",
+    ),
+    idleWarningMs: count(0, 3_600_000, DEFAULT_IDLE_WARNING_MS).describe(
+      "how long the idle warning (with its countdown) shows before an operator with work in hand is signed out",
+    ),
+    productivity: productivitySchema,
   })
   .strict()
   .default({
@@ -190,6 +204,9 @@ const stationSchema = z
     damageBin: null,
     capture: captureSchema.parse(undefined),
     trainingSeats: [],
+    idleLogoutMs: DEFAULT_IDLE_LOGOUT_MS,
+    idleWarningMs: DEFAULT_IDLE_WARNING_MS,
+    productivity: { ...DEFAULT_PRODUCTIVITY },
   });
 
 /** `station` mode: the printer's "job done" releases the bin (spec: Process flow trigger). */

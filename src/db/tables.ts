@@ -11,5 +11,6 @@ export * from "./tables/outbox.table.js";
 export * from "./tables/requests.table.js";
 export * from "./tables/screen.table.js";
 export * from "./tables/seat-control.table.js";
+export * from "./tables/shift.table.js";
 export * from "./tables/station.table.js";
 export * from "./tables/webhooks.table.js";

@@ -16,6 +16,8 @@ export const NOTIFICATION_TYPES = [
   "seat_paused",
   "seat_resumed",
   "message_acknowledged",
+  // the station's own: an operator's session at a seat ended (docs/mqtt.md#session-summaries)
+  "session_summary",
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

@@ -82,6 +82,8 @@ export const PERMISSIONS = {
   acknowledge_message: ["operator"],
   // a supervisor pauses and resumes a seat on its screen (docs/station.md#pausing-a-seat): admins
   supervise_seat: ["admin"],
+  // central sets the targets the seats' productivity is shown against (docs/station.md#productivity-and-the-shift)
+  set_productivity_targets: ["integration"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Operation = keyof typeof PERMISSIONS;

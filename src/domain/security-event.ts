@@ -153,7 +153,7 @@ export function retentionCutoff(now: number, days: number): number {
   return now - days * 24 * 3600_000;
 }
 
-const instant = z.iso
+export const instant = z.iso
   .datetime({ offset: true })
   .transform((text) => Date.parse(text))
   .describe("ISO 8601 date and time with `Z` or an offset, e.g. `2026-11-21T10:00:00Z`");

@@ -14,6 +14,7 @@ import { createScreenRepo } from "../db/screen.repo.js";
 import { createScreenSessionsRepo } from "../db/screen-sessions.repo.js";
 import { createSeatControlRepo } from "../db/seat-control.repo.js";
 import { createSecurityEventsRepo } from "../db/security-events.repo.js";
+import { createShiftRepo } from "../db/shift.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { storageMeter } from "../db/storage-use.js";
@@ -42,6 +43,7 @@ import { createReportsService, publicBaseUrl } from "./report/report.service.js"
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup, createStationWork } from "./scan-lookup/scan-lookup.service.js";
 import { createSeatControl } from "./seat-control/seat-control.service.js";
+import { createShiftService } from "./shift/shift.service.js";
 import { stationState } from "./station/station.service.js";
 import {
   type CommitTiming,
@@ -81,6 +83,8 @@ export interface ServiceSettings {
     stagingWithLogout: boolean;
     /** docs/capture.md#configuration; the defaults when absent */
     capture?: CaptureRules;
+    /** the productivity targets (0: none); none when absent */
+    productivity?: { linesPerHour: number; unitsPerHour: number };
   };
   /** The pick+pack rule and a pick's work limits (domain/pick-pack.ts, work-limits.ts); defaults when absent. */
   pick?: PickLimits & { packAttributes: readonly PackAttribute[] };
@@ -131,6 +135,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
     securityEvents: createSecurityEventsRepo(sqlite),
     webhooks: createWebhooksRepo(sqlite),
     seatControl: createSeatControlRepo(sqlite),
+    shift: createShiftRepo(sqlite),
   };
 }
 
@@ -213,6 +218,12 @@ function createDoors(
       rules: { allow: config.webhooks?.allow ?? NO_ALLOWANCE, selfPort: config.http.port },
       now,
       record: securityLog.record,
+    }),
+    /** Operators' sessions and the productivity targets (docs/station.md#productivity-and-the-shift). */
+    shift: createShiftService({
+      repo: repos.shift,
+      unitOfWork: unitOfWork.forStation(),
+      configured: config.station.productivity ?? { linesPerHour: 0, unitsPerHour: 0 },
     }),
     scanLookup: createScanLookup({
       scan: repos.scan,

@@ -18,6 +18,7 @@ import { binPress } from "./bin-lights.js";
 import { type DebounceState, debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
 import { type LitState, refreshLights, signalBin, signalSeat } from "./engine.lights.js";
+import { keepsWork, type ShiftCore, tellWork, type WorkWatcher } from "./engine.shift.js";
 import { createLightsShell } from "./lights.shell.js";
 import { fixedMeaning } from "./scan-codes.js";
 import { capturing } from "./seat.capture.js";
@@ -109,8 +110,8 @@ export interface EngineDeps {
   onSeatState?: (seat: string, state: SeatState) => void;
 }
 
-/** The engine's state between inputs (the lights' part: engine.lights.ts). */
-interface EngineCore extends LitState {
+/** The engine's state between inputs (the lights' part: engine.lights.ts; the shift's: engine.shift.ts). */
+interface EngineCore extends LitState, ShiftCore {
   deps: EngineDeps;
   seen: DebounceState;
   /** operation calls in progress: their own bus events need no re-check */
@@ -133,6 +134,8 @@ function createCore(deps: EngineDeps): EngineCore {
     recheck: undefined,
     watchers: new Set(),
     undo: new Map(),
+    workWatchers: new Set(),
+    kept: new Set(),
   };
 }
 
@@ -232,7 +235,10 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
   }
   core.states.set(seat, step.state);
   core.undo.set(seat, rememberStep(before, step, undoable));
-  if (calls.length) core.bins = null;
+  if (calls.length) {
+    core.bins = null;
+    tellWork(core, seat, calls);
+  }
   refreshLights(core);
   // after the lights are sent: keeping the lit work must not hold back the light
   keepSeat(core, seat, step.state);
@@ -312,7 +318,7 @@ function pressBin(core: EngineCore, binId: string, signalOf: "confirm" | "shorta
 function stillValid(core: EngineCore, seat: string, s: SeatState): boolean {
   const { lookup } = core.deps;
   if (s.step === "ready") return true;
-  if (lookup.user(seat) === null) return false;
+  if (!keepsWork(core, seat, lookup.user(seat))) return false;
   if (s.step === "pick_confirm") return lookup.pickStillThere(s.pick);
   if (s.step === "audit_count") return lookup.audit()?.auditId === s.auditId;
   return lookup.putState(s.put.externalServiceRequestId) === "staged";
@@ -449,6 +455,15 @@ export function createStationEngine(deps: EngineDeps) {
       core.watchers.add(watcher);
     },
 
+    /** Tell `watcher` about the operation calls of every input from now on (until `stop`). */
+    watchWork: (watcher: WorkWatcher): void => void core.workWatchers.add(watcher),
+
+    /** Signs the seat's operator out for idling: the pending work (a lit line) stays for the next one. */
+    signOut(seat: string): void {
+      if (mustSeat(core, seat).step !== "ready") core.kept.add(seat);
+      deps.operations.logout(seat);
+    },
+
     onDevice(e: DeviceEvent): void {
       last = routeDeviceEvent(e, engine, deps);
     },
@@ -469,6 +484,7 @@ export function createStationEngine(deps: EngineDeps) {
       deps.hub.off(OWNER);
       deps.bus.off(OWNER);
       core.watchers.clear();
+      core.workWatchers.clear();
       if (core.recheck) clearImmediate(core.recheck);
       core.recheck = undefined;
       core.lights.stop();

@@ -105,9 +105,11 @@ function scanData(state: SeatState, meanings: DataMeaning[], w: SeatFacts): Seat
 }
 
 function badge(state: SeatState, user: string, w: SeatFacts): SeatStep {
+  // an empty seat may hold work kept over an idle sign-out: the next operator takes it over
+  // (docs/station.md#idle-logout)
+  if (w.user === null) return moved(state, [{ op: "login", seat: w.seat, user }], "badge", "logged_in");
   if (state.step !== "ready")
     return refused("finish_first", "finish or cancel the pending work first", "badge");
-  if (w.user === null) return moved(state, [{ op: "login", seat: w.seat, user }], "badge", "logged_in");
   if (w.user === user) return moved(READY, [{ op: "logout", seat: w.seat }], "badge", "logged_out");
   return refused("seat_taken", `seat ${w.seat} is taken by ${w.user}`, "badge");
 }

@@ -6,6 +6,7 @@ import { catalogInputSchema } from "../domain/catalog.schema.js";
 import { deadLetterReplaySchema } from "../domain/dead-letter.schema.js";
 import { itemInputSchema } from "../domain/item.schema.js";
 import { replayRequestSchema } from "../domain/notification-replay.schema.js";
+import { productivityTargetsSchema } from "../domain/productivity.schema.js";
 import {
   pauseSeatSchema,
   resumeSeatSchema,
@@ -99,5 +100,8 @@ export function requestOperations(s: Services, station: StationRequestDeps): Req
     }),
     send_message: operation(seatMessageSchema, (b) => s.seatControl.send(b.seat, b.text, b.by ?? CENTRAL)),
     sign_out: operation(signOutSchema, (b) => s.seatControl.signOut(b.seat)),
+    // no HTTP call: the targets the seats' productivity is shown against (docs/mqtt.md#session-summaries);
+    // answers the targets in effect afterwards
+    set_productivity_targets: operation(productivityTargetsSchema, (b) => s.shift.setTargets(b)),
   };
 }

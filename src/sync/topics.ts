@@ -35,6 +35,8 @@ export const REQUEST_NAMES = [
   "set_mode",
   "send_message",
   "sign_out",
+  // the station's own: the targets the seats' productivity is shown against (docs/mqtt.md#session-summaries)
+  "set_productivity_targets",
 ] as const;
 export type RequestName = (typeof REQUEST_NAMES)[number];
 
@@ -63,6 +65,7 @@ export const REQUEST_OPERATION: Readonly<Record<RequestName, Operation>> = {
   set_mode: "set_mode",
   send_message: "message_seat",
   sign_out: "sign_out_operator",
+  set_productivity_targets: "set_productivity_targets",
 };
 
 /** The requests `role` may not send (docs/mqtt.md#roles): for an admin, none. */

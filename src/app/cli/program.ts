@@ -14,6 +14,7 @@ import type { Cli, Io } from "./context.js";
 import { defineDiag } from "./diag.command.js";
 import { defineOutbox } from "./outbox.command.js";
 import { defineProfiles } from "./profiles.command.js";
+import { defineReport } from "./report.command.js";
 import { defineRun } from "./run.command.js";
 import { defineSecurityEvents } from "./security-events.command.js";
 import { defineSim } from "./sim.command.js";
@@ -62,6 +63,7 @@ export function createProgram(cli: Cli): Command {
     defineDiag,
     defineStatus,
     defineSecurityEvents,
+    defineReport,
     defineOutbox,
     defineWebhooks,
     defineCompletion,

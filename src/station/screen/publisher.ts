@@ -9,6 +9,7 @@
  */
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
+import type { Productivity } from "../../domain/productivity.js";
 import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow, ScreenSlotRow } from "../../domain/screen-rows.js";
 import type { PauseSource } from "../../domain/seat-pause.js";
 import type { LostWork } from "../../domain/seat-work.js";
@@ -25,7 +26,7 @@ import { nextPick } from "./state/operator.js";
 import { seatWork } from "./state/seat-work.js";
 import { deriveScreen } from "./state/state.js";
 import type { CentralLink } from "./state/station-types.js";
-import type { BinOrder, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
+import type { BinOrder, IdleNotice, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
 import { nextVersion, type Versioned } from "./state/version.js";
 import { createStationStates, type StationStates } from "./station-states.js";
 
@@ -88,6 +89,9 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   pauses?(seat: string): readonly PauseSource[];
   pausedSeats?(): ReadonlySet<string>;
   message?(seat: string): { id: number; text: string; by: string; sentAt: number } | null;
+  /** The seat's productivity figures and idle warning (station/shift/shift.shell.ts); none: not shown. */
+  productivity?(seat: string): Productivity | null;
+  idle?(seat: string): IdleNotice | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -207,6 +211,8 @@ function seatScreen(
     message: reads.message?.(seat) ?? null,
     slots: mode === "put" ? (reads.putSlots?.() ?? []) : [],
     restart: reads.lostWork?.().find((l) => l.seat === seat)?.work ?? null,
+    productivity: reads.productivity?.(seat) ?? null,
+    idle: reads.idle?.(seat) ?? null,
   });
 }
 

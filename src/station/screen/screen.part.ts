@@ -12,6 +12,7 @@ import type { DeviceHub } from "../../devices/hub.types.js";
 import type { ScanLookup } from "../../services/scan-lookup/scan-lookup.service.js";
 import type { Services } from "../../services/services.js";
 import type { StationEngine } from "../engine.js";
+import type { ShiftShell } from "../shift/shift.shell.js";
 import type { StationTopology } from "../topology.js";
 import { createScreenActions } from "./actions.js";
 import { withShownImages } from "./image-policy.js";
@@ -23,6 +24,8 @@ import { screenGuard } from "./routes/screen-auth.js";
 
 interface ScreenPartDeps {
   engine: StationEngine;
+  /** The operators' sessions: the figures and the idle warning each seat shows; none: not shown. */
+  shift?: Pick<ShiftShell, "productivity" | "idle" | "onChange" | "touch">;
   /** The station's seats, scanners and bins, as the engine resolves them. */
   topology: StationTopology;
   /** The simulated devices by seat, for the walkthrough's scan box. */
@@ -129,6 +132,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       pauses: deps.services.seatControl.pauses,
       pausedSeats: deps.services.seatControl.pausedSeats,
       message: (seat) => deps.services.seatControl.openMessages().find((m) => m.seat === seat) ?? null,
+      ...(deps.shift ? { productivity: deps.shift.productivity, idle: deps.shift.idle } : {}),
     },
     station: {
       site: config.site,
@@ -198,7 +202,11 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
       publisher.changed();
       return had;
     },
-    record: publisher.record,
+    record: (seat, input, outcome) => {
+      // a tapped station operation is the operator at work too (docs/station.md#idle-logout)
+      deps.shift?.touch(seat);
+      publisher.record(seat, input, outcome);
+    },
     control: deps.services.seatControl,
   });
 }
@@ -209,6 +217,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
   const simulated = simulatedSeats(deps);
   const publisher = publisherFor(deps, simulated, log);
   const actions = actionsFor(deps, publisher, simulated, log);
+  deps.shift?.onChange(publisher.changed);
   const { auth, screenSessions: sessions } = deps.services;
   const supervisor = {
     authorise: auth.authoriseSupervisor,

@@ -4,7 +4,7 @@ import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { codes, doc, section, tableRows } from "../../support/readme.js";
 
 /** The station's own requests: no HTTP call stands behind them (their row says "none"). */
-const STATION_ONLY = ["backup", "sign_out"];
+const STATION_ONLY = ["backup", "sign_out", "set_productivity_targets"];
 
 const rows = tableRows(section("Requests and responses", doc("docs/mqtt.md")))
   .filter((cells) => /^(`POST|`PUT|`DELETE|`GET|none)/.test(cells[1] ?? ""))

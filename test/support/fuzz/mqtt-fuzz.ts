@@ -46,6 +46,8 @@ const ENDPOINT: Record<RequestName, string | null> = {
   set_mode: "put /station/mode",
   send_message: null,
   sign_out: null,
+  // no HTTP call: the productivity targets (docs/mqtt.md#session-summaries)
+  set_productivity_targets: null,
 };
 
 /** The operations' schemas are all these tests read: the agent's own status is never asked for. */

@@ -160,6 +160,7 @@ describe("one rule per operation, at every door", () => {
       "backup",
       "health_check",
       "sign_out_operator",
+      "set_productivity_targets",
       "supervise_seat",
       "acknowledge_message",
       "reprint_label",

@@ -74,6 +74,13 @@ const rows = [
   row("own badge logs out", READY, scan("BADGE-alice", []), "ready logged_out | logout, lit none"),
   row("another badge at a taken seat", READY, scan("BADGE-bob", []), "refused seat_taken"),
   row("badge while a bin is lit", PICKING, scan("BADGE-alice", []), "refused finish_first"),
+  // work kept over an idle sign-out (docs/station.md#idle-logout): the next operator takes it over
+  row(
+    "badge at an empty seat holding a lit bin",
+    PICKING,
+    scan("BADGE-bob", [], { user: null }),
+    "pick_confirm logged_in | login bob, lit 2=3",
+  ),
   row("badge without a user", READY, scan("BADGE-", []), "refused bad_code"),
   row("the lit bin's button picks", PICKING, bin("2"), PICKED),
   row("the lit bin's beam picks", PICKING, bin("2", "sensor"), PICKED),

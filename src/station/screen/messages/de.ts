@@ -448,4 +448,18 @@ export const de: Record<MessageKey, string> = {
   "ui.card_any_slot": "Das Fach scannen, in das gelegt wird",
   "ui.help_confirm": "Aufsicht an Platz {seat} rufen?",
   "ui.help_call": "Ja, Aufsicht rufen",
+  // the shift lead's figures and the idle logout (docs/station.md#productivity-and-the-shift)
+  "shift.title": "Produktivität",
+  "shift.recent": "Letzte 15 Min.:",
+  "shift.session": "Sitzung:",
+  "shift.lines": "{value} Zeilen/h",
+  "shift.units": "{value} Stück/h",
+  "shift.too_early": "nach der ersten Minute",
+  "shift.standing_below": "unter Ziel",
+  "shift.standing_at": "im Ziel",
+  "shift.standing_above": "über Ziel",
+  "shift.idle_warning":
+    "Länger nichts getan: Abmeldung in {seconds} s. Scannen oder tippen, um angemeldet zu bleiben; die Arbeit bleibt am Platz.",
+  "shift.signed_out":
+    "{operator} wurde nach Untätigkeit abgemeldet. Anmelden, um die Arbeit an diesem Platz fortzusetzen.",
 };

@@ -445,6 +445,19 @@ export const en = {
   "ui.card_any_slot": "Scan the slot to put into",
   "ui.help_confirm": "Call a supervisor to seat {seat}?",
   "ui.help_call": "Yes, call a supervisor",
+  // the shift lead's figures and the idle logout (docs/station.md#productivity-and-the-shift)
+  "shift.title": "Productivity",
+  "shift.recent": "Last 15 min:",
+  "shift.session": "Session:",
+  "shift.lines": "{value} lines/h",
+  "shift.units": "{value} units/h",
+  "shift.too_early": "after the first minute",
+  "shift.standing_below": "below target",
+  "shift.standing_at": "at target",
+  "shift.standing_above": "above target",
+  "shift.idle_warning":
+    "Nothing done for a while: you will be signed out in {seconds} s. Scan or tap to stay; your work stays at the seat.",
+  "shift.signed_out": "{operator} was signed out after idling. Log in to go on with the work at this seat.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -352,4 +352,64 @@ export function render(s, ctx) {
   $("sim-label").textContent = t("ui.sim_scanner");
   $("sim-submit").textContent = t("ui.sim_scan");
   renderPaths(s, ctx);
+  shift(s);
+}
+
+// ---- the shift lead's figures and the idle warning (docs/station.md#productivity-and-the-shift) ----
+
+/**
+ * One figure an hour, and in words where it stands against its target (not by colour alone).
+ * @param {"shift.lines" | "shift.units"} key
+ * @param {number} value
+ * @param {"below" | "at" | "above" | null} standing
+ */
+function figure(key, value, standing) {
+  return h(
+    "span",
+    { class: "figure", "data-standing": standing ?? "none" },
+    t(key, { value }),
+    standing ? h("span", { class: "standing" }, t(`shift.standing_${standing}`)) : "",
+  );
+}
+
+/**
+ * Lines and units an hour over the last 15 minutes against the targets, and over the session; the idle
+ * warning with its countdown, or who was signed out for idling.
+ * @param {ScreenState} s
+ */
+function shift(s) {
+  const p = s.productivity;
+  const el = $("productivity");
+  el.hidden = !p;
+  el.setAttribute("aria-label", t("shift.title"));
+  if (p) {
+    fill(
+      el,
+      h("span", { class: "figure-label" }, t("shift.recent")),
+      p.recent
+        ? [
+            figure("shift.lines", p.recent.linesPerHour, p.standing.lines),
+            figure("shift.units", p.recent.unitsPerHour, p.standing.units),
+          ]
+        : h("span", { class: "figure" }, t("shift.too_early")),
+      h("span", { class: "figure-label" }, t("shift.session")),
+      p.session
+        ? [
+            figure("shift.lines", p.session.linesPerHour, null),
+            figure("shift.units", p.session.unitsPerHour, null),
+          ]
+        : h("span", { class: "figure" }, t("shift.too_early")),
+    );
+  } else fill(el);
+  const idle = s.idle;
+  const box = $("idle");
+  box.hidden = !idle;
+  box.dataset.kind = idle ? idle.kind : "none";
+  if (!idle) return fill(box);
+  fill(
+    box,
+    idle.kind === "warning"
+      ? t("shift.idle_warning", { seconds: idle.seconds })
+      : t("shift.signed_out", { operator: idle.operator }),
+  );
 }

@@ -212,5 +212,7 @@ export function deriveScreen(all: ScreenInput): Omit<ScreenState, "version"> {
     message: messageOf(input),
     unscannable: unscannableOf(input, state),
     restart: restartOf(input),
+    productivity: input.operator === null ? null : (input.productivity ?? null),
+    idle: input.idle ?? null,
   };
 }

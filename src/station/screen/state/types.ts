@@ -5,6 +5,7 @@
  * the object itself is the same in every language. Pure data.
  */
 import type { DeviceHealth } from "../../../devices/hub.types.js";
+import type { Productivity } from "../../../domain/productivity.js";
 import type {
   ScreenAuditRow,
   ScreenPickRow,
@@ -477,4 +478,25 @@ export interface UnscannablePath {
   scanEach: boolean;
   /** the units a write-off settles: the order ends that many short */
   writeOff: number;
+}
+
+// ---- the shift lead's figures and the idle warning (docs/station.md#productivity-and-the-shift) ----
+
+/** The idle logout as the seat shows it (docs/station.md#idle-logout). */
+export type IdleNotice =
+  /** the operator with work in hand is signed out at `logoutAt` (epoch ms), `seconds` from the push */
+  | { kind: "warning"; logoutAt: number; seconds: number }
+  /** `operator` was signed out for idling; the work stays for the next one (until someone logs in) */
+  | { kind: "signed_out"; operator: string };
+
+export interface ScreenState {
+  /** the operator's lines and units an hour (last 15 minutes, session) against the targets; null: nobody */
+  productivity: Productivity | null;
+  idle: IdleNotice | null;
+}
+
+export interface ScreenInput {
+  /** the shift's view of this seat (station/shift/shift.shell.ts), read by the publisher */
+  productivity?: Productivity | null;
+  idle?: IdleNotice | null;
 }
