@@ -50,6 +50,8 @@ const ASSETS = [
   "seat-control.css",
   "paths.js",
   "paths.css",
+  "capture.css",
+  "training.css",
 ];
 
 const signInBody = z
