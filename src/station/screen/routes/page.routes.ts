@@ -52,6 +52,7 @@ const ASSETS = [
   "paths.css",
   "capture.css",
   "training.css",
+  "numpad.js",
 ];
 
 const signInBody = z
