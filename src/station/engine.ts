@@ -7,18 +7,16 @@
  * The steps below take the engine's state (`EngineCore`) explicitly, so each can be read on its own.
  * Nothing runs before `start()`; `stop()` drops every subscription and timer.
  */
-import type { Logger } from "pino";
-import type { DeviceEvent, DeviceHub } from "../devices/hub.types.js";
+import type { DeviceEvent } from "../devices/hub.types.js";
 import { AppError, isAppError } from "../domain/errors.js";
-import type { EventBus } from "../events.js";
-import type { AuditsService } from "../services/audit/audit.service.js";
-import type { Operations } from "../services/operations/operations.service.js";
-import type { ScanLookup } from "../services/scan-lookup/scan-lookup.service.js";
 import { binPress } from "./bin-lights.js";
 import { type DebounceState, debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
 import { type LitState, refreshLights, signalBin, signalSeat } from "./engine.lights.js";
+import { type PauseCore, pausedRefusal, pauseInputAt } from "./engine.pause.js";
 import { keepsWork, type ShiftCore, tellWork, type WorkWatcher } from "./engine.shift.js";
+import type { EngineDeps, EngineInput, EngineWatcher, Outcome } from "./engine.types.js";
+import { canUndoAt, rememberUndo, type UndoCore, undoAt } from "./engine.undo.js";
 import { createLightsShell } from "./lights.shell.js";
 import { fixedMeaning } from "./scan-codes.js";
 import { capturing } from "./seat.capture.js";
@@ -33,93 +31,22 @@ import {
   type SeatState,
   type SeatStep,
 } from "./seat.types.js";
-import { rememberStep, type UndoMemory, undoOf } from "./seat.undo.js";
 import { captureFacts, readSeatFacts } from "./seat-facts.js";
-import type { PauseInput, StationTopology } from "./topology.js";
+import type { PauseInput } from "./topology.js";
+
+export type { EngineDeps, EngineInput, EngineWatcher, Outcome } from "./engine.types.js";
 
 /**
- * What one input came to: the engine's answer to a scan, a key-in or a bin's button or beam, and what
- * its watchers are told. The station API answers with it (POST /station/scans, the simulator), and the
- * operator screen's taps, which are engine inputs or a station operation, answer with it too.
+ * The engine's state between inputs (the lights' part: engine.lights.ts; the shift's: engine.shift.ts;
+ * undo's: engine.undo.ts; the pauses': engine.pause.ts).
  */
-export type Outcome = {
-  seat: string | null;
-  result: "done" | "refused" | "debounced" | "ignored";
-  /** what the input was taken as, and what the seat did */
-  as?: string;
-  did?: string;
-  code?: string;
-  /** why it was refused: a seat-machine reason, or the refusing operation's error code */
-  reason?: string;
-  message?: string;
-  /** the seat's step afterwards */
-  step?: SeatState["step"];
-  /** the operations that were called, in order (every engine input; a screen tap's operation is its `did`) */
-  calls?: string[];
-};
-
-/** What the engine was given, as its watchers see it (the operator screen's last event). */
-export type EngineInput =
-  | { kind: "scan"; barcode: string; source: string }
-  | { kind: "keyin"; quantity: number }
-  | { kind: "bin"; binId: string; signal: "confirm" | "shortage" | "sensor" }
-  /** pending work dropped because its request changed elsewhere */
-  | { kind: "changed" }
-  /** a problem reported on the operator screen with its quantity (seat.problem.ts) */
-  | { kind: "problem"; problem: ProblemKind; quantity: number }
-  /** the last scan taken back (seat.undo.ts): a tap, or the `EXC-UNDO` barcode */
-  | { kind: "undo"; source: string };
-
-/** Told after every input, once its transactions committed and the lights were set. */
-export type EngineWatcher = (input: EngineInput, outcome: Outcome) => void;
-
-export interface EngineDeps {
-  hub: DeviceHub;
-  bus: EventBus;
-  /** The station's operations (one transaction each, the same rules as the HTTP station API). */
-  operations: Pick<
-    Operations,
-    | "login"
-    | "logout"
-    | "rackPresented"
-    | "pick"
-    | "pickException"
-    | "put"
-    | "putException"
-    | "release"
-    | "binEmptied"
-  >;
-  /** Where an audit's counts go (audit mode). */
-  audits: Pick<AuditsService, "count">;
-  lookup: ScanLookup;
-  /** Seats, bins and where device events belong (topology.ts). */
-  topology: StationTopology;
-  debounceMs: number;
-  errorSignalMs: number;
-  /** The station's zone: the day an expiry date is compared with (docs/capture.md#expiry-dates); UTC when absent. */
-  timeZone?: string;
-  now: () => number;
-  log: Logger;
-  /** How long a scan took to light (seconds): until the last light command it caused was written. */
-  onScanLit?: (seconds: number) => void;
-  /** The seats a pause holds (docs/station.md#pausing-a-seat): their inputs are refused, `seat_paused`. */
-  pausedSeats?: () => ReadonlySet<string>;
-  /** Keeps a pause input's level (one transaction); whether the seats' pauses changed. */
-  pauseInput?: (input: PauseInput, active: boolean) => boolean;
-  /** A seat's new state, once its calls committed (its lit work is kept across a restart: seat-work.shell.ts). */
-  onSeatState?: (seat: string, state: SeatState) => void;
-}
-
-/** The engine's state between inputs (the lights' part: engine.lights.ts; the shift's: engine.shift.ts). */
-interface EngineCore extends LitState, ShiftCore {
+interface EngineCore extends LitState, ShiftCore, UndoCore, PauseCore {
   deps: EngineDeps;
   seen: DebounceState;
   /** operation calls in progress: their own bus events need no re-check */
   stepping: boolean;
   recheck: NodeJS.Immediate | undefined;
   watchers: Set<EngineWatcher>;
-  /** what each seat's last input left to undo (seat.undo.ts) */
-  undo: Map<string, UndoMemory>;
 }
 
 function createCore(deps: EngineDeps): EngineCore {
@@ -234,7 +161,7 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
     core.stepping = false;
   }
   core.states.set(seat, step.state);
-  core.undo.set(seat, rememberStep(before, step, undoable));
+  rememberUndo(core, seat, before, step, undoable);
   if (calls.length) {
     core.bins = null;
     tellWork(core, seat, calls);
@@ -245,12 +172,6 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
   const { as, did, code } = step.resolved;
   const ops = calls.map((c) => c.op);
   return { seat, result: "done", as, did, ...(code ? { code } : {}), step: step.state.step, calls: ops };
-}
-
-/** A paused seat takes no input: refused with the error signal, nothing changed. */
-function pausedRefusal(core: EngineCore, seat: string): SeatStep | null {
-  if (!core.deps.pausedSeats?.().has(seat)) return null;
-  return { ok: false, reason: "seat_paused", message: `seat ${seat} is paused` };
 }
 
 function feed(core: EngineCore, seat: string, input: SeatInput): Outcome {
@@ -265,18 +186,9 @@ function feed(core: EngineCore, seat: string, input: SeatInput): Outcome {
   );
 }
 
-/** Takes the seat's last scan or key-in back when it committed nothing and is still valid (seat.undo.ts). */
-function undoAt(core: EngineCore, seat: string): Outcome {
-  const current = mustSeat(core, seat);
-  const v = undoOf(core.undo.get(seat) ?? null, current);
-  const back = v.ok && stillValid(core, seat, v.state) ? v.state : null;
-  const answer = { seat, as: "exception", step: (back ?? current).step, calls: [] };
-  if (back === null) signalSeat(core, current);
-  else [core.states.set(seat, back), core.undo.set(seat, null), refreshLights(core)];
-  if (back !== null) return { ...answer, result: "done", did: "undone" };
-  const why = v.ok ? { reason: "nothing_to_undo", message: "the work it was about changed meanwhile" } : v;
-  return { ...answer, result: "refused", reason: why.reason, message: why.message };
-}
+/** Takes the seat's last scan or key-in back (engine.undo.ts). */
+const undoHere = (core: EngineCore, seat: string): Outcome =>
+  undoAt(core, seat, mustSeat(core, seat), (s) => stillValid(core, seat, s));
 
 /** A bin's button or beam: to the seat whose work lit it, else the bin itself (empty, release). */
 function pressBin(core: EngineCore, binId: string, signalOf: "confirm" | "shortage" | "sensor"): Outcome {
@@ -370,7 +282,7 @@ export function createStationEngine(deps: EngineDeps) {
     if (d.drop) return tell(core, input, { seat, result: "debounced", calls: [] });
     const fixed = fixedMeaning(barcode);
     if (fixed?.kind === "exception" && fixed.code === "UNDO")
-      return tell(core, { kind: "undo", source }, undoAt(core, seat));
+      return tell(core, { kind: "undo", source }, undoHere(core, seat));
     const meanings = fixed ? [] : deps.lookup.meanings(barcode);
     const at = { now: deps.now(), timeZone: deps.timeZone ?? "UTC" };
     const captured = captureFacts(deps.lookup, mustSeat(core, seat), { barcode, meanings }, at);
@@ -432,23 +344,13 @@ export function createStationEngine(deps: EngineDeps) {
 
     /** Takes the seat's last scan back (a tap; `EXC-UNDO` comes as a scan); `canUndo`: whether it can now. */
     undo: (seat: string, source = `api:${seat}`): Outcome =>
-      tell(core, { kind: "undo", source }, undoAt(core, seat)),
-    canUndo: (seat: string): boolean => undoOf(core.undo.get(seat) ?? null, mustSeat(core, seat)).ok,
+      tell(core, { kind: "undo", source }, undoHere(core, seat)),
+    canUndo: (seat: string): boolean => canUndoAt(core, seat, mustSeat(core, seat)),
     /**
      * A pause input's level (an e-stop, a light curtain): kept for the seats it holds, whose work's
      * lights then show the pause (docs/station.md#pausing-a-seat).
      */
-    pauseInput(input: PauseInput, active: boolean): Outcome {
-      const changed = deps.pauseInput?.(input, active) ?? false;
-      if (changed) refreshLights(core);
-      return {
-        seat: null,
-        result: changed ? "done" : "ignored",
-        as: "pause_input",
-        did: active ? "paused" : "resumed",
-        calls: [],
-      };
-    },
+    pauseInput: (input: PauseInput, active: boolean): Outcome => pauseInputAt(core, input, active),
 
     /** Tell `watcher` about every input from now on (until `stop`). */
     watch(watcher: EngineWatcher): void {

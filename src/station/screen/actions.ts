@@ -19,6 +19,7 @@ import { BADGE_PREFIX, EXCEPTION_PREFIX, type ExceptionCode } from "../scan-code
 import { pendingBin } from "../seat.machine.js";
 import type { ProblemKind } from "../seat.problem.js";
 import type { PickTarget, SeatState, StationMode } from "../seat.types.js";
+import { reprint, skipLabel } from "./label-actions.js";
 import {
   NO_SEAT_CONTROL,
   pausedTap,
@@ -28,10 +29,7 @@ import {
 } from "./seat-control-actions.js";
 import type { Lang, Problem } from "./state/types.js";
 
-/** The answer to a reprint: whether the label printed, within the time the tap waits for it. */
-export type PrintResult = "printed" | "failed" | "waiting";
-/** How long a reprint tap waits for the printer's answer before it says "sent, waiting". */
-export const REPRINT_WAIT_MS = 10_000;
+export { type PrintResult, REPRINT_WAIT_MS } from "./label-actions.js";
 
 type Versioned = { version?: number | undefined };
 
@@ -181,21 +179,6 @@ function problem(
   return deps.engine.problem(seat, a.kind, quantity, screen.next);
 }
 
-/** Waits for a print job's result, at most `wait` ms: printed, failed, or still waiting. */
-async function printResult(job: Promise<boolean>, wait: number): Promise<PrintResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<PrintResult>((resolve) => {
-    timer = setTimeout(() => resolve("waiting"), wait);
-  });
-  const done = job.then(
-    (ok): PrintResult => (ok ? "printed" : "failed"),
-    (): PrintResult => "failed",
-  );
-  const result = await Promise.race([done, late]);
-  clearTimeout(timer);
-  return result;
-}
-
 export function createScreenActions(deps: ScreenActionDeps) {
   const { engine } = deps;
   const source = (seat: string) => `screen:${seat}`;
@@ -238,16 +221,6 @@ export function createScreenActions(deps: ScreenActionDeps) {
     return deps.simulatedScan(seat, barcode) ?? engine.last() ?? { seat, result: "ignored" };
   }
 
-  function skipLabel(seat: string, bin: string): Outcome {
-    return operation(seat, bin, "label_skipped", () => {
-      const orders = deps.waitingLabel(bin);
-      if (!orders.length) throw new AppError("invalid_state", `bin ${bin} does not wait for a label`);
-      for (const id of orders) deps.ops.printReady(id);
-      deps.forgetLabels(orders);
-      deps.note("label_skipped", { seat, operator: deps.user(seat), bin, orders });
-    });
-  }
-
   function beginAudit(seat: string): Outcome {
     const id = deps.audits?.queued() ?? null;
     return operation(seat, id ?? "", "audit_begun", () => {
@@ -257,22 +230,6 @@ export function createScreenActions(deps: ScreenActionDeps) {
         throw new AppError("not_logged_in", `no operator is logged in at seat ${seat}`);
       deps.audits.begin(id, seat);
     });
-  }
-
-  async function reprint(seat: string, bin: string): Promise<Outcome> {
-    const print = deps.reprint;
-    if (!print)
-      return operation(seat, bin, "reprinted", () => {
-        throw new AppError("invalid_state", "the agent does not print labels here");
-      });
-    const result = await printResult(print(bin), deps.reprintWaitMs ?? REPRINT_WAIT_MS);
-    if (result === "failed") {
-      // said as a label that did not print, with what to do (not as work in progress)
-      const out = refusal(seat, "label_not_printed", `the label of bin ${bin} did not print again`);
-      deps.record(seat, { kind: "tap", text: bin, action: "reprinted" }, out);
-      return out;
-    }
-    return operation(seat, bin, result === "printed" ? "reprinted" : "print_sent", () => {});
   }
 
   const control = { control: deps.control ?? NO_SEAT_CONTROL, user: deps.user, record: deps.record };
@@ -288,11 +245,11 @@ export function createScreenActions(deps: ScreenActionDeps) {
       case "acknowledge":
         return seatControlTap(control, seat, a, by);
       case "reprint":
-        return reprint(seat, a.bin);
+        return reprint(deps, operation, seat, a.bin);
       case "problem":
         return problem(deps, seat, a);
       case "skip_label":
-        return skipLabel(seat, a.bin);
+        return skipLabel(deps, operation, seat, a.bin);
       case "supervisor":
         return operation(seat, a.bin ?? "", "supervisor_called", () =>
           deps.note("supervisor_called", { seat, operator: deps.user(seat), bin: a.bin ?? null }),

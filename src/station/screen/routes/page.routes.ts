@@ -50,6 +50,9 @@ const ASSETS = [
   "seat-control.css",
   "paths.js",
   "paths.css",
+  "capture.css",
+  "training.css",
+  "numpad.js",
 ];
 
 const signInBody = z

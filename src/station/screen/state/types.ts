@@ -5,29 +5,24 @@
  * the object itself is the same in every language. Pure data.
  */
 import type { DeviceHealth } from "../../../devices/hub.types.js";
-import type { Productivity } from "../../../domain/productivity.js";
-import type {
-  ScreenAuditRow,
-  ScreenPickRow,
-  ScreenPutRow,
-  ScreenSlotRow,
-} from "../../../domain/screen-rows.js";
-import type { PauseSource } from "../../../domain/seat-pause.js";
-import type { LostWork } from "../../../domain/seat-work.js";
+import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow } from "../../../domain/screen-rows.js";
 import type { BinView, Desired } from "../../bin-lights.js";
 import type { ExceptionCode } from "../../scan-codes.js";
 import type { ProblemKind } from "../../seat.problem.js";
 import type { SeatState, StationMode } from "../../seat.types.js";
+import type { CaptureScreenState } from "./capture-types.js";
+import type { Msg } from "./msg.js";
+import type { PathsScreenInput, PathsScreenState } from "./paths-types.js";
+import type { SeatControlScreenInput, SeatControlScreenState } from "./seat-control-types.js";
+import type { ShiftScreenInput, ShiftScreenState } from "./shift-types.js";
 import type { StationNoticeKind, StationStateInput } from "./station-types.js";
+import type { SupervisorScreenInput, SupervisorScreenState } from "./supervisor-types.js";
 
 export const LANGUAGES = ["en", "de", "pl", "cs", "nl", "fr", "es", "tr"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
-/** A text on screen: a catalogue key and the values of its `{placeholders}`. */
-export interface Msg {
-  key: string;
-  params?: Record<string, string | number>;
-}
+/** A text on screen: a catalogue key and the values of its `{placeholders}` (state/msg.ts). */
+export type { Msg } from "./msg.js";
 
 /** What the instruction line can say (each has a message in every catalogue: a test checks). */
 export const INSTRUCTIONS = [
@@ -152,23 +147,6 @@ export interface ScreenInput {
   binLights?: Readonly<Record<string, string>>;
   /** the seat works against the training station (docs/station.md#training) */
   training?: boolean;
-  // ---- a seat that runs a whole shift (docs/station.md#supervisor-at-the-seat, #undo) ----
-  /** the seat's last scan can be taken back (nothing of it committed) */
-  undoable?: boolean;
-  /** an audit queued for the station, not begun: the seat in audit mode can begin it */
-  queuedAudit?: string | null;
-  // ---- what central or a supervisor told the seat (docs/station.md#pausing-a-seat) ----
-  /** the sources holding this seat paused (none: it works) */
-  pauses?: readonly PauseSource[];
-  /** every paused seat: their work's bins show the pause on this screen too */
-  pausedSeats?: ReadonlySet<string>;
-  /** the oldest message for this seat not yet acknowledged */
-  message?: { id: number; text: string; by: string; sentAt: number } | null;
-  // ---- the shift's paths (docs/station.md#paths-of-a-shift) ----
-  /** put mode: the presented racks' slots and their items (the put card's suggested slot) */
-  slots?: ScreenSlotRow[];
-  /** what a restart did to the work this seat had lit, until acknowledged */
-  restart?: LostWork | null;
 }
 
 /** A refusal at a seat as the shell recorded it (the alert is derived from it while `now < until`). */
@@ -382,61 +360,8 @@ export interface ScreenState {
   manualEntry: boolean;
   keyin: KeyIn | null;
   sound: Sound | null;
-  /** the lit pick's item needs values captured (docs/capture.md#at-the-seat); null otherwise */
-  capture: CaptureAsk | null;
   /** the seat is in training: the page shows the TRAINING banner on every state (docs/station.md#training) */
   training: boolean;
-  // ---- a seat that runs a whole shift (docs/station.md#supervisor-at-the-seat, #undo) ----
-  /**
-   * the taps the station box's display may not make by itself (screen-roles.ts): the page shows them as
-   * a supervisor's and asks for a supervisor's badge or PIN, which authorises that one tap
-   */
-  supervised: string[];
-  /** the last scan can be taken back by one tap (the `undo` action, or `EXC-UNDO`) */
-  undo: boolean;
-  /** an audit queued for the station that a tap (`audit_begin`) begins here; null: none */
-  auditQueued: string | null;
-  /** after a confirm: what to do about a unit put wrong (a supervisor's correction), or null */
-  afterConfirm: Msg | null;
-  /** closing the audit slot now counts every line 0: the page asks this first ("close slot X at 0?") */
-  closeSlotAsks: Msg | null;
-  /** the pause holding the seat, or null (docs/station.md#pausing-a-seat) */
-  pause: SeatPause | null;
-  /** a message from central for the operator, until acknowledged, or null */
-  message: SeatMessage | null;
-  // ---- the shift's paths (docs/station.md#paths-of-a-shift) ----
-  /** a lit pick's unscannable path: what identifies the unit instead, and what a write-off ends short */
-  unscannable?: UnscannablePath | null;
-  /** what a restart did to the work this seat had lit: shown until acknowledged (`acknowledge`) */
-  restart?: RestartNotice | null;
-}
-
-// ---- what central or a supervisor told the seat (docs/station.md#pausing-a-seat) ----
-
-/** Why the seat is paused: each source holding it, who or what, and the reason. */
-export interface SeatPause {
-  sources: Array<{ kind: PauseSource["kind"]; by: string; reason: string; since: string }>;
-  /** a supervisor may resume it here: central or a supervisor paused it (an input clears by itself) */
-  resumable: boolean;
-}
-
-/** A message for the operator, shown until acknowledged. */
-export interface SeatMessage {
-  id: number;
-  text: string;
-  by: string;
-  sentAt: string;
-}
-
-// ---- capture of serial numbers, lots and expiry dates (docs/capture.md#at-the-seat) ----
-
-export interface CaptureAsk {
-  /** what is asked for now; null once the unit's values are all there (confirm puts it into the bin) */
-  asked: "serial" | "lot" | "expiry" | null;
-  /** what to scan, in words ("Scan the serial number of TSHIRT"); null with `asked` */
-  ask: Msg | null;
-  /** the unit's values so far, each with its name */
-  values: Array<{ label: Msg; value: string }>;
 }
 
 // ---- the station's states (state/station-types.ts) and the operator's words (docs/station.md#notices) ----
@@ -458,45 +383,22 @@ export interface LastEvent {
   said?: Msg;
 }
 
-/** The work a seat had lit when the agent restarted: what was recorded, what to do now. */
-export interface RestartNotice {
-  /** "2 of 3 units of ORDER-1 line ORDER-1-1 were recorded before the restart" */
-  text: Msg;
-  /** what to do with the units not recorded (in hand or in the bin), or that nothing is left to do */
-  todo: Msg;
-  recorded: number;
-  quantity: number;
-}
+// ---- the new parts' members and types, each in a file of its role (merged here) ----
 
-/** What the Unscannable button offers at a lit pick before it writes anything off. */
-export interface UnscannablePath {
-  /** the pick's slot: its label identifies the item there */
-  slot: string;
-  bin: string;
-  order: string;
-  /** the item is scanned unit by unit: the slot's label or the typed code counts a unit */
-  scanEach: boolean;
-  /** the units a write-off settles: the order ends that many short */
-  writeOff: number;
-}
+export type { CaptureAsk } from "./capture-types.js";
+export type { RestartNotice, UnscannablePath } from "./paths-types.js";
+export type { SeatMessage, SeatPause } from "./seat-control-types.js";
+export type { IdleNotice } from "./shift-types.js";
 
-// ---- the shift lead's figures and the idle warning (docs/station.md#productivity-and-the-shift) ----
+export interface ScreenInput
+  extends SupervisorScreenInput,
+    SeatControlScreenInput,
+    PathsScreenInput,
+    ShiftScreenInput {}
 
-/** The idle logout as the seat shows it (docs/station.md#idle-logout). */
-export type IdleNotice =
-  /** the operator with work in hand is signed out at `logoutAt` (epoch ms), `seconds` from the push */
-  | { kind: "warning"; logoutAt: number; seconds: number }
-  /** `operator` was signed out for idling; the work stays for the next one (until someone logs in) */
-  | { kind: "signed_out"; operator: string };
-
-export interface ScreenState {
-  /** the operator's lines and units an hour (last 15 minutes, session) against the targets; null: nobody */
-  productivity: Productivity | null;
-  idle: IdleNotice | null;
-}
-
-export interface ScreenInput {
-  /** the shift's view of this seat (station/shift/shift.shell.ts), read by the publisher */
-  productivity?: Productivity | null;
-  idle?: IdleNotice | null;
-}
+export interface ScreenState
+  extends CaptureScreenState,
+    SupervisorScreenState,
+    SeatControlScreenState,
+    PathsScreenState,
+    ShiftScreenState {}
