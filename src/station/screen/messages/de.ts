@@ -445,7 +445,7 @@ export const de: Record<MessageKey, string> = {
   "ui.type_code_title": "Den Code vom Etikett eingeben",
   "ui.card_suggested": "Vorschlag: Fach {slot}",
   "ui.card_put_slot": "In Fach {slot} legen",
-  "ui.card_any_slot": "Das Fach scannen, in das gelegt wird",
+  "ui.card_any_slot": "Zielfach scannen",
   "ui.help_confirm": "Aufsicht an Platz {seat} rufen?",
   "ui.help_call": "Ja, Aufsicht rufen",
   // the shift lead's figures and the idle logout (docs/station.md#productivity-and-the-shift)
