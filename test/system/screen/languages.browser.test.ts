@@ -1,7 +1,7 @@
 /**
  * The operator screen in each of its eight languages at 1024×768 (docs/station.md#operator-screen,
  * "Languages"): the screen is driven once through its main states (the login, waiting for a rack, a rack
- * presented, a bin lit, the numpad, the problem report and its confirmation, an exception's confirmation,
+ * presented, a bin lit, the numpad, the problem report and its confirmation, the unscannable path,
  * the language chooser, a refusal, every notice and alert at once, a bin to take away, an item scanned
  * unit by unit, a put from tote to slot, an audit slot), and in each state the page is drawn in every
  * language in turn (`?lang=`, which changes nothing at the station). In each: no text is wider or taller
@@ -113,10 +113,11 @@ describe("operator screen: every language fits at 1024×768", { timeout: deadlin
       await page.locator("#numpad-ok").click();
       await page.getByRole("dialog", { name: pattern(tr(lang, "ui.problem_confirm")) }).waitFor();
     });
-    await everyLanguage("an exception's confirmation", put, async (lang) => {
+    // at a lit pick, Unscannable first asks for the slot's label or a typed code (docs/station.md#paths-of-a-shift)
+    await everyLanguage("the unscannable path", put, async (lang) => {
       const exception = tr(lang, "exception.UNSCANNABLE");
       await page.getByRole("button", { name: exception, exact: true }).click();
-      await page.getByRole("dialog", { name: tr(lang, "ui.exception_confirm", { exception }) }).waitFor();
+      await page.getByRole("dialog", { name: tr(lang, "ui.unscannable_title") }).waitFor();
     });
     await everyLanguage("the language chooser", put, async (lang) => {
       const name = `${tr(lang, "ui.language")}: ${tr(lang, "ui.language_name")}`;
