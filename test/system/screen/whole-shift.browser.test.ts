@@ -3,11 +3,13 @@
  * Debian's chromium (issue "A seat that runs a whole shift"; docs/station.md#operator-screen): the
  * operator logs in by badge, picks orders over two racks (a scan taken back, too few in a slot), a
  * supervisor's PIN switches to Put and the tote is put away, a supervisor's PIN switches to Audit and the
- * queued audit is begun, counted and closed at the seat; central pauses the seat and resumes it; the
- * header shows lines and units an hour; left alone, the operator is signed out for idling and the
- * session's summary reaches central with its lines, units and exceptions by kind. Every step at the
- * seat is a tap or a scan into the screen's own scanner box; central's part goes over its API. axe-core
- * finds no serious violation in any state visited, at 1024×768 and, for the key states, 1920×1080.
+ * queued audit is begun, counted and closed at the seat; central pauses the seat and a supervisor's PIN
+ * resumes it there; the header shows lines and units an hour; left alone, the operator is signed out for
+ * idling and the session's summary reaches central with its lines, units and exceptions by kind. Every
+ * step at the seat is a tap or a scan into the screen's own scanner box (only while the seat is paused,
+ * when its dialog covers the screen, does the seat's scanner scan); central's part goes over its API.
+ * axe-core finds no serious violation in any state visited, at 1024×768 and, for the key states,
+ * 1920×1080.
  */
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -229,7 +231,7 @@ describe("operator screen: a whole shift at one seat", { timeout: deadline(300_0
     await looks("too few reported");
   });
 
-  it("central pauses the seat: the screen says so and a scan is refused; resumed, the pick goes on", async () => {
+  it("central pauses the seat: the screen says so and a scan is refused; a supervisor's PIN resumes it, the pick goes on", async () => {
     await text(heading(), "Scan an item from slot S4");
     await ok(
       rig.t.call("POST", "/station/seats/front/pause", { reason: "Rack 4 restocked", by: "Shift lead" }),
@@ -244,9 +246,16 @@ describe("operator screen: a whole shift at one seat", { timeout: deadline(300_0
     // screen says so
     expect(await rig.scan("BC-D")).toMatchObject({ outcome: { result: "refused", reason: "seat_paused" } });
     await text(last(), /Scanned BC-D\s*This seat is paused/);
+    // the seat's Resume is a supervisor's: the supervisor's PIN resumes it at the seat
     step();
-    await ok(rig.t.call("POST", "/station/seats/front/resume", {}));
+    await paused.getByRole("button", { name: "Resume" }).click();
+    const prompt = page.getByRole("dialog", { name: "Supervisor: Resume" });
+    await prompt.waitFor({ timeout: deadline(5000) });
+    await looks("the supervisor's prompt for Resume");
+    for (const d of PIN) await prompt.getByRole("button", { name: d, exact: true }).click();
+    await prompt.getByRole("button", { name: "Authorise" }).click();
     await paused.waitFor({ state: "hidden", timeout: deadline(5000) });
+    expect(rig.t.agent.services.seatControl.pausedSeats().has("front")).toBe(false);
     await pickShownLine();
     await emptyCompleteBins();
     await text(heading(), "No work");
