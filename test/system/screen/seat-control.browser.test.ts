@@ -2,8 +2,9 @@
  * A paused seat and a message from central on the operator screen (docs/station.md#pausing-a-seat), in
  * chromium at 1024×768 and 1920×1080: central pauses the seat with a bin lit; the screen says who paused
  * it and why, the bin's light turns steady yellow, a scan is refused with seat_paused; the station box's
- * display (an operator's rights) cannot resume it; central's resume brings the lit bin back. A message
- * shows until the operator taps "Got it", which central is told. axe-core finds no serious violation.
+ * display (an operator's rights) asks for a supervisor to resume it; central's resume brings the lit bin
+ * back. A message shows until the operator taps "Got it", which central is told. axe-core finds no
+ * serious violation.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,9 +69,13 @@ describe("operator screen: a paused seat and a message", { timeout: deadline(120
     });
     await checkAt("a paused seat", "paused");
 
-    // the station box's display has an operator's rights: its Resume is refused, the seat stays paused
+    // the station box's display has an operator's rights: its Resume asks for a supervisor
+    // (docs/station.md#supervisor-at-the-seat); closed unanswered, the seat stays paused
     await dialog.getByRole("button", { name: "Resume" }).click();
-    await page.getByRole("status").filter({ hasText: "Only an admin may do this" }).waitFor();
+    const prompt = page.getByRole("dialog", { name: "Supervisor: Resume" });
+    await prompt.waitFor({ timeout: deadline(5000) });
+    await prompt.getByRole("button", { name: "Close" }).click();
+    await prompt.waitFor({ state: "hidden", timeout: deadline(5000) });
     expect(rig.t.agent.services.seatControl.pausedSeats().has("front")).toBe(true);
 
     rig.t.clock.now += 10_000; // past the refused scan's alert, which hides the instruction while it shows

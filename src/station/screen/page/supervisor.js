@@ -33,6 +33,9 @@ function tapWords(body) {
   if (body.type === "mode")
     return t("ui.switch_mode", { mode: t(/** @type {MessageKey} */ (`mode.${String(body.mode)}`)) });
   if (body.type === "skip_label") return t("ui.notice_skip");
+  // a supervisor's pause and resume (docs/station.md#pausing-a-seat): the words of their buttons
+  if (body.type === "pause") return t("ui.pause");
+  if (body.type === "resume") return t("ui.resume");
   return body.type;
 }
 
