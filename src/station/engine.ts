@@ -17,6 +17,7 @@ import type { ScanLookup } from "../services/scan-lookup/scan-lookup.service.js"
 import { binPress } from "./bin-lights.js";
 import { type DebounceState, debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
+import { binFullAt } from "./engine.bin-full.js";
 import { type LitState, refreshLights, signalBin, signalSeat } from "./engine.lights.js";
 import { keepsWork, type ShiftCore, tellWork, type WorkWatcher } from "./engine.shift.js";
 import { createLightsShell } from "./lights.shell.js";
@@ -56,6 +57,8 @@ export type Outcome = {
   step?: SeatState["step"];
   /** the operations that were called, in order (every engine input; a screen tap's operation is its `did`) */
   calls?: string[];
+  /** what the screen's words for `did` name (bin full: the closed bin, the order, its new bin) */
+  params?: Record<string, string>;
 };
 
 /** What the engine was given, as its watchers see it (the operator screen's last event). */
@@ -88,6 +91,7 @@ export interface EngineDeps {
     | "putException"
     | "release"
     | "binEmptied"
+    | "binFull"
   >;
   /** Where an audit's counts go (audit mode). */
   audits: Pick<AuditsService, "count">;
@@ -371,6 +375,8 @@ export function createStationEngine(deps: EngineDeps) {
     const fixed = fixedMeaning(barcode);
     if (fixed?.kind === "exception" && fixed.code === "UNDO")
       return tell(core, { kind: "undo", source }, undoAt(core, seat));
+    if (fixed?.kind === "exception" && (fixed.code === "BIN_FULL" || fixed.code === "BOX_FULL"))
+      return tell(core, input, binFullAt(core, seat, pausedRefusal(core, seat), keepSeat));
     const meanings = fixed ? [] : deps.lookup.meanings(barcode);
     const at = { now: deps.now(), timeZone: deps.timeZone ?? "UTC" };
     const captured = captureFacts(deps.lookup, mustSeat(core, seat), { barcode, meanings }, at);

@@ -120,7 +120,8 @@ export function instructionOf(input: ScreenInput, state: SeatState): Msg {
 }
 
 function exceptionsOf(state: SeatState, seat: string): ExceptionCode[] {
-  if (state.step === "pick_confirm") return PICK_EXCEPTIONS;
+  // bin full, box full (docs/station.md#bin-full-box-full): asked once more like every pick exception
+  if (state.step === "pick_confirm") return [...PICK_EXCEPTIONS, "BIN_FULL"];
   if (state.step === "audit_count") return AUDIT_EXCEPTIONS;
   if (state.step === "put_slot" || state.step === "put_confirm")
     return EXCEPTION_CODES.filter((c) => c !== "CANCEL" && c !== "CONFIRM" && putReason(c, seat) !== null);
