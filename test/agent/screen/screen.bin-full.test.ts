@@ -165,4 +165,40 @@ describe("bin full at a lit pick", () => {
     expect(((await res.json()) as { details: { reason: string } }).details.reason).toBe("not_this_step");
     expect(await binsState()).toEqual({ "1": "pick", "2": "complete", "3": "complete" });
   });
+
+  it("a pick+pack order's box: 'Box full' is offered; the closed box gets its own OLPN, the last box the order's", async () => {
+    await tap({ type: "empty", bin: "2" });
+    await tap({ type: "empty", bin: "3" });
+    const pack = { shipping_address: "Jane Roe\n1 Main St", packing_box_id: "BOX-9", order_number: "O-9" };
+    await ok(t.call("POST", SR, pickBody("PACK-1", [pickLine("PACK-1-1", "A", 2, pack)])));
+    await tap({ type: "scan", barcode: "BC-A" });
+    const s = await screen();
+    expect(s.allowed.exceptions).toContain("BOX_FULL");
+    expect(s.allowed.exceptions).not.toContain("BIN_FULL");
+    await tap({ type: "keyin", quantity: 1 });
+    await tap({ type: "scan", barcode: "BC-A" });
+    await n.catchUp();
+    const out = await tap({ type: "exception", code: "BOX_FULL" });
+    expect(out).toMatchObject({ did: "bin_closed_full", params: { bin: "2", order: "PACK-1", next: "3" } });
+    const told = await n.next();
+    expect(kinds(told)).toEqual([["order_information", "pick_started"]]);
+    expect(told[0]?.notification_data.attributes).toMatchObject({
+      pps_bin_id: "3",
+      closed_bins: [{ pps_bin_id: "2", units: 1, olpn: "BOX-9-1" }],
+    });
+    // the closed box is taken away without waiting for a label
+    expect(await lights()).toEqual({ "2": "green blink", "3": "green 1" });
+    await tap({ type: "confirm" });
+    const done = await n.next();
+    expect(kinds(done)).toEqual([
+      ["order_information", "complete"],
+      ["bin_complete", undefined],
+    ]);
+    expect(done[0]?.notification_data.attributes).toMatchObject({
+      olpn: "BOX-9",
+      pps_bin_id: "3",
+      closed_bins: [{ pps_bin_id: "2", units: 1, olpn: "BOX-9-1" }],
+    });
+    expect(done[1]?.notification_data).toMatchObject({ ppsBinId: "3" });
+  });
 });
