@@ -74,7 +74,7 @@ export function closeBinFull(deps: PickDeps, input: BinFullInput, tx: Tx): BinFu
 }
 
 /** The OLPN a pick+pack order's last box gets when it completes (picking.ts), its closed boxes' stem. */
-function packOlpn(deps: PickDeps, requestId: number): string {
+export function packOlpn(deps: PickDeps, requestId: number): string {
   const first = deps.requests.lines(requestId)[0];
   const box = first ? parseJson<Record<string, unknown>>(first.attributesJson)?.packing_box_id : undefined;
   return typeof box === "string" ? box : `${deps.ppsId}-${requestId}`;
