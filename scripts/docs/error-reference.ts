@@ -66,6 +66,8 @@ export const WHEN: Record<ErrorCode, string> = {
   duplicate_request:
     "an `externalServiceRequestId` already used by another request of that type with another body",
   wrong_mode: "the station is not in the mode the action needs (`pick`, `put`, `audit`)",
+  no_free_bin:
+    "a bin (or box) reported full while no bin is free for its orders to go on in: empty a bin first (see [bin full, box full](station.md#bin-full-box-full)); nothing changed",
   not_logged_in: "no operator is logged in at the seat the action needs",
   user_exists: "`pps-edge user add` for a user that exists",
   outbox_full:

@@ -17,7 +17,7 @@ import type { Sqlite } from "./open.js";
  * as they are.
  */
 /** A pick row as SQLite returns it: `scanRequired` is 0 or 1. */
-type PickSqlRow = Omit<ScreenPickRow, "scanRequired"> & { scanRequired: number };
+type PickSqlRow = Omit<ScreenPickRow, "scanRequired" | "pack"> & { scanRequired: number; pack: number };
 
 interface PutRequestRow {
   id: number;
@@ -52,7 +52,7 @@ function pickReads(sqlite: Sqlite) {
   const pickLines = sqlite.prepare<[], PickSqlRow>(
     `SELECT sr.external_id AS "order", l.external_id AS line, r.location AS slot, r.item_id AS itemId,
             ${ITEM}, min(r.quantity, l.expected - l.picked - l.short) AS quantity,
-            sr.bin_id AS bin, ${SCAN_REQUIRED} AS scanRequired
+            sr.bin_id AS bin, ${SCAN_REQUIRED} AS scanRequired, sr.is_pack AS pack
        FROM racks rk JOIN locations loc ON loc.msu = rk.msu
        JOIN reservations r ON r.location = loc.id
        JOIN pick_lines l ON l.id = r.line_id
@@ -70,7 +70,11 @@ function pickReads(sqlite: Sqlite) {
   const racks = sqlite.prepare<[], { msu: string }>("SELECT msu FROM racks ORDER BY presented_at, msu");
   return {
     pickLines: (): ScreenPickRow[] =>
-      pickLines.all().map((r) => ({ ...r, scanRequired: r.scanRequired === 1 })),
+      pickLines.all().map(({ pack, ...r }) => ({
+        ...r,
+        scanRequired: r.scanRequired === 1,
+        ...(pack === 1 ? { pack: true } : {}),
+      })),
     pickWaiting: (): boolean => pickWaiting.get() !== undefined,
     racks: (): string[] => racks.all().map((r) => r.msu),
   };

@@ -38,6 +38,7 @@ export type ErrorCode =
   | "invalid_order_status" // 400 (spec: print ready "400 can be due to invalid order status")
   | "not_logged_in" // 409
   | "wrong_mode" // 409
+  | "no_free_bin" // 409: a bin reported full has no free bin to go on in (docs/station.md#bin-full-box-full)
   | "user_exists" // 409
   | "keyin_not_allowed" // 409: a key-in audit count for an audit created without kq
   | "scan_refused" // 409: a scan, key-in or press the station engine refused (details.reason says why)
@@ -109,6 +110,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   invalid_order_status: "invalid",
   not_logged_in: "conflict",
   wrong_mode: "conflict",
+  no_free_bin: "conflict",
   user_exists: "conflict",
   keyin_not_allowed: "conflict",
   scan_refused: "conflict",

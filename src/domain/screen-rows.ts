@@ -23,6 +23,8 @@ export interface ScreenPickRow extends ScreenItem {
   bin: string;
   /** the item's `scan_required`: every unit is scanned */
   scanRequired: boolean;
+  /** a pick+pack order's line: its bin is a box ("Box full", docs/station.md#bin-full-box-full) */
+  pack?: boolean;
 }
 
 /** One product a staged (or complete) put expects, and how many of it are still to put. */

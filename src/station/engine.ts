@@ -12,6 +12,7 @@ import { AppError, isAppError } from "../domain/errors.js";
 import { binPress } from "./bin-lights.js";
 import { type DebounceState, debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
+import { binFullAt } from "./engine.bin-full.js";
 import { type LitState, refreshLights, signalBin, signalSeat } from "./engine.lights.js";
 import { type PauseCore, pausedRefusal, pauseInputAt } from "./engine.pause.js";
 import { keepsWork, type ShiftCore, tellWork, type WorkWatcher } from "./engine.shift.js";
@@ -283,6 +284,8 @@ export function createStationEngine(deps: EngineDeps) {
     const fixed = fixedMeaning(barcode);
     if (fixed?.kind === "exception" && fixed.code === "UNDO")
       return tell(core, { kind: "undo", source }, undoHere(core, seat));
+    if (fixed?.kind === "exception" && (fixed.code === "BIN_FULL" || fixed.code === "BOX_FULL"))
+      return tell(core, input, binFullAt(core, seat, pausedRefusal(core, seat), keepSeat));
     const meanings = fixed ? [] : deps.lookup.meanings(barcode);
     const at = { now: deps.now(), timeZone: deps.timeZone ?? "UTC" };
     const captured = captureFacts(deps.lookup, mustSeat(core, seat), { barcode, meanings }, at);

@@ -31,6 +31,8 @@ export type Outcome = {
   step?: SeatState["step"];
   /** the operations that were called, in order (every engine input; a screen tap's operation is its `did`) */
   calls?: string[];
+  /** what the screen's words for `did` name (bin full: the closed bin, the order, its new bin) */
+  params?: Record<string, string>;
 };
 
 /** What the engine was given, as its watchers see it (the operator screen's last event). */
@@ -63,6 +65,7 @@ export interface EngineDeps {
     | "putException"
     | "release"
     | "binEmptied"
+    | "binFull"
   >;
   /** Where an audit's counts go (audit mode). */
   audits: Pick<AuditsService, "count">;

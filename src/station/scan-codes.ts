@@ -23,6 +23,9 @@ export const CONTAINER_EXCEPTIONS = [
   "SPACE_UNAVAILABLE",
 ] as const;
 
+/** What the screen's `exception` action takes: the container exceptions, and bin (box) full. */
+export const SCREEN_EXCEPTIONS = [...CONTAINER_EXCEPTIONS, "BIN_FULL", "BOX_FULL"] as const;
+
 export const EXCEPTION_CODES = [
   ...CONTAINER_EXCEPTIONS,
   // control: drop what is pending at the seat; confirm it (as the lit bin's button would)
@@ -30,6 +33,9 @@ export const EXCEPTION_CODES = [
   "CONFIRM",
   // take the last scan back (seat.undo.ts): the engine answers it before the seat machine sees it
   "UNDO",
+  // a lit pick's bin (a pick+pack's box) takes no more: closed, its orders go on in a new bin (engine.bin-full.ts)
+  "BIN_FULL",
+  "BOX_FULL",
 ] as const;
 export type ExceptionCode = (typeof EXCEPTION_CODES)[number];
 

@@ -90,6 +90,16 @@ export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps)
         if (!put.withdrawStagingInBin(deps, binId, tx)) pick.emptyBin(deps, binId, tx);
       }),
     /**
+     * Bin full, box full (docs/station.md#bin-full-box-full): the units of a scan-required pick scanned
+     * so far are picked into the full bin, then it is closed and its orders go on in new bins; one
+     * transaction, so a refusal (no free bin) changes nothing.
+     */
+    binFull: (input: { pick?: PickTransactionInput; externalServiceRequestId: string; ppsBinId: string }) =>
+      uow.run((tx) => {
+        if (input.pick) pick.recordPick(deps, input.pick, tx);
+        return pick.closeBinFull(deps, input, tx);
+      }),
+    /**
      * At each pick_after_time and pick_before_time (station/work-scheduler.ts): work past its deadline
      * ends not_fulfillable, work held back until now is released into free bins.
      */

@@ -10,6 +10,7 @@
  * Callers import this module only; the files beside it are its private parts.
  */
 
+export { type BinFullOutcome, closeBinFull } from "./pick-bin-full.js";
 export { emptyBin, labelData, printReady } from "./pick-bins.js";
 export { captureKindsOf } from "./pick-capture.js";
 export { cancelPick, modifyPick } from "./pick-change.js";

@@ -7,6 +7,7 @@ import { outstanding, type PickLine, stepPickLine, summarizeLines } from "../../
 import type { PickExceptionInput, PickTransactionInput } from "../../domain/station.schema.js";
 import { mustFind, operatorIn, parseJson, pdfaValues } from "../request-record/request-record.js";
 import type { Tx } from "../unit-of-work/unit-of-work.js";
+import { packOlpn } from "./pick-bin-full.js";
 import { capturedAttributes } from "./pick-capture.js";
 import { pastDeadline } from "./pick-deadline.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
@@ -42,11 +43,7 @@ function finish(
     user_name: actor.user_name,
   };
   let withOlpn = exec;
-  if (step.state === "complete" && row.isPack) {
-    const first = deps.requests.lines(row.id)[0];
-    const box = first ? parseJson<Record<string, unknown>>(first.attributesJson)?.packing_box_id : undefined;
-    withOlpn = { ...exec, olpn: typeof box === "string" ? box : `${deps.ppsId}-${row.id}` };
-  }
+  if (step.state === "complete" && row.isPack) withOlpn = { ...exec, olpn: packOlpn(deps, row.id) };
   let next = applyPickEffects(
     deps,
     { ...row, executionJson: JSON.stringify(withOlpn) },

@@ -25,4 +25,8 @@ export const outcomeSchema = z.object({
     .optional()
     .describe("the seat's step afterwards"),
   calls: z.array(z.string()).optional().describe("the operations that were called, in order"),
+  params: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("what the words for `did` name (bin full: `bin` closed, `order`, its `next` bin)"),
 });

@@ -83,7 +83,7 @@ describe("fixed barcodes", () => {
         pickReason(code) ??
         putReason(code, "front") ??
         putReason(code, "back") ??
-        ["CANCEL", "CONFIRM", "UNDO"].includes(code);
+        ["CANCEL", "CONFIRM", "UNDO", "BIN_FULL", "BOX_FULL"].includes(code);
       expect(known, code).toBeTruthy();
     }
   });

@@ -457,4 +457,10 @@ export const cs: Record<MessageKey, string> = {
     "Delší dobu bez činnosti: odhlášení za {seconds} s. Naskenujte nebo klepněte, abyste zůstali přihlášeni; práce zůstane na místě.",
   "shift.signed_out":
     "{operator}: odhlášení po nečinnosti. Přihlaste se a pokračujte v práci na tomto místě.",
+  // bin full, box full (docs/station.md#bin-full-box-full)
+  "exception.BIN_FULL": "Box plný",
+  "exception.BOX_FULL": "Karton plný",
+  "did.bin_closed_full": "Box {bin} je uzavřen jako plný: odneste ho; {order} pokračuje v boxu {next}",
+  "refusal.no_free_bin": "Žádný volný box: nejdřív vyprázdněte box",
+  "instead.no_free_bin": "Odneste hotový box a stiskněte jeho tlačítko, pak znovu nahlaste plný box",
 };

@@ -462,4 +462,12 @@ export const de: Record<MessageKey, string> = {
     "Länger nichts getan: Abmeldung in {seconds} s. Scannen oder tippen, um angemeldet zu bleiben; die Arbeit bleibt am Platz.",
   "shift.signed_out":
     "{operator} wurde nach Untätigkeit abgemeldet. Anmelden, um die Arbeit an diesem Platz fortzusetzen.",
+  // bin full, box full (docs/station.md#bin-full-box-full)
+  "exception.BIN_FULL": "Behälter voll",
+  "exception.BOX_FULL": "Karton voll",
+  "did.bin_closed_full":
+    "Behälter {bin} ist als voll geschlossen: bitte wegnehmen; {order} geht weiter in Behälter {next}",
+  "refusal.no_free_bin": "Kein freier Behälter: zuerst einen Behälter leeren",
+  "instead.no_free_bin":
+    "Einen fertigen Behälter wegnehmen und seine Taste drücken, dann den Behälter erneut als voll melden",
 };

@@ -458,6 +458,12 @@ export const en = {
   "shift.idle_warning":
     "Nothing done for a while: you will be signed out in {seconds} s. Scan or tap to stay; your work stays at the seat.",
   "shift.signed_out": "{operator} was signed out after idling. Log in to go on with the work at this seat.",
+  // bin full, box full (docs/station.md#bin-full-box-full)
+  "exception.BIN_FULL": "Bin full",
+  "exception.BOX_FULL": "Box full",
+  "did.bin_closed_full": "Bin {bin} is closed as full: take it away; {order} continues in bin {next}",
+  "refusal.no_free_bin": "No free bin: empty a bin first",
+  "instead.no_free_bin": "Take a complete bin away and press its button, then report the bin full again",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -468,4 +468,12 @@ export const es: Record<MessageKey, string> = {
     "Sin actividad desde hace un rato: su sesión se cerrará en {seconds} s. Escanee o toque para seguir; su trabajo se queda en el puesto.",
   "shift.signed_out":
     "Se cerró la sesión de {operator} por inactividad. Inicie sesión para seguir con el trabajo en este puesto.",
+  // bin full, box full (docs/station.md#bin-full-box-full)
+  "exception.BIN_FULL": "Contenedor lleno",
+  "exception.BOX_FULL": "Cartón lleno",
+  "did.bin_closed_full":
+    "Contenedor {bin} cerrado por lleno: retírelo; {order} sigue en el contenedor {next}",
+  "refusal.no_free_bin": "No hay contenedor libre: vacíe primero un contenedor",
+  "instead.no_free_bin":
+    "Retire un contenedor terminado y pulse su botón; luego informe de nuevo contenedor lleno",
 };

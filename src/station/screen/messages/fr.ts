@@ -469,4 +469,11 @@ export const fr: Record<MessageKey, string> = {
     "Aucune action depuis un moment : déconnexion dans {seconds} s. Scannez ou touchez l’écran pour rester ; votre travail reste au poste.",
   "shift.signed_out":
     "{operator} a été déconnecté après inactivité. Connectez-vous pour reprendre le travail à ce poste.",
+  // bin full, box full (docs/station.md#bin-full-box-full)
+  "exception.BIN_FULL": "Bac plein",
+  "exception.BOX_FULL": "Carton plein",
+  "did.bin_closed_full": "Bac {bin} fermé comme plein : retirez-le ; {order} continue dans le bac {next}",
+  "refusal.no_free_bin": "Aucun bac libre : videz d’abord un bac",
+  "instead.no_free_bin":
+    "Retirez un bac terminé et appuyez sur son bouton, puis signalez de nouveau le bac plein",
 };

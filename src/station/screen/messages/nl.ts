@@ -461,4 +461,10 @@ export const nl: Record<MessageKey, string> = {
   "shift.idle_warning":
     "Een tijd niets gedaan: over {seconds} s word je afgemeld. Scan of tik om aangemeld te blijven; je werk blijft op de plek.",
   "shift.signed_out": "{operator} is afgemeld na inactiviteit. Meld je aan om verder te werken op deze plek.",
+  // bin full, box full (docs/station.md#bin-full-box-full)
+  "exception.BIN_FULL": "Bak vol",
+  "exception.BOX_FULL": "Doos vol",
+  "did.bin_closed_full": "Bak {bin} is gesloten als vol: haal hem weg; {order} gaat verder in bak {next}",
+  "refusal.no_free_bin": "Geen vrije bak: leeg eerst een bak",
+  "instead.no_free_bin": "Haal een volle bak weg en druk op zijn knop, meld dan opnieuw bak vol",
 };

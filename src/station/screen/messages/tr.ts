@@ -460,4 +460,12 @@ export const tr: Record<MessageKey, string> = {
     "Bir süredir işlem yok: oturumunuz {seconds} sn içinde kapanacak. Kalmak için okutun veya dokunun; işiniz bu yerde kalır.",
   "shift.signed_out":
     "Hareketsizlik nedeniyle oturum kapatıldı: {operator}. Bu yerdeki işe devam etmek için giriş yapın.",
+  // bin full, box full (docs/station.md#bin-full-box-full)
+  "exception.BIN_FULL": "Kutu dolu",
+  "exception.BOX_FULL": "Koli dolu",
+  "did.bin_closed_full":
+    "{bin} kutusu dolu olarak kapatıldı: kutuyu alın; {order} siparişi {next} kutusunda devam ediyor",
+  "refusal.no_free_bin": "Boş kutu yok: önce bir kutuyu boşaltın",
+  "instead.no_free_bin":
+    "Tamamlanmış bir kutuyu alıp düğmesine basın, sonra kutu dolu bildirimini tekrarlayın",
 };

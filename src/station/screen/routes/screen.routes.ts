@@ -18,7 +18,7 @@ import { SCREEN_ACTION_EXAMPLES } from "../../../http/routes/request-examples.js
 import type { LiveSession } from "../../../services/auth/auth.service.js";
 import type { Outcome } from "../../engine.js";
 import { outcomeSchema } from "../../routes/outcome.schema.js";
-import { CONTAINER_EXCEPTIONS } from "../../scan-codes.js";
+import { SCREEN_EXCEPTIONS } from "../../scan-codes.js";
 import { PROBLEM_KINDS } from "../../seat.problem.js";
 import { SCREEN_ACTION_OPERATION } from "../actions.js";
 import { LANGUAGES } from "../state/types.js";
@@ -72,7 +72,7 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("cancel") }),
   action({
     type: z.literal("exception"),
-    code: z.enum(CONTAINER_EXCEPTIONS),
+    code: z.enum(SCREEN_EXCEPTIONS),
   }),
   action({ type: z.literal("keyin"), quantity: z.number().int().min(1).max(1_000_000) }),
   action({ type: z.literal("mode"), mode: z.enum(["pick", "put", "audit"]) }),

@@ -14,7 +14,7 @@ import { DIDS, type LastEvent, type Msg } from "./types.js";
 export type ScreenEventInput = EngineInput | { kind: "tap"; text: string; action?: string };
 
 /** What the last event reads of an input's outcome. */
-export type EventResult = Pick<Outcome, "result" | "did" | "reason">;
+export type EventResult = Pick<Outcome, "result" | "did" | "reason" | "params">;
 
 /**
  * Work that ends something: its bin may now be complete (the "complete" tone). An exception never
@@ -46,7 +46,8 @@ function messageOf(outcome: EventResult, knownReasons: ReadonlySet<string>): Msg
     return { key: knownReasons.has(reason) ? `refusal.${reason}` : "refusal.other" };
   }
   const did = outcome.did ?? "";
-  return { key: KNOWN_DIDS.has(did) ? `did.${did}` : "did.other" };
+  const params = outcome.params ? { params: outcome.params } : {};
+  return KNOWN_DIDS.has(did) ? { key: `did.${did}`, ...params } : { key: "did.other" };
 }
 
 const KNOWN_EXCEPTIONS = new Set<string>(EXCEPTION_CODES);

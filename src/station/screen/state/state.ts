@@ -119,8 +119,17 @@ export function instructionOf(input: ScreenInput, state: SeatState): Msg {
   return auditInstruction(input, state);
 }
 
-function exceptionsOf(state: SeatState, seat: string): ExceptionCode[] {
-  if (state.step === "pick_confirm") return PICK_EXCEPTIONS;
+/** Bin full, or box full where the lit pick is a pick+pack order's (docs/station.md#bin-full-box-full). */
+function fullOf(input: ScreenInput, p: { externalServiceRequestId: string }): ExceptionCode {
+  return input.pickLines.some((r) => r.order === p.externalServiceRequestId && r.pack)
+    ? "BOX_FULL"
+    : "BIN_FULL";
+}
+
+function exceptionsOf(state: SeatState, input: ScreenInput): ExceptionCode[] {
+  const { seat } = input;
+  // bin full, box full: asked once more like every pick exception
+  if (state.step === "pick_confirm") return [...PICK_EXCEPTIONS, fullOf(input, state.pick)];
   if (state.step === "audit_count") return AUDIT_EXCEPTIONS;
   if (state.step === "put_slot" || state.step === "put_confirm")
     return EXCEPTION_CODES.filter((c) => c !== "CANCEL" && c !== "CONFIRM" && putReason(c, seat) !== null);
@@ -155,7 +164,7 @@ export function allowedOf(input: ScreenInput, state: SeatState): Allowed {
     closeSlot: on && state.step === "audit_count",
     keyin: on && keyinAllowed(state, input),
     cancel: on && (!ready || state.tote !== null),
-    exceptions: on ? exceptionsOf(state, input.seat) : [],
+    exceptions: on ? exceptionsOf(state, input) : [],
     modes: on && ready ? MODES.filter((m) => m !== input.mode) : [],
     language: on,
   };

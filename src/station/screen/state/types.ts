@@ -94,6 +94,8 @@ export const DIDS = [
   "seat_resumed",
   "message_acknowledged",
   "restart_acknowledged",
+  // a bin (box) closed as full, its order going on in a new bin (docs/station.md#bin-full-box-full)
+  "bin_closed_full",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----

@@ -24,6 +24,7 @@ describe("the engine's outcome as the OpenAPI document describes it", () => {
       message: "nothing to do",
       step: "pick_confirm",
       calls: ["pickException"],
+      params: { bin: "1" },
     };
     expect(outcomeSchema.parse(full)).toEqual(full);
   });

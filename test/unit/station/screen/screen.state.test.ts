@@ -58,7 +58,7 @@ const rows: Array<[string, ScreenInput, string, object]> = [
       cancel: true,
       logout: false,
       modes: [],
-      exceptions: ["ITEM_MISSING", "PHYSICALLY_DAMAGED", "UNSCANNABLE"],
+      exceptions: ["ITEM_MISSING", "PHYSICALLY_DAMAGED", "UNSCANNABLE", "BIN_FULL"],
     },
   ],
   [
