@@ -71,7 +71,8 @@ describe("operator screen: a paused seat and a message", { timeout: deadline(120
 
     // the station box's display has an operator's rights: its Resume asks for a supervisor
     // (docs/station.md#supervisor-at-the-seat); closed unanswered, the seat stays paused
-    await dialog.getByRole("button", { name: "Resume" }).click();
+    // marked as a supervisor's, as every tap the session may not make by itself
+    await dialog.getByRole("button", { name: "Resume Supervisor", exact: true }).click();
     const prompt = page.getByRole("dialog", { name: "Supervisor: Resume" });
     await prompt.waitFor({ timeout: deadline(5000) });
     await prompt.getByRole("button", { name: "Close" }).click();

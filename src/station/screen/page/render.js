@@ -7,7 +7,7 @@ import { renderCapture } from "./capture.js";
 import { $, fill, h, msg, t } from "./dom.js";
 import { closeLanguages, languageButton } from "./language.js";
 import { openUnscannable, renderPaths } from "./paths.js";
-import { askFirst } from "./supervisor.js";
+import { askFirst, supervised } from "./supervisor.js";
 import { renderTask } from "./task.js";
 import { training } from "./training.js";
 
@@ -113,20 +113,6 @@ function bins(s, act) {
   $("bins").setAttribute("aria-label", t("ui.bins"));
   // the panel scrolls when the bins do not fit: a keyboard reaches it too
   $("bins").tabIndex = 0;
-}
-
-/**
- * A tap the screen's session may not make by itself is marked as a supervisor's: tapping it asks for
- * a supervisor's badge or PIN (supervisor.js), never answers 403.
- * @param {ScreenState} s
- * @param {string} type
- * @param {HTMLElement} el
- */
-function supervised(s, type, el) {
-  if (!s.supervised.includes(type)) return el;
-  el.classList.add("supervised");
-  el.append(" ", h("span", { class: "sup-mark" }, t("ui.supervisor_mark")));
-  return el;
 }
 
 /**

@@ -5,6 +5,7 @@
 /** @import { ScreenState } from "../state/types.js" */
 /** @import { Tap } from "./render.js" */
 import { $, $as, fill, h, t } from "./dom.js";
+import { supervised } from "./supervisor.js";
 
 /** @type {Record<string, "ui.paused_by_central" | "ui.paused_by_supervisor" | "ui.paused_by_input">} */
 const BY = {
@@ -46,10 +47,14 @@ function paused(s, act) {
       h(
         "div",
         { class: "dialog-bar" },
-        h(
-          "button",
-          { type: "button", class: "primary", onclick: () => act({ type: "resume" }) },
-          t("ui.resume"),
+        supervised(
+          s,
+          "resume",
+          h(
+            "button",
+            { type: "button", class: "primary", onclick: () => act({ type: "resume" }) },
+            t("ui.resume"),
+          ),
         ),
       ),
   );
@@ -89,7 +94,11 @@ function pauseButton(s, act) {
   fill(
     $("seat-control"),
     s.pause === null &&
-      h("button", { type: "button", class: "pause-seat", onclick: () => openPause(act) }, t("ui.pause")),
+      supervised(
+        s,
+        "pause",
+        h("button", { type: "button", class: "pause-seat", onclick: () => openPause(act) }, t("ui.pause")),
+      ),
   );
 }
 

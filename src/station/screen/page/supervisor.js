@@ -40,6 +40,20 @@ function tapWords(body) {
 }
 
 /**
+ * A tap the screen's session may not make by itself is marked as a supervisor's: tapping it asks for
+ * a supervisor's badge or PIN (supervisor.js), never answers 403.
+ * @param {ScreenState} s
+ * @param {string} type
+ * @param {HTMLElement} el
+ */
+export function supervised(s, type, el) {
+  if (!s.supervised.includes(type)) return el;
+  el.classList.add("supervised");
+  el.append(" ", h("span", { class: "sup-mark" }, t("ui.supervisor_mark")));
+  return el;
+}
+
+/**
  * A tap the state names as a supervisor's, made without a credential: asks for one and sends the tap
  * with it (`post`). False when the tap needs no supervisor (the caller sends it as it is).
  * @param {ScreenState | null} state
