@@ -74,15 +74,29 @@ async function tap(name: string): Promise<void> {
 }
 
 /** A supervisor's tap: the button marked "Supervisor", the prompt, the PIN on its keys, Authorise. */
-async function supervised(action: string): Promise<void> {
+async function supervised(
+  action: string,
+  button = page.getByRole("button", { name: `${action} Supervisor` }),
+) {
   step();
-  await page.getByRole("button", { name: `${action} Supervisor` }).click();
-  const prompt = page.getByRole("dialog", { name: `Supervisor: ${action}` });
-  await prompt.waitFor({ timeout: deadline(5000) });
-  await looks(`the supervisor's prompt for ${action}`);
-  for (const d of PIN) await prompt.getByRole("button", { name: d, exact: true }).click();
-  await prompt.getByRole("button", { name: "Authorise" }).click();
-  await prompt.waitFor({ state: "hidden", timeout: deadline(5000) });
+  // a screen that changed while the PIN was typed refuses the tap as stale (docs/decisions.md, the
+  // stale-tap rule): the prompt closes, and the supervisor taps again on the screen as it is now
+  for (let attempt = 1; ; attempt++) {
+    await button.click();
+    const prompt = page.getByRole("dialog", { name: `Supervisor: ${action}` });
+    await prompt.waitFor({ timeout: deadline(5000) });
+    if (attempt === 1) await looks(`the supervisor's prompt for ${action}`);
+    for (const d of PIN) await prompt.getByRole("button", { name: d, exact: true }).click();
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith("/actions") && r.request().method() === "POST",
+    );
+    await prompt.getByRole("button", { name: "Authorise" }).click();
+    const res = await answered;
+    await prompt.waitFor({ state: "hidden", timeout: deadline(5000) });
+    if (res.status() === 200) return;
+    expect({ status: res.status(), attempt }).toMatchObject({ status: 409 });
+    expect(attempt).toBeLessThan(3);
+  }
 }
 
 /** The layout rules and axe-core in this state at 1024×768, and at 1920×1080 too for a key state. */
@@ -247,13 +261,7 @@ describe("operator screen: a whole shift at one seat", { timeout: deadline(300_0
     expect(await rig.scan("BC-D")).toMatchObject({ outcome: { result: "refused", reason: "seat_paused" } });
     await text(last(), /Scanned BC-D\s*This seat is paused/);
     // the seat's Resume is a supervisor's: the supervisor's PIN resumes it at the seat
-    step();
-    await paused.getByRole("button", { name: "Resume" }).click();
-    const prompt = page.getByRole("dialog", { name: "Supervisor: Resume" });
-    await prompt.waitFor({ timeout: deadline(5000) });
-    await looks("the supervisor's prompt for Resume");
-    for (const d of PIN) await prompt.getByRole("button", { name: d, exact: true }).click();
-    await prompt.getByRole("button", { name: "Authorise" }).click();
+    await supervised("Resume", paused.getByRole("button", { name: "Resume Supervisor", exact: true }));
     await paused.waitFor({ state: "hidden", timeout: deadline(5000) });
     expect(rig.t.agent.services.seatControl.pausedSeats().has("front")).toBe(false);
     await pickShownLine();

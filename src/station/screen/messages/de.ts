@@ -465,8 +465,7 @@ export const de: Record<MessageKey, string> = {
   // bin full, box full (docs/station.md#bin-full-box-full)
   "exception.BIN_FULL": "Behälter voll",
   "exception.BOX_FULL": "Karton voll",
-  "did.bin_closed_full":
-    "Behälter {bin} ist als voll geschlossen: bitte wegnehmen; {order} geht weiter in Behälter {next}",
+  "did.bin_closed_full": "Behälter {bin} voll: wegnehmen; {order} geht in Behälter {next} weiter",
   "refusal.no_free_bin": "Kein freier Behälter: zuerst einen Behälter leeren",
   "instead.no_free_bin":
     "Einen fertigen Behälter wegnehmen und seine Taste drücken, dann den Behälter erneut als voll melden",

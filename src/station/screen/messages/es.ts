@@ -471,8 +471,7 @@ export const es: Record<MessageKey, string> = {
   // bin full, box full (docs/station.md#bin-full-box-full)
   "exception.BIN_FULL": "Contenedor lleno",
   "exception.BOX_FULL": "Cartón lleno",
-  "did.bin_closed_full":
-    "Contenedor {bin} cerrado por lleno: retírelo; {order} sigue en el contenedor {next}",
+  "did.bin_closed_full": "Contenedor {bin} lleno: retírelo; {order} sigue en el contenedor {next}",
   "refusal.no_free_bin": "No hay contenedor libre: vacíe primero un contenedor",
   "instead.no_free_bin":
     "Retire un contenedor terminado y pulse su botón; luego informe de nuevo contenedor lleno",

@@ -466,7 +466,7 @@ export const pl: Record<MessageKey, string> = {
   // bin full, box full (docs/station.md#bin-full-box-full)
   "exception.BIN_FULL": "Pojemnik pełny",
   "exception.BOX_FULL": "Karton pełny",
-  "did.bin_closed_full": "Pojemnik {bin} zamknięty jako pełny: zabierz go; {order} dalej w pojemniku {next}",
+  "did.bin_closed_full": "Pojemnik {bin} pełny: zabierz go; {order} dalej w pojemniku {next}",
   "refusal.no_free_bin": "Brak wolnego pojemnika: najpierw opróżnij pojemnik",
   "instead.no_free_bin":
     "Zabierz gotowy pojemnik i naciśnij jego przycisk, potem zgłoś pełny pojemnik ponownie",

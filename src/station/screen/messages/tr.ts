@@ -463,8 +463,7 @@ export const tr: Record<MessageKey, string> = {
   // bin full, box full (docs/station.md#bin-full-box-full)
   "exception.BIN_FULL": "Kutu dolu",
   "exception.BOX_FULL": "Koli dolu",
-  "did.bin_closed_full":
-    "{bin} kutusu dolu olarak kapatıldı: kutuyu alın; {order} siparişi {next} kutusunda devam ediyor",
+  "did.bin_closed_full": "{bin} kutusu dolu: kutuyu alın; {order} {next} kutusunda sürüyor",
   "refusal.no_free_bin": "Boş kutu yok: önce bir kutuyu boşaltın",
   "instead.no_free_bin":
     "Tamamlanmış bir kutuyu alıp düğmesine basın, sonra kutu dolu bildirimini tekrarlayın",

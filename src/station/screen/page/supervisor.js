@@ -11,7 +11,7 @@ import { $, fill, h, t } from "./dom.js";
 
 /**
  * What the agent answered a supervised tap: taken, a wrong credential, or too many wrong ones.
- * @typedef {"ok" | "refused" | "throttled" | "other"} SupervisedAnswer
+ * @typedef {"ok" | "refused" | "throttled" | "stale" | "other"} SupervisedAnswer
  */
 
 /**
@@ -66,6 +66,9 @@ export function supervisedTap(state, body, post) {
     const res = await post({ ...body, supervisor });
     if (res?.ok) return "ok";
     if (res?.status === 429) return "throttled";
+    // the screen changed since the tap (stale-tap rule): the page says so and shows the new state; the
+    // supervisor taps again on it (docs/station.md#supervisor-at-the-seat)
+    if (res?.status === 409) return "stale";
     return res?.status === 403 ? "refused" : "other";
   });
   return true;
@@ -144,7 +147,7 @@ export function openSupervisor(action, send) {
     pin = "";
     badge.value = "";
     redraw();
-    if (answer === "ok") return closeSupervisor();
+    if (answer === "ok" || answer === "stale") return closeSupervisor();
     note.textContent = t(answer === "throttled" ? "ui.supervisor_throttled" : "ui.supervisor_refused");
   };
   const digit = (/** @type {number} */ d) =>
