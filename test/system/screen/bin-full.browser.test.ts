@@ -9,16 +9,12 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
 import { ok } from "../../support/station.js";
-import { expectAccessible, expectLayout } from "./support/checks.js";
+import { atEverySize, expectAccessible, expectLayout, PANEL_EXTREMES } from "./support/checks.js";
 import { type ScreenRig, seedPick, startScreenRig } from "./support/screen-rig.js";
 
 let rig: ScreenRig;
 let page: Page;
 
-const SIZES = [
-  { width: 1024, height: 768 },
-  { width: 1920, height: 1080 },
-];
 const heading = () => page.getByRole("heading", { level: 1 });
 const last = () => page.getByRole("region", { name: "Last" });
 const bin = (id: string): Locator => page.getByRole("group", { name: `Bin ${id}` });
@@ -33,17 +29,15 @@ async function attr(l: Locator, name: string, want: string) {
 
 /** The layout rules and axe-core at both panel sizes, back to 1280×800 after. */
 async function checked(where: string) {
-  try {
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+  await atEverySize(
+    page,
+    async (size) => {
       await expectLayout(page, where);
       await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
       await rig.shot(page, `${where.replaceAll(" ", "-")}-${size.width}`);
-    }
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+    },
+    PANEL_EXTREMES,
+  );
 }
 
 /** "Bin full", then yes in the dialog that asks once more. */

@@ -131,13 +131,20 @@ export async function expectLayout(page: Page, where: string): Promise<Geometry>
   return g;
 }
 
+/** The smallest and the largest panel: where a new state of the screen is checked. */
+export const PANEL_EXTREMES = [
+  { width: 1024, height: 768 },
+  { width: 1920, height: 1080 },
+] as const;
+
 /** Each size in turn (the layout settles a frame after a resize), back to 1280×800 at the end. */
 export async function atEverySize(
   page: Page,
   check: (size: { width: number; height: number }) => Promise<void>,
+  sizes: ReadonlyArray<{ width: number; height: number }> = SIZES,
 ) {
   try {
-    for (const size of SIZES) {
+    for (const size of sizes) {
       await page.setViewportSize(size);
       await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
       await check(size);
