@@ -159,7 +159,7 @@ const mqttObject = z
       "… up to this, each delay random in [0, step]: a broker that returns is tried again by every station within this, whatever connection it lost",
     ),
     reconnectFlappingMaxMs: count(10, 3_600_000, 60_000).describe(
-      "connections that the broker accepts but that break within 10 s, again and again (e.g. a duplicate client id): from the second in a row each doubles the step up to this, each delay at least half of it; a refused connect never grows it, a connection that lasts 10 s resets it",
+      "connections that the broker accepts but that break within 10 s, again and again (e.g. a duplicate client id): from the second in a row (with `mqtt.failoverUrls`, from the one after each address has dropped the station once) each doubles the step up to this, each delay at least half of it; a refused connect never grows it, a connection that lasts 10 s resets it",
     ),
     /**
      * Returning to an earlier node (docs/mqtt.md#a-clustered-broker): without it a cluster's stations

@@ -9,19 +9,22 @@
  *   time, not bunched. The step counts refusals since the broker last accepted a connection: a CONNACK
  *   starts it again, so an earlier outage does not carry over.
  * - It accepted the connection (CONNACK) and lost it before it was stable, again and again (flapping:
- *   a duplicate client id, a broker that kicks the client): from the second such loss in a row, the
- *   retry waits at least half a step that doubles per loss up to `flappingMaxMs` ("equal jitter"), so a
- *   loop slows down for good and a broker that bans flapping clients (EMQX flapping detection) is not
- *   provoked. Only such losses grow that step; a refusal never does, and only a stable connection
- *   resets it. A restart soon after a connect is one such loss: its retry comes as after any lost
- *   connection, and while the broker is away its refusals are retried as above.
+ *   a duplicate client id, a broker that kicks the client): from the second such loss in a row (with
+ *   `mqtt.failoverUrls`, from the one after every node has dropped the station once: a rolling restart
+ *   is not a loop, `flapsBeforeBackoff`), the retry waits at least half a step that doubles per loss
+ *   up to `flappingMaxMs` ("equal jitter"), so a loop slows down for good and a broker that bans
+ *   flapping clients (EMQX flapping detection) is not provoked. Only such losses grow that step; a
+ *   refusal never does, and only a stable connection resets it. A restart soon after a connect is one
+ *   such loss: its retry comes as after any lost connection, and while the broker is away its refusals
+ *   are retried as above.
  *
  * - A clustered broker (`mqtt.failoverUrls`, docs/mqtt.md#a-clustered-broker): after a close the next
  *   address is taken; each other node is tried at once (attempt 0, within FAILOVER_SPREAD_MS), and the
  *   step grows once per round, when the list comes back to the node where the round began. A station
  *   whose node dies thus publishes through another node within a quarter of a second of trying, and a
  *   whole cluster away is backed off as one broker is. A flapping connection keeps its step at every
- *   node: a cluster keeps one client id once across all its nodes.
+ *   node: a cluster keeps one client id once across all its nodes. A rolling restart, each node stopped
+ *   soon after the station came to it, retries each next node at once.
  * - Failing back (`mqtt.failbackAfterMs`): a station on a later node returns to an earlier one of its
  *   list once that node has answered for a while (`failbackHoldMs`, `failbackTarget`).
  *
@@ -114,10 +117,17 @@ export type AttemptEnd =
   | { kind: "left"; to: number };
 
 /**
- * Flaps in a row before the retry waits out equal jitter: one short connection is not a loop (a broker
- * restarted soon after the station connected), and its retry comes as after any lost connection.
+ * Flaps in a row before the retry waits out equal jitter, among `count` addresses: one more than there
+ * are addresses, and at least two. One short connection is not a loop (a broker restarted soon after the
+ * station connected), and its retry comes as after any lost connection. In a cluster, a rolling restart
+ * (docs/mqtt.md#backoff-and-reconnects) drops a station at most once per node, each time soon after it
+ * came there; only when more connections in a row were short than there are nodes has some node dropped
+ * it twice, which is a loop (a duplicate client id, a broker that kicks it), not a restart passing
+ * through.
  */
-const FLAPS_BEFORE_BACKOFF = 2;
+export function flapsBeforeBackoff(count: number): number {
+  return Math.max(2, count + 1);
+}
 
 /**
  * The next attempt after `end`: where, after how long, and what is carried to the one after. Among `count`
@@ -142,8 +152,9 @@ export function nextAttempt(
   const state = { server: next.server, roundStart: next.roundStart, refused, flaps };
   // the step grows once per round, when the list comes back to where the round began
   if (!next.fresh) state.refused++;
-  if (lost && flaps >= FLAPS_BEFORE_BACKOFF) {
-    const delayMs = backoffDelay({ attempt: flaps - FLAPS_BEFORE_BACKOFF, flaps }, opts, random);
+  const threshold = flapsBeforeBackoff(count);
+  if (lost && flaps >= threshold) {
+    const delayMs = backoffDelay({ attempt: flaps - threshold, flaps }, opts, random);
     return { state, delayMs };
   }
   const delayMs = backoffDelay(

@@ -198,9 +198,24 @@ describe("the next attempt after each sequence (three nodes: mqtt.failoverUrls)"
       want: ["1: 0-250", "2: 0-250", "0: 0-1000", "1: 0-250"],
     },
     {
-      what: "a rolling restart, each node a few seconds after the station came to it",
+      what: "a rolling restart, each node a few seconds after the station came to it: the next node at once",
       ends: [stable, lost(3000), lost(3000), lost(3000)],
-      want: ["1: 0-250", "2: 0-250", "0: 500-1000", "1: 1000-2000"],
+      want: ["1: 0-250", "2: 0-250", "0: 0-250", "1: 0-250"],
+    },
+    {
+      what: "a rolling restart whose next node closes the station at its SUBSCRIBE (RabbitMQ): at once",
+      ends: [stable, lost(0), lost(4000), refused],
+      want: ["1: 0-250", "2: 0-250", "0: 0-250", "1: 0-250"],
+    },
+    {
+      what: "a rolling restart twice in a row: the second pass's retries stay under 2 s each",
+      ends: [stable, ...times(5, lost(4000))],
+      want: ["1: 0-250", "2: 0-250", "0: 0-250", "1: 0-250", "2: 500-1000", "0: 1000-2000"],
+    },
+    {
+      what: "a rolling restart, then a stable connection: the next rolling restart starts afresh",
+      ends: [stable, lost(4000), lost(4000), stable, lost(4000), lost(4000)],
+      want: ["1: 0-250", "2: 0-250", "0: 0-250", "1: 0-250", "2: 0-250", "0: 0-250"],
     },
     {
       what: "the whole cluster away after an earlier outage: the earlier step does not carry over",
@@ -213,15 +228,32 @@ describe("the next attempt after each sequence (three nodes: mqtt.failoverUrls)"
       ],
     },
     {
-      what: "accepted then kicked at every node (a duplicate client id): the loop backs off at every node",
-      ends: times(8, lost(0)),
+      what: "accepted then kicked at every node (a duplicate client id): once round, it backs off at every node",
+      ends: times(10, lost(0)),
       want: [
-        ...["1: 0-250", "2: 500-1000", "0: 1000-2000", "1: 2000-4000"],
-        ...["2: 4000-8000", "0: 8000-16000", "1: 16000-32000", "2: 30000-60000"],
+        ...["1: 0-250", "2: 0-250", "0: 0-250", "1: 500-1000", "2: 1000-2000"],
+        ...["0: 2000-4000", "1: 4000-8000", "2: 8000-16000", "0: 16000-32000", "1: 30000-60000"],
       ],
     },
   ])("$what", ({ ends, want }) => {
     expect(ranges(ends, 3)).toEqual(want);
+  });
+});
+
+describe("a rolling restart (docs/mqtt.md#backoff-and-reconnects)", () => {
+  it.each([2, 3, 5])(
+    "of %i nodes, each stopped soon after the station came to it: every next node within 250 ms",
+    (count) => {
+      // its own node first (a stable connection), then each node it fled to, a few seconds later
+      const ends = [stable, ...times(count - 1, lost(4000))];
+      const { steps } = walk(ends, count, () => 1);
+      expect(steps.map((x) => x.delayMs)).toEqual(ends.map(() => FAILOVER_SPREAD_MS));
+      expect(steps.map((x) => x.server)).toEqual(ends.map((_, i) => (i + 1) % count));
+    },
+  );
+
+  it("one broker restarted twice soon after connects still waits out a flap's delay: a loop on one node", () => {
+    expect(ranges([lost(3000), lost(3000)])).toEqual(["0: 0-1000", "0: 500-1000"]);
   });
 });
 
@@ -373,7 +405,8 @@ describe("the first attempt at another node after a node's death (docs/mqtt.md#a
   });
 
   it("leaves a flapping station's step as it was, even at a node not yet tried", () => {
-    const flapping: ReconnectState = { ...FIRST_ATTEMPT, flaps: 1 };
+    // dropped soon after connect at each of the three nodes: the next drop is a loop's
+    const flapping: ReconnectState = { ...FIRST_ATTEMPT, flaps: 3 };
     const draws = Array.from({ length: 200 }, (_, i) => nextAttempt(flapping, lost(0), 3, opts, seeded(i)));
     expect(draws.every((d) => d.state.server === 1)).toBe(true);
     expect(Math.min(...draws.map((d) => d.delayMs))).toBeGreaterThanOrEqual(500);
