@@ -22,6 +22,7 @@ import {
 import type { Delivery } from "../../../examples/central-consumer/src/stations.js";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { deadline } from "../../support/deadline.js";
+import { audit, rotated } from "../../support/fleet.js";
 import { committed, FAST, notify } from "../../support/sync/agent.js";
 
 const SITE = "dc1";
@@ -51,39 +52,6 @@ afterEach(async () => {
   cluster = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, deadline(60_000));
-
-/** Node i first, then the others: each station's own node and its failover list. */
-const rotated = (urls: string[], i: number) => [
-  ...urls.slice(i % urls.length),
-  ...urls.slice(0, i % urls.length),
-];
-
-/** Per station, what central was handed: missing (committed, never handed), inversions and duplicates. */
-function audit(handed: Delivery[], expected: Map<string, string[]>) {
-  const byStation = new Map<string, Delivery[]>();
-  for (const d of handed) byStation.set(d.station, [...(byStation.get(d.station) ?? []), d]);
-  let missing = 0;
-  let inversions = 0;
-  let duplicates = 0;
-  let wrong = 0;
-  for (const [station, payloads] of expected) {
-    const got = byStation.get(station) ?? [];
-    const seen = new Map<number, string>();
-    let last = 0;
-    for (const d of got) {
-      if (seen.has(d.seq)) duplicates++;
-      else if (d.seq < last) inversions++;
-      seen.set(d.seq, d.payload);
-      last = Math.max(last, d.seq);
-    }
-    payloads.forEach((p, i) => {
-      const g = seen.get(i + 1);
-      if (g === undefined) missing++;
-      else if (g !== p) wrong++;
-    });
-  }
-  return { missing, inversions, duplicates, wrong };
-}
 
 describe.skipIf(!hasRabbitmq())(
   "a fleet on a three-node RabbitMQ cluster, one node SIGKILLed under load",
