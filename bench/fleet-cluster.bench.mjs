@@ -33,6 +33,12 @@
 // commits wait behind their writes on the one disk. Each RabbitMQ node has BENCH_FLEET_RABBITMQ_SCHEDULERS
 // (1) scheduler threads. Stations return to their own node BENCH_FLEET_FAILBACK_MS (10000) to twice that
 // after it answers again (the agents' `mqtt.failbackAfterMs`; 0: they stay where they failed over).
+// BENCH_FLEET_ROLLING (0) passes of a rolling restart replace the kills (rolling-restart.mjs,
+// docs/mqtt.md#a-rolling-restart): half a kill period into the load, every node in turn stopped cleanly
+// and started again, the next one BENCH_FLEET_ROLLING_GAP (3) s after it is back; per restart the worst
+// silence of a station that was on the node (from the stop to its next notification acknowledged through
+// another node), what central misses of what was committed from that stop to the next after the drain,
+// and the inversions it saw meanwhile (`rollingRestarts` in the result).
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,6 +52,7 @@ import { hasNats, startNatsCluster } from "./nats-cluster.mjs";
 import { usage } from "./proc-usage.mjs";
 import { ptyPair } from "./pty.mjs";
 import { hasRabbitmq, startRabbitCluster } from "./rabbitmq-cluster.mjs";
+import { rollingRestart, silences, simulatedSilence } from "./rolling-restart.mjs";
 import { setUp, stationYaml } from "./scan-light.bench.mjs";
 import { startSimFleet } from "./sim-fleet.mjs";
 
@@ -66,6 +73,10 @@ const CFG = {
   outageRate: env("OUTAGE_RATE", 5),
   liveRate: env("LIVE_RATE", 0.83),
   scanned: env("SCANNED", 1),
+  // a rolling restart instead of the kills (rolling-restart.mjs): this many passes over the nodes, each
+  // node stopped cleanly and started, the next one stopped BENCH_FLEET_ROLLING_GAP s after it is back
+  rolling: env("ROLLING", 0),
+  rollingGapSeconds: env("ROLLING_GAP", 3),
   // the agents' `mqtt.failbackAfterMs` and the simulated stations' return to their own node (0: they
   // stay where they failed over, as before the return existed)
   failbackMs: env("FAILBACK_MS", 10_000),
@@ -154,6 +165,97 @@ async function nodeOf(a) {
   } catch {
     return a.url;
   }
+}
+
+/** The node an agent is connected to right now, from its `/readyz`; undefined while it is not connected. */
+async function connectedNode(a) {
+  try {
+    const r = await fetch(`http://127.0.0.1:${a.port}/readyz`);
+    const detail = (await r.json()).checks?.mqtt?.detail;
+    return typeof detail === "string" && detail.includes(" connected") ? detail.split(" ")[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Of every station, how many of its notifications central has with a seq in (from, to]. */
+function missingBetween(watch, from, to) {
+  let missing = 0;
+  for (const [station, last] of to) {
+    const ids = watch.stations.get(station)?.ids;
+    // the watch keeps notification ids: <site>.<ppsId>.<seq>
+    const stem = station.replace("/", ".");
+    for (let seq = (from.get(station) ?? 0) + 1; seq <= last; seq++)
+      if (!ids?.has(`${stem}.${seq}`)) missing++;
+  }
+  return missing;
+}
+
+/**
+ * A rolling restart under load (rolling-restart.mjs, docs/mqtt.md#a-rolling-restart), CFG.rolling passes:
+ * per restart, the worst silence of a station that was on the node (from the stop to its next
+ * notification acknowledged through another node: real agents by their delivery cursor, simulated ones by
+ * their connections), and, once the run is drained (`settle`), what central misses of what the stations
+ * committed from the stop until the next one, and the inversions it saw meanwhile.
+ */
+async function rolling(nodes, agents, sims, watch) {
+  const inversions = () => [...watch.stations.values()].reduce((n, s) => n + s.reordered, 0);
+  const measure = async (node) => {
+    const agentNodes = await Promise.all(agents.map(connectedNode));
+    const onNode = agents.filter((_, i) => agentNodes[i] === node.mqttUrl);
+    const simsOnNode = new Set(
+      (await sims.report()).filter((s) => s.connects.at(-1)?.url === node.mqttUrl).map((s) => s.station),
+    );
+    const committedBefore = await lastSeqs(agents, sims);
+    const inversionsBefore = inversions();
+    return async (at) => {
+      const agentMs = await silences(
+        onNode.map((a) => ({
+          station: a.station,
+          node: () => connectedNode(a),
+          acked: () => a.deliveredSeq(),
+        })),
+        node.mqttUrl,
+        at,
+        { timeoutMs: 60_000, everyMs: 50 },
+      );
+      // the simulated stations keep their connections: read once the node is back and the gap has passed
+      return { onNode, simsOnNode, agentMs, committedBefore, inversionsBefore };
+    };
+  };
+  // a RabbitMQ node stopped cleanly waits for its peers' tables when it starts: on a loaded machine that
+  // can take minutes, which is reported (nodeBackMs), not fatal
+  const restartable = nodes.map((n) => ({ ...n, start: () => n.start(600_000) }));
+  const restarts = [];
+  for (let pass = 0; pass < CFG.rolling; pass++)
+    restarts.push(...(await rollingRestart(restartable, { gapMs: CFG.rollingGapSeconds * 1000, measure })));
+  const report = await sims.report();
+  const committedAfter = await lastSeqs(agents, sims);
+  return {
+    restarts: restarts.map((r, k) => {
+      const sim = report
+        .filter((s) => r.simsOnNode.has(s.station))
+        .map((s) => ({ station: s.station, ms: simulatedSilence(s.connects, r.at) }));
+      const all = [...r.agentMs, ...sim];
+      const ms = all.map((x) => x.ms ?? Number.POSITIVE_INFINITY);
+      return {
+        node: r.node,
+        stoppedMs: r.stoppedMs,
+        nodeBackMs: r.backMs,
+        stationsOnNode: all.length,
+        agentsOnNode: r.onNode.length,
+        worstSilenceMs: all.length ? Math.max(...ms) : null,
+        agentSilenceMs: r.agentMs.map((x) => x.ms),
+        simulatedSilenceMs: summary(sim.filter((x) => x.ms !== null).map((x) => x.ms)),
+        notPublishingAgain: all.filter((x) => x.ms === null).length,
+        inversions: (restarts[k + 1]?.inversionsBefore ?? inversions()) - r.inversionsBefore,
+        window: [r.committedBefore, restarts[k + 1]?.committedBefore ?? committedAfter],
+      };
+    }),
+    /** Once the run is drained: what central misses of each restart's window. */
+    settle: (rs) =>
+      rs.map(({ window: [from, to], ...r }) => ({ ...r, missing: missingBetween(watch, from, to) })),
+  };
 }
 
 /**
@@ -425,8 +527,15 @@ export async function runCluster() {
     sims.send(`go ${CFG.perStationPerSecond}`);
     const kills = [];
     const every = CFG.killEverySeconds * 1000;
+    let rolled = null;
+    if (CFG.rolling > 0) {
+      await sleep(every / 2);
+      say(`rolling restart of ${b.cluster.nodes.map((n) => n.name)}, ${CFG.rolling} pass(es)`);
+      rolled = await rolling(b.cluster.nodes, agents, sims, watch);
+      for (const r of rolled.restarts) say(JSON.stringify({ ...r, window: undefined }));
+    }
     // a node back from a long absence gets half a period before the next kill
-    for (let k = 0, at = t0 + every / 2; at + every / 2 <= t0 + CFG.seconds * 1000; k++) {
+    for (let k = 0, at = t0 + every / 2; !rolled && at + every / 2 <= t0 + CFG.seconds * 1000; k++) {
       await sleep(Math.max(0, at - Date.now()));
       const node = await b.victim(k);
       say(`SIGKILL ${node.name}`);
@@ -439,6 +548,8 @@ export async function runCluster() {
     scans.phase(null);
     const total = await drain(agents, sims, watch);
     say(JSON.stringify(total));
+    const rollingRestarts = rolled ? rolled.settle(rolled.restarts) : null;
+    if (rollingRestarts) say(JSON.stringify(rollingRestarts));
     const latencyMs = summary(watch.latencies.map((l) => l.ms));
     // what central's replicas logged (connected, subscribed, subscribe_refused, silent, gap, replay_failed…)
     const centralEvents = central.map((c) => eventCounts(c.events));
@@ -454,13 +565,17 @@ export async function runCluster() {
     return {
       config: CFG,
       kills,
+      ...(rollingRestarts ? { rollingRestarts } : {}),
       total,
       latencyMs,
       centralEvents,
       processes,
       centralOutage: outage,
       scanToLightMs: scanToLight,
-      met: met(kills, total, outage, scanToLight, b.cluster.nodes.length === 1),
+      met: {
+        ...met(kills, total, outage, scanToLight, b.cluster.nodes.length === 1),
+        ...(rollingRestarts ? metRolling(rollingRestarts) : {}),
+      },
     };
   } catch (e) {
     // said before the clean-up, which may fail in turn and hide it
@@ -491,19 +606,21 @@ function met(kills, total, outage, scanToLight, alone) {
   return {
     "0 missing after repair": total.missingAfterRepair === 0,
     "0 per-station inversions": total.inversions === 0,
-    ...(alone
-      ? {
-          "every real agent publishing again within 5 s of the broker's return":
-            worst((k) => k.agentsAfterReturnMs) <= 5000,
-          "catch-up ≤ 10 s after the broker's return": worst((k) => [sinceReturn(k)]) <= 10_000,
-        }
-      : {
-          "every real agent publishing again within 5 s of its node's death":
-            worst((k) => k.agentFailoverMs) <= 5000,
-          "every simulated station that lost its node publishing again within 5 s":
-            worst((k) => [simulatedWorst(k)]) <= 5000,
-          "catch-up ≤ 10 s after each kill": worst((k) => [k.catchUpMs]) <= 10_000,
-        }),
+    ...(kills.length === 0
+      ? {}
+      : alone
+        ? {
+            "every real agent publishing again within 5 s of the broker's return":
+              worst((k) => k.agentsAfterReturnMs) <= 5000,
+            "catch-up ≤ 10 s after the broker's return": worst((k) => [sinceReturn(k)]) <= 10_000,
+          }
+        : {
+            "every real agent publishing again within 5 s of its node's death":
+              worst((k) => k.agentFailoverMs) <= 5000,
+            "every simulated station that lost its node publishing again within 5 s":
+              worst((k) => [simulatedWorst(k)]) <= 5000,
+            "catch-up ≤ 10 s after each kill": worst((k) => [k.catchUpMs]) <= 10_000,
+          }),
     "central's backlog drained in < 5 min": outage.drainMs !== null && outage.drainMs < 300_000,
     ...(scanToLight?.drain
       ? { "scan → light p99 < 20 ms during the drain": scanToLight.drain.p99 < 20 }
@@ -511,12 +628,26 @@ function met(kills, total, outage, scanToLight, alone) {
   };
 }
 
+/** The rolling restart's targets (docs/mqtt.md#a-rolling-restart). */
+function metRolling(restarts) {
+  return {
+    "rolling restart: every station of each stopped node publishing again within 5 s": restarts.every(
+      (r) => r.worstSilenceMs !== null && r.worstSilenceMs <= 5000,
+    ),
+    "rolling restart: 0 missing, 0 inversions": restarts.every((r) => r.missing === 0 && r.inversions === 0),
+  };
+}
+
 /** The figures run.mjs compares between runs of the same broker (compare.mjs). */
 export function clusterFigures(r) {
+  const silences = (r.rollingRestarts ?? []).map((x) => x.worstSilenceMs).filter((v) => v !== null);
   const failovers = r.kills.flatMap((k) => k.agentFailoverMs).filter((v) => v !== null);
   const catchUps = r.kills.map((k) => k.catchUpMs).filter((v) => v !== null);
   return {
     "missing after repair": { value: r.total.missingAfterRepair, better: "lower" },
+    ...(r.rollingRestarts
+      ? { "rolling restart worst silence ms": { value: Math.max(...silences), better: "lower" } }
+      : {}),
     "agent failover max ms": { value: failovers.length ? Math.max(...failovers) : null, better: "lower" },
     "catch-up max ms": { value: catchUps.length ? Math.max(...catchUps) : null, better: "lower" },
     "latency p99 ms": { value: r.latencyMs.p99, better: "lower" },
