@@ -7,6 +7,7 @@
  * past `reconnectMaxMs` and at every node of its list.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { flapsBeforeBackoff } from "../../../src/domain/backoff.js";
 import type { TestAgent } from "../../support/agent.js";
 import { deadline, until } from "../../support/deadline.js";
 import { agentOn, notify } from "../../support/sync/agent.js";
@@ -86,7 +87,8 @@ describe("a broker that accepts the station and drops it at once, again and agai
 
   /** Short steps, with the flapping ceiling far above reconnectMaxMs. */
   const STEPS = { reconnectMinMs: 100, reconnectMaxMs: 400, reconnectFlappingMaxMs: 60_000 };
-  const CONNECTS = 8;
+  /** Enough connects for the last two gaps to be held past reconnectMaxMs, however many nodes. */
+  const connectsFor = (count: number) => 6 + flapsBeforeBackoff(count);
 
   it.each([1, 2])(
     "the connects spread out past reconnectMaxMs (%i node(s))",
@@ -99,17 +101,22 @@ describe("a broker that accepts the station and drops it at once, again and agai
           .flatMap((n) => n.receivedAt.filter((_, i) => n.packets[i]?.cmd === "connect"))
           .sort((x, y) => x - y);
       t = await agentOn(first, { ...STEPS, failoverUrls: others.map((n) => n.url), failbackAfterMs: 0 });
-      await until(`${CONNECTS} connects`, () => connects().length >= CONNECTS, 20_000, {
+      const wanted = connectsFor(count);
+      await until(`${wanted} connects`, () => connects().length >= wanted, 20_000, {
         seen: () => `${connects().length} so far`,
       });
-      const at = connects().slice(0, CONNECTS);
+      const at = connects().slice(0, wanted);
       const gaps = at.slice(1).map((x, i) => x - (at[i] as number));
       console.log(`${count} node(s): gaps between connects (ms): ${JSON.stringify(gaps)}`);
-      // From the second loss in a row, each retry waits at least half its step, which doubles from
-      // reconnectMinMs per loss (src/domain/backoff.ts, nextAttempt): at least 0, 50, 100, 200, 400,
-      // 800, 1600 ms, the last two past reconnectMaxMs. A busy machine only lengthens a gap; a loop
-      // held to reconnectMaxMs, or not backed off at another node, would come every 0.1-0.4 s.
-      const floors = gaps.map((_, i) => (i === 0 ? 0 : (STEPS.reconnectMinMs * 2 ** (i - 1)) / 2));
+      // From the second loss in a row on one node (on two, the third: every node has dropped the
+      // station once, src/domain/backoff.ts, flapsBeforeBackoff), each retry waits at least half its
+      // step, which doubles from reconnectMinMs per loss: at least 50, 100, 200, 400, 800, 1600 ms, the
+      // last two past reconnectMaxMs. A busy machine only lengthens a gap; a loop held to
+      // reconnectMaxMs, or not backed off at another node, would come every 0.1-0.4 s.
+      const threshold = flapsBeforeBackoff(count);
+      const floors = gaps.map((_, i) =>
+        i + 1 < threshold ? 0 : (STEPS.reconnectMinMs * 2 ** (i + 1 - threshold)) / 2,
+      );
       expect(gaps.map((g, i) => (g >= (floors[i] as number) ? "held" : `${g} ms`))).toEqual(
         Array(gaps.length).fill("held"),
       );
