@@ -469,4 +469,9 @@ export const de: Record<MessageKey, string> = {
   "refusal.no_free_bin": "Kein freier Behälter: zuerst einen Behälter leeren",
   "instead.no_free_bin":
     "Einen fertigen Behälter wegnehmen und seine Taste drücken, dann den Behälter erneut als voll melden",
+  // the outbox's byte bound (docs/station.md#notices)
+  "notice.outbox_near_full_bytes":
+    "Nicht erhaltene Änderungen der Zentrale belegen {undelivered} MiB: nach {left} MiB mehr lehnt die Station Arbeit ab. Aufsicht rufen",
+  "notice.outbox_full_bytes":
+    "Nicht erhaltene Änderungen der Zentrale belegen {undelivered} MiB: die Station lehnt Arbeit ab, bis die Zentrale sie annimmt. Aufsicht rufen",
 };
