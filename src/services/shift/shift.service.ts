@@ -12,7 +12,7 @@ import {
   storedTargets,
   withTargets,
 } from "../../domain/productivity.schema.js";
-import { type SessionSummary, sessionNotification } from "../../domain/session-summary.js";
+import { type OpenSession, type SessionSummary, sessionNotification } from "../../domain/session-summary.js";
 import type { UnitOfWork } from "../unit-of-work/unit-of-work.js";
 
 export interface ShiftDeps {
@@ -34,8 +34,22 @@ export function createShiftService({ repo, unitOfWork: uow, configured }: ShiftD
     sessionEnded(summary: SessionSummary): void {
       uow.run((tx) => {
         repo.insert(summary);
+        repo.dropOpenSession(summary.seat);
         tx.notify("session_summary", sessionNotification(summary));
       });
+    },
+    /**
+     * The open session's tally after work was done, kept with the next group commit (it waits for no
+     * fsync of its own, so a scan's answer never does); null when the agent restarts and the seat's
+     * login has no tally kept.
+     */
+    sessionWorked(open: OpenSession): Promise<void> {
+      return uow.runAsync(() => repo.saveOpenSession(open));
+    },
+    /** The seat's open session as last kept, for this login only (`loggedInAt`), else null. */
+    openSession(seat: string, operator: string, loggedInAt: number | null): OpenSession | null {
+      const o = repo.openSession(seat);
+      return o && loggedInAt !== null && o.operator === operator && o.loggedInAt === loggedInAt ? o : null;
     },
     /** The targets in effect now. */
     targets(): ProductivityTargets {
