@@ -5,8 +5,8 @@
  * no HTTP server. A seat in training is served by it at its own screen address (training-port.ts);
  * nothing it does reaches the station's database, the broker or a webhook. It is opened when the first
  * seat enters training, starts from the training scenario (training-scenario.ts) every time it opens or
- * starts over, and is closed with the agent. Which seats are in training is kept in memory: a restart
- * puts back `station.trainingSeats`.
+ * starts over, and is closed with the agent. Which seats are in training is kept in the station's
+ * database (`training_seats`): a restart puts them back, with `station.trainingSeats`.
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -158,6 +158,27 @@ export interface TrainingDeps {
   layout: Layout;
   /** Whether an operator is logged in at the seat on the station itself: such a seat cannot enter training. */
   loggedIn(seat: string): boolean;
+  /** The seats in training as kept in the station's database, so a restart keeps them (docs/station.md#training). */
+  kept: { seats(): string[]; set(seat: string, training: boolean): void };
+}
+
+/**
+ * The seats put in training before the restart, besides the configured ones: still seats of the
+ * station, and with nobody logged in at the station's seat (else it works against the station, said in
+ * the log).
+ */
+function keptSeats(deps: TrainingDeps, configured: readonly string[]): string[] {
+  const { layout, ctx } = deps;
+  return deps.kept.seats().filter((seat) => {
+    if (configured.includes(seat) || !layout.seats.includes(seat)) return false;
+    if (!deps.loggedIn(seat)) return true;
+    ctx.log.warn(
+      { seat },
+      "seat kept in training has an operator logged in at the station: it leaves training",
+    );
+    deps.kept.set(seat, false);
+    return false;
+  });
 }
 
 export function createTraining(deps: TrainingDeps) {
@@ -203,13 +224,16 @@ export function createTraining(deps: TrainingDeps) {
         { path: "seat", message: "no operator may be logged in at the station's seat" },
       ]);
     await ensureOpen();
+    deps.kept.set(seat, true);
     seats.add(seat);
     router?.moved(seat);
     ctx.log.warn({ seat }, "seat in training: it works against the training station");
   }
 
   function leave(seat: string): void {
-    if (!seats.delete(seat)) return;
+    if (!seats.has(seat)) return;
+    deps.kept.set(seat, false);
+    seats.delete(seat);
     router?.moved(seat);
     ctx.log.warn({ seat }, "seat out of training: it works against the station again");
   }
@@ -280,6 +304,7 @@ export function createTraining(deps: TrainingDeps) {
             );
           try {
             for (const seat of trainingSeats) await serial(() => enter(seat));
+            for (const seat of keptSeats(deps, trainingSeats)) await serial(() => enter(seat));
           } catch (e) {
             if (!isAppError(e) || trainingScenario === undefined) throw e;
             throw new StartError(e.message, "station.trainingScenario", "correct the scenario file", {

@@ -39,12 +39,14 @@ export function createShiftService({ repo, unitOfWork: uow, configured }: ShiftD
       });
     },
     /**
-     * The open session's tally after work was done, kept with the next group commit (it waits for no
-     * fsync of its own, so a scan's answer never does); null when the agent restarts and the seat's
-     * login has no tally kept.
+     * The open session's tally after work was done, as `latest` gives it when the write runs: kept with
+     * the next group commit (a scan's answer waits for no fsync of it).
      */
-    sessionWorked(open: OpenSession): Promise<void> {
-      return uow.runAsync(() => repo.saveOpenSession(open));
+    sessionWorked(latest: () => OpenSession | null): Promise<void> {
+      return uow.runAsync(() => {
+        const open = latest();
+        if (open) repo.saveOpenSession(open);
+      });
     },
     /** The seat's open session as last kept, for this login only (`loggedInAt`), else null. */
     openSession(seat: string, operator: string, loggedInAt: number | null): OpenSession | null {

@@ -62,8 +62,8 @@ export interface ShiftShellDeps {
   shift: {
     sessionEnded(s: SessionSummary): void;
     targets(): ProductivityTargets;
-    /** keeps the open session's tally so a restart goes on counting (services/shift) */
-    sessionWorked(open: OpenSession): Promise<void>;
+    /** keeps the open session's tally, as `latest` says when written, so a restart goes on counting */
+    sessionWorked(latest: () => OpenSession | null): Promise<void>;
     /** the tally kept for this login of the seat, or null */
     openSession(seat: string, operator: string, loggedInAt: number | null): OpenSession | null;
   };
@@ -82,6 +82,8 @@ interface Shift {
   /** the sign-out time of each seat being warned */
   warnings: Map<string, number>;
   lastFigures: number;
+  /** the tally of each seat whose write waits for its commit */
+  unkept: Map<string, OpenSession>;
 }
 
 const NO_WORK: WorkOfInput = { lines: 0, units: 0, exceptions: [] };
@@ -129,10 +131,20 @@ function opened(sh: Shift, seat: string, operator: string, loggedInAt: number | 
   };
 }
 
-/** Keeps the session's tally after work: a restart goes on from it (a failure costs only the figures). */
+/**
+ * Keeps the session's tally after work: a restart goes on from it (a failure costs only the figures).
+ * One write per seat waits at a time, with the latest tally when it runs.
+ */
 function keep(sh: Shift, seat: string, s: Session): void {
-  const open: OpenSession = { seat, ...s };
-  sh.deps.shift.sessionWorked(open).catch((err: unknown) => {
+  const waiting = sh.unkept.has(seat);
+  sh.unkept.set(seat, { seat, ...s });
+  if (waiting) return;
+  const latest = (): OpenSession | null => {
+    const open = sh.unkept.get(seat) ?? null;
+    sh.unkept.delete(seat);
+    return open;
+  };
+  sh.deps.shift.sessionWorked(latest).catch((err: unknown) => {
     sh.deps.log.error({ err, seat }, "the open session's tally was not kept");
   });
 }
@@ -208,7 +220,14 @@ function tick(sh: Shift): boolean {
 }
 
 export function createShiftShell(deps: ShiftShellDeps) {
-  const sh: Shift = { deps, sessions: new Map(), signedOut: new Map(), warnings: new Map(), lastFigures: 0 };
+  const sh: Shift = {
+    deps,
+    sessions: new Map(),
+    signedOut: new Map(),
+    warnings: new Map(),
+    lastFigures: 0,
+    unkept: new Map(),
+  };
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   const listeners = new Set<() => void>();

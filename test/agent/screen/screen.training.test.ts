@@ -5,7 +5,7 @@
  * training station's database has them. Every screen state of a training seat says `training`. Bad
  * input: an unknown seat, a seat with an operator logged in, an operator's token, a bad body.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -285,6 +285,54 @@ describe("training from a scenario file (station.trainingScenario)", { timeout: 
       expect(((await ok(other.call("GET", "/station/seats/front/screen"))) as State).training).toBe(false);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe("training across a restart", { timeout: deadline(60_000) }, () => {
+  it("a seat put in training stays in training when the agent starts again; one taken out stays out", async () => {
+    const dir = tempDir();
+    const start = async () => {
+      const agent = createAgent(testConfig(dir), { log: pino({ level: "silent" }) });
+      await agent.start(false);
+      return agent;
+    };
+    let agent = await start();
+    try {
+      await agent.training.set("back", true);
+      expect(agent.training.view()).toEqual({ seats: ["back"] });
+      await agent.stop();
+      agent = await start();
+      expect(agent.training.view()).toEqual({ seats: ["back"] });
+      expect(agent.training.database()).toBeDefined();
+      await agent.training.set("back", false);
+      await agent.stop();
+      agent = await start();
+      expect(agent.training.view()).toEqual({ seats: [] });
+    } finally {
+      await agent.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a kept seat with an operator logged in at the station meanwhile works against the station", async () => {
+    const dir = tempDir();
+    const start = async () => {
+      const agent = createAgent(testConfig(dir), { log: pino({ level: "silent" }) });
+      await agent.start(false);
+      return agent;
+    };
+    let agent = await start();
+    try {
+      await agent.training.set("back", true);
+      agent.services.operations.login("back", "ann");
+      await agent.stop();
+      agent = await start();
+      expect(agent.training.view()).toEqual({ seats: [] });
+      expect(agent.services.repos.training.seats()).toEqual([]);
+    } finally {
+      await agent.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
