@@ -181,6 +181,29 @@ function keptSeats(deps: TrainingDeps, configured: readonly string[]): string[] 
   });
 }
 
+/**
+ * At the start: the configured seats (every one a seat of the station, else the start stops naming the
+ * key), then those kept in training before the restart; a scenario the station cannot seed stops it.
+ */
+async function startSeats(deps: TrainingDeps, enter: (seat: string) => Promise<void>): Promise<void> {
+  const { layout } = deps;
+  const { trainingSeats, trainingScenario } = deps.ctx.config.station;
+  const unknown = trainingSeats.filter((s) => !layout.seats.includes(s));
+  if (unknown.length > 0)
+    throw new StartError(
+      `station.trainingSeats names no seat of the station: ${unknown.join(", ")}`,
+      "station.trainingSeats",
+      `name seats of the station (${layout.seats.join(", ")})`,
+    );
+  try {
+    for (const seat of trainingSeats) await enter(seat);
+    for (const seat of keptSeats(deps, trainingSeats)) await enter(seat);
+  } catch (e) {
+    if (!isAppError(e) || trainingScenario === undefined) throw e;
+    throw new StartError(e.message, "station.trainingScenario", "correct the scenario file", { cause: e });
+  }
+}
+
 export function createTraining(deps: TrainingDeps) {
   const { ctx, layout } = deps;
   const seats = new Set<string>();
@@ -240,10 +263,41 @@ export function createTraining(deps: TrainingDeps) {
 
   const view = () => ({ seats: layout.seats.filter((s) => seats.has(s)) });
 
+  /** Puts a seat in or out of training; the seat's open screens follow at once. */
+  function set(seat: string, training: boolean) {
+    mustSeat(seat);
+    return serial(async () => {
+      if (training) await enter(seat);
+      else leave(seat);
+      return view();
+    });
+  }
+
+  /** Starts the training over from its scenario (in `mode`, else the scenario's); the seats stay in training. */
+  function reset(mode?: StationMode) {
+    return serial(async () => {
+      resetting = true;
+      try {
+        const old = station;
+        station = undefined;
+        await old?.close();
+        await ensureOpen(mode);
+      } finally {
+        resetting = false;
+        for (const seat of seats) router?.moved(seat);
+      }
+      return view();
+    });
+  }
+
   return {
     /** Wraps the operator screen's own port: a seat in training is served by the training station. */
     portFor(own: ScreenPort): ScreenPort {
-      router = createTrainingScreenPort(own, portOf);
+      // the screen's supervised taps enter, leave and start over as the admin's routes do
+      router = createTrainingScreenPort(own, portOf, {
+        set: (seat, on) => set(seat, on),
+        reset: () => reset(),
+      });
       return router.port;
     },
     /** The seats in training. */
@@ -260,31 +314,8 @@ export function createTraining(deps: TrainingDeps) {
       if (!resetting) station?.scan(seat, e.value, e.deviceId);
       return true;
     },
-    /** Puts a seat in or out of training; the seat's open screens follow at once. */
-    set(seat: string, training: boolean) {
-      mustSeat(seat);
-      return serial(async () => {
-        if (training) await enter(seat);
-        else leave(seat);
-        return view();
-      });
-    },
-    /** Starts the training over from its scenario (in `mode`, else the scenario's); the seats stay in training. */
-    reset(mode?: StationMode) {
-      return serial(async () => {
-        resetting = true;
-        try {
-          const old = station;
-          station = undefined;
-          await old?.close();
-          await ensureOpen(mode);
-        } finally {
-          resetting = false;
-          for (const seat of seats) router?.moved(seat);
-        }
-        return view();
-      });
-    },
+    set,
+    reset,
     /** The training station's database while it is open (tests read it). */
     database: (): Sqlite | undefined => station?.sqlite,
     part(): Part {
@@ -293,24 +324,9 @@ export function createTraining(deps: TrainingDeps) {
         // a seat meant to train must not work against the station instead
         critical: true,
         start: async () => {
-          const { trainingSeats, trainingScenario } = ctx.config.station;
+          const { trainingScenario } = ctx.config.station;
           if (trainingScenario !== undefined) scenario = readTrainingScenario(trainingScenario);
-          const unknown = trainingSeats.filter((s) => !layout.seats.includes(s));
-          if (unknown.length > 0)
-            throw new StartError(
-              `station.trainingSeats names no seat of the station: ${unknown.join(", ")}`,
-              "station.trainingSeats",
-              `name seats of the station (${layout.seats.join(", ")})`,
-            );
-          try {
-            for (const seat of trainingSeats) await serial(() => enter(seat));
-            for (const seat of keptSeats(deps, trainingSeats)) await serial(() => enter(seat));
-          } catch (e) {
-            if (!isAppError(e) || trainingScenario === undefined) throw e;
-            throw new StartError(e.message, "station.trainingScenario", "correct the scenario file", {
-              cause: e,
-            });
-          }
+          await startSeats(deps, (seat) => serial(() => enter(seat)));
         },
         stop: () =>
           serial(async () => {

@@ -468,4 +468,8 @@ export const cs: Record<MessageKey, string> = {
     "Změny nepřijaté centrálou zabírají {undelivered} MiB. Ještě {left} MiB a stanice odmítne práci. Zavolejte vedoucího",
   "notice.outbox_full_bytes":
     "Změny nepřijaté centrálou zabírají {undelivered} MiB. Stanice odmítá práci, dokud je centrála nepřijme. Zavolejte vedoucího",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Zahájit školení",
+  "ui.training_leave": "Ukončit školení",
+  "ui.training_reset": "Začít školení znovu",
 };

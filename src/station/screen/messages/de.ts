@@ -474,4 +474,8 @@ export const de: Record<MessageKey, string> = {
     "Nicht erhaltene Änderungen der Zentrale belegen {undelivered} MiB: nach {left} MiB mehr lehnt die Station Arbeit ab. Aufsicht rufen",
   "notice.outbox_full_bytes":
     "Nicht erhaltene Änderungen der Zentrale belegen {undelivered} MiB: die Station lehnt Arbeit ab, bis die Zentrale sie annimmt. Aufsicht rufen",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Schulung beginnen",
+  "ui.training_leave": "Schulung beenden",
+  "ui.training_reset": "Schulung neu beginnen",
 };

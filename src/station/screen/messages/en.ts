@@ -469,6 +469,10 @@ export const en = {
     "Changes central has not received take {undelivered} MiB: after {left} MiB more the station refuses work. Call a supervisor",
   "notice.outbox_full_bytes":
     "Changes central has not received take {undelivered} MiB: the station refuses work until central takes them. Call a supervisor",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Start training",
+  "ui.training_leave": "Leave training",
+  "ui.training_reset": "Start training over",
 } as const;
 
 export type MessageKey = keyof typeof en;

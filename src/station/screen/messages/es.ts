@@ -480,4 +480,8 @@ export const es: Record<MessageKey, string> = {
     "Cambios no recibidos por la central: {undelivered} MiB. Con {left} MiB más, la estación rechazará trabajo. Llame a un supervisor",
   "notice.outbox_full_bytes":
     "Cambios no recibidos por la central: {undelivered} MiB. La estación rechaza trabajo hasta que la central los reciba. Llame a un supervisor",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Empezar la formación",
+  "ui.training_leave": "Salir de la formación",
+  "ui.training_reset": "Empezar la formación de nuevo",
 };

@@ -481,4 +481,8 @@ export const fr: Record<MessageKey, string> = {
     "Changements non reçus par le central : {undelivered} Mio. Encore {left} Mio et le poste refusera le travail. Appelez un responsable",
   "notice.outbox_full_bytes":
     "Changements non reçus par le central : {undelivered} Mio. Le poste refuse le travail jusqu’à ce que le central les reçoive. Appelez un responsable",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Commencer la formation",
+  "ui.training_leave": "Quitter la formation",
+  "ui.training_reset": "Recommencer la formation",
 };

@@ -472,4 +472,8 @@ export const nl: Record<MessageKey, string> = {
     "Wijzigingen niet ontvangen door centraal nemen {undelivered} MiB in. Nog {left} MiB en het station weigert werk. Roep een leidinggevende",
   "notice.outbox_full_bytes":
     "Wijzigingen niet ontvangen door centraal nemen {undelivered} MiB in. Het station weigert werk tot centraal ze aanneemt. Roep een leidinggevende",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Training starten",
+  "ui.training_leave": "Training verlaten",
+  "ui.training_reset": "Training opnieuw beginnen",
 };

@@ -475,4 +475,8 @@ export const pl: Record<MessageKey, string> = {
     "Zmiany nieodebrane przez centralę zajmują {undelivered} MiB. Jeszcze {left} MiB i stanowisko odmówi pracy. Wezwij kierownika",
   "notice.outbox_full_bytes":
     "Zmiany nieodebrane przez centralę zajmują {undelivered} MiB. Stanowisko odmawia pracy, dopóki centrala ich nie przyjmie. Wezwij kierownika",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Rozpocznij szkolenie",
+  "ui.training_leave": "Zakończ szkolenie",
+  "ui.training_reset": "Zacznij szkolenie od nowa",
 };

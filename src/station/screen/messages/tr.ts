@@ -472,4 +472,8 @@ export const tr: Record<MessageKey, string> = {
     "Merkezin almadığı değişiklikler {undelivered} MiB: {left} MiB daha olursa istasyon işi reddeder. Bir sorumlu çağırın",
   "notice.outbox_full_bytes":
     "Merkezin almadığı değişiklikler {undelivered} MiB: merkez bunları alana kadar istasyon işi reddeder. Bir sorumlu çağırın",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Eğitimi başlat",
+  "ui.training_leave": "Eğitimden çık",
+  "ui.training_reset": "Eğitime baştan başla",
 };
