@@ -247,7 +247,6 @@ export function createTraining(deps: TrainingDeps) {
         { path: "seat", message: "no operator may be logged in at the station's seat" },
       ]);
     await ensureOpen();
-    deps.kept.set(seat, true);
     seats.add(seat);
     router?.moved(seat);
     ctx.log.warn({ seat }, "seat in training: it works against the training station");
@@ -267,8 +266,11 @@ export function createTraining(deps: TrainingDeps) {
   function set(seat: string, training: boolean) {
     mustSeat(seat);
     return serial(async () => {
-      if (training) await enter(seat);
-      else leave(seat);
+      // kept for a restart only when put in training here: `station.trainingSeats` says its own
+      if (training) {
+        await enter(seat);
+        deps.kept.set(seat, true);
+      } else leave(seat);
       return view();
     });
   }

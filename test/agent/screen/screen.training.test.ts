@@ -71,6 +71,8 @@ describe("training", { timeout: deadline(30_000) }, () => {
   it("a training seat's every state says training; the other seat's does not", async () => {
     expect(existsSync(join(t.dir, "training", "pps-edge.db"))).toBe(true);
     expect(await ok(t.call("GET", "/station/training"))).toEqual({ seats: ["front"] });
+    // a configured seat is the configuration's: it is not kept as put in training at runtime
+    expect(t.agent.services.repos.training.seats()).toEqual([]);
     const front = await screen("front");
     expect(front).toMatchObject({ training: true, operator: null, mode: "pick" });
     expect((await screen("back")).training).toBe(false);
