@@ -114,6 +114,13 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     ctx: f,
     layout: f.layout,
     loggedIn: (seat) => svc.scanLookup.user(seat) !== null,
+    kept: {
+      seats: () => svc.repos.training.seats(),
+      set: (seat, on) =>
+        svc.unitOfWork.run((tx) =>
+          on ? svc.repos.training.add(seat, tx.now) : svc.repos.training.remove(seat),
+        ),
+    },
   });
   // the station engine: device events and scans → station operations → lights
   const station = createStationPart({

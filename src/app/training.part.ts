@@ -5,8 +5,8 @@
  * no HTTP server. A seat in training is served by it at its own screen address (training-port.ts);
  * nothing it does reaches the station's database, the broker or a webhook. It is opened when the first
  * seat enters training, starts from the training scenario (training-scenario.ts) every time it opens or
- * starts over, and is closed with the agent. Which seats are in training is kept in memory: a restart
- * puts back `station.trainingSeats`.
+ * starts over, and is closed with the agent. Which seats are in training is kept in the station's
+ * database (`training_seats`): a restart puts them back, with `station.trainingSeats`.
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -158,6 +158,50 @@ export interface TrainingDeps {
   layout: Layout;
   /** Whether an operator is logged in at the seat on the station itself: such a seat cannot enter training. */
   loggedIn(seat: string): boolean;
+  /** The seats in training as kept in the station's database, so a restart keeps them (docs/station.md#training). */
+  kept: { seats(): string[]; set(seat: string, training: boolean): void };
+}
+
+/**
+ * The seats put in training before the restart, besides the configured ones: still seats of the
+ * station, and with nobody logged in at the station's seat (else it works against the station, said in
+ * the log).
+ */
+function keptSeats(deps: TrainingDeps, configured: readonly string[]): string[] {
+  const { layout, ctx } = deps;
+  return deps.kept.seats().filter((seat) => {
+    if (configured.includes(seat) || !layout.seats.includes(seat)) return false;
+    if (!deps.loggedIn(seat)) return true;
+    ctx.log.warn(
+      { seat },
+      "seat kept in training has an operator logged in at the station: it leaves training",
+    );
+    deps.kept.set(seat, false);
+    return false;
+  });
+}
+
+/**
+ * At the start: the configured seats (every one a seat of the station, else the start stops naming the
+ * key), then those kept in training before the restart; a scenario the station cannot seed stops it.
+ */
+async function startSeats(deps: TrainingDeps, enter: (seat: string) => Promise<void>): Promise<void> {
+  const { layout } = deps;
+  const { trainingSeats, trainingScenario } = deps.ctx.config.station;
+  const unknown = trainingSeats.filter((s) => !layout.seats.includes(s));
+  if (unknown.length > 0)
+    throw new StartError(
+      `station.trainingSeats names no seat of the station: ${unknown.join(", ")}`,
+      "station.trainingSeats",
+      `name seats of the station (${layout.seats.join(", ")})`,
+    );
+  try {
+    for (const seat of trainingSeats) await enter(seat);
+    for (const seat of keptSeats(deps, trainingSeats)) await enter(seat);
+  } catch (e) {
+    if (!isAppError(e) || trainingScenario === undefined) throw e;
+    throw new StartError(e.message, "station.trainingScenario", "correct the scenario file", { cause: e });
+  }
 }
 
 export function createTraining(deps: TrainingDeps) {
@@ -209,17 +253,53 @@ export function createTraining(deps: TrainingDeps) {
   }
 
   function leave(seat: string): void {
-    if (!seats.delete(seat)) return;
+    if (!seats.has(seat)) return;
+    deps.kept.set(seat, false);
+    seats.delete(seat);
     router?.moved(seat);
     ctx.log.warn({ seat }, "seat out of training: it works against the station again");
   }
 
   const view = () => ({ seats: layout.seats.filter((s) => seats.has(s)) });
 
+  /** Puts a seat in or out of training; the seat's open screens follow at once. */
+  function set(seat: string, training: boolean) {
+    mustSeat(seat);
+    return serial(async () => {
+      // kept for a restart only when put in training here: `station.trainingSeats` says its own
+      if (training) {
+        await enter(seat);
+        deps.kept.set(seat, true);
+      } else leave(seat);
+      return view();
+    });
+  }
+
+  /** Starts the training over from its scenario (in `mode`, else the scenario's); the seats stay in training. */
+  function reset(mode?: StationMode) {
+    return serial(async () => {
+      resetting = true;
+      try {
+        const old = station;
+        station = undefined;
+        await old?.close();
+        await ensureOpen(mode);
+      } finally {
+        resetting = false;
+        for (const seat of seats) router?.moved(seat);
+      }
+      return view();
+    });
+  }
+
   return {
     /** Wraps the operator screen's own port: a seat in training is served by the training station. */
     portFor(own: ScreenPort): ScreenPort {
-      router = createTrainingScreenPort(own, portOf);
+      // the screen's supervised taps enter, leave and start over as the admin's routes do
+      router = createTrainingScreenPort(own, portOf, {
+        set: (seat, on) => set(seat, on),
+        reset: () => reset(),
+      });
       return router.port;
     },
     /** The seats in training. */
@@ -236,31 +316,8 @@ export function createTraining(deps: TrainingDeps) {
       if (!resetting) station?.scan(seat, e.value, e.deviceId);
       return true;
     },
-    /** Puts a seat in or out of training; the seat's open screens follow at once. */
-    set(seat: string, training: boolean) {
-      mustSeat(seat);
-      return serial(async () => {
-        if (training) await enter(seat);
-        else leave(seat);
-        return view();
-      });
-    },
-    /** Starts the training over from its scenario (in `mode`, else the scenario's); the seats stay in training. */
-    reset(mode?: StationMode) {
-      return serial(async () => {
-        resetting = true;
-        try {
-          const old = station;
-          station = undefined;
-          await old?.close();
-          await ensureOpen(mode);
-        } finally {
-          resetting = false;
-          for (const seat of seats) router?.moved(seat);
-        }
-        return view();
-      });
-    },
+    set,
+    reset,
     /** The training station's database while it is open (tests read it). */
     database: (): Sqlite | undefined => station?.sqlite,
     part(): Part {
@@ -269,23 +326,9 @@ export function createTraining(deps: TrainingDeps) {
         // a seat meant to train must not work against the station instead
         critical: true,
         start: async () => {
-          const { trainingSeats, trainingScenario } = ctx.config.station;
+          const { trainingScenario } = ctx.config.station;
           if (trainingScenario !== undefined) scenario = readTrainingScenario(trainingScenario);
-          const unknown = trainingSeats.filter((s) => !layout.seats.includes(s));
-          if (unknown.length > 0)
-            throw new StartError(
-              `station.trainingSeats names no seat of the station: ${unknown.join(", ")}`,
-              "station.trainingSeats",
-              `name seats of the station (${layout.seats.join(", ")})`,
-            );
-          try {
-            for (const seat of trainingSeats) await serial(() => enter(seat));
-          } catch (e) {
-            if (!isAppError(e) || trainingScenario === undefined) throw e;
-            throw new StartError(e.message, "station.trainingScenario", "correct the scenario file", {
-              cause: e,
-            });
-          }
+          await startSeats(deps, (seat) => serial(() => enter(seat)));
         },
         stop: () =>
           serial(async () => {

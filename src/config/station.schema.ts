@@ -136,7 +136,7 @@ export const stationSchema = z
           .default([]),
       )
       .describe(
-        "seats that start in training: they work against the training station (simulated devices, a database of their own under `<dataDir>/training/`), nothing reaches central (comma-separated in the variable); an admin puts seats in and out of training at runtime too",
+        "seats that start in training: they work against the training station (simulated devices, a database of their own under `<dataDir>/training/`), nothing reaches central (comma-separated in the variable); an admin or a supervisor at the seat's screen puts seats in and out of training at runtime too, and those are kept across restarts",
       ),
     trainingScenario: z
       .string()

@@ -13,4 +13,5 @@ export * from "./tables/screen.table.js";
 export * from "./tables/seat-control.table.js";
 export * from "./tables/shift.table.js";
 export * from "./tables/station.table.js";
+export * from "./tables/training.table.js";
 export * from "./tables/webhooks.table.js";

@@ -173,3 +173,18 @@ export function shiftPeriod(q: { from?: number | undefined; to?: number | undefi
   const to = q.to ?? (q.from === undefined ? now : Math.max(now, q.from + 1));
   return { from: q.from ?? to - DEFAULT_SHIFT_REPORT_MS, to };
 }
+
+/**
+ * A session still open, as kept between inputs so an agent restart goes on counting
+ * (docs/station.md#productivity-and-the-shift): whose login it is, its tally and the work of the last
+ * 15 minutes.
+ */
+export interface OpenSession {
+  seat: string;
+  operator: string;
+  /** the seat's `logged_in_at`: the stored tally is this login's only */
+  loggedInAt: number | null;
+  startedAt: number;
+  tally: SessionTally;
+  recent: ReadonlyArray<{ at: number; lines: number; units: number }>;
+}

@@ -18,6 +18,7 @@ import { createShiftRepo } from "../db/shift.repo.js";
 import { createStationRepo } from "../db/station.repo.js";
 import { createStockRepo } from "../db/stock.repo.js";
 import { storageMeter } from "../db/storage-use.js";
+import { createTrainingRepo } from "../db/training.repo.js";
 import { createWebhooksRepo } from "../db/webhooks.repo.js";
 import { ppsIdNumber } from "../domain/audit.view.js";
 import { type CaptureRules, DEFAULT_CAPTURE_RULES } from "../domain/capture.js";
@@ -136,6 +137,7 @@ function createRepos({ db, sqlite }: DatabaseHandle, config: ServiceSettings) {
     webhooks: createWebhooksRepo(sqlite),
     seatControl: createSeatControlRepo(sqlite),
     shift: createShiftRepo(sqlite),
+    training: createTrainingRepo(sqlite),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { MqttRepo } from "../db/mqtt.repo.js";
 import type { OutboxRepo } from "../db/outbox.repo.js";
+import { bytesNearFull } from "../domain/outbox-fill.js";
 
 export interface OutboxHealth {
   undelivered: number;
@@ -21,6 +22,11 @@ export interface OutboxMonitorDeps {
   inboxRetentionHours: number;
   /** The unit of work's estimate of the backlog, corrected with the real count. */
   setUndelivered(n: number): void;
+  /**
+   * The unit of work's upper bound of the waiting bytes and `outbox.maxUndeliveredBytes`: counted again
+   * only while near the bound (domain/outbox-fill.ts), so the screen's notice goes when the bytes do.
+   */
+  bytes?: { estimate(): number; set(n: number): void; limit: number | undefined };
   /** The publisher is sending a backlog: bookkeeping waits. */
   draining(): boolean;
   now(): number;
@@ -63,6 +69,9 @@ export function createOutboxMonitor(deps: OutboxMonitorDeps) {
   function check(): OutboxHealth {
     const h = health();
     deps.setUndelivered(h.undelivered);
+    const b = deps.bytes;
+    if (b?.limit !== undefined && h.undelivered > 0 && bytesNearFull(b.estimate(), b.limit))
+      b.set(deps.outbox.undeliveredBytes());
     const now = deps.now();
     if (!h.ok && (warnedAt === undefined || now - warnedAt >= REPEAT_WARNING_MS)) {
       warnedAt = now;

@@ -30,6 +30,15 @@ import { topicsFor } from "./topics.js";
 
 export type { SyncConfig } from "./broker-endpoint.js";
 
+/** The link to central as the operator screen reads it (station/screen/state/station-types.ts `CentralLink`). */
+export interface CentralLinkView {
+  connected: boolean;
+  undelivered: number;
+  limit: number;
+  undeliveredBytes: number;
+  limitBytes: number | undefined;
+}
+
 /**
  * The parts of the MQTT sync that live as long as the agent, whether or not a connection is up: the
  * outbox monitor, the publisher, retained state and the request handler, with the sync's metrics.
@@ -88,6 +97,11 @@ export function createSyncParts(deps: SyncDeps, ctx: SyncContext) {
     pruneDeliveredAfterHours: cfg.pruneDeliveredAfterHours,
     inboxRetentionHours: cfg.inboxRetentionHours,
     setUndelivered: (n) => deps.unitOfWork.setUndelivered(n),
+    bytes: {
+      estimate: () => deps.unitOfWork.undeliveredBytes(),
+      set: (n) => deps.unitOfWork.setUndeliveredBytes(n),
+      limit: deps.config.outbox.maxUndeliveredBytes,
+    },
     // The publisher is built below; this is only called once started.
     draining: () => publisher.draining(),
     now: deps.now,
@@ -321,15 +335,17 @@ export function createSync(deps: SyncDeps) {
       ),
     /**
      * The link to central as the operator screen says it (docs/station.md#operator-screen "Notices"):
-     * connected or not, and the notifications waiting against `outbox.maxUndelivered`; null while no
-     * broker link runs.
+     * connected or not, and the notifications waiting against `outbox.maxUndelivered` and their bytes
+     * against `outbox.maxUndeliveredBytes`; null while no broker link runs.
      */
-    link: (): { connected: boolean; undelivered: number; limit: number } | null =>
+    link: (): CentralLinkView | null =>
       linked
         ? {
             connected: connected(),
             undelivered: deps.unitOfWork.undelivered(),
             limit: deps.config.outbox.maxUndelivered,
+            undeliveredBytes: deps.unitOfWork.undeliveredBytes(),
+            limitBytes: deps.config.outbox.maxUndeliveredBytes,
           }
         : null,
     /** The publisher's side of a dead-letter replay (services/notifications/dead-letters.service.ts). */

@@ -22,3 +22,19 @@ export const seatSessions = sqliteTable(
   },
   (t) => [index("seat_sessions_ended_idx").on(t.endedAt)],
 );
+
+/**
+ * The tally of each seat's open session (docs/station.md#productivity-and-the-shift), kept as work is
+ * done so an agent restart mid-session goes on counting from it: one row per seat, removed when the
+ * session ends (its summary goes to `seat_sessions`). `tally` and `recent` are JSON
+ * (domain/session-summary.ts `SessionTally`, domain/productivity.ts `WorkDone[]`).
+ */
+export const seatOpenSessions = sqliteTable("seat_open_sessions", {
+  seat: text("seat").primaryKey(),
+  operator: text("operator").notNull(),
+  /** the seat's `logged_in_at` of this login: another login is another session */
+  loggedInAt: integer("logged_in_at"),
+  startedAt: integer("started_at").notNull(),
+  tally: text("tally").notNull(),
+  recent: text("recent").notNull(),
+});

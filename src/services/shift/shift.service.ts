@@ -12,7 +12,7 @@ import {
   storedTargets,
   withTargets,
 } from "../../domain/productivity.schema.js";
-import { type SessionSummary, sessionNotification } from "../../domain/session-summary.js";
+import { type OpenSession, type SessionSummary, sessionNotification } from "../../domain/session-summary.js";
 import type { UnitOfWork } from "../unit-of-work/unit-of-work.js";
 
 export interface ShiftDeps {
@@ -34,8 +34,24 @@ export function createShiftService({ repo, unitOfWork: uow, configured }: ShiftD
     sessionEnded(summary: SessionSummary): void {
       uow.run((tx) => {
         repo.insert(summary);
+        repo.dropOpenSession(summary.seat);
         tx.notify("session_summary", sessionNotification(summary));
       });
+    },
+    /**
+     * The open session's tally after work was done, as `latest` gives it when the write runs: kept with
+     * the next group commit (a scan's answer waits for no fsync of it).
+     */
+    sessionWorked(latest: () => OpenSession | null): Promise<void> {
+      return uow.runAsync(() => {
+        const open = latest();
+        if (open) repo.saveOpenSession(open);
+      });
+    },
+    /** The seat's open session as last kept, for this login only (`loggedInAt`), else null. */
+    openSession(seat: string, operator: string, loggedInAt: number | null): OpenSession | null {
+      const o = repo.openSession(seat);
+      return o && loggedInAt !== null && o.operator === operator && o.loggedInAt === loggedInAt ? o : null;
     },
     /** The targets in effect now. */
     targets(): ProductivityTargets {

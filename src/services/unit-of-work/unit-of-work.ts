@@ -82,6 +82,12 @@ export function createUnitOfWork(deps: UnitOfWorkDeps) {
     },
     /** Notifications waiting for the broker, as estimated between counts (the operator screen's notice). */
     undelivered: (): number => s.undeliveredEstimate,
+    /** The bytes they take: an upper bound between counts (the operator screen's notice of the byte bound). */
+    undeliveredBytes: (): number => s.undeliveredBytesEstimate,
+    /** The sync counted the bytes again (outbox.undeliveredBytes) while near the byte bound. */
+    setUndeliveredBytes(n: number): void {
+      s.undeliveredBytesEstimate = n;
+    },
     /**
      * The same unit of work for the work at the station (the operations door: picks, puts, scans): past
      * the storage budget it may still use `storage.stationReserveBytes`, so a client that filled the
@@ -104,5 +110,7 @@ export interface UnitOfWork {
   runAsync<T>(fn: (tx: Tx) => T): Promise<T>;
   setUndelivered(n: number): void;
   undelivered(): number;
+  undeliveredBytes(): number;
+  setUndeliveredBytes(n: number): void;
   forStation(): UnitOfWork;
 }

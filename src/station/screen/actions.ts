@@ -56,6 +56,9 @@ export type ScreenAction = (
   | { type: "audit_begin" }
   | SeatControlAction
   | { type: "acknowledge_restart" }
+  // training from the screen (docs/station.md#training): enter or leave it, start it over
+  | { type: "training"; training: boolean }
+  | { type: "training_reset" }
 ) &
   Versioned;
 
@@ -87,6 +90,9 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   resume: "supervise_seat",
   acknowledge: "acknowledge_message",
   acknowledge_restart: "seat_input",
+  // a supervisor puts the seat in or out of training, or starts it over (as the admin's HTTP routes)
+  training: "set_training",
+  training_reset: "reset_training",
 };
 
 export interface ScreenActionDeps {

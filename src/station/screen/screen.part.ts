@@ -21,6 +21,7 @@ import { createScreenPublisher, type ScreenPublisher, type ScreenStore } from ".
 import { screenPageRoutes } from "./routes/page.routes.js";
 import { type ScreenPort, screenRoutes } from "./routes/screen.routes.js";
 import { screenGuard } from "./routes/screen-auth.js";
+import type { CentralLink } from "./state/station-types.js";
 
 interface ScreenPartDeps {
   engine: StationEngine;
@@ -53,7 +54,7 @@ interface ScreenPartDeps {
   now: () => number;
   log: Logger;
   /** The link to central and the outbox (sync.ts `link`), for the screen's notices. */
-  link?: () => { connected: boolean; undelivered: number; limit: number } | null;
+  link?: () => CentralLink | null;
   /** The training station's screen (docs/station.md#training): every state says so; it has no keys of its own. */
   training?: boolean;
   /** Routes the screen routes' seats elsewhere: a seat in training to the training station's screen. */

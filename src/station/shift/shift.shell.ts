@@ -17,6 +17,7 @@ import {
 } from "../../domain/productivity.js";
 import {
   emptyTally,
+  type OpenSession,
   type SessionEndReason,
   type SessionSummary,
   type SessionTally,
@@ -58,7 +59,14 @@ export interface ShiftShellDeps {
   seats: readonly string[];
   /** who is logged in at the seat and since when (the station's seats table) */
   seat(name: string): { userName: string | null; loggedInAt: number | null } | undefined;
-  shift: { sessionEnded(s: SessionSummary): void; targets(): ProductivityTargets };
+  shift: {
+    sessionEnded(s: SessionSummary): void;
+    targets(): ProductivityTargets;
+    /** keeps the open session's tally, as `latest` says when written, so a restart goes on counting */
+    sessionWorked(latest: () => OpenSession | null): Promise<void>;
+    /** the tally kept for this login of the seat, or null */
+    openSession(seat: string, operator: string, loggedInAt: number | null): OpenSession | null;
+  };
   idleLogoutMs: number;
   idleWarningMs: number;
   now: () => number;
@@ -74,6 +82,8 @@ interface Shift {
   /** the sign-out time of each seat being warned */
   warnings: Map<string, number>;
   lastFigures: number;
+  /** the tally of each seat whose write waits for its commit */
+  unkept: Map<string, OpenSession>;
 }
 
 const NO_WORK: WorkOfInput = { lines: 0, units: 0, exceptions: [] };
@@ -92,6 +102,53 @@ function end(sh: Shift, seat: string, s: Session, at: number, by: SessionEndReas
   }
 }
 
+/**
+ * A session that begins now, or goes on after an agent restart from the tally kept for this login
+ * (docs/station.md#productivity-and-the-shift); idle from now on either way: an operator still logged in
+ * when the agent starts again is not signed out at once, and the restart's gap is nobody's idle time.
+ */
+function opened(sh: Shift, seat: string, operator: string, loggedInAt: number | null, now: number): Session {
+  let kept: OpenSession | null = null;
+  try {
+    kept = sh.deps.shift.openSession(seat, operator, loggedInAt);
+  } catch (err) {
+    sh.deps.log.error({ err, seat }, "the open session's tally could not be read; counting starts again");
+  }
+  if (kept)
+    return {
+      operator,
+      loggedInAt,
+      startedAt: kept.startedAt,
+      tally: { ...kept.tally, lastActivity: now },
+      recent: withinWindow(kept.recent, now),
+    };
+  return {
+    operator,
+    loggedInAt,
+    startedAt: Math.min(loggedInAt ?? now, now),
+    tally: emptyTally(now),
+    recent: [],
+  };
+}
+
+/**
+ * Keeps the session's tally after work: a restart goes on from it (a failure costs only the figures).
+ * One write per seat waits at a time, with the latest tally when it runs.
+ */
+function keep(sh: Shift, seat: string, s: Session): void {
+  const waiting = sh.unkept.has(seat);
+  sh.unkept.set(seat, { seat, ...s });
+  if (waiting) return;
+  const latest = (): OpenSession | null => {
+    const open = sh.unkept.get(seat) ?? null;
+    sh.unkept.delete(seat);
+    return open;
+  };
+  sh.deps.shift.sessionWorked(latest).catch((err: unknown) => {
+    sh.deps.log.error({ err, seat }, "the open session's tally was not kept");
+  });
+}
+
 /** Starts and ends sessions as the seats' operators changed, by whatever path. */
 function follow(sh: Shift): void {
   const now = sh.deps.now();
@@ -102,15 +159,7 @@ function follow(sh: Shift): void {
     const s = sh.sessions.get(seat);
     if (s && (s.operator !== user || s.loggedInAt !== loggedInAt)) end(sh, seat, s, now, "logout");
     if (user !== null && !sh.sessions.has(seat)) {
-      const startedAt = Math.min(loggedInAt ?? now, now);
-      sh.sessions.set(seat, {
-        operator: user,
-        loggedInAt,
-        startedAt,
-        // idle from now on: an operator still logged in when the agent starts again is not signed out at once
-        tally: emptyTally(now),
-        recent: [],
-      });
+      sh.sessions.set(seat, opened(sh, seat, user, loggedInAt, now));
       sh.signedOut.delete(seat);
     }
   }
@@ -125,6 +174,7 @@ function activity(sh: Shift, seat: string, work: WorkOfInput): void {
   if (work.lines > 0)
     s.recent = [...withinWindow(s.recent, at), { at, lines: work.lines, units: work.units }];
   sh.warnings.delete(seat);
+  if (work.lines > 0 || work.exceptions.length > 0) keep(sh, seat, s);
 }
 
 function signOut(sh: Shift, seat: string, s: Session, now: number): void {
@@ -170,7 +220,14 @@ function tick(sh: Shift): boolean {
 }
 
 export function createShiftShell(deps: ShiftShellDeps) {
-  const sh: Shift = { deps, sessions: new Map(), signedOut: new Map(), warnings: new Map(), lastFigures: 0 };
+  const sh: Shift = {
+    deps,
+    sessions: new Map(),
+    signedOut: new Map(),
+    warnings: new Map(),
+    lastFigures: 0,
+    unkept: new Map(),
+  };
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   const listeners = new Set<() => void>();

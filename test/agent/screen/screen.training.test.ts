@@ -5,7 +5,7 @@
  * training station's database has them. Every screen state of a training seat says `training`. Bad
  * input: an unknown seat, a seat with an operator logged in, an operator's token, a bad body.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +71,8 @@ describe("training", { timeout: deadline(30_000) }, () => {
   it("a training seat's every state says training; the other seat's does not", async () => {
     expect(existsSync(join(t.dir, "training", "pps-edge.db"))).toBe(true);
     expect(await ok(t.call("GET", "/station/training"))).toEqual({ seats: ["front"] });
+    // a configured seat is the configuration's: it is not kept as put in training at runtime
+    expect(t.agent.services.repos.training.seats()).toEqual([]);
     const front = await screen("front");
     expect(front).toMatchObject({ training: true, operator: null, mode: "pick" });
     expect((await screen("back")).training).toBe(false);
@@ -286,5 +288,130 @@ describe("training from a scenario file (station.trainingScenario)", { timeout: 
     } finally {
       await other.close();
     }
+  });
+});
+
+describe("training across a restart", { timeout: deadline(60_000) }, () => {
+  it("a seat put in training stays in training when the agent starts again; one taken out stays out", async () => {
+    const dir = tempDir();
+    const start = async () => {
+      const agent = createAgent(testConfig(dir), { log: pino({ level: "silent" }) });
+      await agent.start(false);
+      return agent;
+    };
+    let agent = await start();
+    try {
+      await agent.training.set("back", true);
+      expect(agent.training.view()).toEqual({ seats: ["back"] });
+      await agent.stop();
+      agent = await start();
+      expect(agent.training.view()).toEqual({ seats: ["back"] });
+      expect(agent.training.database()).toBeDefined();
+      await agent.training.set("back", false);
+      await agent.stop();
+      agent = await start();
+      expect(agent.training.view()).toEqual({ seats: [] });
+    } finally {
+      await agent.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a kept seat with an operator logged in at the station meanwhile works against the station", async () => {
+    const dir = tempDir();
+    const start = async () => {
+      const agent = createAgent(testConfig(dir), { log: pino({ level: "silent" }) });
+      await agent.start(false);
+      return agent;
+    };
+    let agent = await start();
+    try {
+      await agent.training.set("back", true);
+      agent.services.operations.login("back", "ann");
+      await agent.stop();
+      agent = await start();
+      expect(agent.training.view()).toEqual({ seats: [] });
+      expect(agent.services.repos.training.seats()).toEqual([]);
+    } finally {
+      await agent.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("training from the screen: a supervisor's taps", { timeout: deadline(60_000) }, () => {
+  const PIN = "482915";
+  let a: TestAgent;
+  let keyCookie = "";
+  const tapAt = (seat: string, body: Record<string, unknown>) =>
+    a.request(`/station/seats/${seat}/screen/actions`, {
+      method: "POST",
+      headers: { cookie: keyCookie, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const stateOf = async (seat: string) =>
+    (await ok(a.call("GET", `/station/seats/${seat}/screen`))) as State & { supervised: string[] };
+
+  beforeAll(async () => {
+    a = await startTestAgent();
+    await a.agent.services.auth.addUser("sam", "sam-password-1234", "admin");
+    await a.agent.services.auth.setSupervisorPin("sam", PIN);
+    const keys = JSON.parse(readFileSync(join(a.dir, "screen-keys.json"), "utf8")) as Record<string, string>;
+    const res = await a.request(`/screen/front?key=${encodeURIComponent(keys.front ?? "")}`);
+    keyCookie = (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  });
+  afterAll(async () => a?.close());
+
+  it("the station box's display may not enter training by itself: the taps are a supervisor's, 403 without", async () => {
+    expect((await stateOf("front")).supervised).toEqual(
+      expect.arrayContaining(["training", "training_reset"]),
+    );
+    const res = await tapAt("front", { type: "training", training: true });
+    expect(res.status).toBe(403);
+    expect(a.agent.training.view()).toEqual({ seats: [] });
+  });
+
+  it("a supervisor's PIN enters, starts over and leaves training, each recorded", async () => {
+    const enter = await tapAt("front", { type: "training", training: true, supervisor: { pin: PIN } });
+    expect(enter.status).toBe(200);
+    expect(await enter.json()).toMatchObject({ result: "done", did: "training_entered" });
+    expect(a.agent.training.view()).toEqual({ seats: ["front"] });
+    expect((await stateOf("front")).training).toBe(true);
+    // practice at the training station, then start over: the practice is gone
+    expect((await tapAt("front", { type: "login", user: "trainee" })).status).toBe(200);
+    expect((await stateOf("front")).operator).toBe("trainee");
+    const over = await tapAt("front", { type: "training_reset", supervisor: { pin: PIN } });
+    expect(await over.json()).toMatchObject({ result: "done", did: "training_reset" });
+    expect(await stateOf("front")).toMatchObject({ training: true, operator: null });
+    const leave = await tapAt("front", { type: "training", training: false, supervisor: { pin: PIN } });
+    expect(await leave.json()).toMatchObject({ result: "done", did: "training_left" });
+    expect(a.agent.training.view()).toEqual({ seats: [] });
+    expect((await stateOf("front")).training).toBe(false);
+    const recorded = a.agent.services.securityLog
+      .list({ limit: 100 })
+      .filter((e) => e.kind === "supervisor_authorised")
+      .map((e) => (e.detail as { action?: string }).action);
+    expect(recorded.sort()).toEqual(["training", "training", "training_reset"]);
+  });
+
+  it("refused in words, nothing changed: start over at a seat not in training; entering with an operator logged in", async () => {
+    const over = await tapAt("front", { type: "training_reset", supervisor: { pin: PIN } });
+    expect(over.status).toBe(409);
+    expect(await over.json()).toMatchObject({
+      code: "scan_refused",
+      errors: [{ path: "type", message: "not_in_training" }],
+    });
+    await ok(a.call("POST", "/station/seats/front/login", { user: "alice" }));
+    const enter = await tapAt("front", { type: "training", training: true, supervisor: { pin: PIN } });
+    expect(enter.status).toBe(409);
+    expect(await enter.json()).toMatchObject({ errors: [{ path: "type", message: "invalid_state" }] });
+    expect(a.agent.training.view()).toEqual({ seats: [] });
+    await ok(a.call("POST", "/station/seats/front/logout"));
+  });
+
+  it("a bad training tap is a 400 naming the field", async () => {
+    const res = await tapAt("front", { type: "training", training: "yes", supervisor: { pin: PIN } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: Array<{ path: string }> }).errors[0]?.path).toBe("training");
   });
 });

@@ -8,9 +8,16 @@
 import { rmSync } from "node:fs";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgent } from "../../../src/app/agent.js";
+import { type Agent, createAgent } from "../../../src/app/agent.js";
 import type { ScreenState } from "../../../src/station/screen/state/types.js";
-import { startTestAgent, type TestAgent, tempDir, testConfig } from "../../support/agent.js";
+import {
+  passwordGrant,
+  startTestAgent,
+  type TestAgent,
+  TOKEN_PATH,
+  tempDir,
+  testConfig,
+} from "../../support/agent.js";
 import { runCli } from "../../support/cli.js";
 import { until } from "../../support/deadline.js";
 import { NotificationReader, ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
@@ -258,6 +265,66 @@ describe("idle logout across a restart", () => {
     } finally {
       await agent.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("productivity across a restart", () => {
+  it("an agent started again mid-session goes on from the session's tally: the same figures, then more", async () => {
+    const overrides = { station: { idleLogoutMs: 0, productivity: { linesPerHour: 30, unitsPerHour: 40 } } };
+    const t = await startTestAgent(overrides);
+    let again: Agent | undefined;
+    try {
+      await pickWork(t, [
+        ["P1-1", "A", 3],
+        ["P1-2", "B", 2],
+      ]);
+      const start = t.clock.now;
+      await act(t, { type: "login", user: "ann" });
+      await act(t, { type: "scan", barcode: "BC-A" });
+      await act(t, { type: "confirm" });
+      await until(
+        "the tally kept",
+        () => t.agent.services.repos.shift.openSession("front")?.tally.lines === 1,
+      );
+      t.clock.now = start + 5 * MIN;
+      const before = (await screenOf(t)).productivity;
+      // 1 line and 3 units in 5 minutes
+      expect(before?.session).toEqual({ linesPerHour: 12, unitsPerHour: 36 });
+      await t.agent.stop();
+
+      again = createAgent(testConfig(t.dir, overrides), {
+        log: pino({ level: "silent" }),
+        now: () => t.clock.now,
+      });
+      await again.start(false);
+      const token = (
+        (await (await again.app.request(TOKEN_PATH, passwordGrant())).json()) as { access_token: string }
+      ).access_token;
+      const call = (method: string, path: string, body?: unknown) =>
+        (again as Agent).app.request(path, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const screen = async () =>
+        (await ok(call("GET", "/station/seats/front/screen"))) as unknown as ScreenState;
+      expect((await screen()).productivity).toEqual(before);
+
+      // work after the restart adds to the same session
+      await ok(call("POST", "/station/racks", { msu: "M1", locations: ["M1-A1", "M1-A2"] }));
+      await ok(call("POST", ACTIONS, { type: "scan", barcode: "BC-B" }));
+      await ok(call("POST", ACTIONS, { type: "confirm" }));
+      t.clock.now = start + 10 * MIN;
+      // 2 lines and 5 units in 10 minutes
+      expect((await screen()).productivity?.session).toEqual({ linesPerHour: 12, unitsPerHour: 30 });
+      await ok(call("POST", ACTIONS, { type: "logout" }));
+      expect(again.services.shift.sessions(0, Number.MAX_SAFE_INTEGER)).toMatchObject([
+        { operator: "ann", startedAt: start, lines: 2, units: 5 },
+      ]);
+    } finally {
+      await again?.stop();
+      rmSync(t.dir, { recursive: true, force: true });
     }
   });
 });

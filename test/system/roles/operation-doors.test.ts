@@ -48,6 +48,8 @@ const HTTP_ROUTE: Partial<Record<Operation, string>> = {
   release_put: "POST /station/puts/:externalServiceRequestId/release",
   pause_seat: "POST /station/seats/:seat/pause",
   message_seat: "POST /station/seats/:seat/messages",
+  set_training: "PUT /station/seats/:seat/training",
+  reset_training: "POST /station/training/reset",
 };
 
 /** A well-formed body of each tap: the rule is checked before what the tap does. */
@@ -74,6 +76,8 @@ const TAPS: Record<keyof typeof SCREEN_ACTION_OPERATION, Record<string, unknown>
   resume: {},
   acknowledge: { id: 1 },
   acknowledge_restart: {},
+  training: { training: false },
+  training_reset: {},
 };
 
 let t: TestAgent;

@@ -5,6 +5,7 @@
  * refused, then that it is refused). docs/station.md#operator-screen "Notices".
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mib } from "../../../src/domain/outbox-fill.js";
 import type { ScreenState } from "../../../src/station/screen/state/types.js";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { deadline, until } from "../../support/deadline.js";
@@ -15,6 +16,13 @@ import { startMosquitto, type TestBroker } from "../../support/sync/brokers.js";
 /** The smallest `outbox.maxUndelivered` the config takes. */
 const LIMIT = 100;
 const NEAR = 80;
+/** The smallest `outbox.maxUndeliveredBytes` the config takes; a few large notifications fill it. */
+const LIMIT_BYTES = 1_000_000;
+const large = (id: string) => ({
+  externalServiceRequestId: id,
+  state: "fulfillable",
+  attributes: { note: "x".repeat(210_000) },
+});
 let broker: TestBroker;
 let t: TestAgent;
 const screen = async () => (await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState;
@@ -43,7 +51,7 @@ beforeAll(async () => {
       site: SITE,
       ppsId: PPS,
       mqtt: { url: broker.url, protocolVersion: broker.protocolVersion, ...FAST },
-      outbox: { maxUndelivered: LIMIT },
+      outbox: { maxUndelivered: LIMIT, maxUndeliveredBytes: LIMIT_BYTES },
     },
     { listen: true },
   );
@@ -99,6 +107,33 @@ describe("the link to central on the screen", { timeout: deadline(60_000) }, () 
     expect(() =>
       notify(t, "order_information", { externalServiceRequestId: "OVER", state: "fulfillable" }),
     ).toThrow(expect.objectContaining({ code: "outbox_full" }));
+    await broker.start();
+    await screenWhen("delivered again: no notice", (s) => kinds(s).length === 0);
+  });
+
+  it("the outbox's bytes filling while central is away: near full from 80 % of the byte bound, then refused", async () => {
+    await until("delivered", () => t.agent.services.unitOfWork.undelivered() === 0);
+    await broker.stop();
+    await screenWhen("central not reachable", (s) => kinds(s).includes("central_unreachable"));
+    for (let i = 1; i <= 3; i++) notify(t, "order_information", large(`BYTES-${i}`));
+    expect(kinds(await screen())).toEqual(["central_unreachable"]);
+    notify(t, "order_information", large("BYTES-4"));
+    const bytes = t.agent.services.repos.outbox.undeliveredBytes();
+    expect(bytes).toBeGreaterThanOrEqual(LIMIT_BYTES * 0.8);
+    const near = await screenWhen("near full by bytes", (s) => kinds(s).includes("outbox_near_full"));
+    expect(near.notices.find((n) => n.kind === "outbox_near_full")?.text).toEqual({
+      key: "notice.outbox_near_full_bytes",
+      params: { undelivered: mib(bytes), left: mib(LIMIT_BYTES - bytes) },
+    });
+    notify(t, "order_information", large("BYTES-5"));
+    const full = await screenWhen("full by bytes", (s) => kinds(s).includes("outbox_full"));
+    expect(full.notices.find((n) => n.kind === "outbox_full")?.text).toEqual({
+      key: "notice.outbox_full_bytes",
+      params: { undelivered: mib(t.agent.services.repos.outbox.undeliveredBytes()) },
+    });
+    expect(() => notify(t, "order_information", large("OVER"))).toThrow(
+      expect.objectContaining({ code: "outbox_full" }),
+    );
     await broker.start();
     await screenWhen("delivered again: no notice", (s) => kinds(s).length === 0);
   });

@@ -6,7 +6,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
 import { CORE, ok, putBody, SR, setStock } from "../../support/station.js";
-import { expectAccessible, expectLayout } from "./support/checks.js";
+import { atEverySize, expectAccessible, expectLayout, PANEL_EXTREMES } from "./support/checks.js";
 import { type ScreenRig, seedPick, startScreenRig } from "./support/screen-rig.js";
 
 const IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='8' height='8'/%3E";
@@ -14,10 +14,6 @@ const IMAGE = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' widt
 let rig: ScreenRig;
 let page: Page;
 
-const SIZES = [
-  { width: 1024, height: 768 },
-  { width: 1920, height: 1080 },
-] as const;
 const heading = () => page.getByRole("heading", { level: 1 });
 const button = (name: string) => page.getByRole("button", { name, exact: true });
 
@@ -27,17 +23,15 @@ async function text(l: Locator, want: string | RegExp) {
 
 /** The layout rules and axe-core at both sizes, a screenshot at each. */
 async function atBothSizes(where: string, shot: string) {
-  try {
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+  await atEverySize(
+    page,
+    async (size) => {
       await expectLayout(page, where);
       await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
       await rig.shot(page, `${shot}-${size.width}`);
-    }
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+    },
+    PANEL_EXTREMES,
+  );
 }
 
 beforeAll(async () => {

@@ -10,15 +10,11 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
 import { NotificationReader, ok } from "../../support/station.js";
-import { expectAccessible, expectLayout } from "./support/checks.js";
+import { atEverySize, expectAccessible, expectLayout, PANEL_EXTREMES } from "./support/checks.js";
 import { type ScreenRig, seedPick, startScreenRig } from "./support/screen-rig.js";
 
 let rig: ScreenRig;
 let page: Page;
-const SIZES = [
-  { width: 1024, height: 768 },
-  { width: 1920, height: 1080 },
-];
 
 const heading = () => page.getByRole("heading", { level: 1 });
 const button = (name: string) => page.getByRole("button", { name, exact: true });
@@ -26,14 +22,15 @@ const bin1 = async () => (await rig.lights()).find((l) => l.ppsBinId === "1");
 
 /** The layout rules and axe-core at both sizes; a screenshot at each. */
 async function checkAt(where: string, shot: string): Promise<void> {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
-    await expectLayout(page, where);
-    await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
-    await rig.shot(page, `${shot}-${size.width}`);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await atEverySize(
+    page,
+    async (size) => {
+      await expectLayout(page, where);
+      await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
+      await rig.shot(page, `${shot}-${size.width}`);
+    },
+    PANEL_EXTREMES,
+  );
 }
 
 beforeAll(async () => {

@@ -9,14 +9,10 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
 import { ok } from "../../support/station.js";
-import { expectAccessible, expectLayout } from "./support/checks.js";
+import { atEverySize, expectAccessible, expectLayout, PANEL_EXTREMES } from "./support/checks.js";
 import { type ScreenRig, seedPick, startScreenRig } from "./support/screen-rig.js";
 
 const MIN = 60_000;
-const SIZES = [
-  { width: 1024, height: 768 },
-  { width: 1920, height: 1080 },
-];
 
 let rig: ScreenRig;
 let page: Page;
@@ -30,17 +26,15 @@ async function text(l: Locator, want: string | RegExp) {
 
 /** The layout and axe-core at both sizes, a screenshot of each. */
 async function atBothSizes(where: string, shot: string) {
-  try {
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+  await atEverySize(
+    page,
+    async (size) => {
       await expectLayout(page, `${where} at ${size.width}`);
       await expectAccessible(page, `${where} at ${size.width}`);
       await rig.shot(page, `${shot}-${size.width}`);
-    }
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+    },
+    PANEL_EXTREMES,
+  );
 }
 
 beforeAll(async () => {

@@ -9,13 +9,14 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
 import { ok } from "../../support/station.js";
-import { blinkContrast, expectAccessible, expectLayout } from "./support/checks.js";
+import {
+  atEverySize,
+  blinkContrast,
+  expectAccessible,
+  expectLayout,
+  PANEL_EXTREMES,
+} from "./support/checks.js";
 import { type ScreenRig, startScreenRig } from "./support/screen-rig.js";
-
-const SIZES = [
-  { width: 1024, height: 768 },
-  { width: 1920, height: 1080 },
-];
 
 let rig: ScreenRig;
 let page: Page;
@@ -29,10 +30,9 @@ async function text(l: Locator, want: string | RegExp) {
 
 /** At both sizes: the banner shown in the window, its contrast, the layout rules and axe-core. */
 async function bannerEverywhere(where: string): Promise<void> {
-  try {
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+  await atEverySize(
+    page,
+    async (size) => {
       await expect.poll(() => banner().isVisible(), { timeout: deadline(5000) }).toBe(true);
       expect(await banner().innerText()).toBe("TRAINING: practice only, nothing here is real");
       const box = await banner().boundingBox();
@@ -45,10 +45,9 @@ async function bannerEverywhere(where: string): Promise<void> {
       await expectLayout(page, `${where} in training`);
       await expectAccessible(page, `${where} in training at ${size.width}×${size.height}`);
       await rig.shot(page, `${where}-${size.width}x${size.height}`);
-    }
-  } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+    },
+    PANEL_EXTREMES,
+  );
 }
 
 beforeAll(async () => {

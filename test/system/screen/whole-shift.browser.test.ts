@@ -27,7 +27,7 @@ import {
   SR,
   setStock,
 } from "../../support/station.js";
-import { expectAccessible, expectLayout } from "./support/checks.js";
+import { atEverySize, expectAccessible, expectLayout, PANEL_EXTREMES } from "./support/checks.js";
 import { type ScreenRig, startScreenRig } from "./support/screen-rig.js";
 
 const PIN = "482915";
@@ -101,18 +101,17 @@ async function supervised(
 
 /** The layout rules and axe-core in this state at 1024×768, and at 1920×1080 too for a key state. */
 async function looks(where: string, key = false): Promise<void> {
-  const sizes = key
-    ? [
-        { width: 1920, height: 1080 },
-        { width: 1024, height: 768 },
-      ]
-    : [{ width: 1024, height: 768 }];
-  for (const size of sizes) {
-    await page.setViewportSize(size);
-    await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
-    await expectLayout(page, `${where} at ${size.width}×${size.height}`);
-    await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
-  }
+  const [small, large] = PANEL_EXTREMES;
+  // the shift is worked at the smaller panel between the checks
+  await atEverySize(
+    page,
+    async (size) => {
+      await expectLayout(page, `${where} at ${size.width}×${size.height}`);
+      await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
+    },
+    key ? [large, small] : [small],
+    small,
+  );
   await rig.shot(page, where.replace(/[^a-z0-9]+/gi, "-"));
 }
 

@@ -463,4 +463,13 @@ export const cs: Record<MessageKey, string> = {
   "did.bin_closed_full": "Box {bin} je uzavřen jako plný: odneste ho; {order} pokračuje v boxu {next}",
   "refusal.no_free_bin": "Žádný volný box: nejdřív vyprázdněte box",
   "instead.no_free_bin": "Odneste hotový box a stiskněte jeho tlačítko, pak znovu nahlaste plný box",
+  // the outbox's byte bound (docs/station.md#notices)
+  "notice.outbox_near_full_bytes":
+    "Změny nepřijaté centrálou zabírají {undelivered} MiB. Ještě {left} MiB a stanice odmítne práci. Zavolejte vedoucího",
+  "notice.outbox_full_bytes":
+    "Změny nepřijaté centrálou zabírají {undelivered} MiB. Stanice odmítá práci, dokud je centrála nepřijme. Zavolejte vedoucího",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Zahájit školení",
+  "ui.training_leave": "Ukončit školení",
+  "ui.training_reset": "Začít školení znovu",
 };

@@ -469,4 +469,13 @@ export const de: Record<MessageKey, string> = {
   "refusal.no_free_bin": "Kein freier Behälter: zuerst einen Behälter leeren",
   "instead.no_free_bin":
     "Einen fertigen Behälter wegnehmen und seine Taste drücken, dann den Behälter erneut als voll melden",
+  // the outbox's byte bound (docs/station.md#notices)
+  "notice.outbox_near_full_bytes":
+    "Nicht erhaltene Änderungen der Zentrale belegen {undelivered} MiB: nach {left} MiB mehr lehnt die Station Arbeit ab. Aufsicht rufen",
+  "notice.outbox_full_bytes":
+    "Nicht erhaltene Änderungen der Zentrale belegen {undelivered} MiB: die Station lehnt Arbeit ab, bis die Zentrale sie annimmt. Aufsicht rufen",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Schulung beginnen",
+  "ui.training_leave": "Schulung beenden",
+  "ui.training_reset": "Schulung neu beginnen",
 };

@@ -464,6 +464,15 @@ export const en = {
   "did.bin_closed_full": "Bin {bin} is closed as full: take it away; {order} continues in bin {next}",
   "refusal.no_free_bin": "No free bin: empty a bin first",
   "instead.no_free_bin": "Take a complete bin away and press its button, then report the bin full again",
+  // the outbox's byte bound (docs/station.md#notices)
+  "notice.outbox_near_full_bytes":
+    "Changes central has not received take {undelivered} MiB: after {left} MiB more the station refuses work. Call a supervisor",
+  "notice.outbox_full_bytes":
+    "Changes central has not received take {undelivered} MiB: the station refuses work until central takes them. Call a supervisor",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Start training",
+  "ui.training_leave": "Leave training",
+  "ui.training_reset": "Start training over",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -475,4 +475,13 @@ export const es: Record<MessageKey, string> = {
   "refusal.no_free_bin": "No hay contenedor libre: vacíe primero un contenedor",
   "instead.no_free_bin":
     "Retire un contenedor terminado y pulse su botón; luego informe de nuevo contenedor lleno",
+  // the outbox's byte bound (docs/station.md#notices)
+  "notice.outbox_near_full_bytes":
+    "Cambios no recibidos por la central: {undelivered} MiB. Con {left} MiB más, la estación rechazará trabajo. Llame a un supervisor",
+  "notice.outbox_full_bytes":
+    "Cambios no recibidos por la central: {undelivered} MiB. La estación rechaza trabajo hasta que la central los reciba. Llame a un supervisor",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Empezar la formación",
+  "ui.training_leave": "Salir de la formación",
+  "ui.training_reset": "Empezar la formación de nuevo",
 };

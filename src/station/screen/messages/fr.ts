@@ -476,4 +476,13 @@ export const fr: Record<MessageKey, string> = {
   "refusal.no_free_bin": "Aucun bac libre : videz d’abord un bac",
   "instead.no_free_bin":
     "Retirez un bac terminé et appuyez sur son bouton, puis signalez de nouveau le bac plein",
+  // the outbox's byte bound (docs/station.md#notices)
+  "notice.outbox_near_full_bytes":
+    "Changements non reçus par le central : {undelivered} Mio. Encore {left} Mio et le poste refusera le travail. Appelez un responsable",
+  "notice.outbox_full_bytes":
+    "Changements non reçus par le central : {undelivered} Mio. Le poste refuse le travail jusqu’à ce que le central les reçoive. Appelez un responsable",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Commencer la formation",
+  "ui.training_leave": "Quitter la formation",
+  "ui.training_reset": "Recommencer la formation",
 };

@@ -467,4 +467,13 @@ export const nl: Record<MessageKey, string> = {
   "did.bin_closed_full": "Bak {bin} is gesloten als vol: haal hem weg; {order} gaat verder in bak {next}",
   "refusal.no_free_bin": "Geen vrije bak: leeg eerst een bak",
   "instead.no_free_bin": "Haal een volle bak weg en druk op zijn knop, meld dan opnieuw bak vol",
+  // the outbox's byte bound (docs/station.md#notices)
+  "notice.outbox_near_full_bytes":
+    "Wijzigingen niet ontvangen door centraal nemen {undelivered} MiB in. Nog {left} MiB en het station weigert werk. Roep een leidinggevende",
+  "notice.outbox_full_bytes":
+    "Wijzigingen niet ontvangen door centraal nemen {undelivered} MiB in. Het station weigert werk tot centraal ze aanneemt. Roep een leidinggevende",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Training starten",
+  "ui.training_leave": "Training verlaten",
+  "ui.training_reset": "Training opnieuw beginnen",
 };

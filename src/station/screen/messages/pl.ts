@@ -470,4 +470,13 @@ export const pl: Record<MessageKey, string> = {
   "refusal.no_free_bin": "Brak wolnego pojemnika: najpierw opróżnij pojemnik",
   "instead.no_free_bin":
     "Zabierz gotowy pojemnik i naciśnij jego przycisk, potem zgłoś pełny pojemnik ponownie",
+  // the outbox's byte bound (docs/station.md#notices)
+  "notice.outbox_near_full_bytes":
+    "Zmiany nieodebrane przez centralę zajmują {undelivered} MiB. Jeszcze {left} MiB i stanowisko odmówi pracy. Wezwij kierownika",
+  "notice.outbox_full_bytes":
+    "Zmiany nieodebrane przez centralę zajmują {undelivered} MiB. Stanowisko odmawia pracy, dopóki centrala ich nie przyjmie. Wezwij kierownika",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Rozpocznij szkolenie",
+  "ui.training_leave": "Zakończ szkolenie",
+  "ui.training_reset": "Zacznij szkolenie od nowa",
 };

@@ -467,4 +467,13 @@ export const tr: Record<MessageKey, string> = {
   "refusal.no_free_bin": "Boş kutu yok: önce bir kutuyu boşaltın",
   "instead.no_free_bin":
     "Tamamlanmış bir kutuyu alıp düğmesine basın, sonra kutu dolu bildirimini tekrarlayın",
+  // the outbox's byte bound (docs/station.md#notices)
+  "notice.outbox_near_full_bytes":
+    "Merkezin almadığı değişiklikler {undelivered} MiB: {left} MiB daha olursa istasyon işi reddeder. Bir sorumlu çağırın",
+  "notice.outbox_full_bytes":
+    "Merkezin almadığı değişiklikler {undelivered} MiB: merkez bunları alana kadar istasyon işi reddeder. Bir sorumlu çağırın",
+  // training from the screen (docs/station.md#training)
+  "ui.training_enter": "Eğitimi başlat",
+  "ui.training_leave": "Eğitimden çık",
+  "ui.training_reset": "Eğitime baştan başla",
 };

@@ -9,7 +9,7 @@ import { closeLanguages, languageButton } from "./language.js";
 import { openUnscannable, renderPaths } from "./paths.js";
 import { askFirst, supervised } from "./supervisor.js";
 import { renderTask } from "./task.js";
-import { training } from "./training.js";
+import { training, trainingControls } from "./training.js";
 
 /**
  * A tap: one of the screen's actions, `{type, …}` (docs/station.md#operator-screen, "Actions").
@@ -327,6 +327,7 @@ export function render(s, ctx) {
   notices(s, ctx.act);
   renderCapture(s, ctx.act);
   login(s, ctx.act);
+  trainingControls(s, ctx.act);
   fill($("task"), renderTask(s));
   $("task").setAttribute("aria-label", t("ui.task"));
   bins(s, ctx.act);

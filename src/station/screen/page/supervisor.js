@@ -36,6 +36,9 @@ function tapWords(body) {
   // a supervisor's pause and resume (docs/station.md#pausing-a-seat): the words of their buttons
   if (body.type === "pause") return t("ui.pause");
   if (body.type === "resume") return t("ui.resume");
+  // training from the screen (docs/station.md#training): the words of its buttons
+  if (body.type === "training") return t(body.training ? "ui.training_enter" : "ui.training_leave");
+  if (body.type === "training_reset") return t("ui.training_reset");
   return body.type;
 }
 

@@ -99,6 +99,9 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("acknowledge"), id: z.number().int().min(1) }),
   // the operator has read what a restart did to the seat's lit work (docs/station.md#after-a-restart)
   action({ type: z.literal("acknowledge_restart") }),
+  // a supervisor puts the seat in or out of training, or starts it over (docs/station.md#training)
+  action({ type: z.literal("training"), training: z.boolean() }),
+  action({ type: z.literal("training_reset") }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 

@@ -5,14 +5,15 @@
  * outbox filling towards the bound from which work is refused (docs/limits.md). Each says in words what
  * happened and what to do; nothing here reads a clock or a device.
  */
+import { mib, OUTBOX_NEAR_FULL, outboxFill } from "../../../domain/outbox-fill.js";
 import type { SeatState } from "../../seat.types.js";
 import type { DroppedWork, StageFailure } from "./station-types.js";
 import type { Msg, Notice, ScreenInput } from "./types.js";
 
 const msg = (key: string, params?: Msg["params"]): Msg => (params ? { key, params } : { key });
 
-/** From this share of `outbox.maxUndelivered` on, the screen says when work will be refused. */
-export const OUTBOX_NEAR_FULL = 0.8;
+/** From this share of either outbox bound on, the screen says when work will be refused (domain/outbox-fill.ts). */
+export { OUTBOX_NEAR_FULL };
 
 /** A refused staging in words: the first alert with a remedy of its own decides. */
 export function stageFailureText(f: StageFailure): Msg {
@@ -99,23 +100,31 @@ export function droppedWork(
   return null;
 }
 
+/** The outbox near full or full, in words of the bound that decides (changes, or MiB of them). */
+function outboxNotice(
+  link: NonNullable<ScreenInput["link"]>,
+  state: "near_full" | "full",
+  bound: "count" | "bytes",
+): Notice {
+  const kind = state === "full" ? "outbox_full" : "outbox_near_full";
+  const bytes = bound === "bytes";
+  const undelivered = bytes ? mib(link.undeliveredBytes ?? 0) : link.undelivered;
+  const left = bytes
+    ? mib(Math.max(0, (link.limitBytes ?? 0) - (link.undeliveredBytes ?? 0)))
+    : Math.max(0, link.limit - link.undelivered);
+  const text =
+    state === "full"
+      ? msg(bytes ? "notice.outbox_full_bytes" : "notice.outbox_full", { undelivered })
+      : msg(bytes ? "notice.outbox_near_full_bytes" : "notice.outbox_near_full", { undelivered, left });
+  return { kind, text, actions: ["supervisor"] };
+}
+
 /** The link to central and the outbox: work goes on while it can, and the screen says until when. */
 export function linkNotices(link: ScreenInput["link"]): Notice[] {
   if (!link) return [];
   const out: Notice[] = [];
-  const left = Math.max(0, link.limit - link.undelivered);
-  if (left === 0)
-    out.push({
-      kind: "outbox_full",
-      text: msg("notice.outbox_full", { undelivered: link.undelivered }),
-      actions: ["supervisor"],
-    });
-  else if (link.undelivered >= link.limit * OUTBOX_NEAR_FULL)
-    out.push({
-      kind: "outbox_near_full",
-      text: msg("notice.outbox_near_full", { undelivered: link.undelivered, left }),
-      actions: ["supervisor"],
-    });
+  const fill = outboxFill(link);
+  if (fill.state !== "room") out.push(outboxNotice(link, fill.state, fill.bound));
   if (!link.connected) out.push({ kind: "central_unreachable", text: msg("notice.central_unreachable") });
   return out;
 }

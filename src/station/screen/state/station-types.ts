@@ -13,6 +13,10 @@ export interface CentralLink {
   undelivered: number;
   /** `outbox.maxUndelivered`: from there on changes are refused (docs/limits.md) */
   limit: number;
+  /** the bytes the waiting notifications take (an upper bound, counted again when near the bound) */
+  undeliveredBytes?: number | undefined;
+  /** `outbox.maxUndeliveredBytes`: from there on changes are refused as well */
+  limitBytes?: number | undefined;
 }
 
 /** A staging central asked for that the station refused (put_information `stage_failure`). */

@@ -137,11 +137,15 @@ export const PANEL_EXTREMES = [
   { width: 1920, height: 1080 },
 ] as const;
 
-/** Each size in turn (the layout settles a frame after a resize), back to 1280×800 at the end. */
+/**
+ * Each size in turn (the layout settles a frame after a resize), back to `rest` at the end: 1280×800,
+ * the browser's, unless the test works at another size between its checks.
+ */
 export async function atEverySize(
   page: Page,
   check: (size: { width: number; height: number }) => Promise<void>,
   sizes: ReadonlyArray<{ width: number; height: number }> = SIZES,
+  rest: { width: number; height: number } = { width: 1280, height: 800 },
 ) {
   try {
     for (const size of sizes) {
@@ -150,7 +154,7 @@ export async function atEverySize(
       await check(size);
     }
   } finally {
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.setViewportSize(rest);
   }
 }
 

@@ -204,6 +204,41 @@ describe("the link to central and the outbox", () => {
   });
 });
 
+describe("the outbox's byte bound", () => {
+  const MiB = 2 ** 20;
+  const link = (bytes: number) => ({
+    connected: true,
+    undelivered: 3,
+    limit: 100,
+    undeliveredBytes: bytes,
+    limitBytes: 10 * MiB,
+  });
+
+  it("near full from 80 % of outbox.maxUndeliveredBytes, said in MiB; full at the bound", () => {
+    expect(linkNotices(link(7.9 * MiB))).toEqual([]);
+    const near = linkNotices(link(8 * MiB));
+    expect(near).toEqual([
+      {
+        kind: "outbox_near_full",
+        text: { key: "notice.outbox_near_full_bytes", params: { undelivered: 8, left: 2 } },
+        actions: ["supervisor"],
+      },
+    ]);
+    expect(en(near[0]?.text as Msg)).toBe(
+      "Changes central has not received take 8 MiB: after 2 MiB more the station refuses work. Call a supervisor",
+    );
+    const full = linkNotices(link(10 * MiB));
+    expect(full.map((n) => [n.kind, n.text])).toEqual([
+      ["outbox_full", { key: "notice.outbox_full_bytes", params: { undelivered: 10 } }],
+    ]);
+  });
+
+  it("the count's notice when the count is the nearer bound", () => {
+    const n = linkNotices({ ...link(8 * MiB), undelivered: 100 });
+    expect(n.map((x) => x.text.key)).toEqual(["notice.outbox_full"]);
+  });
+});
+
 describe("the card's line n of m over a visit of the racks", () => {
   const rows = [1, 2, 3].map((i) => pickRow({ line: `P1-L${i}`, slot: `M1-A${i}` }));
 
