@@ -7,6 +7,7 @@ import {
   namesItem,
 } from "../domain/item.identity.js";
 import type { ItemSchema } from "../domain/item.schema.js";
+import { prepareItemAnswer } from "./item-answer.js";
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
 import type { barcodes, categories, itemIdentities, itemKeys, items } from "./tables.js";
@@ -150,6 +151,8 @@ export function createItemsRepo(sqlite: Sqlite) {
     },
     barcodesOf: (itemId: number): BarcodeRow[] => q.barcodesOf.all(itemId),
     get: (id: number): ItemRow | undefined => q.getItem.get(id),
+    /** The item as search_v2 answers it, as JSON bytes built from the stored text (item-answer.ts). */
+    answerOf: prepareItemAnswer(sqlite),
     /** When the item was created and last written, without reading its document back. */
     times: (id: number): { createdAt: number; updatedAt: number } | undefined => q.itemTimes.get(id),
     insert(item: NewItem, now: number): number {
