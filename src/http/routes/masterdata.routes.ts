@@ -115,7 +115,7 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
         },
       },
       async (c) => {
-        const answer = items.search(await readJson(c, searchInputSchema));
+        const answer = await items.search(await readJson(c, searchInputSchema));
         return c.body(jsonArrayStream(answer.items), 200, {
           "Content-Type": "application/json",
           "Content-Length": String(answer.bytes),

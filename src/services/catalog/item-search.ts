@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { AppError, type ErrorCode, type FieldError } from "../../domain/errors.js";
 import { canonicalValue } from "../../domain/item.identity.js";
 import type { SearchInput } from "../../domain/item.schema.js";
@@ -64,10 +65,12 @@ export interface ItemsAnswer {
  * answer would be over `search.maxAnswerBytes` (docs/decisions.md "Work limits"): a client never gets
  * a cut list it could take for the whole. Each item is its stored text assembled by SQLite
  * (db/item-answer.ts), never parsed here, and counted as it comes, so at most the limit and one item
- * are held, outside the heap, before the refusal (docs/limits.md#item-documents). The items come from
- * the unique-attribute index (items.repo.ts `matchAll`).
+ * are held, outside the heap, before the refusal; each item after the first is assembled on a later
+ * turn of the event loop, so a search of many large items holds the station for one item's time at
+ * most (docs/limits.md#item-documents). The items come from the unique-attribute index (items.repo.ts
+ * `matchAll`).
  */
-export function searchItems(deps: CatalogDeps, input: SearchInput): ItemsAnswer {
+export async function searchItems(deps: CatalogDeps, input: SearchInput): Promise<ItemsAnswer> {
   checkFilters(deps, input);
   const { maxResults, maxAnswerBytes } = deps.search;
   const filters = input.filter_params.map((f) => ({ key: f.key, values: [canonicalValue(f.value)] }));
@@ -78,6 +81,7 @@ export function searchItems(deps: CatalogDeps, input: SearchInput): ItemsAnswer 
   let bytes = 2; // [ and ]
   const items: Buffer[] = [];
   for (const id of ids) {
+    if (items.length > 0) await nextTurn();
     const item = deps.items.answerOf(id);
     if (!item) continue;
     bytes += item.length + (items.length > 0 ? 1 : 0);
