@@ -243,9 +243,11 @@ describe("Limits: Rate limits, page sizes and payload size limits | not shown", 
     const empties = (n: number) => Array.from({ length: n }, () => ({}));
     // the body, attributes, weight, its uom, dimension, its uom, productAttributes, barcodeList and
     // its entry, schema, its unique list and group: 12, and imageData's array
-    const atLimit = await ok(postItem(itemBody("MANY-OK", { imageData: empties(MAX_JSON_CONTAINERS - 13) })));
+    const atLimit = await ok(
+      postItem(itemBody("CONTAINERS-OK", { imageData: empties(MAX_JSON_CONTAINERS - 13) })),
+    );
     expect(atLimit.imageData).toHaveLength(MAX_JSON_CONTAINERS - 13);
-    const many = itemBody("MANY", { imageData: empties(MAX_JSON_CONTAINERS) });
+    const many = itemBody("CONTAINERS", { imageData: empties(MAX_JSON_CONTAINERS) });
     const res = await postItem(many);
     expect([res.status, await res.json()]).toMatchObject([
       400,
@@ -258,7 +260,7 @@ describe("Limits: Rate limits, page sizes and payload size limits | not shown", 
       answer.error?.code,
       answer.error?.errors?.[0]?.path,
     ]).toEqual(["error", 400, "validation_failed", "imageData"]);
-    expect(await search("MANY")).toEqual([]);
+    expect(await search("CONTAINERS")).toEqual([]);
   });
 
   it("Limits: list lengths | not shown → at most 1,000 barcodes, 100 levels per list (decision: docs/decisions.md#items)", async () => {
