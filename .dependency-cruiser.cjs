@@ -17,7 +17,7 @@
  * version, the start error (raised by config loading, the database lock and the parts alike), and
  * durable file writes (credentials, screen keys, reports, backups, labels).
  */
-const SHARED = "^src/(events|log|metrics|version|start-error|durable-file)\\.ts$";
+const SHARED = "^src/(events|log|log-destination|metrics|version|start-error|durable-file)\\.ts$";
 
 /**
  * The composition root (app/: main, the agent and its parts, the lifecycle, the command line): builds

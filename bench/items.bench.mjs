@@ -1,9 +1,12 @@
 // Issue "Foundation" benchmark: item upsert throughput over HTTP against the bare-Hono baseline,
-// search_v2 latency and start-to-ready with 100,000 items in the database.
+// search_v2 latency and start-to-ready with 100,000 items in the database; then the bulky-document
+// case (items-bulky.mjs), before and after when BENCH_BASE_DIR names another build.
+// BENCH_ITEMS_CASES=bulky runs that case alone.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
+import { bulkyCase } from "./items-bulky.mjs";
 import {
   agentFlags,
   agentModules,
@@ -39,6 +42,11 @@ const searchBody = (i) =>
   });
 
 export async function run() {
+  if (process.env.BENCH_ITEMS_CASES === "bulky") return { bulky: await bulkyCase() };
+  return { ...(await mainCase()), bulky: await bulkyCase() };
+}
+
+async function mainCase() {
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-"));
   try {
     const seeded = await seedItems(dir, ITEMS);
@@ -151,8 +159,19 @@ export async function run() {
 
 /** The figures run.mjs compares between runs (compare.mjs). */
 export function figures(r) {
+  const b = r.bulky?.after;
+  const bulky = b
+    ? {
+        "bulky search ms": { value: b.search.ms, better: "lower" },
+        "bulky search longest healthz ms": { value: b.search.longestHealthzMs, better: "lower" },
+        "bulky upsert longest healthz ms": { value: b.upsert.longestHealthzMs, better: "lower" },
+        "bulky agent peak RSS MB": { value: b.agentPeakRssMb, better: "lower" },
+      }
+    : {};
   const s = r.searchV2;
+  if (!s) return bulky;
   return {
+    ...bulky,
     "agent upserts/s": { value: r.itemUpsert.agent.perSecond, better: "higher" },
     "agent ÷ baseline": { value: r.itemUpsert.ratioToBaseline, better: "higher" },
     "search in process p50 ms": { value: s.inProcessMs.p50, better: "lower" },

@@ -10,6 +10,7 @@ import { isatty } from "node:tty";
 import pino, { type DestinationStream, type Logger } from "pino";
 import type PinoPretty from "pino-pretty";
 import { printable, printableJson } from "./domain/printable.js";
+import { type BoundedLogOutput, boundedStdout } from "./log-destination.js";
 
 const require = createRequire(import.meta.url);
 
@@ -155,9 +156,24 @@ function prettyStream(output: LogOutput): DestinationStream {
   });
 }
 
+/** The bounded destination of each logger that writes to standard output (`droppedLogLines`). */
+const bounded = new WeakMap<Logger, BoundedLogOutput>();
+
+/**
+ * The lines a logger made by `createLogger` dropped because its output was not read
+ * (docs/operations.md#when-nobody-reads-the-log); undefined for a logger made elsewhere or one writing
+ * to a terminal or a given stream.
+ */
+export function droppedLogLines(log: Logger): Pick<BoundedLogOutput, "dropped" | "onDrop"> | undefined {
+  return bounded.get(log);
+}
+
 export function createLogger(settings: LogSettings, output: LogOutput = stdoutOutput()): Logger {
   const format = settings.log.format === "auto" ? (output.tty ? "pretty" : "json") : settings.log.format;
-  const destination = format === "pretty" ? prettyStream(output) : output.destination;
+  // a terminal is written synchronously, as before; anything else through the bounded buffer
+  const stdout = !output.destination && !output.tty ? boundedStdout() : undefined;
+  const target: LogOutput = stdout ? { ...output, destination: stdout.stream } : output;
+  const destination = format === "pretty" ? prettyStream(target) : target.destination;
   const options = {
     level: settings.log.level,
     base: { station: `${settings.site}/${settings.ppsId}` },
@@ -175,7 +191,17 @@ export function createLogger(settings: LogSettings, output: LogOutput = stdoutOu
             : printableJson,
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  const logger = destination ? pino(options, destination) : pino(options);
+  if (stdout) {
+    bounded.set(logger, stdout);
+    stdout.onDrained((n) =>
+      logger.warn(
+        { droppedLines: n, droppedTotal: stdout.dropped() },
+        "log lines dropped: the log output was not read",
+      ),
+    );
+  }
+  return logger;
 }
 
 export type { Logger };

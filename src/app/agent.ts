@@ -17,7 +17,7 @@ import type { AppEnv } from "../http/context.js";
 import { httpServer } from "../http/server.js";
 import { createStationApi } from "../http/station-api.js";
 import { packLabelsFor } from "../labels/pack-labels.js";
-import { createLogger, type Logger } from "../log.js";
+import { createLogger, droppedLogLines, type Logger } from "../log.js";
 import { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
 import { trainingRoutes } from "../station/routes/training.routes.js";
@@ -187,6 +187,19 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
   return { parts, app, sync, station, screen, training };
 }
 
+/** `log_lines_dropped_total`: lines the log's bounded buffer dropped (docs/operations.md#when-nobody-reads-the-log). */
+function countDroppedLogLines(log: Logger, metrics: Metrics): void {
+  const counter = metrics.counter(
+    "log_lines_dropped_total",
+    "Log lines dropped because the log output did not take them (docs/limits.md#logging)",
+  );
+  // a logger made elsewhere (tests, benchmarks) drops nothing of its own
+  const drops = droppedLogLines(log);
+  if (!drops) return;
+  counter.inc(drops.dropped());
+  drops.onDrop(() => counter.inc());
+}
+
 interface Running {
   foundation: Foundation;
   built: Built;
@@ -203,6 +216,7 @@ export function createAgent(config: Config, opts: AgentOptions = {}) {
     dataDir: resolve(config.dataDir),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
   };
+  countDroppedLogLines(log, ctx.metrics);
   let running: Running | undefined;
   const mustRun = (): Running => {
     if (!running) throw new Error("agent not started");

@@ -7,6 +7,7 @@ import {
   namesItem,
 } from "../domain/item.identity.js";
 import type { ItemSchema } from "../domain/item.schema.js";
+import { prepareItemAnswer } from "./item-answer.js";
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
 import type { barcodes, categories, itemIdentities, itemKeys, items } from "./tables.js";
@@ -72,6 +73,10 @@ function prepareItemStatements(sqlite: Sqlite) {
               schema_json AS schemaJson, own_schema AS ownSchema, doc, created_at AS createdAt, updated_at AS updatedAt
          FROM items WHERE id = ?`,
     ),
+    // the item's identity and attributes without its document's other members (imageData may be large)
+    attrsOf: sqlite.prepare<[number], { schemaJson: string; attrsJson: string | null }>(
+      "SELECT schema_json AS schemaJson, doc -> '$.productAttributes' AS attrsJson FROM items WHERE id = ?",
+    ),
     itemTimes: sqlite.prepare<[number], { createdAt: number; updatedAt: number }>(
       "SELECT created_at AS createdAt, updated_at AS updatedAt FROM items WHERE id = ?",
     ),
@@ -131,10 +136,10 @@ export function createItemsRepo(sqlite: Sqlite) {
     [...new Set(ids)]
       .sort((a, b) => a - b)
       .flatMap((id) => {
-        const row = q.getItem.get(id);
+        const row = q.attrsOf.get(id);
         if (!row) return [];
-        const doc = JSON.parse(row.doc) as { productAttributes: Record<string, unknown> };
-        return [{ id, schema: JSON.parse(row.schemaJson) as ItemSchema, attrs: doc.productAttributes }];
+        const attrs = JSON.parse(row.attrsJson ?? "{}") as Record<string, unknown>;
+        return [{ id, schema: JSON.parse(row.schemaJson) as ItemSchema, attrs }];
       });
   const agreeing = (ids: Iterable<number>, name: Readonly<Record<string, unknown>>): NamedItem[] =>
     parsedItems(ids).flatMap(({ id, schema, attrs }) =>
@@ -150,6 +155,13 @@ export function createItemsRepo(sqlite: Sqlite) {
     },
     barcodesOf: (itemId: number): BarcodeRow[] => q.barcodesOf.all(itemId),
     get: (id: number): ItemRow | undefined => q.getItem.get(id),
+    /** The item's productAttributes, read without the rest of its document; undefined when there is no such item. */
+    productAttributesOf(id: number): Record<string, unknown> | undefined {
+      const row = q.attrsOf.get(id);
+      return row ? (JSON.parse(row.attrsJson ?? "{}") as Record<string, unknown>) : undefined;
+    },
+    /** The item as search_v2 answers it, as JSON bytes built from the stored text (item-answer.ts). */
+    answerOf: prepareItemAnswer(sqlite),
     /** When the item was created and last written, without reading its document back. */
     times: (id: number): { createdAt: number; updatedAt: number } | undefined => q.itemTimes.get(id),
     insert(item: NewItem, now: number): number {

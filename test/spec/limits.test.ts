@@ -4,6 +4,7 @@
  * limits also over MQTT (upsert_item).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_JSON_CONTAINERS } from "../../src/domain/json-body.js";
 import { passwordGrant, TOKEN_PATH } from "../support/agent.js";
 import { itemBody, level } from "../support/fixtures.js";
 import { ITEM, type Json, ok, pickBody, pickLine, SR } from "../support/station.js";
@@ -236,6 +237,30 @@ describe("Limits: Rate limits, page sizes and payload size limits | not shown", 
       "body_too_deep",
     ]);
     expect(await search("DEEP")).toEqual([]);
+  });
+
+  it("Limits: payload size limits | not shown → at most 20,000 arrays and objects in a body, else 400 validation_failed naming the member, over HTTP and MQTT (decision: docs/decisions.md#bulky-item-documents)", async () => {
+    const empties = (n: number) => Array.from({ length: n }, () => ({}));
+    // the body, attributes, weight, its uom, dimension, its uom, productAttributes, barcodeList and
+    // its entry, schema, its unique list and group: 12, and imageData's array
+    const atLimit = await ok(
+      postItem(itemBody("CONTAINERS-OK", { imageData: empties(MAX_JSON_CONTAINERS - 13) })),
+    );
+    expect(atLimit.imageData).toHaveLength(MAX_JSON_CONTAINERS - 13);
+    const many = itemBody("CONTAINERS", { imageData: empties(MAX_JSON_CONTAINERS) });
+    const res = await postItem(many);
+    expect([res.status, await res.json()]).toMatchObject([
+      400,
+      { code: "validation_failed", errors: [{ path: "imageData" }] },
+    ]);
+    const answer = JSON.parse(await ask(c.broker, "upsert_item", { transaction: "many", ...many })) as Json;
+    expect([
+      answer.status,
+      answer.error?.status,
+      answer.error?.code,
+      answer.error?.errors?.[0]?.path,
+    ]).toEqual(["error", 400, "validation_failed", "imageData"]);
+    expect(await search("CONTAINERS")).toEqual([]);
   });
 
   it("Limits: list lengths | not shown → at most 1,000 barcodes, 100 levels per list (decision: docs/decisions.md#items)", async () => {

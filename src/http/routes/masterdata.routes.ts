@@ -6,6 +6,7 @@ import { rolesFor } from "../../domain/permissions.js";
 import type { CatalogService, ItemsService } from "../../services/catalog/catalog.service.js";
 import { readJson } from "../body.js";
 import type { AppEnv } from "../context.js";
+import { jsonArrayStream } from "../json-array-stream.js";
 import type { RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
 import { CATALOG_EXAMPLE, ITEM_EXAMPLE, SEARCH_EXAMPLE } from "./request-examples.js";
@@ -113,7 +114,13 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
           401: { description: "unauthorized" },
         },
       },
-      async (c) => c.json(items.search(await readJson(c, searchInputSchema))),
+      async (c) => {
+        const answer = await items.search(await readJson(c, searchInputSchema));
+        return c.body(jsonArrayStream(answer.items), 200, {
+          "Content-Type": "application/json",
+          "Content-Length": String(answer.bytes),
+        });
+      },
     );
   };
 }

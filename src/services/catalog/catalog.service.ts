@@ -13,7 +13,7 @@ import { searchItems } from "./item-search.js";
 import { upsertItem } from "./item-upsert.js";
 
 export type { CatalogDeps } from "./catalog-deps.js";
-export { searchItems } from "./item-search.js";
+export { type ItemsAnswer, searchItems } from "./item-search.js";
 export { upsertItem } from "./item-upsert.js";
 
 export const listCatalogs = (deps: CatalogDeps): CatalogOutput[] => deps.catalog.list();

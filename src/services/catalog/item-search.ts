@@ -1,10 +1,10 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { AppError, type ErrorCode, type FieldError } from "../../domain/errors.js";
 import { canonicalValue } from "../../domain/item.identity.js";
 import type { SearchInput } from "../../domain/item.schema.js";
-import { itemView, type StoredItem } from "../../domain/item.view.js";
 import { longerThan } from "../../domain/text.js";
 import { searchTooBroad } from "../../domain/work-limits.js";
-import { type CatalogDeps, loadItem } from "./catalog-deps.js";
+import type { CatalogDeps } from "./catalog-deps.js";
 
 function refuse(code: ErrorCode, errors: FieldError[]): void {
   if (errors.length) throw new AppError(code, `${errors[0]?.path}: ${errors[0]?.message}`, errors);
@@ -54,14 +54,23 @@ function checkFilters(deps: CatalogDeps, input: SearchInput): void {
   );
 }
 
+/** A search_v2 answer: each matching item's JSON bytes, in id order, and the answer's size. */
+export interface ItemsAnswer {
+  items: Buffer[];
+  bytes: number;
+}
+
 /**
  * The matching items, or a 400 `search_too_broad` when more match than `search.maxResults` or their
  * answer would be over `search.maxAnswerBytes` (docs/decisions.md "Work limits"): a client never gets
- * a cut list it could take for the whole. Views are built one at a time, so at most the limit and one
- * item are held before the refusal. The items come from the unique-attribute index (items.repo.ts
+ * a cut list it could take for the whole. Each item is its stored text assembled by SQLite
+ * (db/item-answer.ts), never parsed here, and counted as it comes, so at most the limit and one item
+ * are held, outside the heap, before the refusal; each item after the first is assembled on a later
+ * turn of the event loop, so a search of many large items holds the station for one item's time at
+ * most (docs/limits.md#item-documents). The items come from the unique-attribute index (items.repo.ts
  * `matchAll`).
  */
-export function searchItems(deps: CatalogDeps, input: SearchInput): Array<Record<string, unknown>> {
+export async function searchItems(deps: CatalogDeps, input: SearchInput): Promise<ItemsAnswer> {
   checkFilters(deps, input);
   const { maxResults, maxAnswerBytes } = deps.search;
   const filters = input.filter_params.map((f) => ({ key: f.key, values: [canonicalValue(f.value)] }));
@@ -69,16 +78,20 @@ export function searchItems(deps: CatalogDeps, input: SearchInput): Array<Record
   const ids = match.ok ? match.ids : [];
   if (ids.length > maxResults)
     throw searchTooBroad("search.maxResults", maxResults, `more than ${maxResults} items match`);
-  let bytes = 2;
-  return ids.map((id) => {
-    const view = itemView(loadItem(deps, id) as StoredItem);
-    bytes += Buffer.byteLength(JSON.stringify(view)) + 1;
+  let bytes = 2; // [ and ]
+  const items: Buffer[] = [];
+  for (const id of ids) {
+    if (items.length > 0) await nextTurn();
+    const item = deps.items.answerOf(id);
+    if (!item) continue;
+    bytes += item.length + (items.length > 0 ? 1 : 0);
     if (bytes > maxAnswerBytes)
       throw searchTooBroad(
         "search.maxAnswerBytes",
         maxAnswerBytes,
         `the ${ids.length} matching items are more than ${maxAnswerBytes} bytes`,
       );
-    return view;
-  });
+    items.push(item);
+  }
+  return { items, bytes };
 }

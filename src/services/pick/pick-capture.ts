@@ -8,19 +8,17 @@ import {
 } from "../../domain/capture.js";
 import { AppError } from "../../domain/errors.js";
 import type { PickTransactionInput } from "../../domain/station.schema.js";
-import { parseJson } from "../request-record/request-record.js";
 import type { PickDeps } from "./pick-deps.js";
 
 const NAMES: Record<CaptureKind, string> = { serial: "serial number", lot: "lot", expiry: "expiry date" };
 
 /** The kinds the item needs captured at a pick (docs/capture.md#configuration). */
 export function captureKindsOf(
-  deps: { items: Pick<PickDeps["items"], "get"> },
+  deps: { items: Pick<PickDeps["items"], "productAttributesOf"> },
   rules: CaptureRules,
   itemId: number,
 ): CaptureKind[] {
-  const doc = parseJson<{ productAttributes?: Record<string, unknown> }>(deps.items.get(itemId)?.doc ?? null);
-  return captureNeeds(rules, doc?.productAttributes ?? {});
+  return captureNeeds(rules, deps.items.productAttributesOf(itemId) ?? {});
 }
 
 /**

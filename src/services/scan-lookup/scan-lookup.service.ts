@@ -35,7 +35,11 @@ export interface ScanLookupDeps {
   station: StationRepo;
   work: StationWork;
   /** Capture at the seat (docs/capture.md): which items need it, and the serials already picked. */
-  capture?: { rules: CaptureRules; items: Pick<ItemsRepo, "get">; requests: Pick<RequestsRepo, "captured"> };
+  capture?: {
+    rules: CaptureRules;
+    items: Pick<ItemsRepo, "productAttributesOf">;
+    requests: Pick<RequestsRepo, "captured">;
+  };
 }
 
 /**

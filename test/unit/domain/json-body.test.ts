@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../../src/domain/errors.js";
 import { identifierProblem } from "../../../src/domain/identifier.js";
-import { MAX_JSON_DEPTH, parseJsonBody } from "../../../src/domain/json-body.js";
+import { MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, parseJsonBody } from "../../../src/domain/json-body.js";
 
 const code = (text: string) => {
   try {
@@ -50,6 +50,39 @@ describe("parseJsonBody", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("refuses more arrays and objects than the limit before parsing, naming the top-level member", () => {
+    const empties = (n: number) => `[${Array.from({ length: n }, () => "{}").join(",")}]`;
+    // the body itself and imageData's array count too
+    const item = (n: number) => `{"description":"a [ { in a string","imageData":${empties(n)}}`;
+    expect(code(item(MAX_JSON_CONTAINERS - 2))).toBe("parsed");
+    expect(code(item(MAX_JSON_CONTAINERS - 1))).toBe("validation_failed");
+    let error: AppError | undefined;
+    try {
+      parseJsonBody(item(MAX_JSON_CONTAINERS * 10));
+    } catch (e) {
+      error = e as AppError;
+    }
+    expect(error?.errors).toEqual([
+      {
+        path: "imageData",
+        message: `at most ${MAX_JSON_CONTAINERS} arrays and objects in the body; more by here`,
+      },
+    ]);
+    // the count is the body's: a member past the limit is the one being read when it is passed
+    const split = `{"a":${empties(MAX_JSON_CONTAINERS / 2)},"b":${empties(MAX_JSON_CONTAINERS / 2)}}`;
+    expect(
+      (() => {
+        try {
+          parseJsonBody(split);
+        } catch (e) {
+          return (e as AppError).errors[0]?.path;
+        }
+      })(),
+    ).toBe("b");
+    // refused by the scan, not by JSON.parse: a text that would not even parse
+    expect(code(`${empties(MAX_JSON_CONTAINERS)}garbage`)).toBe("validation_failed");
   });
 
   it("names invalid JSON malformed_json", () => {
