@@ -10,8 +10,8 @@ import { hasRabbitmq, type RabbitCluster, startRabbitCluster } from "../../../be
 import type { TestAgent } from "../../support/agent.js";
 import { deadline, until } from "../../support/deadline.js";
 import { ok, pickBody, SR, seedItem, setStock } from "../../support/station.js";
-import { CENTRAL, FAST, ROOT } from "../../support/sync/agent.js";
-import { hasMosquitto, startMosquitto, type TestBroker } from "../../support/sync/brokers.js";
+import { agentOn, CENTRAL, committed, FAST, notify, ROOT } from "../../support/sync/agent.js";
+import { hasMosquitto, startAedes, startMosquitto, type TestBroker } from "../../support/sync/brokers.js";
 import { reassembled } from "../../support/sync/parts.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
 import { type Receiver, startReceiver } from "../../support/webhook-receiver.js";
@@ -207,4 +207,68 @@ describe("a 1,000-line pick's notifications reach central whole", () => {
       },
       deadline(180_000),
     );
+});
+
+describe("a notification in parts counts as delivered only with all its parts", () => {
+  let broker: TestBroker | undefined;
+  let t: TestAgent | undefined;
+  let central: Subscriber | undefined;
+  afterEach(async () => {
+    await central?.close();
+    await t?.close();
+    await broker?.close();
+    central = t = broker = undefined;
+  });
+
+  it("a connection lost between parts sends the whole set again; central puts it together once", async () => {
+    /** Parts the broker has taken, by index; the first part 2 it sees breaks the connection. */
+    const taken: number[] = [];
+    let cursorAtBreak: number | undefined;
+    let agent: TestAgent | undefined;
+    broker = await startAedes({
+      keepSessions: true,
+      authorizePublish: (_client, packet, cb) => {
+        const index = (JSON.parse(packet.payload.toString()) as { notification_part?: { index: number } })
+          .notification_part?.index;
+        if (index === 2 && cursorAtBreak === undefined) {
+          // parts 0 and 1 are acknowledged: the delivery cursor must still be before their notification
+          cursorAtBreak = agent?.agent.services.repos.outbox.cursor();
+          cb(new Error("the link breaks between parts"));
+          return;
+        }
+        if (index !== undefined) taken.push(index);
+        cb(null);
+      },
+    });
+    central = await (broker.inside as NonNullable<TestBroker["inside"]>)(`${ROOT}/notification`);
+    t = await agentOn(broker, { maxMessageBytes: 2048, inflightWindow: 8 });
+    agent = t;
+    const a = t;
+    notify(a, "order_information", { n: 1 });
+    notify(a, "order_information", { n: 2, lines: "x".repeat(9000) });
+    notify(a, "order_information", { n: 3 });
+    const c = central;
+    const whole = () => reassembled(c.on(`${ROOT}/notification`).map((m) => m.payload));
+    await c.waitFor("all three", () => whole().length >= 3);
+    expect(whole()).toEqual(committed(a));
+    expect(cursorAtBreak).toBeLessThan(2);
+    // the set went again from part 0, whole
+    const count = (
+      JSON.parse(
+        c.on(`${ROOT}/notification`).find((m) => m.payload.includes("notification_part"))?.payload ?? "{}",
+      ) as {
+        notification_part: { count: number };
+      }
+    ).notification_part.count;
+    const again = taken.lastIndexOf(0);
+    expect(again).toBeGreaterThan(0);
+    expect(taken.slice(again)).toEqual(Array.from({ length: count }, (_, i) => i));
+    const dead = a.agent.db.sqlite.prepare("SELECT count(*) AS n FROM outbox_dead").get() as { n: number };
+    expect(dead.n).toBe(0);
+    await until(
+      "everything recorded as delivered",
+      () => a.agent.services.repos.outbox.cursor() === 3,
+      15_000,
+    );
+  });
 });
