@@ -172,7 +172,7 @@ const mqttObject = z
       "notifications published and not yet acknowledged at once (lowered to the broker's Receive Maximum)",
     ),
     maxMessageBytes: count(1024, 256 * 1024 * 1024, 1024 * 1024).describe(
-      "a notification larger than this (or than the broker's maximum packet size) is moved aside, not sent",
+      "the largest MQTT message the agent publishes (or the broker's maximum packet size, if smaller): a larger notification goes out as ordered parts that central puts together (docs/mqtt.md#notifications-in-parts); at or below a broker's own payload limit",
     ),
     maxDeliveryAttempts: count(1, 1_000_000, 10).describe(
       "connections lost in a row while the same notification is unacknowledged before it is moved aside",

@@ -55,6 +55,9 @@ export const webhooksSchema = z
       .min(1)
       .optional()
       .describe("PEM CA bundle trusted for every endpoint's HTTPS (absent: the system's CAs)"),
+    maxBodyBytes: count(0, 256 * 1024 * 1024, 0).describe(
+      "the largest request body the receivers take (`0`: any, every notification in one request); a larger notification is POSTed as ordered parts the receiver puts together (docs/webhooks.md#body-size)",
+    ),
     allow: z
       .object({
         loopback: flag.default(false).describe("let endpoint URLs point at this computer (other ports)"),
@@ -71,11 +74,17 @@ export const webhooksSchema = z
     message: "retryMinMs must not exceed retryMaxMs",
     path: ["retryMinMs"],
   })
+  // a part carries a header of a few hundred bytes (docs/webhooks.md#body-size)
+  .refine((w) => w.maxBodyBytes === 0 || w.maxBodyBytes >= 1024, {
+    message: "maxBodyBytes is 0 (any) or at least 1024",
+    path: ["maxBodyBytes"],
+  })
   .default({
     timeoutMs: 15_000,
     retryMinMs: 1000,
     retryMaxMs: 3_600_000,
     horizonHours: 72,
+    maxBodyBytes: 0,
     allow: { loopback: false, linkLocal: false, plainHttp: false },
   });
 

@@ -8,9 +8,15 @@ import type { Logger } from "pino";
 import type { OutboxRepo } from "../db/outbox.repo.js";
 import { isStorage } from "../services/unit-of-work/unit-of-work.js";
 
-/** One row sent (or moved aside) on this connection; `done` once it needs nothing more. */
+/**
+ * One row sent (or moved aside) on this connection; `done` once it needs nothing more. A row sent in
+ * parts (docs/mqtt.md#notifications-in-parts) has a slot per part: `seq` is what the slot's
+ * acknowledgement delivers (the row's seq on its last part, the row before it on the others, so the row
+ * counts as delivered only with all its parts), `row` the row it belongs to.
+ */
 export interface Slot {
   seq: number;
+  row: number;
   done: boolean;
 }
 
@@ -67,9 +73,12 @@ export function createDeliveryWindow(deps: DeliveryWindowDeps) {
       slots = [];
       acked = marked = cursor;
     },
-    /** A row about to be sent (or moved aside): its slot, behind every earlier one. */
-    open(seq: number): Slot {
-      const slot: Slot = { seq, done: false };
+    /**
+     * A row about to be sent (or moved aside), or one of its parts: its slot, behind every earlier one.
+     * `seq` is what its acknowledgement delivers (below `row` for a part other than the last).
+     */
+    open(seq: number, row = seq): Slot {
+      const slot: Slot = { seq, row, done: false };
       slots.push(slot);
       return slot;
     },

@@ -3,12 +3,15 @@
  * order (outbox-read-ahead.ts) and published with QoS 1, up to `window` at once, always in order on one
  * topic; delivery is the acknowledged prefix (delivery-window.ts). A new connection starts again from the
  * oldest unacknowledged row: duplicates are possible after a reconnect (consumers dedupe on
- * `notification_id`), gaps and reordering are not. Memory is bounded by the window. A row the broker
- * will never take is moved aside (docs/mqtt.md#dead-letters).
+ * `notification_id`), gaps and reordering are not. Memory is bounded by the window. A row larger than
+ * the link takes goes out as ordered parts, delivered once every part is acknowledged
+ * (docs/mqtt.md#notifications-in-parts). A row the broker will never take is moved aside
+ * (docs/mqtt.md#dead-letters).
  */
 import type { Logger } from "pino";
 import type { OutboxRepo, PendingRow } from "../db/outbox.repo.js";
 import { isAppError } from "../domain/errors.js";
+import { splitNotification } from "../domain/notification-parts.js";
 import type { UnitOfWork } from "../services/unit-of-work/unit-of-work.js";
 import { createDeliveryWindow, type DeliveryWindow, type Slot } from "./delivery-window.js";
 import type { Link, PublishError } from "./link.js";
@@ -47,9 +50,21 @@ const PACKET_OVERHEAD = 128;
 /** Safety net for a missed wake-up, e.g. rows appended by another process on the same database. */
 const POLL_MS = 1000;
 
-/** The largest payload this link takes: the configured bound or the broker's Maximum Packet Size. */
+/**
+ * The largest payload this link takes: the configured bound or the broker's Maximum Packet Size (MQTT 5
+ * CONNACK) less the packet's header and topic, whichever is smaller (docs/mqtt.md#notifications-in-parts).
+ */
+export function effectiveMessageLimit(
+  maxMessageBytes: number,
+  maximumPacketSize: number | undefined,
+  topic: string,
+): number {
+  const packet = (maximumPacketSize ?? Number.POSITIVE_INFINITY) - PACKET_OVERHEAD - Buffer.byteLength(topic);
+  return Math.min(maxMessageBytes, packet);
+}
+
 function maxBytes(deps: PublisherDeps, l: Link): number {
-  return Math.min(deps.maxMessageBytes, (l.maximumPacketSize ?? Number.POSITIVE_INFINITY) - PACKET_OVERHEAD);
+  return effectiveMessageLimit(deps.maxMessageBytes, l.maximumPacketSize, deps.topic);
 }
 
 /** Copies the row to the dead letters and takes it out of the delivery queue, in one transaction. */
@@ -90,6 +105,18 @@ interface Relay {
   strike: { seq: number; count: number };
   /** A clean stop: nothing more is sent. */
   paused: boolean;
+  /** The row being sent in parts: the parts not yet published, and the slots of those that were. */
+  parts: Parts | undefined;
+}
+
+/** A row too large for one message, on its way in parts (docs/mqtt.md#notifications-in-parts). */
+interface Parts {
+  row: PendingRow;
+  messages: Buffer[];
+  next: number;
+  slots: Slot[];
+  /** Moved aside already (a part refused for good): the rest is not sent. */
+  aside: boolean;
 }
 
 const NO_STRIKE = { seq: 0, count: 0 } as const;
@@ -117,8 +144,16 @@ function turn(r: Relay): void {
   if (l?.up) fill(r, l);
 }
 
-function onAck(r: Relay, l: Link, slot: Slot, row: PendingRow, err: PublishError | undefined): void {
+function onAck(
+  r: Relay,
+  l: Link,
+  slot: Slot,
+  row: PendingRow,
+  err: PublishError | undefined,
+  parts?: Parts,
+): void {
   if (l !== r.link) return; // an old connection: its rows are resent on the new one
+  if (parts?.aside) return; // another part was refused for good: the row is aside, its slots done
   if (!err) {
     r.slots.acknowledged(slot);
     if (slot.seq >= r.strike.seq) r.strike = { ...NO_STRIKE };
@@ -128,6 +163,12 @@ function onAck(r: Relay, l: Link, slot: Slot, row: PendingRow, err: PublishError
       return;
     }
     slot.done = true;
+    if (parts) {
+      // the whole row is aside: its other parts need nothing more, and the rest are not sent
+      parts.aside = true;
+      for (const s of parts.slots) s.done = true;
+      if (r.parts === parts) r.parts = undefined;
+    }
   } else {
     // Refused for now (quota, server busy…) or the link broke: resend from this row after a reconnect.
     if (err.reasonCode !== undefined) l.drop(`PUBACK reason ${err.reasonCode}: ${err.message}`);
@@ -136,12 +177,34 @@ function onAck(r: Relay, l: Link, slot: Slot, row: PendingRow, err: PublishError
   schedule(r);
 }
 
-/** Sends rows until the window is full, the outbox is caught up, or the link changed. */
+/** Publishes the next part of the row being sent in parts; its last part delivers the row. */
+function sendPart(r: Relay, l: Link, p: Parts): void {
+  const i = p.next++;
+  const last = i === p.messages.length - 1;
+  const slot = r.slots.open(last ? p.row.seq : p.row.seq - 1, p.row.seq);
+  p.slots.push(slot);
+  if (last) r.parts = undefined;
+  l.publish(r.deps.topic, p.messages[i] as Buffer, false, (err) => onAck(r, l, slot, p.row, err, p));
+}
+
+/** Why a row is moved aside before it is sent, if it is: a poison row, or one no part can carry. */
+function asideBeforeSending(r: Relay, row: PendingRow, parts: Buffer[] | undefined): string | undefined {
+  if (row.seq === r.strike.seq && r.strike.count >= r.deps.maxDeliveryAttempts) return "retries_exhausted";
+  // a limit smaller than a part's header (a broker's Maximum Packet Size of a few hundred bytes)
+  if (parts !== undefined && parts.length === 0) return "too_large";
+  return undefined;
+}
+
+/** Sends rows (or parts of a row) until the window is full, the outbox is caught up, or the link changed. */
 function fill(r: Relay, l: Link): void {
   const { deps, reader, slots } = r;
   const max = limit(r, l);
   const bytes = maxBytes(deps, l);
   while (slots.size() < max && r.link === l && l.up && !r.paused) {
+    if (r.parts) {
+      sendPart(r, l, r.parts);
+      continue;
+    }
     const row = reader.next(max);
     if (!row) {
       // Caught up with the outbox: once the window is empty, nothing committed is undelivered.
@@ -149,21 +212,31 @@ function fill(r: Relay, l: Link): void {
       if (slots.size() === 0) deps.onCaughtUp();
       return;
     }
-    const slot = slots.open(row.seq);
-    const aside =
-      row.payload.length > bytes
-        ? "too_large"
-        : row.seq === r.strike.seq && r.strike.count >= deps.maxDeliveryAttempts
-          ? "retries_exhausted"
-          : undefined;
+    const messages =
+      row.payload.length > bytes ? splitNotification(row.payload, row.notificationId, bytes) : undefined;
+    const aside = asideBeforeSending(r, row, messages);
     if (aside) {
+      const slot = slots.open(row.seq);
       if (!moveAside(deps, row, aside, null)) {
         l.drop(DISK_REFUSED);
         return;
       }
       slot.done = true;
       if (aside === "retries_exhausted") r.strike = { ...NO_STRIKE };
+    } else if (messages) {
+      r.parts = { row, messages, next: 0, slots: [], aside: false };
+      deps.log.info(
+        {
+          seq: row.seq,
+          notificationId: row.notificationId,
+          bytes: row.payload.length,
+          parts: messages.length,
+          limit: bytes,
+        },
+        "mqtt: notification larger than one message; sent in parts",
+      );
     } else {
+      const slot = slots.open(row.seq);
       l.publish(deps.topic, row.payload, false, (err) => onAck(r, l, slot, row, err));
     }
   }
@@ -179,6 +252,7 @@ export function createPublisher(deps: PublisherDeps) {
     poll: undefined,
     strike: { ...NO_STRIKE },
     paused: false,
+    parts: undefined,
   };
 
   return {
@@ -190,6 +264,7 @@ export function createPublisher(deps: PublisherDeps) {
       const cursor = deps.outbox.cursor();
       r.reader.restart(cursor);
       r.slots.reset(cursor);
+      r.parts = undefined;
       if (r.poll) clearInterval(r.poll);
       r.poll = setInterval(() => schedule(r), POLL_MS);
       r.poll.unref();
@@ -199,13 +274,12 @@ export function createPublisher(deps: PublisherDeps) {
     detach(l: Link): void {
       if (r.link !== l) return;
       r.slots.flush(true);
-      const head = r.slots.oldestOpen();
+      // a row in parts is blamed as a whole (its row, not the seq its part delivers)
+      const head = r.slots.oldestOpen()?.row ?? r.parts?.row.seq;
       if (head)
-        r.strike =
-          r.strike.seq === head.seq
-            ? { seq: head.seq, count: r.strike.count + 1 }
-            : { seq: head.seq, count: 1 };
+        r.strike = r.strike.seq === head ? { seq: head, count: r.strike.count + 1 } : { seq: head, count: 1 };
       r.link = undefined;
+      r.parts = undefined;
       r.reader.clear();
       if (r.poll) clearInterval(r.poll);
       r.poll = undefined;
@@ -226,6 +300,7 @@ export function createPublisher(deps: PublisherDeps) {
       r.slots.drop();
       r.slots.reset(cursor);
       r.reader.restart(cursor);
+      r.parts = undefined;
       schedule(r);
     },
     /** New notifications were committed. */
@@ -243,7 +318,8 @@ export function createPublisher(deps: PublisherDeps) {
     },
     inFlight: () => r.slots.inFlight(),
     /** Sending a backlog right now (rows in flight or read ahead). */
-    draining: () => r.link !== undefined && (r.slots.size() > 0 || r.reader.buffered() > 0),
+    draining: () =>
+      r.link !== undefined && (r.slots.size() > 0 || r.reader.buffered() > 0 || r.parts !== undefined),
   };
 }
 

@@ -11,6 +11,7 @@
 import type { Logger } from "pino";
 import type { OutboxRepo, WebhookRow as OutboxWebhookRow } from "../db/outbox.repo.js";
 import type { WebhookRow, WebhooksRepo } from "../db/webhooks.repo.js";
+import { splitNotification } from "../domain/notification-parts.js";
 import {
   type Decision,
   decide,
@@ -18,7 +19,7 @@ import {
   type Outcome,
   type RetryPolicy,
 } from "../domain/webhook-delivery.js";
-import type { Sender } from "./sender.js";
+import type { Delivery, Sender } from "./sender.js";
 
 export interface EndpointDeliveryDeps {
   id: string;
@@ -26,6 +27,11 @@ export interface EndpointDeliveryDeps {
   outbox: Pick<OutboxRepo, "forWebhook" | "lastSeq">;
   sender: Pick<Sender, "attempt" | "abort">;
   policy: RetryPolicy;
+  /**
+   * The largest body the endpoint takes (`webhooks.maxBodyBytes`); 0: any. A larger notification is
+   * POSTed in parts, each delivered in turn (docs/webhooks.md#body-size).
+   */
+  maxBodyBytes?: number;
   now(): number;
   random?: () => number;
   log: Logger;
@@ -148,6 +154,23 @@ function createMarker(
   };
 }
 
+/**
+ * What one notification is sent as: itself, or its parts when it is larger than the endpoint's body
+ * limit (docs/webhooks.md#body-size). The cursor passes it only when every part was answered 2xx; after
+ * a stop or a crash between parts, the whole set goes again (the same `webhook-id` each).
+ */
+function requestsOf(row: OutboxWebhookRow, max: number): Delivery[] {
+  if (max <= 0 || row.payload.length <= max) return [row];
+  const parts = splitNotification(row.payload, row.notificationId, max);
+  // a limit under one part's header cannot be met: the notification goes whole, for the receiver to refuse
+  if (parts.length === 0) return [row];
+  return parts.map((payload, i) => ({
+    notificationId: `${row.notificationId}/${i}`,
+    payload,
+    part: `${i}/${parts.length}`,
+  }));
+}
+
 export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
   const { id, repo, outbox } = deps;
   let stopped = false;
@@ -193,12 +216,12 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
     warnRetry(deps.log, id, row, text, d);
   }
 
-  /** Tries one notification until delivered (true), or the endpoint is disabled or stopping (false). */
-  async function deliver(row: OutboxWebhookRow, head: HeadState): Promise<boolean> {
+  /** Tries one request until answered 2xx (true), or the endpoint is disabled or stopping (false). */
+  async function deliver(row: OutboxWebhookRow, request: Delivery, head: HeadState): Promise<boolean> {
     let h = head;
     for (;;) {
       if (stopped) return false;
-      const outcome = await deps.sender.attempt(row);
+      const outcome = await deps.sender.attempt(request);
       if (stopped) return false;
       const now = deps.now();
       const d = decide(h, outcome, now, deps.policy, deps.random);
@@ -220,8 +243,10 @@ export function createEndpointDelivery(deps: EndpointDeliveryDeps) {
   async function sendBatch(pos: Position, batch: OutboxWebhookRow[], first: HeadState): Promise<boolean> {
     let head = first;
     for (const r of batch) {
-      if (!(await deliver(r, head))) return false;
-      head = { attempts: 0, failingSince: null };
+      for (const request of requestsOf(r, deps.maxBodyBytes ?? 0)) {
+        if (!(await deliver(r, request, head))) return false;
+        head = { attempts: 0, failingSince: null };
+      }
       pos.after = r.seq;
       marker.set(r.seq, pos.replayTo);
       mark(false);

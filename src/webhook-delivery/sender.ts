@@ -29,6 +29,8 @@ export interface SenderOptions {
 export interface Delivery {
   notificationId: string;
   payload: Buffer;
+  /** `<index>/<count>` when the body is one part of a larger notification (docs/webhooks.md#body-size). */
+  part?: string;
 }
 
 /** The Standard Webhooks headers of one attempt (docs/webhooks.md#headers). */
@@ -40,6 +42,7 @@ export function webhookHeaders(signer: Webhook, d: Delivery, at: number): Record
     "webhook-id": d.notificationId,
     "webhook-timestamp": String(Math.floor(at / 1000)),
     "webhook-signature": signer.sign(d.notificationId, new Date(at), d.payload),
+    ...(d.part === undefined ? {} : { "pps-edge-part": d.part }),
   };
 }
 

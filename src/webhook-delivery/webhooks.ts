@@ -101,6 +101,7 @@ export function createWebhookDelivery(deps: WebhookDeliveryDeps) {
         maxMs: config.retryMaxMs,
         horizonMs: config.horizonHours * 3_600_000,
       },
+      maxBodyBytes: config.maxBodyBytes,
       now: deps.now,
       log,
       onDelivered: (_r, ms) => {

@@ -84,11 +84,18 @@ export async function startReceiver(secret = TEST_SECRET, tls?: ServerOptions): 
         res.writeHead(400).end();
         return;
       }
-      const env = JSON.parse(body) as { notification_id: string; notification_type: string };
+      const env = JSON.parse(body) as {
+        notification_id: string;
+        notification_type: string;
+        notification_part?: { notification_id: string };
+      };
+      // a part of a larger notification (docs/webhooks.md#body-size): its own webhook-id, its notification's seq
+      const id = env.notification_part ? String(req.headers["webhook-id"]) : env.notification_id;
+      const of = env.notification_part?.notification_id ?? env.notification_id;
       const got: Received = {
-        id: env.notification_id,
-        seq: Number(env.notification_id.split(".").pop()),
-        type: env.notification_type,
+        id,
+        seq: Number(of.split(".").pop()),
+        type: env.notification_part ? "part" : env.notification_type,
         body,
         headers: req.headers,
         at: Date.now(),

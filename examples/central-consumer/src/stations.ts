@@ -4,6 +4,7 @@
  * handed to the sink in order and then stored as the position, gaps repaired by replay page by page.
  * What it guarantees is in this folder's README ("Guarantees").
  */
+import { StationParts } from "./parts.js";
 import type { Positions } from "./positions.js";
 import type { Replayer, ReplayPage } from "./replay.js";
 import { type Notification, StationStream, type StreamOptions } from "./station-stream.js";
@@ -50,10 +51,13 @@ export interface StationsOptions {
 export class Stations {
   private readonly streams = new Map<string, StationStream>();
   private readonly repairing = new Set<string>();
+  private readonly parts: StationParts;
   private readonly totals = { delivered: 0, replayRequests: 0, replayFailures: 0, dropped: 0 };
   private stopped = false;
 
-  constructor(private readonly opts: StationsOptions) {}
+  constructor(private readonly opts: StationsOptions) {
+    this.parts = new StationParts(opts.log);
+  }
 
   /** Starts a station at its stored position (on start, or after another instance moved it on). */
   resume(station: string, delivered: number): void {
@@ -93,8 +97,13 @@ export class Stations {
     this.stopped = true;
   }
 
-  /** A notification envelope as published on the station's `notification` topic. */
-  notification(station: string, payload: string): void {
+  /**
+   * A message of the station's `notification` topic: an envelope, or a part of one, put together first
+   * (parts.ts) so that the sink gets the envelope exactly as the station committed it.
+   */
+  notification(station: string, message: string): void {
+    const payload = this.parts.take(station, message);
+    if (payload === undefined) return;
     if (this.opts.owner !== undefined) this.takeUp(station);
     let seq: number | null = null;
     try {

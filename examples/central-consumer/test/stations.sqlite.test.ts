@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { splitNotification } from "../../../src/domain/notification-parts.js";
 import { openPositions, type Positions } from "../src/positions.js";
 import type { Replayer, ReplayPage } from "../src/replay.js";
 import { DEFAULT_STREAM } from "../src/station-stream.js";
@@ -99,5 +100,45 @@ describe("replicas sharing positions (the RabbitMQ path)", () => {
     b.stationState("dc1/7", JSON.stringify({ lastNotificationSeq: 9 }));
     // b never delivered dc1/7: it does not even start following it
     expect(b.has("dc1/7")).toBe(false);
+  });
+});
+
+describe("notifications that came in parts (docs/mqtt.md#notifications-in-parts)", () => {
+  it("are put together and handed on as the station committed them, in order; a bad set is a gap", () => {
+    dir = mkdtempSync(join(tmpdir(), "central-consumer-"));
+    const handed: Delivery[] = [];
+    const logged: string[] = [];
+    const store = openPositions(join(dir, "central.db"));
+    stores.push(store);
+    const s = new Stations({
+      store,
+      sink: (batch) => handed.push(...batch),
+      replay: silent,
+      stream: DEFAULT_STREAM,
+      replayLimit: 100,
+      log: (event) => logged.push(event),
+    });
+    const big = JSON.stringify({
+      notification_type: "order_information",
+      notification_id: "dc1.7.2",
+      notification_data: { lines: Array.from({ length: 300 }, (_, n) => ({ n, sku: "ü€" })) },
+    });
+    const parts = splitNotification(Buffer.from(big), "dc1.7.2", 1024).map((p) => p.toString());
+    expect(parts.length).toBeGreaterThan(3);
+    s.notification("dc1/7", env(1));
+    for (const p of parts.slice(0, 2)) s.notification("dc1/7", p);
+    expect(handed.map((d) => d.seq)).toEqual([1]);
+    // a reconnect between parts: the station sends the whole set again
+    for (const p of parts) s.notification("dc1/7", p);
+    s.notification("dc1/7", env(3));
+    expect(handed.map((d) => d.seq)).toEqual([1, 2, 3]);
+    expect(handed[1]?.payload).toBe(big);
+    expect(logged).not.toContain("part_refused");
+    // seq 4 loses a part: refused when 5 arrives, and 5 waits for the repair of 4
+    const four = splitNotification(Buffer.from(big.replace("dc1.7.2", "dc1.7.4")), "dc1.7.4", 1024);
+    for (const p of four.slice(1)) s.notification("dc1/7", p.toString());
+    s.notification("dc1/7", env(5));
+    expect(logged).toContain("part_refused");
+    expect(handed.map((d) => d.seq)).toEqual([1, 2, 3]);
   });
 });

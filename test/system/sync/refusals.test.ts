@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SCRAPE, type TestAgent } from "../../support/agent.js";
 import { deadline } from "../../support/deadline.js";
-import { agentOn, notify, ROOT } from "../../support/sync/agent.js";
+import { agentOn, committed, notify, ROOT } from "../../support/sync/agent.js";
 import {
   freePort,
   hasMosquitto,
@@ -9,6 +9,7 @@ import {
   startMosquitto,
   type TestBroker,
 } from "../../support/sync/brokers.js";
+import { reassembled } from "../../support/sync/parts.js";
 import { type Subscriber, subscribe } from "../../support/sync/subscriber.js";
 
 const big = "x".repeat(3000);
@@ -16,6 +17,8 @@ const ids = (s: Subscriber) =>
   s
     .on(`${ROOT}/notification`)
     .map((m) => (JSON.parse(m.payload) as { notification_id: string }).notification_id);
+/** The notifications as central has them: parts put together, each once. */
+const whole = (s: Subscriber) => reassembled(s.on(`${ROOT}/notification`).map((m) => m.payload));
 const dead = (t: TestAgent) =>
   t.agent.db.sqlite.prepare("SELECT seq, reason, reason_code AS code FROM outbox_dead ORDER BY seq").all();
 
@@ -53,7 +56,7 @@ describe("a notification the broker refuses for good is moved aside and does not
   );
 
   it.skipIf(!hasMosquitto)(
-    "a message above the broker's announced maximum packet size is not sent",
+    "a message above the broker's announced maximum packet size goes out in parts, nothing moved aside",
     async () => {
       broker = await startMosquitto({ extra: ["max_packet_size 2000"] });
       sub = await subscribe(broker.url, [`${ROOT}/notification`]);
@@ -61,21 +64,26 @@ describe("a notification the broker refuses for good is moved aside and does not
       notify(t, "order_information", { n: 1 });
       notify(t, "order_information", { n: 2, big });
       notify(t, "order_information", { n: 3 });
-      await sub.waitFor("the two that fit", () => ids(sub as Subscriber).length >= 2);
-      expect(ids(sub)).toEqual(["dc1.7.1", "dc1.7.3"]);
-      expect(dead(t)).toEqual([{ seq: 2, reason: "too_large", code: null }]);
+      await sub.waitFor("all three", () => whole(sub as Subscriber).length >= 3);
+      expect(whole(sub)).toEqual(committed(t));
+      // 3 KB in parts of at most 2,000 bytes less the packet's header and topic
+      expect(sub.on(`${ROOT}/notification`).length).toBeGreaterThanOrEqual(4);
+      for (const m of sub.on(`${ROOT}/notification`)) expect(Buffer.byteLength(m.payload)).toBeLessThan(2000);
+      expect(dead(t)).toEqual([]);
     },
   );
 
-  it("a message above mqtt.maxMessageBytes is moved aside without being sent", async () => {
+  it("a message above mqtt.maxMessageBytes goes out in parts, nothing moved aside", async () => {
     broker = await startAedes();
     sub = await subscribe(broker.url, [`${ROOT}/notification`]);
     t = await agentOn(broker, { maxMessageBytes: 2048 });
     notify(t, "order_information", { n: 1, big });
     notify(t, "order_information", { n: 2 });
-    await sub.waitFor("the one that fits", () => ids(sub as Subscriber).length >= 1);
-    expect(ids(sub)).toEqual(["dc1.7.2"]);
-    expect(dead(t)).toEqual([{ seq: 1, reason: "too_large", code: null }]);
+    await sub.waitFor("both", () => whole(sub as Subscriber).length >= 2);
+    expect(whole(sub)).toEqual(committed(t));
+    for (const m of sub.on(`${ROOT}/notification`))
+      expect(Buffer.byteLength(m.payload)).toBeLessThanOrEqual(2048);
+    expect(dead(t)).toEqual([]);
   });
 
   it("a message that makes an MQTT 3.1.1 broker drop the connection is moved aside after maxDeliveryAttempts", async () => {

@@ -107,3 +107,14 @@ describe("config", () => {
     ).toEqual(["mqtt.failoverUrls.1"]);
   });
 });
+
+describe("webhooks.maxBodyBytes (docs/webhooks.md#body-size)", () => {
+  it("is 0 (any body) by default, takes a limit of at least 1,024 bytes, and names itself otherwise", () => {
+    expect(parseConfig({}).webhooks.maxBodyBytes).toBe(0);
+    expect(parseConfig({ webhooks: { maxBodyBytes: 1024 } }).webhooks.maxBodyBytes).toBe(1024);
+    for (const bad of [100, -1, 1.5, "1mb"]) {
+      const f = failure(() => parseConfig({ webhooks: { maxBodyBytes: bad } }));
+      expect([...new Set(f.paths)], String(bad)).toEqual(["webhooks.maxBodyBytes"]);
+    }
+  });
+});
