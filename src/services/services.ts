@@ -248,7 +248,12 @@ function createDoors(
 }
 
 /** The station's doors: requests, operations and the station read the same request, stock and bins. */
-function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDeps) {
+function createStationDoors(
+  repos: Repos,
+  unitOfWork: UnitOfWork,
+  sd: ServiceDeps,
+  sessionEnding: (seat: string) => void,
+) {
   const deps = {
     requests: repos.requests,
     items: repos.items,
@@ -263,6 +268,7 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     capture: sd.config.station.capture ?? DEFAULT_CAPTURE_RULES,
     devices: sd.devices ?? (() => []),
     pausedSeats: () => repos.seatControl.pausedSeats(),
+    sessionEnding,
   };
   return {
     requests: createRequestsService(deps, unitOfWork),
@@ -276,6 +282,7 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
       repo: repos.seatControl,
       station: repos.station,
       unitOfWork: unitOfWork.forStation(),
+      sessionEnding,
     }),
   };
 }
@@ -323,7 +330,7 @@ export function createServices(sd: ServiceDeps) {
     /** Whether the storage budget admits changes: the /readyz `storage_budget` check (none without one). */
     budget,
     ...doors,
-    ...createStationDoors(repos, unitOfWork, sd),
+    ...createStationDoors(repos, unitOfWork, sd, doors.shift.sessionEnding),
     /** Lifecycle part: the agent starts it after the HTTP app is built and stops it first. */
     auditConflicts: createAuditConflictWatcher({ bus, resolveConflicts: doors.audits.resolveConflicts, log }),
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */

@@ -3,8 +3,8 @@
  * operator's session from login to logout, its tally (lines, units, exceptions, idle time) from the
  * engine's committed calls, the productivity figures the screen shows, and the idle logout's timer. The
  * decisions are pure (domain/idle-logout.ts, domain/productivity.ts, domain/session-summary.ts); this
- * keeps the clock, the timer and the sessions in memory, and writes each session's summary when it
- * ends (by any path: a badge, a tap, the station API, an idle sign-out).
+ * keeps the clock, the timer and the sessions in memory, and sums each session up inside the
+ * transaction of its logout (by any path: a badge, a tap, the station API, central, an idle sign-out).
  */
 import type { Logger } from "pino";
 import { idleDecision, secondsLeft } from "../../domain/idle-logout.js";
@@ -58,7 +58,12 @@ export interface ShiftShellDeps {
   seats: readonly string[];
   /** who is logged in at the seat and since when (the station's seats table) */
   seat(name: string): { userName: string | null; loggedInAt: number | null } | undefined;
-  shift: { sessionEnded(s: SessionSummary): void; targets(): ProductivityTargets };
+  shift: {
+    sessionEnded(s: SessionSummary): void;
+    targets(): ProductivityTargets;
+    /** Sums up a session inside its logout's transaction (docs/mqtt.md#session-summaries). */
+    summarising?(fn: ((seat: string, at: number) => SessionSummary | null) | undefined): void;
+  };
   idleLogoutMs: number;
   idleWarningMs: number;
   now: () => number;
@@ -74,6 +79,10 @@ interface Shift {
   /** the sign-out time of each seat being warned */
   warnings: Map<string, number>;
   lastFigures: number;
+  /** the session summed up inside its logout's transaction, by seat: not written again when it ends */
+  summarised: Map<string, Session>;
+  /** the session being signed out for idling (already out of `sessions`), by seat */
+  idling: Map<string, Session>;
 }
 
 const NO_WORK: WorkOfInput = { lines: 0, units: 0, exceptions: [] };
@@ -84,12 +93,29 @@ const inHand = (s: SeatState | undefined): boolean =>
 function end(sh: Shift, seat: string, s: Session, at: number, by: SessionEndReason): void {
   sh.sessions.delete(seat);
   sh.warnings.delete(seat);
+  if (sh.summarised.get(seat) === s) {
+    sh.summarised.delete(seat);
+    return;
+  }
   const summary = summaryOf({ seat, operator: s.operator, startedAt: s.startedAt, tally: s.tally }, at, by);
   try {
     sh.deps.shift.sessionEnded(summary);
   } catch (err) {
     sh.deps.log.error({ err, seat, operator: s.operator }, "the session summary was not stored");
   }
+}
+
+/** The summary of the session ending at the seat, asked inside its logout's transaction; null: none. */
+function summarise(sh: Shift, seat: string, at: number): SessionSummary | null {
+  const idle = sh.idling.get(seat);
+  const s = idle ?? sh.sessions.get(seat);
+  if (!s) return null;
+  sh.summarised.set(seat, s);
+  return summaryOf(
+    { seat, operator: s.operator, startedAt: s.startedAt, tally: s.tally },
+    at,
+    idle ? "idle" : "logout",
+  );
 }
 
 /** Starts and ends sessions as the seats' operators changed, by whatever path. */
@@ -130,13 +156,17 @@ function activity(sh: Shift, seat: string, work: WorkOfInput): void {
 function signOut(sh: Shift, seat: string, s: Session, now: number): void {
   // out of the open sessions first: the logout's own change must not end it a second time
   sh.sessions.delete(seat);
+  sh.idling.set(seat, s);
   try {
     sh.deps.engine.signOut(seat);
   } catch (err) {
+    sh.idling.delete(seat);
+    sh.summarised.delete(seat);
     sh.sessions.set(seat, s);
     sh.deps.log.error({ err, seat }, "idle sign-out failed; it is tried again");
     return;
   }
+  sh.idling.delete(seat);
   sh.deps.log.info({ event: "idle_logout", seat, operator: s.operator }, "operator signed out after idling");
   sh.signedOut.set(seat, s.operator);
   end(sh, seat, s, now, "idle");
@@ -170,7 +200,15 @@ function tick(sh: Shift): boolean {
 }
 
 export function createShiftShell(deps: ShiftShellDeps) {
-  const sh: Shift = { deps, sessions: new Map(), signedOut: new Map(), warnings: new Map(), lastFigures: 0 };
+  const sh: Shift = {
+    deps,
+    sessions: new Map(),
+    signedOut: new Map(),
+    warnings: new Map(),
+    lastFigures: 0,
+    summarised: new Map(),
+    idling: new Map(),
+  };
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   const listeners = new Set<() => void>();
@@ -208,6 +246,7 @@ export function createShiftShell(deps: ShiftShellDeps) {
     start(): void {
       running = true;
       follow(sh);
+      deps.shift.summarising?.((seat, at) => (running ? summarise(sh, seat, at) : null));
       deps.engine.watch((_input, outcome) => {
         if (!running) return;
         follow(sh);
@@ -230,6 +269,7 @@ export function createShiftShell(deps: ShiftShellDeps) {
     },
     stop(): void {
       running = false;
+      deps.shift.summarising?.(undefined);
       deps.bus.off(OWNER);
       listeners.clear();
       if (timer) clearInterval(timer);
