@@ -124,6 +124,8 @@ export interface ScreenActionDeps {
    */
   reprint: ((binId: string) => Promise<boolean>) | null;
   reprintWaitMs?: number;
+  /** Lets a bin go whose closed box waits for its label (docs/station.md#bin-full-box-full). */
+  skipBox?: (binId: string) => boolean;
   user(seat: string): string | null;
   setOperatorLang(operator: string, lang: Lang | null): void;
   /**

@@ -48,6 +48,11 @@ interface ScreenPartDeps {
         failures(): ReadonlyMap<string, string>;
         reprint(orderIds: readonly string[]): Promise<boolean>;
         forget(orderIds: readonly string[]): void;
+        /** a pick+pack box closed as full, its label not printed yet (docs/station.md#bin-full-box-full) */
+        boxWaiting?(binId: string): boolean;
+        reprintBox?(binId: string): Promise<boolean>;
+        forgetBox?(binId: string): void;
+        boxFailures?(): ReadonlyMap<string, string>;
       }
     | undefined;
   now: () => number;
@@ -68,8 +73,9 @@ function simulatedSeats(deps: ScreenPartDeps): Set<string> {
 /** Why the last label of each bin's order failed, by bin. */
 function printErrors(deps: ScreenPartDeps): Record<string, string> {
   const failures = deps.labels?.failures();
-  if (!failures?.size) return {};
-  const out: Record<string, string> = {};
+  // a closed box's label that did not print holds its bin, which no longer lists the order
+  const out: Record<string, string> = Object.fromEntries(deps.labels?.boxFailures?.() ?? []);
+  if (!failures?.size) return out;
   for (const [bin, orders] of Object.entries(deps.store.orders()))
     for (const o of orders) {
       const why = failures.get(o.id);
@@ -157,6 +163,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
 
 function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated: Set<string>, log: Logger) {
   const { engine, lookup, store, labels } = deps;
+  const boxWaiting = (bin: string) => labels?.boxWaiting?.(bin) === true;
   const waitingLabel = (bin: string) => {
     const b = lookup.bins().find((x) => x.id === bin);
     return b?.state === "complete" && b.printState === "waiting"
@@ -182,7 +189,18 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
     note: (event, fields) => log.warn({ event, ...fields }, `operator screen: ${event.replace("_", " ")}`),
     completePut: (bin) => lookup.bins().find((b) => b.id === bin)?.completePut ?? null,
     reprint:
-      deps.config.printing.mode === "station" && labels ? (bin) => labels.reprint(waitingLabel(bin)) : null,
+      deps.config.printing.mode === "station" && labels
+        ? (bin) =>
+            boxWaiting(bin) && labels.reprintBox ? labels.reprintBox(bin) : labels.reprint(waitingLabel(bin))
+        : null,
+    // a closed box's label skipped: its bin is let go (docs/station.md#bin-full-box-full)
+    skipBox: (bin) => {
+      if (!boxWaiting(bin)) return false;
+      deps.services.operations.boxLabelled(bin);
+      labels?.forgetBox?.(bin);
+      publisher.changed();
+      return true;
+    },
     user: lookup.user,
     setOperatorLang: (name, lang) => {
       store.setOperatorLang(name, lang);
