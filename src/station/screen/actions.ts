@@ -56,6 +56,8 @@ export type ScreenAction = (
   | { type: "audit_begin" }
   | SeatControlAction
   | { type: "acknowledge_restart" }
+  // the seat's supervisor prompt opened for a tap (or closed: null); a badge on the seat's scanner authorises it
+  | { type: "supervisor_prompt"; pending: ScreenAction | null }
 ) &
   Versioned;
 
@@ -87,6 +89,8 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   resume: "supervise_seat",
   acknowledge: "acknowledge_message",
   acknowledge_restart: "seat_input",
+  // asking a supervisor to authorise a tap performs nothing yet: the authorised tap is held to its own operation
+  supervisor_prompt: "call_supervisor",
 };
 
 export interface ScreenActionDeps {
@@ -137,6 +141,8 @@ export interface ScreenActionDeps {
   acknowledge?: (seat: string) => boolean;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
   record(seat: string, input: { kind: "tap"; text: string; action?: string }, outcome: Outcome): void;
+  /** The seat's supervisor prompt opened or closed (supervisor-scan.ts); none: not taken. */
+  prompt?: (seat: string, tap: ScreenAction | null, caller: string | null) => Outcome;
   /** Pauses, resumes and messages (services/seat-control); none: those taps are not available. */
   control?: SeatControlTaps;
 }
@@ -238,6 +244,11 @@ export function createScreenActions(deps: ScreenActionDeps) {
 
   /** `by`: the user signed in on the screen, if any (who paused or resumed the seat). */
   function run(seat: string, a: ScreenAction, by: string | null = null): Outcome | Promise<Outcome> {
+    // the prompt's own tap changes nothing: the tap it holds is checked when a badge authorises it
+    if (a.type === "supervisor_prompt")
+      return (
+        deps.prompt?.(seat, a.pending, by) ?? refusal(seat, "not_this_step", "no supervisor prompt here")
+      );
     fresh(deps, seat, a.version);
     const paused = pausedTap(control, seat, a.type);
     if (paused) return paused;

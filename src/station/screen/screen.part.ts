@@ -14,13 +14,14 @@ import type { Services } from "../../services/services.js";
 import type { StationEngine } from "../engine.js";
 import type { ShiftShell } from "../shift/shift.shell.js";
 import type { StationTopology } from "../topology.js";
-import { createScreenActions } from "./actions.js";
+import { createScreenActions, type ScreenActionDeps } from "./actions.js";
 import { withShownImages } from "./image-policy.js";
 import { CATALOGUES, isLang } from "./messages/messages.js";
 import { createScreenPublisher, type ScreenPublisher, type ScreenStore } from "./publisher.js";
 import { screenPageRoutes } from "./routes/page.routes.js";
 import { type ScreenPort, screenRoutes } from "./routes/screen.routes.js";
 import { screenGuard } from "./routes/screen-auth.js";
+import { createSupervisorScan, type SupervisorScan } from "./supervisor-scan.js";
 
 interface ScreenPartDeps {
   engine: StationEngine;
@@ -117,7 +118,12 @@ function itemOf(deps: ScreenPartDeps, barcode: string): { sku: string; descripti
   return { sku: found.sku, description: rows.find((r) => r.sku === found.sku)?.description ?? null };
 }
 
-function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger) {
+function publisherFor(
+  deps: ScreenPartDeps,
+  simulated: Set<string>,
+  log: Logger,
+  supervisorScan: (seat: string) => ReturnType<SupervisorScan["answer"]>,
+) {
   const { hub, config, lookup, topology } = deps;
   return createScreenPublisher({
     engine: deps.engine,
@@ -139,6 +145,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       pausedSeats: deps.services.seatControl.pausedSeats,
       message: (seat) => deps.services.seatControl.openMessages().find((m) => m.seat === seat) ?? null,
       ...(deps.shift ? { productivity: deps.shift.productivity, idle: deps.shift.idle } : {}),
+      supervisorScan,
     },
     station: {
       site: config.site,
@@ -161,7 +168,13 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
   });
 }
 
-function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated: Set<string>, log: Logger) {
+function actionsFor(
+  deps: ScreenPartDeps,
+  publisher: ScreenPublisher,
+  simulated: Set<string>,
+  log: Logger,
+  prompt: NonNullable<ScreenActionDeps["prompt"]>,
+) {
   const { engine, lookup, store, labels } = deps;
   const boxWaiting = (bin: string) => labels?.boxWaiting?.(bin) === true;
   const waitingLabel = (bin: string) => {
@@ -226,6 +239,7 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
       publisher.record(seat, input, outcome);
     },
     control: deps.services.seatControl,
+    prompt,
   });
 }
 
@@ -233,15 +247,22 @@ export function createScreenPart(deps: ScreenPartDeps) {
   const log = deps.log.child({ part: "screen" });
   const seats = deps.topology.seats;
   const simulated = simulatedSeats(deps);
-  const publisher = publisherFor(deps, simulated, log);
-  const actions = actionsFor(deps, publisher, simulated, log);
-  deps.shift?.onChange(publisher.changed);
   const { auth, screenSessions: sessions } = deps.services;
   const supervisor = {
     authorise: auth.authoriseSupervisor,
     operator: deps.lookup.user,
     record: deps.services.securityLog.record,
   };
+  // a supervisor's badge on the seat's scanner, for the seat's open prompt (supervisor-scan.ts)
+  const scan: SupervisorScan = createSupervisorScan({
+    supervisor,
+    act: (seat, tap, by) => actions.run(seat, tap, by),
+    changed: () => publisher.changed(),
+    log,
+  });
+  const publisher = publisherFor(deps, simulated, log, scan.answer);
+  const actions = actionsFor(deps, publisher, simulated, log, scan.prompt);
+  deps.shift?.onChange(publisher.changed);
   const port: ScreenPort = {
     seats,
     state: publisher.state,
@@ -264,8 +285,12 @@ export function createScreenPart(deps: ScreenPartDeps) {
       if (!deps.training) sessions.ensureKeys(deps.dataDir, log, deps.config.station.kioskKeysDir);
       sessions.pruneExpired();
       publisher.start();
+      deps.engine.onSupervisorBadge(scan.badge);
     },
-    stop: publisher.stop,
+    stop: () => {
+      deps.engine.onSupervisorBadge(undefined);
+      publisher.stop();
+    },
   };
 }
 

@@ -56,12 +56,9 @@ describe("a closed box's label", () => {
     const out = await boxClosed(t, "PACK-1", "BOX-9");
     expect(out).toMatchObject({ did: "bin_closed_full", params: { bin: "1", order: "PACK-1", next: "2" } });
     // the first print loads the label code (pdf-lib, bwip-js): on a busy machine that alone takes seconds
-    await until(
-      "the box's label",
-      () => existsSync(join(labels, "BOX-9-1-PACK-1.pdf")),
-      deadline(15_000),
-      { seen: () => readdirSync(labels).join(", ") },
-    );
+    await until("the box's label", () => existsSync(join(labels, "BOX-9-1-PACK-1.pdf")), deadline(15_000), {
+      seen: () => readdirSync(labels).join(", "),
+    });
     const label = t.agent.services.picks.boxLabelData("PACK-1", "BOX-9-1", "2026-11-21T10:00:00.000Z");
     expect(label).toMatchObject({ olpn: "BOX-9-1", station: "7/1", orderNumber: "O-9" });
     expect(label?.lines).toEqual([{ product: "PK", quantity: 2 }]);

@@ -74,6 +74,7 @@ const TAPS: Record<keyof typeof SCREEN_ACTION_OPERATION, Record<string, unknown>
   resume: {},
   acknowledge: { id: 1 },
   acknowledge_restart: {},
+  supervisor_prompt: { pending: null },
 };
 
 let t: TestAgent;

@@ -463,4 +463,6 @@ export const cs: Record<MessageKey, string> = {
   "did.bin_closed_full": "Box {bin} je uzavřen jako plný: odneste ho; {order} pokračuje v boxu {next}",
   "refusal.no_free_bin": "Žádný volný box: nejdřív vyprázdněte box",
   "instead.no_free_bin": "Odneste hotový box a stiskněte jeho tlačítko, pak znovu nahlaste plný box",
+  "refusal.no_supervisor_prompt": "Karta vedoucího schvaluje jen úkon vedoucího",
+  "instead.no_supervisor_prompt": "Nejdřív klepněte na tlačítko označené Vedoucí, pak naskenujte kartu",
 };

@@ -469,4 +469,6 @@ export const de: Record<MessageKey, string> = {
   "refusal.no_free_bin": "Kein freier Behälter: zuerst einen Behälter leeren",
   "instead.no_free_bin":
     "Einen fertigen Behälter wegnehmen und seine Taste drücken, dann den Behälter erneut als voll melden",
+  "refusal.no_supervisor_prompt": "Der Ausweis der Aufsicht gibt nur eine Aktion der Aufsicht frei",
+  "instead.no_supervisor_prompt": "Zuerst die mit Aufsicht markierte Taste tippen, dann den Ausweis scannen",
 };

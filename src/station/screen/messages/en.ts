@@ -464,6 +464,8 @@ export const en = {
   "did.bin_closed_full": "Bin {bin} is closed as full: take it away; {order} continues in bin {next}",
   "refusal.no_free_bin": "No free bin: empty a bin first",
   "instead.no_free_bin": "Take a complete bin away and press its button, then report the bin full again",
+  "refusal.no_supervisor_prompt": "A supervisor's badge only authorises a supervisor's tap",
+  "instead.no_supervisor_prompt": "Tap the button marked Supervisor first, then scan the badge",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -475,4 +475,6 @@ export const es: Record<MessageKey, string> = {
   "refusal.no_free_bin": "No hay contenedor libre: vacíe primero un contenedor",
   "instead.no_free_bin":
     "Retire un contenedor terminado y pulse su botón; luego informe de nuevo contenedor lleno",
+  "refusal.no_supervisor_prompt": "La tarjeta del supervisor solo autoriza una acción del supervisor",
+  "instead.no_supervisor_prompt": "Toque primero el botón marcado Supervisor y luego escanee la tarjeta",
 };

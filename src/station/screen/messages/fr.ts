@@ -476,4 +476,6 @@ export const fr: Record<MessageKey, string> = {
   "refusal.no_free_bin": "Aucun bac libre : videz d’abord un bac",
   "instead.no_free_bin":
     "Retirez un bac terminé et appuyez sur son bouton, puis signalez de nouveau le bac plein",
+  "refusal.no_supervisor_prompt": "Le badge du responsable n'autorise qu'une action du responsable",
+  "instead.no_supervisor_prompt": "Touchez d'abord le bouton marqué Responsable, puis scannez le badge",
 };

@@ -470,4 +470,7 @@ export const pl: Record<MessageKey, string> = {
   "refusal.no_free_bin": "Brak wolnego pojemnika: najpierw opróżnij pojemnik",
   "instead.no_free_bin":
     "Zabierz gotowy pojemnik i naciśnij jego przycisk, potem zgłoś pełny pojemnik ponownie",
+  "refusal.no_supervisor_prompt": "Identyfikator kierownika zatwierdza tylko czynność kierownika",
+  "instead.no_supervisor_prompt":
+    "Najpierw dotknij przycisku oznaczonego Kierownik, potem zeskanuj identyfikator",
 };

@@ -467,4 +467,6 @@ export const tr: Record<MessageKey, string> = {
   "refusal.no_free_bin": "Boş kutu yok: önce bir kutuyu boşaltın",
   "instead.no_free_bin":
     "Tamamlanmış bir kutuyu alıp düğmesine basın, sonra kutu dolu bildirimini tekrarlayın",
+  "refusal.no_supervisor_prompt": "Sorumlu kartı yalnızca bir sorumlu işlemini onaylar",
+  "instead.no_supervisor_prompt": "Önce Sorumlu işaretli düğmeye dokunun, sonra kartı okutun",
 };

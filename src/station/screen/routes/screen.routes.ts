@@ -65,7 +65,7 @@ const version = z.number().int().min(0).optional();
 /** A supervisor's badge or PIN: it authorises this one action (docs/station.md#supervisor-at-the-seat). */
 const supervisor = supervisorCredentialSchema.optional();
 const action = <T extends z.ZodRawShape>(shape: T) => z.object({ ...shape, version, supervisor }).strict();
-export const screenActionSchema = z.discriminatedUnion("type", [
+const tapSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("login"), user: z.string().min(1).max(128) }),
   action({ type: z.literal("logout") }),
   action({ type: z.literal("confirm") }),
@@ -99,6 +99,12 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("acknowledge"), id: z.number().int().min(1) }),
   // the operator has read what a restart did to the seat's lit work (docs/station.md#after-a-restart)
   action({ type: z.literal("acknowledge_restart") }),
+]);
+export const screenActionSchema = z.discriminatedUnion("type", [
+  ...tapSchema.options,
+  // the seat's supervisor prompt is open for this tap (null: closed): a supervisor's badge scanned on
+  // the seat's scanner authorises it (docs/station.md#supervisor-at-the-seat)
+  action({ type: z.literal("supervisor_prompt"), pending: tapSchema.nullable() }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 
