@@ -57,7 +57,7 @@ export type ScreenAction = (
   | SeatControlAction
   | { type: "acknowledge_restart" }
   // the seat's supervisor prompt opened for a tap (or closed: null); a badge on the seat's scanner authorises it
-  | { type: "supervisor_prompt"; pending: ScreenAction | null }
+  | { type: "supervisor_prompt"; pending: ScreenAction | null; seen?: number | undefined }
 ) &
   Versioned;
 
@@ -142,7 +142,7 @@ export interface ScreenActionDeps {
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
   record(seat: string, input: { kind: "tap"; text: string; action?: string }, outcome: Outcome): void;
   /** The seat's supervisor prompt opened or closed (supervisor-scan.ts); none: not taken. */
-  prompt?: (seat: string, tap: ScreenAction | null, caller: string | null) => Outcome;
+  prompt?: (seat: string, tap: ScreenAction | null, caller: string | null, seen?: number) => Outcome;
   /** Pauses, resumes and messages (services/seat-control); none: those taps are not available. */
   control?: SeatControlTaps;
 }
@@ -247,7 +247,8 @@ export function createScreenActions(deps: ScreenActionDeps) {
     // the prompt's own tap changes nothing: the tap it holds is checked when a badge authorises it
     if (a.type === "supervisor_prompt")
       return (
-        deps.prompt?.(seat, a.pending, by) ?? refusal(seat, "not_this_step", "no supervisor prompt here")
+        deps.prompt?.(seat, a.pending, by, a.seen) ??
+        refusal(seat, "not_this_step", "no supervisor prompt here")
       );
     fresh(deps, seat, a.version);
     const paused = pausedTap(control, seat, a.type);

@@ -258,6 +258,7 @@ export function createScreenPart(deps: ScreenPartDeps) {
     supervisor,
     act: (seat, tap, by) => actions.run(seat, tap, by),
     changed: () => publisher.changed(),
+    version: (seat) => publisher.state(seat).version,
     log,
   });
   const publisher = publisherFor(deps, simulated, log, scan.answer);

@@ -26,6 +26,8 @@ export interface SupervisorScanDeps {
   supervisor: SupervisorPort | undefined;
   /** Carries out the authorised tap as the screen's actions do (its stale-screen check included). */
   act(seat: string, tap: ScreenAction, by: string): Outcome | Promise<Outcome>;
+  /** The seat's screen version now (the stale-tap rule). */
+  version(seat: string): number;
   /** The seat's state changed (its `supervisorScan`): push it. */
   changed(): void;
   log: Logger;
@@ -49,9 +51,15 @@ export function createSupervisorScan(deps: SupervisorScanDeps) {
       const op = SCREEN_ACTION_OPERATION[open.tap.type];
       const user = await sup.authorise({ seat, address }, { badge }, op);
       const operator = sup.operator(seat);
-      // one tap only: the prompt is used up whatever the tap's answer
+      // the stale-tap rule, before the answer changes the screen (actions.ts `fresh` says it the same)
+      const { version, ...tap } = open.tap;
+      if (version !== undefined && version < deps.version(seat))
+        throw new AppError("stale_screen", "the screen changed since this was tapped: look again");
+      // one tap only: the prompt is used up whatever the tap's answer, and closes before the tap's change
+      // reaches the screen
       prompts.delete(seat);
-      const out = await deps.act(seat, open.tap, user.username);
+      answered(seat, "ok");
+      const out = await deps.act(seat, tap, user.username);
       sup.record(
         supervisorAuthorisedEvent({
           supervisor: user.username,
@@ -64,7 +72,6 @@ export function createSupervisorScan(deps: SupervisorScanDeps) {
           address,
         }),
       );
-      answered(seat, "ok");
     } catch (err) {
       const code = isAppError(err) ? err.code : null;
       if (code === "too_many_attempts") return answered(seat, "throttled");
@@ -78,13 +85,15 @@ export function createSupervisorScan(deps: SupervisorScanDeps) {
 
   return {
     /** The seat's supervisor prompt opened for `tap` (null: closed); only a supervisor's tap is asked for. */
-    prompt(seat: string, tap: ScreenAction | null, caller: string | null): Outcome {
+    prompt(seat: string, tap: ScreenAction | null, caller: string | null, seen?: number): Outcome {
       if (tap !== null && !supervisedTaps().includes(tap.type))
         throw new AppError("validation_failed", `${tap.type} is not a supervisor's tap`, [
           { path: "pending.type", message: `not one of ${supervisedTaps().join(", ")}` },
         ]);
+      // a page that has not seen the last answer yet tells of a prompt that answer closed
+      const late = seen !== undefined && (answers.get(seat)?.n ?? 0) > seen;
       if (tap === null) prompts.delete(seat);
-      else prompts.set(seat, { tap, caller });
+      else if (!late) prompts.set(seat, { tap, caller });
       return {
         seat,
         result: "done",

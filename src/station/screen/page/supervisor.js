@@ -41,7 +41,11 @@ async function register(s) {
   const open = scanPrompt;
   if (!open) return;
   const version = s.version;
-  const res = await open.post({ type: "supervisor_prompt", pending: { ...open.body, version } });
+  const res = await open.post({
+    type: "supervisor_prompt",
+    pending: { ...open.body, version },
+    seen: open.seen,
+  });
   if (res?.ok && scanPrompt === open) open.registered = version;
 }
 

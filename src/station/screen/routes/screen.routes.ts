@@ -104,7 +104,12 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   ...tapSchema.options,
   // the seat's supervisor prompt is open for this tap (null: closed): a supervisor's badge scanned on
   // the seat's scanner authorises it (docs/station.md#supervisor-at-the-seat)
-  action({ type: z.literal("supervisor_prompt"), pending: tapSchema.nullable() }),
+  // `seen`: the last answer to a scanned badge the page has seen (`supervisorScan.n`)
+  action({
+    type: z.literal("supervisor_prompt"),
+    pending: tapSchema.nullable(),
+    seen: z.number().int().min(0).optional(),
+  }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 
