@@ -467,7 +467,6 @@ export const nl: Record<MessageKey, string> = {
   "did.bin_closed_full": "Bak {bin} is gesloten als vol: haal hem weg; {order} gaat verder in bak {next}",
   "refusal.no_free_bin": "Geen vrije bak: leeg eerst een bak",
   "instead.no_free_bin": "Haal een volle bak weg en druk op zijn knop, meld dan opnieuw bak vol",
-  "refusal.no_supervisor_prompt":
-    "De pas van de leidinggevende keurt alleen een handeling van de leidinggevende goed",
+  "refusal.no_supervisor_prompt": "De pas geldt alleen voor een handeling van de leidinggevende",
   "instead.no_supervisor_prompt": "Tik eerst op de knop gemarkeerd Leidinggevende, scan dan de pas",
 };
