@@ -14,6 +14,8 @@ export interface AgentEvents {
   heldWork: { releaseAt: number };
   /** Every request of a bin has ended (bin_complete); `pack` when a label must be printed. */
   binComplete: { binId: string; pack: boolean; requests: string[] };
+  /** A pick+pack box was closed as full: its label is printed (docs/station.md#bin-full-box-full). */
+  boxClosed: { binId: string; boxes: Array<{ externalServiceRequestId: string; olpn: string }> };
   /** A shipping label job ended, printed or failed (labels/pack-labels.ts). */
   labelJob: { externalServiceRequestId: string };
   /** An audit changed. */

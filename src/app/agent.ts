@@ -139,6 +139,8 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     bus: svc.bus,
     labelData: (id, at) => svc.picks.labelData(id, at),
     printed: (id) => svc.operations.printReady(id),
+    boxLabelData: (id, olpn, at) => svc.picks.boxLabelData(id, olpn, at),
+    boxPrinted: (bin) => svc.operations.boxLabelled(bin),
     now: f.now,
     log: f.log,
   });

@@ -29,6 +29,11 @@ export function badgeSecret(barcode: string): string | null {
   return /^[A-Za-z0-9_-]{16,128}$/.test(secret) ? secret : null;
 }
 
+/** A scanned text as it may be shown or logged: a supervisor's badge never with its secret. */
+export function shownScan(text: string): string {
+  return text.startsWith(SUPERVISOR_BADGE_PREFIX) ? `${SUPERVISOR_BADGE_PREFIX}…` : text;
+}
+
 /** The credential a supervised screen action carries: the badge scanned, or the PIN typed. */
 export const supervisorCredentialSchema = z
   .object({

@@ -11,7 +11,7 @@ import {
   filePrinter,
   type LabelPrinter,
 } from "../devices/drivers/label-printer/label-printer.js";
-import type { EventBus } from "../events.js";
+import type { AgentEvents, EventBus } from "../events.js";
 import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 import type { LabelData } from "./shipping-label.js";
 
@@ -25,6 +25,10 @@ export interface PackLabelDeps {
   labelData: (externalServiceRequestId: string, printedAt: string) => LabelData | undefined;
   /** The printer reported the job done: the bin's flow resumes (as the print_ready call would). */
   printed: (externalServiceRequestId: string) => void;
+  /** The label of a pick+pack box closed as full (its own OLPN, the units in it); none: not printed. */
+  boxLabelData?: (externalServiceRequestId: string, olpn: string, printedAt: string) => LabelData | undefined;
+  /** A closed box's labels printed: its bin may be taken away. */
+  boxPrinted?: (binId: string) => void;
   now: () => number;
   log: Logger;
 }
@@ -39,6 +43,46 @@ export function createPackLabels(deps: PackLabelDeps) {
   let stopped = false;
   /** Why the last job of an order failed, until one succeeds. */
   const failures = new Map<string, string>();
+  /** The boxes closed as full whose labels are not printed yet, by bin (docs/station.md#bin-full-box-full). */
+  const boxes = new Map<string, AgentEvents["boxClosed"]["boxes"]>();
+  /** Why the last label of a bin's closed box failed, by bin. */
+  const boxFailures = new Map<string, string>();
+
+  /** One label: rendered and sent to the printer; throws when it did not print. */
+  async function render(data: LabelData, job: string): Promise<void> {
+    // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
+    const { renderShippingLabel } = await import("./shipping-label.js");
+    const pdf = await renderShippingLabel(data, deps.media);
+    await deps.printer.print(pdf, job);
+  }
+
+  /** The labels of the boxes closed in a bin, one after another; the bin is let go once all printed. */
+  async function printBoxes(binId: string): Promise<boolean> {
+    const waiting = boxes.get(binId) ?? [];
+    const at = new Date(deps.now()).toISOString();
+    try {
+      for (const box of waiting) {
+        const data = deps.boxLabelData?.(box.externalServiceRequestId, box.olpn, at);
+        if (!data) throw new Error(`no label data for box ${box.olpn}`);
+        await render(data, `${box.olpn}-${box.externalServiceRequestId}`);
+        deps.log.info(
+          { externalServiceRequestId: box.externalServiceRequestId, olpn: box.olpn, binId },
+          "box label printed",
+        );
+      }
+      if (!stopped) deps.boxPrinted?.(binId);
+      boxes.delete(binId);
+      boxFailures.delete(binId);
+      return waiting.length > 0;
+    } catch (err) {
+      boxFailures.set(binId, err instanceof Error ? err.message : String(err));
+      deps.log.error({ err, binId }, "box label not printed; the closed box's bin waits for it");
+      return false;
+    } finally {
+      const first = waiting[0];
+      if (first) deps.bus.emit("labelJob", { externalServiceRequestId: first.externalServiceRequestId });
+    }
+  }
 
   /** Prints one order's label: true when the printer took it, false when it failed (or there is none). */
   async function printOne(id: string): Promise<boolean> {
@@ -46,10 +90,7 @@ export function createPackLabels(deps: PackLabelDeps) {
     if (!data) return false;
     let ok = false;
     try {
-      // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
-      const { renderShippingLabel } = await import("./shipping-label.js");
-      const pdf = await renderShippingLabel(data, deps.media);
-      await deps.printer.print(pdf, `${data.olpn}-${id}`);
+      await render(data, `${data.olpn}-${id}`);
       if (!stopped) deps.printed(id);
       failures.delete(id);
       ok = true;
@@ -69,6 +110,12 @@ export function createPackLabels(deps: PackLabelDeps) {
   return {
     start(): void {
       stopped = false;
+      deps.bus.on(OWNER, "boxClosed", (e) => {
+        boxes.set(e.binId, e.boxes);
+        chain = chain.then(async () => {
+          await printBoxes(e.binId);
+        });
+      });
       deps.bus.on(OWNER, "binComplete", (e) => {
         if (!e.pack) return;
         // one print job at a time, in bin order: a label printer takes jobs one by one
@@ -90,6 +137,21 @@ export function createPackLabels(deps: PackLabelDeps) {
       });
       return Promise.all(results).then((all) => all.length > 0 && all.every(Boolean));
     },
+    /** Whether a bin holds a closed box whose label is not printed yet. */
+    boxWaiting: (binId: string): boolean => boxes.has(binId),
+    /** Prints the labels of the boxes closed in a bin again (a reprint at the screen). */
+    reprintBox(binId: string): Promise<boolean> {
+      const job = chain.then(() => printBoxes(binId));
+      chain = job.then(() => {});
+      return job;
+    },
+    /** The closed box's label is skipped (its bin let go without it): nothing waits for it any more. */
+    forgetBox(binId: string): void {
+      boxes.delete(binId);
+      boxFailures.delete(binId);
+    },
+    /** Why the last label of each bin's closed box failed, by bin (cleared once it prints). */
+    boxFailures: (): ReadonlyMap<string, string> => boxFailures,
     /** Forgets why these orders' labels failed (released without a label). */
     forget(ids: readonly string[]): void {
       for (const id of ids) failures.delete(id);
@@ -111,6 +173,8 @@ export function packLabelsFor(f: {
   bus: EventBus;
   labelData: PackLabelDeps["labelData"];
   printed: PackLabelDeps["printed"];
+  boxLabelData?: PackLabelDeps["boxLabelData"];
+  boxPrinted?: PackLabelDeps["boxPrinted"];
   now: () => number;
   log: Logger;
 }): PackLabels | undefined {
@@ -129,6 +193,8 @@ export function packLabelsFor(f: {
     media: a6 ? MEDIA_A6 : MEDIA_4X6,
     labelData: f.labelData,
     printed: f.printed,
+    ...(f.boxLabelData ? { boxLabelData: f.boxLabelData } : {}),
+    ...(f.boxPrinted ? { boxPrinted: f.boxPrinted } : {}),
     now: f.now,
     log: f.log,
   });

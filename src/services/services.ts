@@ -39,7 +39,7 @@ import { createCatalogService, createItemsService } from "./catalog/catalog.serv
 import { createDeadLetters } from "./notifications/dead-letters.service.js";
 import { createNotificationsService } from "./notifications/notifications.service.js";
 import { createOperations } from "./operations/operations.service.js";
-import { labelData } from "./pick/pick.service.js";
+import { boxLabelData, labelData } from "./pick/pick.service.js";
 import { createReportsService, publicBaseUrl } from "./report/report.service.js";
 import { createRequestsService } from "./requests/requests.service.js";
 import { createScanLookup, createStationWork } from "./scan-lookup/scan-lookup.service.js";
@@ -95,6 +95,8 @@ export interface ServiceSettings {
   reports?: { keep: number; maxAgeDays: number } | undefined;
   /** The security event log's retention (docs/security.md#security-event-log); defaults when absent. */
   security?: { eventRetentionDays: number; eventMaxRows: number };
+  /** Who prints the shipping labels (docs/station.md#shipping-labels-pickpack); external when absent. */
+  printing?: { mode: string };
   /** Which webhook URLs the config allows beyond ordinary addresses (docs/webhooks.md#safety). */
   webhooks?: { allow: { loopback: boolean; linkLocal: boolean; plainHttp: boolean } };
 }
@@ -250,7 +252,12 @@ function createDoors(
 }
 
 /** The station's doors: requests, operations and the station read the same request, stock and bins. */
-function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDeps) {
+function createStationDoors(
+  repos: Repos,
+  unitOfWork: UnitOfWork,
+  sd: ServiceDeps,
+  sessionEnding: (seat: string) => void,
+) {
   const deps = {
     requests: repos.requests,
     items: repos.items,
@@ -265,19 +272,26 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     capture: sd.config.station.capture ?? DEFAULT_CAPTURE_RULES,
     devices: sd.devices ?? (() => []),
     pausedSeats: () => repos.seatControl.pausedSeats(),
+    sessionEnding,
+    stationPrinting: sd.config.printing?.mode === "station",
   };
   return {
     requests: createRequestsService(deps, unitOfWork),
     // the work at the station may use the storage budget's reserve (docs/operations.md#storage-budget)
     operations: createOperations({ deps, unitOfWork: unitOfWork.forStation(), log: sd.log }),
     station: { state: (at: number, site: string) => stationState(deps, at, site) },
-    picks: { labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt) },
+    picks: {
+      labelData: (id: string, printedAt: string) => labelData(deps, id, printedAt),
+      /** The label of a pick+pack box closed as full (docs/station.md#bin-full-box-full). */
+      boxLabelData: (id: string, olpn: string, printedAt: string) => boxLabelData(deps, id, olpn, printedAt),
+    },
     workOrder: { nextHeldRelease: (at: number) => nextHeldRelease(deps, at) },
     /** Pauses, messages and sign-outs a seat is told (docs/station.md#pausing-a-seat). */
     seatControl: createSeatControl({
       repo: repos.seatControl,
       station: repos.station,
       unitOfWork: unitOfWork.forStation(),
+      sessionEnding,
     }),
   };
 }
@@ -325,7 +339,7 @@ export function createServices(sd: ServiceDeps) {
     /** Whether the storage budget admits changes: the /readyz `storage_budget` check (none without one). */
     budget,
     ...doors,
-    ...createStationDoors(repos, unitOfWork, sd),
+    ...createStationDoors(repos, unitOfWork, sd, doors.shift.sessionEnding),
     /** Lifecycle part: the agent starts it after the HTTP app is built and stops it first. */
     auditConflicts: createAuditConflictWatcher({ bus, resolveConflicts: doors.audits.resolveConflicts, log }),
     /** Ensures the configured seats and bins exist; the mode is set only on a new database. */

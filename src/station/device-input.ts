@@ -6,6 +6,7 @@
 import type { Logger } from "pino";
 import type { DeviceEvent } from "../devices/hub.types.js";
 import { GS } from "../domain/gs1.js";
+import { shownScan } from "../domain/supervisor-credential.js";
 import type { PauseInput, StationTopology } from "./topology.js";
 
 interface Inputs<O> {
@@ -23,6 +24,9 @@ interface Inputs<O> {
 export function scannedText(e: Extract<DeviceEvent, { type: "scan" }>): string {
   return e.gs1 && !e.value.startsWith(GS) ? `${GS}${e.value}` : e.value;
 }
+
+/** A device event as logged: a supervisor's badge without its secret (docs/security.md#supervisor-credentials). */
+const logged = (e: DeviceEvent): DeviceEvent => (e.type === "scan" ? { ...e, value: shownScan(e.value) } : e);
 
 /** Returns what the engine made of the event, or null when it was not for the engine. */
 export function routeDeviceEvent<O>(
@@ -53,10 +57,10 @@ export function routeDeviceEvent<O>(
       const bin = topology.binOf(e);
       if (bin !== null) out = engine.press(bin, "sensor");
     }
-    if (out) log.debug({ event: e, outcome: out }, "station input");
+    if (out) log.debug({ event: logged(e), outcome: out }, "station input");
     return out;
   } catch (err) {
-    log.error({ err, event: e }, "station input failed");
+    log.error({ err, event: logged(e) }, "station input failed");
     return null;
   }
 }

@@ -9,6 +9,7 @@
  */
 import type { DeviceEvent } from "../devices/hub.types.js";
 import { AppError, isAppError } from "../domain/errors.js";
+import { SUPERVISOR_BADGE_PREFIX, shownScan } from "../domain/supervisor-credential.js";
 import { binPress } from "./bin-lights.js";
 import { type DebounceState, debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
@@ -16,6 +17,7 @@ import { binFullAt } from "./engine.bin-full.js";
 import { type LitState, refreshLights, signalBin, signalSeat } from "./engine.lights.js";
 import { type PauseCore, pausedRefusal, pauseInputAt } from "./engine.pause.js";
 import { keepsWork, type ShiftCore, tellWork, type WorkWatcher } from "./engine.shift.js";
+import { noPrompt, type SupervisorBadgeHandler } from "./engine.supervisor.js";
 import type { EngineDeps, EngineInput, EngineWatcher, Outcome } from "./engine.types.js";
 import { canUndoAt, rememberUndo, type UndoCore, undoAt } from "./engine.undo.js";
 import { createLightsShell } from "./lights.shell.js";
@@ -48,6 +50,8 @@ interface EngineCore extends LitState, ShiftCore, UndoCore, PauseCore {
   stepping: boolean;
   recheck: NodeJS.Immediate | undefined;
   watchers: Set<EngineWatcher>;
+  /** A supervisor's badge scanned at a seat: to the seat's open prompt (engine.supervisor.ts). */
+  supervisorBadge?: SupervisorBadgeHandler;
 }
 
 function createCore(deps: EngineDeps): EngineCore {
@@ -277,10 +281,13 @@ export function createStationEngine(deps: EngineDeps) {
 
   function scanAt(seat: string, barcode: string, source: string): Outcome {
     mustSeat(core, seat);
-    const input: EngineInput = { kind: "scan", barcode, source };
+    // a supervisor's badge is told (shown, logged) without its secret
+    const input: EngineInput = { kind: "scan", barcode: shownScan(barcode), source };
     const d = debounce(core.seen, { source, value: barcode, at: deps.now() }, deps.debounceMs);
     core.seen = d.state;
     if (d.drop) return tell(core, input, { seat, result: "debounced", calls: [] });
+    if (barcode.startsWith(SUPERVISOR_BADGE_PREFIX))
+      return core.supervisorBadge?.(seat, barcode, source) ?? tell(core, input, noPrompt(seat));
     const fixed = fixedMeaning(barcode);
     if (fixed?.kind === "exception" && fixed.code === "UNDO")
       return tell(core, { kind: "undo", source }, undoHere(core, seat));
@@ -355,6 +362,11 @@ export function createStationEngine(deps: EngineDeps) {
      */
     pauseInput: (input: PauseInput, active: boolean): Outcome => pauseInputAt(core, input, active),
 
+    /** Where a supervisor's badge scanned at a seat goes (the operator screen's supervisor prompt). */
+    onSupervisorBadge(handler: SupervisorBadgeHandler | undefined): void {
+      core.supervisorBadge = handler;
+    },
+
     /** Tell `watcher` about every input from now on (until `stop`). */
     watch(watcher: EngineWatcher): void {
       core.watchers.add(watcher);
@@ -390,6 +402,7 @@ export function createStationEngine(deps: EngineDeps) {
       deps.bus.off(OWNER);
       core.watchers.clear();
       core.workWatchers.clear();
+      core.supervisorBadge = undefined;
       if (core.recheck) clearImmediate(core.recheck);
       core.recheck = undefined;
       core.lights.stop();

@@ -179,6 +179,8 @@ export const REFUSAL_REASONS = [
   "seat_paused",
   // the only work for the scan is lit at another seat (docs/station.md#two-seats-one-station)
   "other_seat",
+  // a supervisor's badge scanned with no supervisor's prompt open at the seat (docs/station.md#supervisor-at-the-seat)
+  "no_supervisor_prompt",
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 

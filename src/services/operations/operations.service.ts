@@ -84,6 +84,8 @@ export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps)
     pick: done(records.pick),
     pickException: done(records.pickException),
     printReady: (externalId: string) => uow.run((tx) => pick.printReady(deps, externalId, tx)),
+    /** A box closed as full had its label printed (or skipped): its bin may be taken away. */
+    boxLabelled: (binId: string) => uow.run((tx) => pick.boxLabelled(deps, binId, tx)),
     /** A bin holding a staged put has its staging withdrawn (stage_cancelled); any other is a pick bin. */
     binEmptied: (binId: string) =>
       uow.run((tx) => {

@@ -58,7 +58,14 @@ export function closeBinFull(deps: PickDeps, input: BinFullInput, tx: Tx): BinFu
       { path: "ppsBinId", message: rule.message },
     ]);
   }
-  deps.station.setBin(bin.id, "complete", "none", tx.now);
+  // a pick+pack box closed gets its own label: the bin waits for it as a completed box does
+  const boxes = rule.moves.flatMap((m) => {
+    if (deps.stationPrinting !== true) return [];
+    const olpn = m.closedBins.at(-1)?.olpn;
+    return olpn === undefined ? [] : [{ externalServiceRequestId: m.order, olpn }];
+  });
+  deps.station.setBin(bin.id, "complete", boxes.length ? "waiting" : "none", tx.now);
+  if (boxes.length) tx.announce("boxClosed", { binId: bin.id, boxes });
   for (const move of rule.moves) {
     const row = rows.find((r) => r.externalId === move.order);
     if (!row) continue;

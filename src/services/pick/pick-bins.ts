@@ -84,7 +84,7 @@ function packedProducts(deps: PickDeps, requestId: number) {
 }
 
 /** An item as a packer reads it: its `product_sku`, then its other identifying values. */
-function productText(values: Record<string, unknown>): string {
+export function productText(values: Record<string, unknown>): string {
   const { product_sku: sku, ...rest } = values;
   return [sku, ...Object.values(rest)].map(String).join(" ");
 }

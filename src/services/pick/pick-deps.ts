@@ -20,6 +20,8 @@ export interface PickDeps extends RequestContext {
   pick: PickLimits & { packAttributes: readonly PackAttribute[] };
   /** Which items need a serial, lot or expiry captured at a pick, and their names in actuals (docs/capture.md). */
   capture: CaptureRules;
+  /** The agent prints the labels (`printing.mode: station`): a pick+pack box closed as full waits for its own. */
+  stationPrinting?: boolean;
 }
 
 /** A stored line as the pick-line machine sees it. */

@@ -12,6 +12,7 @@
 
 export { type BinFullOutcome, closeBinFull } from "./pick-bin-full.js";
 export { emptyBin, labelData, printReady } from "./pick-bins.js";
+export { boxLabelData, boxLabelled } from "./pick-box-label.js";
 export { captureKindsOf } from "./pick-capture.js";
 export { cancelPick, modifyPick } from "./pick-change.js";
 export { createPick, planPick } from "./pick-create.js";

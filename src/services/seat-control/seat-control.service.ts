@@ -21,6 +21,8 @@ export interface SeatControlDeps {
   repo: SeatControlRepo;
   station: Pick<StationRepo, "seat" | "login">;
   unitOfWork: UnitOfWork;
+  /** In the sign-out's transaction: the ending session summed up with it (docs/mqtt.md#session-summaries). */
+  sessionEnding?: (seat: string) => void;
 }
 
 /** A seat's pause as the callers answer it. */
@@ -41,7 +43,7 @@ const view = (seat: string, sources: readonly PauseSource[]): SeatPauseView => (
   })),
 });
 
-export function createSeatControl({ repo, station, unitOfWork: uow }: SeatControlDeps) {
+export function createSeatControl({ repo, station, unitOfWork: uow, sessionEnding }: SeatControlDeps) {
   function mustSeat(seat: string): void {
     if (!station.seat(seat))
       throw new AppError("not_found", `no seat '${seat}'`, [{ path: "seat", message: "unknown seat" }]);
@@ -151,6 +153,7 @@ export function createSeatControl({ repo, station, unitOfWork: uow }: SeatContro
           throw new AppError("invalid_state", `no operator is logged in at seat '${seat}'`, [
             { path: "seat", message: "nobody logged in" },
           ]);
+        sessionEnding?.(seat);
         station.login(seat, null, null);
         tx.announce("station", {});
         return { seat, operator };

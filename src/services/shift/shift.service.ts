@@ -22,7 +22,11 @@ export interface ShiftDeps {
   configured: { linesPerHour: number; unitsPerHour: number };
 }
 
+/** The summary of the session ending at the seat now (the station's shift keeps the tally), or null. */
+export type SessionSummariser = (seat: string, at: number) => SessionSummary | null;
+
 export function createShiftService({ repo, unitOfWork: uow, configured }: ShiftDeps) {
+  let summarise: SessionSummariser | undefined;
   // read once, then kept with every change: the screen asks on every push
   let set: SetTargets | undefined;
   const current = (): SetTargets => {
@@ -52,6 +56,24 @@ export function createShiftService({ repo, unitOfWork: uow, configured }: ShiftD
     openSession(seat: string, operator: string, loggedInAt: number | null): OpenSession | null {
       const o = repo.openSession(seat);
       return o && loggedInAt !== null && o.operator === operator && o.loggedInAt === loggedInAt ? o : null;
+    },
+    /** Who sums up a session as it ends (the station's shift, once it runs). */
+    summarising(fn: SessionSummariser | undefined): void {
+      summarise = fn;
+    },
+    /**
+     * Inside a logout's transaction (any path: a badge, a tap, the station API, central's sign-out, an
+     * idle sign-out): the ending session's summary joins it as a savepoint, so a logout never commits
+     * without its summary nor a summary without its logout (docs/mqtt.md#session-summaries).
+     */
+    sessionEnding(seat: string): void {
+      uow.run((tx) => {
+        const summary = summarise?.(seat, tx.now);
+        if (!summary) return;
+        repo.insert(summary);
+        repo.dropOpenSession(summary.seat);
+        tx.notify("session_summary", sessionNotification(summary));
+      });
     },
     /** The targets in effect now. */
     targets(): ProductivityTargets {

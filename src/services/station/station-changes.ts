@@ -44,7 +44,7 @@ export function login(deps: StationDeps, name: string, user: string, tx: Tx): vo
 }
 
 export function logout(deps: StationDeps, name: string, tx: Tx): void {
-  mustSeat(deps, name);
+  if (mustSeat(deps, name).userName !== null) deps.sessionEnding?.(name);
   deps.station.login(name, null, null);
   tx.announce("station", {});
 }

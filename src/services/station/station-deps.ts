@@ -11,4 +11,6 @@ export interface StationDeps extends PickDeps {
   devices: () => readonly unknown[];
   /** The seats a pause holds (docs/station.md#pausing-a-seat): shown with each seat; none when absent. */
   pausedSeats?: () => ReadonlySet<string>;
+  /** In a logout's transaction: the ending session summed up with it (docs/mqtt.md#session-summaries). */
+  sessionEnding?: (seat: string) => void;
 }

@@ -59,6 +59,8 @@ export type ScreenAction = (
   // training from the screen (docs/station.md#training): enter or leave it, start it over
   | { type: "training"; training: boolean }
   | { type: "training_reset" }
+  // the seat's supervisor prompt opened for a tap (or closed: null); a badge on the seat's scanner authorises it
+  | { type: "supervisor_prompt"; pending: ScreenAction | null; seen?: number | undefined }
 ) &
   Versioned;
 
@@ -93,6 +95,8 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   // a supervisor puts the seat in or out of training, or starts it over (as the admin's HTTP routes)
   training: "set_training",
   training_reset: "reset_training",
+  // asking a supervisor to authorise a tap performs nothing yet: the authorised tap is held to its own operation
+  supervisor_prompt: "call_supervisor",
 };
 
 export interface ScreenActionDeps {
@@ -130,6 +134,8 @@ export interface ScreenActionDeps {
    */
   reprint: ((binId: string) => Promise<boolean>) | null;
   reprintWaitMs?: number;
+  /** Lets a bin go whose closed box waits for its label (docs/station.md#bin-full-box-full). */
+  skipBox?: (binId: string) => boolean;
   user(seat: string): string | null;
   setOperatorLang(operator: string, lang: Lang | null): void;
   /**
@@ -141,6 +147,8 @@ export interface ScreenActionDeps {
   acknowledge?: (seat: string) => boolean;
   /** Records a station operation's outcome as the seat's last event and pushes the screen. */
   record(seat: string, input: { kind: "tap"; text: string; action?: string }, outcome: Outcome): void;
+  /** The seat's supervisor prompt opened or closed (supervisor-scan.ts); none: not taken. */
+  prompt?: (seat: string, tap: ScreenAction | null, caller: string | null, seen?: number) => Outcome;
   /** Pauses, resumes and messages (services/seat-control); none: those taps are not available. */
   control?: SeatControlTaps;
 }
@@ -242,6 +250,12 @@ export function createScreenActions(deps: ScreenActionDeps) {
 
   /** `by`: the user signed in on the screen, if any (who paused or resumed the seat). */
   function run(seat: string, a: ScreenAction, by: string | null = null): Outcome | Promise<Outcome> {
+    // the prompt's own tap changes nothing: the tap it holds is checked when a badge authorises it
+    if (a.type === "supervisor_prompt")
+      return (
+        deps.prompt?.(seat, a.pending, by, a.seen) ??
+        refusal(seat, "not_this_step", "no supervisor prompt here")
+      );
     fresh(deps, seat, a.version);
     const paused = pausedTap(control, seat, a.type);
     if (paused) return paused;

@@ -20,6 +20,8 @@ export interface LabelTapDeps {
   note(event: string, fields: Record<string, unknown>): void;
   reprint: ((binId: string) => Promise<boolean>) | null;
   reprintWaitMs?: number;
+  /** Lets a bin go whose closed box waits for its label (none waits: false). */
+  skipBox?: (binId: string) => boolean;
   user(seat: string): string | null;
   record(seat: string, input: { kind: "tap"; text: string; action?: string }, outcome: Outcome): void;
 }
@@ -43,6 +45,10 @@ async function printResult(job: Promise<boolean>, wait: number): Promise<PrintRe
 export function skipLabel(deps: LabelTapDeps, operation: OperationTap, seat: string, bin: string): Outcome {
   return operation(seat, bin, "label_skipped", () => {
     const orders = deps.waitingLabel(bin);
+    if (!orders.length && deps.skipBox?.(bin)) {
+      deps.note("label_skipped", { seat, operator: deps.user(seat), bin, orders });
+      return;
+    }
     if (!orders.length) throw new AppError("invalid_state", `bin ${bin} does not wait for a label`);
     for (const id of orders) deps.ops.printReady(id);
     deps.forgetLabels(orders);

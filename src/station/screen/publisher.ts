@@ -26,6 +26,7 @@ import { nextPick } from "./state/operator.js";
 import { seatWork } from "./state/seat-work.js";
 import { deriveScreen } from "./state/state.js";
 import type { CentralLink } from "./state/station-types.js";
+import type { SupervisorScanAnswer } from "./state/supervisor-types.js";
 import type { BinOrder, IdleNotice, Lang, LastEvent, ScreenState, SeatRefusal } from "./state/types.js";
 import { nextVersion, type Versioned } from "./state/version.js";
 import { createStationStates, type StationStates } from "./station-states.js";
@@ -92,6 +93,8 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   /** The seat's productivity figures and idle warning (station/shift/shift.shell.ts); none: not shown. */
   productivity?(seat: string): Productivity | null;
   idle?(seat: string): IdleNotice | null;
+  /** The last answer to a supervisor's badge scanned at the seat (supervisor-scan.ts). */
+  supervisorScan?(seat: string): { n: number; answer: SupervisorScanAnswer } | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -213,6 +216,7 @@ function seatScreen(
     restart: reads.lostWork?.().find((l) => l.seat === seat)?.work ?? null,
     productivity: reads.productivity?.(seat) ?? null,
     idle: reads.idle?.(seat) ?? null,
+    supervisorScan: reads.supervisorScan?.(seat) ?? null,
   });
 }
 

@@ -14,7 +14,7 @@ import type { Services } from "../../services/services.js";
 import type { StationEngine } from "../engine.js";
 import type { ShiftShell } from "../shift/shift.shell.js";
 import type { StationTopology } from "../topology.js";
-import { createScreenActions } from "./actions.js";
+import { createScreenActions, type ScreenActionDeps } from "./actions.js";
 import { withShownImages } from "./image-policy.js";
 import { CATALOGUES, isLang } from "./messages/messages.js";
 import { createScreenPublisher, type ScreenPublisher, type ScreenStore } from "./publisher.js";
@@ -22,6 +22,7 @@ import { screenPageRoutes } from "./routes/page.routes.js";
 import { type ScreenPort, screenRoutes } from "./routes/screen.routes.js";
 import { screenGuard } from "./routes/screen-auth.js";
 import type { CentralLink } from "./state/station-types.js";
+import { createSupervisorScan, type SupervisorScan } from "./supervisor-scan.js";
 
 interface ScreenPartDeps {
   engine: StationEngine;
@@ -49,6 +50,11 @@ interface ScreenPartDeps {
         failures(): ReadonlyMap<string, string>;
         reprint(orderIds: readonly string[]): Promise<boolean>;
         forget(orderIds: readonly string[]): void;
+        /** a pick+pack box closed as full, its label not printed yet (docs/station.md#bin-full-box-full) */
+        boxWaiting?(binId: string): boolean;
+        reprintBox?(binId: string): Promise<boolean>;
+        forgetBox?(binId: string): void;
+        boxFailures?(): ReadonlyMap<string, string>;
       }
     | undefined;
   now: () => number;
@@ -69,8 +75,9 @@ function simulatedSeats(deps: ScreenPartDeps): Set<string> {
 /** Why the last label of each bin's order failed, by bin. */
 function printErrors(deps: ScreenPartDeps): Record<string, string> {
   const failures = deps.labels?.failures();
-  if (!failures?.size) return {};
-  const out: Record<string, string> = {};
+  // a closed box's label that did not print holds its bin, which no longer lists the order
+  const out: Record<string, string> = Object.fromEntries(deps.labels?.boxFailures?.() ?? []);
+  if (!failures?.size) return out;
   for (const [bin, orders] of Object.entries(deps.store.orders()))
     for (const o of orders) {
       const why = failures.get(o.id);
@@ -112,7 +119,12 @@ function itemOf(deps: ScreenPartDeps, barcode: string): { sku: string; descripti
   return { sku: found.sku, description: rows.find((r) => r.sku === found.sku)?.description ?? null };
 }
 
-function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger) {
+function publisherFor(
+  deps: ScreenPartDeps,
+  simulated: Set<string>,
+  log: Logger,
+  supervisorScan: (seat: string) => ReturnType<SupervisorScan["answer"]>,
+) {
   const { hub, config, lookup, topology } = deps;
   return createScreenPublisher({
     engine: deps.engine,
@@ -134,6 +146,7 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
       pausedSeats: deps.services.seatControl.pausedSeats,
       message: (seat) => deps.services.seatControl.openMessages().find((m) => m.seat === seat) ?? null,
       ...(deps.shift ? { productivity: deps.shift.productivity, idle: deps.shift.idle } : {}),
+      supervisorScan,
     },
     station: {
       site: config.site,
@@ -156,8 +169,15 @@ function publisherFor(deps: ScreenPartDeps, simulated: Set<string>, log: Logger)
   });
 }
 
-function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated: Set<string>, log: Logger) {
+function actionsFor(
+  deps: ScreenPartDeps,
+  publisher: ScreenPublisher,
+  simulated: Set<string>,
+  log: Logger,
+  prompt: NonNullable<ScreenActionDeps["prompt"]>,
+) {
   const { engine, lookup, store, labels } = deps;
+  const boxWaiting = (bin: string) => labels?.boxWaiting?.(bin) === true;
   const waitingLabel = (bin: string) => {
     const b = lookup.bins().find((x) => x.id === bin);
     return b?.state === "complete" && b.printState === "waiting"
@@ -183,7 +203,18 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
     note: (event, fields) => log.warn({ event, ...fields }, `operator screen: ${event.replace("_", " ")}`),
     completePut: (bin) => lookup.bins().find((b) => b.id === bin)?.completePut ?? null,
     reprint:
-      deps.config.printing.mode === "station" && labels ? (bin) => labels.reprint(waitingLabel(bin)) : null,
+      deps.config.printing.mode === "station" && labels
+        ? (bin) =>
+            boxWaiting(bin) && labels.reprintBox ? labels.reprintBox(bin) : labels.reprint(waitingLabel(bin))
+        : null,
+    // a closed box's label skipped: its bin is let go (docs/station.md#bin-full-box-full)
+    skipBox: (bin) => {
+      if (!boxWaiting(bin)) return false;
+      deps.services.operations.boxLabelled(bin);
+      labels?.forgetBox?.(bin);
+      publisher.changed();
+      return true;
+    },
     user: lookup.user,
     setOperatorLang: (name, lang) => {
       store.setOperatorLang(name, lang);
@@ -209,6 +240,7 @@ function actionsFor(deps: ScreenPartDeps, publisher: ScreenPublisher, simulated:
       publisher.record(seat, input, outcome);
     },
     control: deps.services.seatControl,
+    prompt,
   });
 }
 
@@ -216,15 +248,23 @@ export function createScreenPart(deps: ScreenPartDeps) {
   const log = deps.log.child({ part: "screen" });
   const seats = deps.topology.seats;
   const simulated = simulatedSeats(deps);
-  const publisher = publisherFor(deps, simulated, log);
-  const actions = actionsFor(deps, publisher, simulated, log);
-  deps.shift?.onChange(publisher.changed);
   const { auth, screenSessions: sessions } = deps.services;
   const supervisor = {
     authorise: auth.authoriseSupervisor,
     operator: deps.lookup.user,
     record: deps.services.securityLog.record,
   };
+  // a supervisor's badge on the seat's scanner, for the seat's open prompt (supervisor-scan.ts)
+  const scan: SupervisorScan = createSupervisorScan({
+    supervisor,
+    act: (seat, tap, by) => actions.run(seat, tap, by),
+    changed: () => publisher.changed(),
+    version: (seat) => publisher.state(seat).version,
+    log,
+  });
+  const publisher = publisherFor(deps, simulated, log, scan.answer);
+  const actions = actionsFor(deps, publisher, simulated, log, scan.prompt);
+  deps.shift?.onChange(publisher.changed);
   const port: ScreenPort = {
     seats,
     state: publisher.state,
@@ -247,8 +287,12 @@ export function createScreenPart(deps: ScreenPartDeps) {
       if (!deps.training) sessions.ensureKeys(deps.dataDir, log, deps.config.station.kioskKeysDir);
       sessions.pruneExpired();
       publisher.start();
+      deps.engine.onSupervisorBadge(scan.badge);
     },
-    stop: publisher.stop,
+    stop: () => {
+      deps.engine.onSupervisorBadge(undefined);
+      publisher.stop();
+    },
   };
 }
 

@@ -3,8 +3,8 @@
  * operator's session from login to logout, its tally (lines, units, exceptions, idle time) from the
  * engine's committed calls, the productivity figures the screen shows, and the idle logout's timer. The
  * decisions are pure (domain/idle-logout.ts, domain/productivity.ts, domain/session-summary.ts); this
- * keeps the clock, the timer and the sessions in memory, and writes each session's summary when it
- * ends (by any path: a badge, a tap, the station API, an idle sign-out).
+ * keeps the clock, the timer and the sessions in memory, and sums each session up inside the
+ * transaction of its logout (by any path: a badge, a tap, the station API, central, an idle sign-out).
  */
 import type { Logger } from "pino";
 import { idleDecision, secondsLeft } from "../../domain/idle-logout.js";
@@ -66,6 +66,8 @@ export interface ShiftShellDeps {
     sessionWorked(latest: () => OpenSession | null): Promise<void>;
     /** the tally kept for this login of the seat, or null */
     openSession(seat: string, operator: string, loggedInAt: number | null): OpenSession | null;
+    /** Sums up a session inside its logout's transaction (docs/mqtt.md#session-summaries). */
+    summarising?(fn: ((seat: string, at: number) => SessionSummary | null) | undefined): void;
   };
   idleLogoutMs: number;
   idleWarningMs: number;
@@ -84,6 +86,10 @@ interface Shift {
   lastFigures: number;
   /** the tally of each seat whose write waits for its commit */
   unkept: Map<string, OpenSession>;
+  /** the session summed up inside its logout's transaction, by seat: not written again when it ends */
+  summarised: Map<string, Session>;
+  /** the session being signed out for idling (already out of `sessions`), by seat */
+  idling: Map<string, Session>;
 }
 
 const NO_WORK: WorkOfInput = { lines: 0, units: 0, exceptions: [] };
@@ -94,6 +100,12 @@ const inHand = (s: SeatState | undefined): boolean =>
 function end(sh: Shift, seat: string, s: Session, at: number, by: SessionEndReason): void {
   sh.sessions.delete(seat);
   sh.warnings.delete(seat);
+  // a tally write still waiting finds nothing: the session's row goes with its summary
+  sh.unkept.delete(seat);
+  if (sh.summarised.get(seat) === s) {
+    sh.summarised.delete(seat);
+    return;
+  }
   const summary = summaryOf({ seat, operator: s.operator, startedAt: s.startedAt, tally: s.tally }, at, by);
   try {
     sh.deps.shift.sessionEnded(summary);
@@ -149,6 +161,19 @@ function keep(sh: Shift, seat: string, s: Session): void {
   });
 }
 
+/** The summary of the session ending at the seat, asked inside its logout's transaction; null: none. */
+function summarise(sh: Shift, seat: string, at: number): SessionSummary | null {
+  const idle = sh.idling.get(seat);
+  const s = idle ?? sh.sessions.get(seat);
+  if (!s) return null;
+  sh.summarised.set(seat, s);
+  return summaryOf(
+    { seat, operator: s.operator, startedAt: s.startedAt, tally: s.tally },
+    at,
+    idle ? "idle" : "logout",
+  );
+}
+
 /** Starts and ends sessions as the seats' operators changed, by whatever path. */
 function follow(sh: Shift): void {
   const now = sh.deps.now();
@@ -180,13 +205,17 @@ function activity(sh: Shift, seat: string, work: WorkOfInput): void {
 function signOut(sh: Shift, seat: string, s: Session, now: number): void {
   // out of the open sessions first: the logout's own change must not end it a second time
   sh.sessions.delete(seat);
+  sh.idling.set(seat, s);
   try {
     sh.deps.engine.signOut(seat);
   } catch (err) {
+    sh.idling.delete(seat);
+    sh.summarised.delete(seat);
     sh.sessions.set(seat, s);
     sh.deps.log.error({ err, seat }, "idle sign-out failed; it is tried again");
     return;
   }
+  sh.idling.delete(seat);
   sh.deps.log.info({ event: "idle_logout", seat, operator: s.operator }, "operator signed out after idling");
   sh.signedOut.set(seat, s.operator);
   end(sh, seat, s, now, "idle");
@@ -227,6 +256,8 @@ export function createShiftShell(deps: ShiftShellDeps) {
     warnings: new Map(),
     lastFigures: 0,
     unkept: new Map(),
+    summarised: new Map(),
+    idling: new Map(),
   };
   let timer: NodeJS.Timeout | undefined;
   let running = false;
@@ -265,6 +296,7 @@ export function createShiftShell(deps: ShiftShellDeps) {
     start(): void {
       running = true;
       follow(sh);
+      deps.shift.summarising?.((seat, at) => (running ? summarise(sh, seat, at) : null));
       deps.engine.watch((_input, outcome) => {
         if (!running) return;
         follow(sh);
@@ -287,6 +319,7 @@ export function createShiftShell(deps: ShiftShellDeps) {
     },
     stop(): void {
       running = false;
+      deps.shift.summarising?.(undefined);
       deps.bus.off(OWNER);
       listeners.clear();
       if (timer) clearInterval(timer);

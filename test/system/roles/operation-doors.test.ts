@@ -78,6 +78,7 @@ const TAPS: Record<keyof typeof SCREEN_ACTION_OPERATION, Record<string, unknown>
   acknowledge_restart: {},
   training: { training: false },
   training_reset: {},
+  supervisor_prompt: { pending: null },
 };
 
 let t: TestAgent;

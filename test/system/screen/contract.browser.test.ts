@@ -234,8 +234,10 @@ describe("operator screen: the agent's new state members", { timeout: deadline(6
 
   it("a mode switch tapped on the station box's display is a supervisor's: it asks for one, closed it changes nothing", async () => {
     await expect.poll(() => button("Switch to Put Supervisor").count()).toBe(1);
-    const sent: string[] = [];
-    const watch = (r: { url(): string }) => sent.push(r.url());
+    const sent: Array<{ type: string; pending?: { type: string } | null }> = [];
+    const watch = (r: { url(): string; postDataJSON(): unknown }) => {
+      if (r.url().endsWith("/screen/actions")) sent.push(r.postDataJSON() as (typeof sent)[number]);
+    };
     page.on("request", watch);
     await button("Switch to Put Supervisor").click();
     const dialog = page.getByRole("dialog", { name: "Supervisor: Switch to Put" });
@@ -244,8 +246,11 @@ describe("operator screen: the agent's new state members", { timeout: deadline(6
     await dialog.getByRole("button", { name: "Close" }).click();
     await dialog.waitFor({ state: "hidden" });
     page.off("request", watch);
-    // nothing was sent (no 403 to answer), the mode stays
-    expect(sent.filter((u) => u.endsWith("/screen/actions"))).toEqual([]);
+    // no tap was sent (no 403 to answer): only the prompt, opened for the switch and closed, was told to
+    // the agent (a badge on the seat's scanner authorises it meanwhile); the mode stays
+    await expect.poll(() => sent.at(-1)?.pending).toBeNull();
+    expect(sent.every((b) => b.type === "supervisor_prompt")).toBe(true);
+    expect(sent[0]?.pending).toMatchObject({ type: "mode", mode: "put" });
     await text(page.locator("#mode"), "Pick");
   });
 
@@ -288,7 +293,12 @@ describe("operator screen: the agent's new state members", { timeout: deadline(6
       await expectLayout(page, "a failed label");
     });
     await rig.shot(page, "printer-failed");
-    const posted = page.waitForRequest((r) => r.url().endsWith("/screen/actions") && r.method() === "POST");
+    const posted = page.waitForRequest(
+      (r) =>
+        r.url().endsWith("/screen/actions") &&
+        r.method() === "POST" &&
+        (r.postDataJSON() as { type: string }).type === "skip_label",
+    );
     // skipping a label is a supervisor's: the supervisor's PIN goes with the tap
     await notice.getByRole("button", { name: "Skip label Supervisor" }).click();
     const dialog = page.getByRole("dialog", { name: "Supervisor: Skip label" });

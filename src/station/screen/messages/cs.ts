@@ -472,4 +472,6 @@ export const cs: Record<MessageKey, string> = {
   "ui.training_enter": "Zahájit školení",
   "ui.training_leave": "Ukončit školení",
   "ui.training_reset": "Začít školení znovu",
+  "refusal.no_supervisor_prompt": "Karta vedoucího schvaluje jen úkon vedoucího",
+  "instead.no_supervisor_prompt": "Nejdřív klepněte na tlačítko označené Vedoucí, pak naskenujte kartu",
 };

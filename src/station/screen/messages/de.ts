@@ -478,4 +478,6 @@ export const de: Record<MessageKey, string> = {
   "ui.training_enter": "Schulung beginnen",
   "ui.training_leave": "Schulung beenden",
   "ui.training_reset": "Schulung neu beginnen",
+  "refusal.no_supervisor_prompt": "Der Ausweis der Aufsicht gibt nur eine Aktion der Aufsicht frei",
+  "instead.no_supervisor_prompt": "Zuerst die mit Aufsicht markierte Taste tippen, dann den Ausweis scannen",
 };

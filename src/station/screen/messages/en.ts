@@ -473,6 +473,8 @@ export const en = {
   "ui.training_enter": "Start training",
   "ui.training_leave": "Leave training",
   "ui.training_reset": "Start training over",
+  "refusal.no_supervisor_prompt": "A supervisor's badge only authorises a supervisor's tap",
+  "instead.no_supervisor_prompt": "Tap the button marked Supervisor first, then scan the badge",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -484,4 +484,6 @@ export const es: Record<MessageKey, string> = {
   "ui.training_enter": "Empezar la formación",
   "ui.training_leave": "Salir de la formación",
   "ui.training_reset": "Empezar la formación de nuevo",
+  "refusal.no_supervisor_prompt": "La tarjeta del supervisor solo autoriza una acción del supervisor",
+  "instead.no_supervisor_prompt": "Toque primero el botón marcado Supervisor y luego escanee la tarjeta",
 };

@@ -485,4 +485,6 @@ export const fr: Record<MessageKey, string> = {
   "ui.training_enter": "Commencer la formation",
   "ui.training_leave": "Quitter la formation",
   "ui.training_reset": "Recommencer la formation",
+  "refusal.no_supervisor_prompt": "Le badge du responsable n'autorise qu'une action du responsable",
+  "instead.no_supervisor_prompt": "Touchez d'abord le bouton marqué Responsable, puis scannez le badge",
 };

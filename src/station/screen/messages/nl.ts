@@ -476,4 +476,6 @@ export const nl: Record<MessageKey, string> = {
   "ui.training_enter": "Training starten",
   "ui.training_leave": "Training verlaten",
   "ui.training_reset": "Training opnieuw beginnen",
+  "refusal.no_supervisor_prompt": "De pas geldt alleen voor een handeling van de leidinggevende",
+  "instead.no_supervisor_prompt": "Tik eerst op de knop gemarkeerd Leidinggevende, scan dan de pas",
 };

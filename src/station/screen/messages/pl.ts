@@ -479,4 +479,7 @@ export const pl: Record<MessageKey, string> = {
   "ui.training_enter": "Rozpocznij szkolenie",
   "ui.training_leave": "Zakończ szkolenie",
   "ui.training_reset": "Zacznij szkolenie od nowa",
+  "refusal.no_supervisor_prompt": "Identyfikator kierownika zatwierdza tylko czynność kierownika",
+  "instead.no_supervisor_prompt":
+    "Najpierw dotknij przycisku oznaczonego Kierownik, potem zeskanuj identyfikator",
 };

@@ -476,4 +476,6 @@ export const tr: Record<MessageKey, string> = {
   "ui.training_enter": "Eğitimi başlat",
   "ui.training_leave": "Eğitimden çık",
   "ui.training_reset": "Eğitime baştan başla",
+  "refusal.no_supervisor_prompt": "Sorumlu kartı yalnızca bir sorumlu işlemini onaylar",
+  "instead.no_supervisor_prompt": "Önce Sorumlu işaretli düğmeye dokunun, sonra kartı okutun",
 };

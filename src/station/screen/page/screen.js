@@ -11,7 +11,7 @@ import { closeNumpad, openNumpad } from "./numpad.js";
 import { keepInView, render } from "./render.js";
 import { renderSeatControl } from "./seat-control.js";
 import { play, unlock } from "./sound.js";
-import { supervisedTap } from "./supervisor.js";
+import { supervisedTap, supervisorSeen } from "./supervisor.js";
 import { closeProblems, confirmException, openProblems } from "./task.js";
 
 const seat = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -127,6 +127,7 @@ async function show(s) {
       }),
   });
   renderSeatControl(s, act);
+  supervisorSeen(s);
   sounds(s, first);
   outage();
 }

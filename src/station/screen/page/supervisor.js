@@ -26,6 +26,51 @@ const button = (label, onclick, cls = "", extra = {}) =>
 const MAX_PIN = 12;
 
 /**
+ * The open supervisor's prompt, as the agent is told of it: a supervisor's badge scanned on the seat's
+ * own scanner then authorises its tap (`supervisor_prompt`); the answer comes with the state
+ * (`supervisorScan`, counted by `n`).
+ * @type {{ body: Tap, post: (body: Tap) => Promise<Response | null>, registered: number | null, seen: number } | null}
+ */
+let scanPrompt = null;
+
+/**
+ * Tells the agent the prompt is open for this tap, on the state shown now (the stale-tap rule).
+ * @param {ScreenState} s
+ */
+async function register(s) {
+  const open = scanPrompt;
+  if (!open) return;
+  const version = s.version;
+  const res = await open.post({
+    type: "supervisor_prompt",
+    pending: { ...open.body, version },
+    seen: open.seen,
+  });
+  if (res?.ok && scanPrompt === open) open.registered = version;
+}
+
+/**
+ * Each state shown: the open prompt follows it, and takes the answer to a badge scanned on the scanner.
+ * @param {ScreenState} s
+ */
+export function supervisorSeen(s) {
+  const open = scanPrompt;
+  if (!open) return;
+  const answer = s.supervisorScan;
+  if (answer && answer.n > open.seen) {
+    open.seen = answer.n;
+    if (answer.answer === "ok" || answer.answer === "stale" || answer.answer === "other") {
+      closeSupervisor();
+      return;
+    }
+    $("supervisor-note").textContent = t(
+      answer.answer === "throttled" ? "ui.supervisor_throttled" : "ui.supervisor_refused",
+    );
+  }
+  if (open.registered !== s.version) register(s);
+}
+
+/**
  * What a supervised tap does, in words (the supervisor's prompt names it).
  * @param {Tap} body
  */
@@ -65,6 +110,7 @@ export function supervised(s, type, el) {
  */
 export function supervisedTap(state, body, post) {
   if (!state?.supervised?.includes(body.type) || body.supervisor !== undefined) return false;
+  scanPrompt = null;
   openSupervisor(tapWords(body), async (supervisor) => {
     const res = await post({ ...body, supervisor });
     if (res?.ok) return "ok";
@@ -74,11 +120,27 @@ export function supervisedTap(state, body, post) {
     if (res?.status === 409) return "stale";
     return res?.status === 403 ? "refused" : "other";
   });
+  scanPrompt = { body, post, registered: null, seen: state.supervisorScan?.n ?? 0 };
+  register(state);
   return true;
 }
 
 export function closeSupervisor() {
   $("supervisor").hidden = true;
+  const open = scanPrompt;
+  scanPrompt = null;
+  // the agent forgets the prompt: a badge scanned now authorises nothing (sent again while another
+  // tap is on its way)
+  if (open) forget(open.post, 20);
+}
+
+/**
+ * @param {(body: Tap) => Promise<Response | null>} post
+ * @param {number} tries
+ */
+async function forget(post, tries) {
+  const res = await post({ type: "supervisor_prompt", pending: null });
+  if (res === null && tries > 1 && !scanPrompt) setTimeout(() => forget(post, tries - 1), 250);
 }
 
 /**

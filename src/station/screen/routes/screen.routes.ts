@@ -65,7 +65,7 @@ const version = z.number().int().min(0).optional();
 /** A supervisor's badge or PIN: it authorises this one action (docs/station.md#supervisor-at-the-seat). */
 const supervisor = supervisorCredentialSchema.optional();
 const action = <T extends z.ZodRawShape>(shape: T) => z.object({ ...shape, version, supervisor }).strict();
-export const screenActionSchema = z.discriminatedUnion("type", [
+const tapSchema = z.discriminatedUnion("type", [
   action({ type: z.literal("login"), user: z.string().min(1).max(128) }),
   action({ type: z.literal("logout") }),
   action({ type: z.literal("confirm") }),
@@ -102,6 +102,17 @@ export const screenActionSchema = z.discriminatedUnion("type", [
   // a supervisor puts the seat in or out of training, or starts it over (docs/station.md#training)
   action({ type: z.literal("training"), training: z.boolean() }),
   action({ type: z.literal("training_reset") }),
+]);
+export const screenActionSchema = z.discriminatedUnion("type", [
+  ...tapSchema.options,
+  // the seat's supervisor prompt is open for this tap (null: closed): a supervisor's badge scanned on
+  // the seat's scanner authorises it (docs/station.md#supervisor-at-the-seat)
+  // `seen`: the last answer to a scanned badge the page has seen (`supervisorScan.n`)
+  action({
+    type: z.literal("supervisor_prompt"),
+    pending: tapSchema.nullable(),
+    seen: z.number().int().min(0).optional(),
+  }),
 ]);
 export type ScreenActionBody = z.output<typeof screenActionSchema>;
 

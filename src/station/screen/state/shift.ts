@@ -5,6 +5,7 @@
  * question a slot closed before any count asks first. Pure.
  */
 import { supervisedTaps } from "../screen-roles.js";
+import type { SupervisorScanAnswer } from "./supervisor-types.js";
 import type { LastEvent, Msg, ScreenInput, Task } from "./types.js";
 
 /** Work a confirm committed: undo cannot take it back, a supervisor corrects it. */
@@ -17,6 +18,7 @@ export interface ShiftState {
   afterConfirm: Msg | null;
   /** closing the slot now would count every line 0: the page asks this first; null: it does not ask */
   closeSlotAsks: Msg | null;
+  supervisorScan: { n: number; answer: SupervisorScanAnswer } | null;
 }
 
 function afterConfirmOf(e: LastEvent | null): Msg | null {
@@ -38,5 +40,6 @@ export function shiftOf(input: ScreenInput, task: Task | null): ShiftState {
     auditQueued: on && input.mode === "audit" && input.audit === null ? (input.queuedAudit ?? null) : null,
     afterConfirm: on ? afterConfirmOf(input.lastEvent) : null,
     closeSlotAsks: on ? closeSlotAsksOf(task) : null,
+    supervisorScan: input.supervisorScan ?? null,
   };
 }

@@ -1,8 +1,13 @@
 /** A seat that runs a whole shift (docs/station.md#supervisor-at-the-seat, #undo): supervised taps, undo, an audit begun. Pure data. */
 import type { Msg } from "./msg.js";
 
+/** What became of a supervisor's badge scanned at the seat for its open prompt (supervisor-scan.ts). */
+export type SupervisorScanAnswer = "ok" | "refused" | "throttled" | "stale" | "other";
+
 /** What the shell reads for them (state/types.ts merges it into `ScreenInput`). */
 export interface SupervisorScreenInput {
+  /** the last answer to a supervisor's badge scanned at the seat; `n` counts them */
+  supervisorScan?: { n: number; answer: SupervisorScanAnswer } | null;
   /** the seat's last scan can be taken back (nothing of it committed) */
   undoable?: boolean;
   /** an audit queued for the station, not begun: the seat in audit mode can begin it */
@@ -24,4 +29,9 @@ export interface SupervisorScreenState {
   afterConfirm: Msg | null;
   /** closing the audit slot now counts every line 0: the page asks this first ("close slot X at 0?") */
   closeSlotAsks: Msg | null;
+  /**
+   * the last answer to a supervisor's badge scanned on the seat's scanner while its prompt was open
+   * (`n` counts them: the open prompt reacts to a new one), or null
+   */
+  supervisorScan: { n: number; answer: SupervisorScanAnswer } | null;
 }
