@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { pruneToRuntime } from "./runtime-tree.mjs";
 
 export const OPT = "opt/pps-edge";
 
@@ -33,9 +34,8 @@ function put(stage, path, text, mode = 0o644) {
 
 /**
  * The production node_modules: the installed tree copied, dev dependencies pruned offline (no download;
- * the native modules stay as built for this machine's Node), then what only a build, an editor or another
- * platform needs is dropped: better-sqlite3's sources and objects, source maps, TypeScript sources and
- * declarations, prebuilds of other platforms.
+ * the native modules stay as built for this machine's Node, so a station never compiles), then cut down
+ * to what the agent runs (runtime-tree.mjs).
  */
 function stageNodeModules(root, opt) {
   cpSync(realpathSync(join(root, "node_modules")), join(opt, "node_modules"), {
@@ -48,39 +48,22 @@ function stageNodeModules(root, opt) {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, npm_config_loglevel: "error" },
   });
-  const sqlite = join(opt, "node_modules", "better-sqlite3");
-  for (const d of ["deps", "src"]) rmSync(join(sqlite, d), { recursive: true, force: true });
-  for (const e of readdirSync(join(sqlite, "build"))) {
-    if (e !== "Release") rmSync(join(sqlite, "build", e), { recursive: true, force: true });
-  }
-  for (const e of readdirSync(join(sqlite, "build", "Release"))) {
-    if (e !== "better_sqlite3.node")
-      rmSync(join(sqlite, "build", "Release", e), { recursive: true, force: true });
-  }
-  // source maps, TypeScript sources and type declarations: Node runs without them (about half the size)
-  for (const f of filesUnder(join(opt, "node_modules"))) {
-    if (/\.(map|ts|mts|cts)$/.test(f)) rmSync(join(opt, "node_modules", f));
-  }
-  const platform = `linux-${process.arch}`;
-  for (const pkg of ["@serialport/bindings-cpp", "node-hid"]) {
-    const dir = join(opt, "node_modules", pkg, "prebuilds");
-    for (const e of readdirSync(dir)) {
-      if (!e.endsWith(platform)) rmSync(join(dir, e), { recursive: true, force: true });
-    }
-  }
+  rmSync(join(opt, "package-lock.json"));
+  return pruneToRuntime(opt);
 }
 
 /** Each native module of the package loads in this Node (a wrong ABI or a missing binding fails here). */
 export function checkNativeModules(opt, node = process.execPath) {
-  const native = filesUnder(join(opt, "node_modules")).filter(
-    (f) => f.endsWith(".node") && !f.includes("musl"),
-  );
+  const native = filesUnder(join(opt, "node_modules")).filter((f) => f.endsWith(".node"));
   for (const want of ["better-sqlite3/", "@serialport/bindings-cpp/", "node-hid/"]) {
     if (!native.some((f) => f.startsWith(want)))
       throw new Error(`no native binding of ${want} in the package`);
   }
+  // and every dependency of the agent loads from the pruned tree (nothing it needs was cut away)
+  const deps = Object.keys(JSON.parse(readFileSync(join(opt, "package.json"), "utf8")).dependencies);
   const script = `for (const f of ${JSON.stringify(native)}) require("./node_modules/" + f);
-    new (require("better-sqlite3"))(":memory:").prepare("select 1").get();`;
+    new (require("better-sqlite3"))(":memory:").prepare("select 1").get();
+    Promise.all(${JSON.stringify(deps)}.map((d) => import(d))).catch((e) => { console.error(e); process.exit(1); });`;
   execFileSync(node, ["-e", script], { cwd: opt, stdio: "inherit" });
   return native;
 }
@@ -98,7 +81,7 @@ export async function stageTree(root, stage, dist) {
     mkdirSync(dirname(join(opt, "src", f)), { recursive: true });
     cpSync(join(root, "src", f), join(opt, "src", f));
   }
-  stageNodeModules(root, opt);
+  const packageDirs = stageNodeModules(root, opt);
   // the files of packaging/: the default config (generated from the config schema by
   // `npm run docs:generate`), the udev rules, the system user and the data folder
   const packaging = (f) => readFileSync(join(root, "packaging", f));
@@ -108,5 +91,5 @@ export async function stageTree(root, stage, dist) {
   put(stage, "usr/lib/udev/rules.d/99-pps-edge.rules", packaging("99-pps-edge.rules"));
   put(stage, "usr/lib/sysusers.d/pps-edge.conf", packaging("pps-edge.sysusers"));
   put(stage, "usr/lib/tmpfiles.d/pps-edge.conf", packaging("pps-edge.tmpfiles"));
-  return { opt, native: checkNativeModules(opt) };
+  return { opt, packageDirs, native: checkNativeModules(opt) };
 }

@@ -46,15 +46,16 @@ export function contentsSuite(built: () => Debs): void {
       const field = (f: string) => dpkgDeb("-f", debs.older.deb, f).trim();
       expect([field("Package"), field("Version"), field("Architecture")]).toEqual([
         "pps-edge",
-        PKG.version,
+        debs.older.version,
         dpkgArch(),
       ]);
+      expect(debs.older.version.split("-")[0]).toBe(PKG.version);
       const major = Number(process.versions.node.split(".")[0]);
       const depends = field("Depends").split(/,\s*/);
       expect(depends).toEqual(expect.arrayContaining([`nodejs (>= ${major})`, `nodejs (<< ${major + 1})`]));
       expect(depends).toEqual(expect.arrayContaining(["libudev1", "libusb-1.0-0"]));
       expect(Number(field("Installed-Size"))).toBeGreaterThan(1000);
-      expect(dpkgDeb("-f", debs.newer.deb, "Version").trim()).toBe(`${PKG.version}+next`);
+      expect(dpkgDeb("-f", debs.newer.deb, "Version").trim()).toBe(`${debs.older.version}+next`);
     });
 
     it("holds the installed layout, owned by root, with the production modules and their native bindings", () => {
