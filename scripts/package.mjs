@@ -29,7 +29,7 @@ import { gzipSync } from "node:zlib";
 import { build, ROOT } from "./build.mjs";
 import { installedChangelog, readChangelog, upstreamOf } from "./debian/changelog.mjs";
 import { copyrightFile } from "./debian/copyright.mjs";
-import { filesUnder, OPT, stageTree } from "./debian/stage.mjs";
+import { filesUnder, releaseDir, stageTree } from "./debian/stage.mjs";
 
 const DEBIAN = join(ROOT, "scripts", "debian");
 const ARCH = { x64: "amd64", arm64: "arm64", arm: "armhf", ia32: "i386" };
@@ -75,7 +75,7 @@ ${fold(
 `;
 }
 
-/** The manual page of /usr/bin/pps-edge: the command line's own --help, so the two never disagree. */
+/** The manual page of /usr/bin/pps-edge: the staged release's own --help, so the two never disagree. */
 function manPage(dist, version) {
   const help = execFileSync(process.execPath, [join(dist, "app", "main.js"), "--help"], {
     encoding: "utf8",
@@ -98,19 +98,19 @@ ${esc(help.trimEnd())}
 .fi
 .SH FILES
 /etc/pps-edge/pps-edge.yaml, /etc/pps-edge/pps-edge.env, /var/lib/pps-edge,
-/opt/pps-edge/docs (the manual: operations.md, cli.md, configuration.md)
+/opt/pps-edge/current/docs (the manual: operations.md, cli.md, configuration.md)
 `;
 }
 
 /** What Debian asks beside the tree: copyright, changelog, lintian overrides, the manual page. */
-function writeDebianFiles(stage, { version, dist, packageDirs }) {
+function writeDebianFiles(stage, { version, packageDirs }) {
   const doc = join(stage, "usr/share/doc/pps-edge");
   mkdirSync(doc, { recursive: true });
   const copyright = copyrightFile({
     root: ROOT,
-    nodeModules: join(stage, OPT, "node_modules"),
+    nodeModules: join(stage, releaseDir(version), "node_modules"),
     packageDirs,
-    prefix: `${OPT}/node_modules`,
+    prefix: `${releaseDir(version)}/node_modules`,
   });
   writeFileSync(join(doc, "copyright"), copyright.text);
   const changelog = installedChangelog(ROOT, version);
@@ -123,14 +123,19 @@ function writeDebianFiles(stage, { version, dist, packageDirs }) {
   );
   const man = join(stage, "usr/share/man/man1");
   mkdirSync(man, { recursive: true });
-  writeFileSync(join(man, "pps-edge.1.gz"), gzipSync(manPage(dist, version), { level: 9 }));
+  writeFileSync(
+    join(man, "pps-edge.1.gz"),
+    gzipSync(manPage(join(stage, releaseDir(version), "dist"), version), { level: 9 }),
+  );
   return { maintainer: changelog.maintainer, packages: copyright.packages };
 }
 
-/** A maintainer script with the shared functions (common.sh) put in at its #COMMON# line. */
-function maintainerScript(name) {
+/** A maintainer script with the shared functions (common.sh) put in at its #COMMON# line, and its version. */
+export function maintainerScript(name, version) {
   const common = readFileSync(join(DEBIAN, "common.sh"), "utf8");
-  return readFileSync(join(DEBIAN, name), "utf8").replace("#COMMON#\n", common);
+  return readFileSync(join(DEBIAN, name), "utf8")
+    .replace("#COMMON#\n", common)
+    .replaceAll("#VERSION#", version);
 }
 
 function writeControl(stage, version, maintainer) {
@@ -153,8 +158,8 @@ function writeControl(stage, version, maintainer) {
           .digest("hex")}  ${f}`,
     );
   writeFileSync(join(dir, "md5sums"), `${sums.join("\n")}\n`);
-  for (const s of ["postinst", "prerm", "postrm"]) {
-    writeFileSync(join(dir, s), maintainerScript(s));
+  for (const s of ["preinst", "postinst", "prerm", "postrm"]) {
+    writeFileSync(join(dir, s), maintainerScript(s, version));
     chmodSync(join(dir, s), 0o755);
   }
   return arch;
@@ -179,8 +184,12 @@ export async function buildPackage(opts = {}) {
   const stage = mkdtempSync(join(tmpdir(), "pps-edge-deb-"));
   try {
     chmodSync(stage, 0o755);
-    const { packageDirs } = await stageTree(ROOT, stage, dist);
-    const { maintainer } = writeDebianFiles(stage, { version, dist, packageDirs });
+    const { packageDirs } = await stageTree(ROOT, stage, dist, version);
+    // the upgrade guard the postinst runs (docs/operations.md#self-healing-upgrade)
+    mkdirSync(join(stage, "usr/lib/pps-edge"), { recursive: true });
+    writeFileSync(join(stage, "usr/lib/pps-edge/upgrade-guard"), maintainerScript("upgrade-guard", version));
+    chmodSync(join(stage, "usr/lib/pps-edge/upgrade-guard"), 0o755);
+    const { maintainer } = writeDebianFiles(stage, { version, packageDirs });
     const arch = writeControl(stage, version, maintainer);
     const out = resolve(opts.out ?? ROOT);
     mkdirSync(out, { recursive: true });

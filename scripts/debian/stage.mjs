@@ -1,5 +1,6 @@
-// The file tree of the Debian package (docs/operations.md#install-on-a-station; the layout: /opt/pps-edge with
-// dist/, production node_modules/, drizzle/, firmware-profiles/, docs/; /usr/bin/pps-edge; the unit;
+// The file tree of the Debian package (docs/operations.md#install-on-a-station; the layout: the release in
+// /opt/pps-edge/releases/<version> with dist/, production node_modules/, drizzle/, firmware-profiles/,
+// docs/, and the link /opt/pps-edge/current to it (docs/operations.md#self-healing-upgrade); /usr/bin/pps-edge; the unit;
 // /etc/pps-edge/pps-edge.yaml; udev, sysusers and tmpfiles entries). scripts/package.mjs wraps it.
 import { execFileSync } from "node:child_process";
 import {
@@ -10,12 +11,15 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { pruneToRuntime } from "./runtime-tree.mjs";
 
 export const OPT = "opt/pps-edge";
+/** Where a release's files are, below the package's root. */
+export const releaseDir = (version) => `${OPT}/releases/${version}`;
 
 /** Every file under a folder, as paths relative to it. */
 export function filesUnder(dir, base = dir) {
@@ -69,8 +73,8 @@ export function checkNativeModules(opt, node = process.execPath) {
 }
 
 /** Copies what the package holds into `stage` (a fresh folder); `dist` is the compiled agent. */
-export async function stageTree(root, stage, dist) {
-  const opt = join(stage, OPT);
+export async function stageTree(root, stage, dist, version) {
+  const opt = join(stage, releaseDir(version));
   mkdirSync(opt, { recursive: true });
   cpSync(dist, join(opt, "dist"), { recursive: true, filter: (src) => !src.endsWith(".map") });
   for (const d of ["drizzle", "firmware-profiles", "docs"])
@@ -85,6 +89,7 @@ export async function stageTree(root, stage, dist) {
   // the files of packaging/: the default config (generated from the config schema by
   // `npm run docs:generate`), the udev rules, the system user and the data folder
   const packaging = (f) => readFileSync(join(root, "packaging", f));
+  symlinkSync(`releases/${version}`, join(stage, OPT, "current"));
   put(stage, "etc/pps-edge/pps-edge.yaml", packaging("pps-edge.yaml"));
   put(stage, "usr/bin/pps-edge", readFileSync(join(root, "systemd", "pps-edge.launcher.sh")), 0o755);
   put(stage, "lib/systemd/system/pps-edge.service", readFileSync(join(root, "systemd", "pps-edge.service")));

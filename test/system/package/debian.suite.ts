@@ -38,7 +38,7 @@ export function debianSuite(built: () => Debs): void {
   let debs: Debs;
   let tree: string;
   let control: string;
-  const opt = () => join(tree, "opt/pps-edge");
+  const opt = () => join(tree, "opt/pps-edge/releases", debs.older.version);
 
   beforeAll(() => {
     debs = built();
@@ -99,7 +99,7 @@ export function debianSuite(built: () => Debs): void {
       expect(bundled.length).toBeGreaterThan(50);
       const listed = [
         ...text.matchAll(
-          /^Files: opt\/pps-edge\/node_modules\/(\S+)\/\*\n(?:(?:Copyright| ).*\n)+License: (\S.*)$/gm,
+          /^Files: opt\/pps-edge\/releases\/[^/]+\/node_modules\/(\S+)\/\*\n(?:(?:Copyright| ).*\n)+License: (\S.*)$/gm,
         ),
       ];
       expect(listed.map((m) => m[1]).sort()).toEqual([...bundled].sort());
@@ -162,7 +162,7 @@ export function debianSuite(built: () => Debs): void {
     });
 
     it("runs no build tool at install: the maintainer scripts call none", () => {
-      for (const s of ["postinst", "prerm", "postrm"]) {
+      for (const s of ["preinst", "postinst", "prerm", "postrm"]) {
         const text = readFileSync(join(control, s), "utf8");
         expect([
           s,

@@ -1,6 +1,8 @@
 /**
- * The Debian package (docs/operations.md#install-on-a-station), built once for both suites: its contents
- * (contents.suite.ts), what Debian asks of it (debian.suite.ts: lintian, copyright, changelog) and an install, upgrade and rollback in a scratch root (install.suite.ts).
+ * The Debian package (docs/operations.md#install-on-a-station), built once for all suites: its contents
+ * (contents.suite.ts), what Debian asks of it (debian.suite.ts: lintian, copyright, changelog), an
+ * install, upgrade and rollback in a scratch root (install.suite.ts), and an upgrade to a release that
+ * never becomes ready, which the upgrade guard undoes (rollback.suite.ts).
  * Skipped, saying why, only where dpkg-deb or dpkg is absent.
  */
 import { afterAll, beforeAll, describe } from "vitest";
@@ -10,6 +12,7 @@ import { deadline } from "../../support/deadline.js";
 import { contentsSuite } from "./contents.suite.js";
 import { debianSuite } from "./debian.suite.js";
 import { installSuite, measured } from "./install.suite.js";
+import { rollbackMeasured, rollbackSuite } from "./rollback.suite.js";
 import { buildDebs, type Debs, missingDpkg, ROOT } from "./support/debs.js";
 
 const missing = missingDpkg();
@@ -29,9 +32,17 @@ describe.skipIf(missing)(`the Debian package${missing ? ` (skipped: ${missing})`
       const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
       console.log(`package: install to ready in ${s(installToReadyMs)} (dpkg -i ${s(installMs)})`);
     }
+    const { upgradeToReadyAgainMs, guardMs, timeoutS } = rollbackMeasured;
+    if (upgradeToReadyAgainMs !== undefined && guardMs !== undefined) {
+      const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+      console.log(
+        `package: faulty upgrade back to ready on the previous release in ${s(upgradeToReadyAgainMs)} from dpkg -i (guard ${s(guardMs)}, timeout ${timeoutS} s)`,
+      );
+    }
   });
   const built = () => debs as Debs;
   contentsSuite(built);
   debianSuite(built);
   installSuite(built);
+  rollbackSuite(built);
 });
