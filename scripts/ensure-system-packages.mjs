@@ -8,7 +8,9 @@
 // power-cut tests' file system, test/support/powercut/: fusermount, and the FUSE binding of Debian's
 // /usr/bin/python3), rabbitmq-server and nats-server (the clustered brokers of the fleet system test
 // and `npm run bench fleet -- --broker rabbitmq-cluster|nats-cluster`; each test starts its own nodes on
-// free ports, never the system service). Run by `npm run setup` (and by
+// free ports, never the system service), lintian (the Debian package's checks, test/system/package/),
+// python3, make and g++ (node-gyp compiles better-sqlite3 from source where `npm ci` can download no
+// prebuilt binary for this Node and architecture; README "Quick start"). Run by `npm run setup` (and by
 // `npm run bench`'s prebench), so `npm ci && npm run setup && npm test` works on a fresh Debian machine;
 // `npm test` itself installs nothing.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -24,6 +26,10 @@ const wanted = [
   { bin: "fusermount3", pkg: "fuse3" },
   { bin: "rabbitmq-server", pkg: "rabbitmq-server", paths: ["/usr/lib/rabbitmq/bin/rabbitmq-server"] },
   { bin: "nats-server", pkg: "nats-server", paths: ["/usr/sbin/nats-server"] },
+  { bin: "lintian", pkg: "lintian" },
+  { bin: "python3", pkg: "python3" },
+  { bin: "make", pkg: "make" },
+  { bin: "g++", pkg: "g++" },
 ];
 const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core", "python3-fusepy"];
 

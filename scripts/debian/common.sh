@@ -7,16 +7,13 @@ UNIT=pps-edge.service
 DATA=/var/lib/pps-edge
 ENVFILE=/etc/pps-edge/pps-edge.env
 
-# systemctl start/stop only on a live system booted with systemd (not in a chroot or a scratch root)
+# The service is started and stopped only on a live system booted with systemd (not in a chroot or a
+# scratch root), through deb-systemd-invoke (which honours policy-rc.d), as debhelper's scripts do.
 systemd_running() { [ -z "$ROOT" ] && [ -d /run/systemd/system ]; }
 
 stop_unit() {
 	if systemd_running; then
-		if command -v deb-systemd-invoke >/dev/null 2>&1; then
-			deb-systemd-invoke stop "$UNIT" >/dev/null || true
-		else
-			systemctl stop "$UNIT" >/dev/null 2>&1 || true
-		fi
+		deb-systemd-invoke stop "$UNIT" >/dev/null || true
 	fi
 }
 

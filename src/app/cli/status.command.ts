@@ -13,6 +13,7 @@ import type { Config } from "../../config/config.schema.js";
 import type { Readiness, StationStatus } from "../../services/status/station-status.js";
 import { VERSION } from "../../version.js";
 import { type Cli, EXIT, loadCliConfig } from "./context.js";
+import { readUpgradeRollback, upgradeRollbackLine } from "./upgrade-rollback.js";
 
 const HELP = `
 Devices, the broker link and storage are what the running agent's GET /readyz says, at http.host and
@@ -28,8 +29,13 @@ export function defineStatus(cli: Cli): Command {
       const { config } = loadCliConfig(cmd, cli.io);
       const { statusText } = await import("../../services/status/station-status.js");
       const status = await readStatus(config);
-      if (opts.json) cli.io.out(JSON.stringify(status));
-      else for (const l of statusText(status)) cli.io.out(l);
+      // an upgrade the guard rolled back (docs/operations.md#self-healing-upgrade), first
+      const rollback = readUpgradeRollback(resolve(config.dataDir));
+      if (opts.json) cli.io.out(JSON.stringify(rollback ? { ...status, upgradeRollback: rollback } : status));
+      else {
+        if (rollback) cli.io.out(upgradeRollbackLine(rollback));
+        for (const l of statusText(status)) cli.io.out(l);
+      }
       if (!status.ready) {
         cli.io.err(`pps-edge: ${status.problem}`);
         cli.code = EXIT.failure;

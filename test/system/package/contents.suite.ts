@@ -46,33 +46,40 @@ export function contentsSuite(built: () => Debs): void {
       const field = (f: string) => dpkgDeb("-f", debs.older.deb, f).trim();
       expect([field("Package"), field("Version"), field("Architecture")]).toEqual([
         "pps-edge",
-        PKG.version,
+        debs.older.version,
         dpkgArch(),
       ]);
+      expect(debs.older.version.split("-")[0]).toBe(PKG.version);
       const major = Number(process.versions.node.split(".")[0]);
       const depends = field("Depends").split(/,\s*/);
       expect(depends).toEqual(expect.arrayContaining([`nodejs (>= ${major})`, `nodejs (<< ${major + 1})`]));
       expect(depends).toEqual(expect.arrayContaining(["libudev1", "libusb-1.0-0"]));
       expect(Number(field("Installed-Size"))).toBeGreaterThan(1000);
-      expect(dpkgDeb("-f", debs.newer.deb, "Version").trim()).toBe(`${PKG.version}+next`);
+      expect(dpkgDeb("-f", debs.newer.deb, "Version").trim()).toBe(`${debs.older.version}+next`);
     });
 
     it("holds the installed layout, owned by root, with the production modules and their native bindings", () => {
       const lines = dpkgDeb("--contents", debs.older.deb).trim().split("\n");
       expect(lines.filter((l) => !/^\S+ root\/root /.test(l))).toEqual([]);
       const paths = lines.map((l) => (l.split(/\s+/).slice(5).join(" ") as string).replace(/ -> .*/, ""));
+      const release = `opt/pps-edge/releases/${debs.older.version}`;
+      expect(lines.find((l) => l.includes(" ./opt/pps-edge/current -> "))).toMatch(
+        new RegExp(
+          `^lrwxrwxrwx .* \\./opt/pps-edge/current -> releases/${debs.older.version.replaceAll("+", "\\+")}$`,
+        ),
+      );
       const mode = (p: string) => lines.find((l) => l.endsWith(` ./${p}`))?.split(" ")[0];
       for (const p of [
-        "opt/pps-edge/dist/app/main.js",
-        "opt/pps-edge/dist/app/agent.js",
-        "opt/pps-edge/package.json",
-        "opt/pps-edge/README.md",
-        "opt/pps-edge/docs/architecture.md",
-        "opt/pps-edge/drizzle/meta/_journal.json",
-        "opt/pps-edge/firmware-profiles/honeywell-hidpos.json",
-        "opt/pps-edge/src/station/screen/page/index.html",
-        "opt/pps-edge/src/http/docs-page/index.html",
-        "opt/pps-edge/node_modules/better-sqlite3/build/Release/better_sqlite3.node",
+        `${release}/dist/app/main.js`,
+        `${release}/dist/app/agent.js`,
+        `${release}/package.json`,
+        `${release}/README.md`,
+        `${release}/docs/architecture.md`,
+        `${release}/drizzle/meta/_journal.json`,
+        `${release}/firmware-profiles/honeywell-hidpos.json`,
+        `${release}/src/station/screen/page/index.html`,
+        `${release}/src/http/docs-page/index.html`,
+        `${release}/node_modules/better-sqlite3/build/Release/better_sqlite3.node`,
         "etc/pps-edge/pps-edge.yaml",
         "lib/systemd/system/pps-edge.service",
         "usr/lib/udev/rules.d/99-pps-edge.rules",
@@ -88,10 +95,10 @@ export function contentsSuite(built: () => Debs): void {
       );
       expect(native.some((p) => p.includes("/node-hid/prebuilds/HID_hidraw-linux-"))).toBe(true);
       for (const dep of Object.keys(PKG.dependencies)) {
-        expect([dep, paths.includes(`./opt/pps-edge/node_modules/${dep}/package.json`)]).toEqual([dep, true]);
+        expect([dep, paths.includes(`./${release}/node_modules/${dep}/package.json`)]).toEqual([dep, true]);
       }
       for (const dev of ["vitest", "typescript", "@biomejs/biome", "drizzle-kit", "tsx"]) {
-        expect([dev, paths.some((p) => p.startsWith(`./opt/pps-edge/node_modules/${dev}/`))]).toEqual([
+        expect([dev, paths.some((p) => p.startsWith(`./${release}/node_modules/${dev}/`))]).toEqual([
           dev,
           false,
         ]);
@@ -105,7 +112,7 @@ export function contentsSuite(built: () => Debs): void {
       expect(launcher).toBe(repo("systemd/pps-edge.launcher.sh"));
       execFileSync("sh", ["-n", join(tree, "usr/bin/pps-edge")]);
       expect(launcher).toContain(
-        `exec /usr/bin/node ${(AGENT_NODE_FLAGS as string[]).join(" ")} /opt/pps-edge/dist/app/main.js "$@"`,
+        `exec /usr/bin/node ${(AGENT_NODE_FLAGS as string[]).join(" ")} /opt/pps-edge/current/dist/app/main.js "$@"`,
       );
       // the defaults, kept when the variable is set (sh's `${VAR:=default}`)
       expect(launcher).toMatch(/^: "\$\{PPS_EDGE_CONFIG:=\/etc\/pps-edge\/pps-edge\.yaml\}"$/m);
@@ -114,7 +121,7 @@ export function contentsSuite(built: () => Debs): void {
 
     it("has the config as its one conffile, and maintainer scripts that parse and hold the shared functions", () => {
       expect(readFileSync(join(control, "conffiles"), "utf8")).toBe("/etc/pps-edge/pps-edge.yaml\n");
-      for (const s of ["postinst", "prerm", "postrm"]) {
+      for (const s of ["preinst", "postinst", "prerm", "postrm"]) {
         execFileSync("sh", ["-n", join(control, s)]);
         const text = readFileSync(join(control, s), "utf8");
         expect([s, text.startsWith("#!/bin/sh\n"), text.includes("#COMMON#")]).toEqual([s, true, false]);

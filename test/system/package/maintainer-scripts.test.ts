@@ -118,3 +118,24 @@ describe("the data folder made without systemd-tmpfiles", () => {
     }
   });
 });
+
+describe("the backup the upgrade's guard restores", () => {
+  it("is the file `pps-edge backup` wrote, not one of the older ones it removed", () => {
+    const functions = readFileSync(POSTINST, "utf8").split('case "$1" in')[0]?.replace("#COMMON#", "") ?? "";
+    const output = [
+      "wrote /var/lib/pps-edge/backups/pps-edge-20261128T210000Z.db: 4096 bytes, sha256 ab12",
+      "removed /var/lib/pps-edge/backups/pps-edge-20261120T080000Z.db (the folder keeps the newest 5)",
+      "",
+    ].join("\n");
+    const run = spawnSync("/bin/sh", ["-c", `${functions}\nbackup_written`], {
+      input: output,
+      encoding: "utf8",
+    });
+    expect([run.status, run.stdout]).toEqual([0, "/var/lib/pps-edge/backups/pps-edge-20261128T210000Z.db\n"]);
+    const none = spawnSync("/bin/sh", ["-c", `${functions}\nbackup_written`], {
+      input: "",
+      encoding: "utf8",
+    });
+    expect([none.status, none.stdout]).toEqual([0, ""]);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * The systemd unit (systemd/pps-edge.service): `Type=notify` with a watchdog, the launcher as
- * ExecStart, device access to serial and hidraw devices only, `systemd-analyze security --offline=true`
+ * ExecStart, device access to serial, hidraw and raw USB devices only, `systemd-analyze security --offline=true`
  * exposure at most 2.0, and `systemd-analyze verify` without a word. verify checks that ExecStart's
  * program exists and is executable, and /usr/bin/pps-edge exists only where the package is installed,
  * so it verifies a copy of the unit whose ExecStart names a stub (the one line changed).
@@ -43,13 +43,14 @@ describe("the unit", () => {
     expect(values("ExecStart")).toEqual(["/usr/bin/pps-edge run"]);
   });
 
-  it("lets through serial and hidraw devices only", () => {
+  it("lets through serial, hidraw and raw USB (libusb) devices only", () => {
     expect(values("DevicePolicy")).toEqual(["closed"]);
     expect(values("DeviceAllow")).toEqual([
       "char-ttyS rw",
       "char-ttyUSB rw",
       "char-ttyACM rw",
       "char-hidraw rw",
+      "char-usb_device rw",
     ]);
     expect(values("PrivateDevices")).toEqual([]);
   });

@@ -23,6 +23,6 @@ describe("the agent's V8 flags", () => {
   });
 
   it.skipIf(!haveLauncher)(`are the ones the launcher (${LAUNCHER}) starts Node with`, () => {
-    expect(read(LAUNCHER)).toContain(`${flags} /opt/pps-edge/dist/app/main.js`);
+    expect(read(LAUNCHER)).toContain(`${flags} /opt/pps-edge/current/dist/app/main.js`);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -27,6 +27,8 @@ export interface Debs {
   /** The package at package.json's version, and a newer build of it (the version bumped). */
   older: { deb: string; version: string };
   newer: { deb: string; version: string };
+  /** A newer build whose agent fails at start (`pps-edge run` throws): the upgrade guard's case. */
+  faulty: { deb: string; version: string };
   dir: string;
   remove(): void;
 }
@@ -40,8 +42,8 @@ export async function buildDebs(version: string): Promise<Debs> {
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-debs-"));
   const own = (staleReason as (root: string) => string | null)(ROOT) === null ? null : await buildAgent();
   const dist = own?.dist ?? join(ROOT, "dist");
-  const build = async (v: string) => {
-    const args = ["--version", v, "--out", dir, "--dist", dist, "--compress", "none"];
+  const build = async (v: string, from = dist) => {
+    const args = ["--version", v, "--out", dir, "--dist", from, "--compress", "none"];
     await run(process.execPath, [join(ROOT, "scripts", "package.mjs"), ...args], { cwd: ROOT });
     const deb = join(dir, `pps-edge_${v}_${dpkgArch()}.deb`);
     if (!existsSync(deb)) throw new Error(`the package script wrote no ${deb}`);
@@ -50,7 +52,15 @@ export async function buildDebs(version: string): Promise<Debs> {
   try {
     const older = await build(version);
     const newer = await build(`${version}+next`);
-    return { older, newer, dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+    // the fault injected into a copy of the build: the agent's module throws when `run` loads it, so the
+    // service never becomes ready, while the other commands (status, backup, restore) work
+    const broken = join(dir, "dist-faulty");
+    cpSync(dist, broken, { recursive: true });
+    const agent = join(broken, "app", "agent.js");
+    writeFileSync(agent, `throw new Error("fault injected at start");\n${readFileSync(agent, "utf8")}`);
+    const faulty = await build(`${version}+faulty`, broken);
+    rmSync(broken, { recursive: true, force: true });
+    return { older, newer, faulty, dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
   } finally {
     own?.remove();
   }
