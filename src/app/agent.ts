@@ -113,6 +113,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
   const training = createTraining({
     ctx: f,
     layout: f.layout,
+    hub,
     loggedIn: (seat) => svc.scanLookup.user(seat) !== null,
     kept: {
       seats: () => svc.repos.training.seats(),
@@ -131,6 +132,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     log: f.log,
     metrics: f.metrics,
     divert: training.divert,
+    holdLight: training.holdLight,
   });
   // station printing: a label per pick+pack order when its bin completes (printing.mode station)
   const labels = packLabelsFor({
