@@ -114,6 +114,8 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     ctx: f,
     layout: f.layout,
     hub,
+    // a seat out of training frees its bins: orders waiting for a bin get them now
+    binsFreed: () => svc.operations.releaseHeldWork(),
     loggedIn: (seat) => svc.scanLookup.user(seat) !== null,
     kept: {
       seats: () => svc.repos.training.seats(),
@@ -123,6 +125,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
         ),
     },
   });
+  svc.holdBins(training.heldBins);
   // the station engine: device events and scans → station operations → lights
   const station = createStationPart({
     hub,

@@ -29,6 +29,8 @@ export function createTrainingDevices(deps: {
   topology: StationTopology;
   /** the seats in training now */
   seats: () => ReadonlySet<string>;
+  /** A seat's bins are free for orders again (a seat left training): waiting orders may get them. */
+  binsFreed?: (() => void) | undefined;
   log: Logger;
 }) {
   const { topology, log } = deps;
@@ -79,12 +81,21 @@ export function createTrainingDevices(deps: {
     entered(seat: string): void {
       for (const binId of topology.binsOf(seat)) showPractice(binId);
     },
-    /** The seat left training: its bins' lights show the station's again. */
+    /** The seat left training: its bins' lights show the station's again, and orders may get them. */
     left(seat: string): void {
       for (const binId of topology.binsOf(seat)) {
         const light = topology.binLight(binId);
         if (light) send(real.get(keyOf(light.device, light.address)) ?? off(light));
       }
+      try {
+        deps.binsFreed?.();
+      } catch (err) {
+        log.error({ err, seat }, "giving the bins of a seat out of training to waiting orders failed");
+      }
+    },
+    /** The bins no order of the station is given now: those of the seats in training. */
+    held(): ReadonlySet<string> {
+      return new Set([...deps.seats()].flatMap((seat) => topology.binsOf(seat)));
     },
     /** The training station closes (a start over): what it lit is gone with it. */
     closing(): void {

@@ -185,6 +185,8 @@ export interface TrainingDeps {
   loggedIn(seat: string): boolean;
   /** The station's own devices: a training seat's bins follow it (docs/station.md#bins-of-a-seat). */
   hub: StationDeviceHub;
+  /** A seat left training: its bins may be given to waiting orders again. */
+  binsFreed?: () => void;
   /** The seats in training as kept in the station's database, so a restart keeps them (docs/station.md#training). */
   kept: { seats(): string[]; set(seat: string, training: boolean): void };
 }
@@ -231,6 +233,17 @@ async function startSeats(deps: TrainingDeps, enter: (seat: string) => Promise<v
   }
 }
 
+/** The station's devices of the training seats' own bins (docs/station.md#bins-of-a-seat). */
+function seatBins(deps: TrainingDeps, seats: ReadonlySet<string>) {
+  return createTrainingDevices({
+    hub: deps.hub,
+    topology: createTopology(deps.hub.station),
+    seats: () => seats,
+    binsFreed: deps.binsFreed,
+    log: deps.ctx.log,
+  });
+}
+
 export function createTraining(deps: TrainingDeps) {
   const { ctx, layout } = deps;
   const seats = new Set<string>();
@@ -245,8 +258,7 @@ export function createTraining(deps: TrainingDeps) {
   };
   const paused = startingOver(layout.seats);
   let resetting = false;
-  const topology = createTopology(deps.hub.station);
-  const devices = createTrainingDevices({ hub: deps.hub, topology, seats: () => seats, log: ctx.log });
+  const devices = seatBins(deps, seats);
 
   const portOf = (seat: string): ScreenPort | null => {
     if (!seats.has(seat)) return null;
@@ -343,6 +355,8 @@ export function createTraining(deps: TrainingDeps) {
      * training (docs/station.md#bins-of-a-seat); kept either way, and written back when the seat leaves.
      */
     holdLight: (cmd: LightCommand): boolean => devices.hold(cmd),
+    /** The bins no order is given while their seat trains (docs/station.md#bins-of-a-seat). */
+    heldBins: (): ReadonlySet<string> => devices.held(),
     /**
      * The station's engine leaves a scan of a training seat's own scanner to the training station
      * (dropped while it starts over): a trainee's scan never acts on the station.

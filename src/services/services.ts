@@ -251,6 +251,7 @@ function createDoors(
 
 /** The station's doors: requests, operations and the station read the same request, stock and bins. */
 function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDeps) {
+  let heldBins: () => ReadonlySet<string> = () => new Set();
   const deps = {
     requests: repos.requests,
     items: repos.items,
@@ -265,8 +266,13 @@ function createStationDoors(repos: Repos, unitOfWork: UnitOfWork, sd: ServiceDep
     capture: sd.config.station.capture ?? DEFAULT_CAPTURE_RULES,
     devices: sd.devices ?? (() => []),
     pausedSeats: () => repos.seatControl.pausedSeats(),
+    heldBins: () => heldBins(),
   };
   return {
+    /** Which bins no order is given now (the bins of seats in training: docs/station.md#bins-of-a-seat). */
+    holdBins(held: () => ReadonlySet<string>): void {
+      heldBins = held;
+    },
     requests: createRequestsService(deps, unitOfWork),
     // the work at the station may use the storage budget's reserve (docs/operations.md#storage-budget)
     operations: createOperations({ deps, unitOfWork: unitOfWork.forStation(), log: sd.log }),

@@ -20,6 +20,8 @@ export interface PickDeps extends RequestContext {
   pick: PickLimits & { packAttributes: readonly PackAttribute[] };
   /** Which items need a serial, lot or expiry captured at a pick, and their names in actuals (docs/capture.md). */
   capture: CaptureRules;
+  /** Bins no order is given now: those that follow a seat into training (docs/station.md#bins-of-a-seat). */
+  heldBins?: () => ReadonlySet<string>;
 }
 
 /** A stored line as the pick-line machine sees it. */

@@ -2,7 +2,7 @@
  * Bins of a seat in training (docs/station.md#bins-of-a-seat), over a real HTTP server with the simulated
  * devices of a station file whose bins name their seats: while seat `front` trains, its bins' real lights
  * show the training station's work, their buttons act on the training database (the station's database
- * and outbox stay as they were), the other seat's bin stays the station's; when `front` leaves training,
+ * and outbox stay as they were), bin 4, back's, stays the station's; when `front` leaves training,
  * what the station has for its bins is back on their lights.
  */
 import { writeFileSync } from "node:fs";
@@ -18,8 +18,9 @@ const FILE = `station:
   bins:
     - { id: "1", seat: front, light: { device: ptl, address: "1" }, sensor: { device: beams, channel: bin-1 } }
     - { id: "2", seat: front, light: { device: ptl, address: "2" }, sensor: { device: beams, channel: bin-2 } }
-    - { id: "3", seat: back, light: { device: ptl, address: "3" }, sensor: { device: beams, channel: bin-3 } }
-    - { id: "4", light: { device: ptl, address: "4" }, sensor: { device: beams, channel: bin-4 } }
+    - { id: "3", seat: front, light: { device: ptl, address: "3" }, sensor: { device: beams, channel: bin-3 } }
+    - { id: "4", seat: back, light: { device: ptl, address: "4" }, sensor: { device: beams, channel: bin-4 } }
+    - { id: "5", light: { device: ptl, address: "5" }, sensor: { device: beams, channel: bin-5 } }
 devices:
   - { id: ptl, kind: ptl-controller, profile: sim, transport: sim }
   - { id: beams, kind: bin-sensor, profile: sim, transport: sim }
@@ -61,6 +62,13 @@ const later = () => {
 const screen = async (seat: string) => ok("GET", `/station/seats/${seat}/screen`);
 const tap = (seat: string, action: Json) => ok("POST", `/station/seats/${seat}/screen/actions`, action);
 const count = (db: Sqlite, sql: string) => (db.prepare(sql).get() as { n: number }).n;
+/** The bin the station gave an order. */
+const binOf = (order: string) =>
+  (
+    t.agent.db.sqlite
+      .prepare("SELECT bin_id AS bin FROM service_requests WHERE type = 'PICK' AND external_id = ?")
+      .get(order) as { bin: string | null }
+  ).bin;
 
 beforeAll(async () => {
   const file = join(tempDir(), "station.yaml");
@@ -84,6 +92,9 @@ describe("a training seat's own bins follow it", { timeout: deadline(60_000) }, 
     const pressed = await ok("POST", "/station/sim/press", { ppsBinId: "1" });
     expect(pressed.outcome).toMatchObject({ did: "picked" });
     await until("bin 1 shows complete", async () => (await realLights())["1"] === "green blink");
+    // the next order gets bin 2, front's: bins are given to orders station-wide
+    await ok("POST", SR, pickBody("P2", [pickLine("P2-L1", "A", 3)]));
+    expect(binOf("P2")).toBe("2");
   });
 
   it("front in training: its bins show the training's work on the real lights", async () => {
@@ -122,11 +133,10 @@ describe("a training seat's own bins follow it", { timeout: deadline(60_000) }, 
     expect(db.prepare("SELECT state FROM bins WHERE id = '1'").get()).toMatchObject({ state: "complete" });
   });
 
-  it("the other seat's bin stays the station's; the station's work for a bin of front is held back", async () => {
-    const pressed = await ok("POST", "/station/sim/press", { ppsBinId: "3" });
+  it("bin 4, back's, stays the station's; the station's light for a bin of front is held back; no new order gets one", async () => {
+    const pressed = await ok("POST", "/station/sim/press", { ppsBinId: "4" });
     expect(pressed.outcome).not.toBeNull();
-    // bins are given to orders station-wide: the next order takes bin 2, front's, and back picks into it
-    await ok("POST", SR, pickBody("P2", [pickLine("P2-L1", "A", 3)]));
+    // back picks into bin 2, front's, given to its order before front began training
     later();
     const lit = await ok("POST", "/station/scans", { seat: "back", barcode: "BC-A" });
     expect(lit).toMatchObject({ did: "bin_lit", step: "pick_confirm" });
@@ -138,6 +148,9 @@ describe("a training seat's own bins follow it", { timeout: deadline(60_000) }, 
     );
     // the station's light command for bin 2 was held back: it shows the training's state
     expect((await realLights())["2"]).toBe("off");
+    // while front trains, no order is given its bins: the next one gets bin 4, not front's empty bin 3
+    await ok("POST", SR, pickBody("P3", [pickLine("P3-L1", "A", 1)]));
+    expect(binOf("P3")).toBe("4");
   });
 
   it("front leaves training: the station's state is back on its bins' lights", async () => {
@@ -150,5 +163,8 @@ describe("a training seat's own bins follow it", { timeout: deadline(60_000) }, 
     // and its button is the station's again: it empties the complete bin
     const pressed = await ok("POST", "/station/sim/press", { ppsBinId: "1" });
     expect(pressed.outcome).toMatchObject({ did: "binEmptied" });
+    // and orders are given its bins again
+    await ok("POST", SR, pickBody("P4", [pickLine("P4-L1", "A", 1)]));
+    expect(binOf("P4")).toBe("1");
   });
 });
