@@ -153,8 +153,18 @@ describe("a training seat's own bins follow it", { timeout: deadline(60_000) }, 
     expect(binOf("P3")).toBe("4");
   });
 
+  it("start over: what the last training lit goes off on front's real lights", async () => {
+    later();
+    await tap("front", { type: "scan", barcode: "TRAIN-100" });
+    expect(await screen("front")).toMatchObject({ training: true, step: "pick_confirm" });
+    const front = () => realLights().then((l) => [l["1"], l["2"], l["3"]]);
+    await until("the training's second pick is lit", async () => (await front()).includes("green1"));
+    await ok("POST", "/station/training/reset", {});
+    expect(await screen("front")).toMatchObject({ training: true, operator: null, step: "ready" });
+    await until("front's bins are dark", async () => (await front()).every((l) => l === "off"));
+  });
+
   it("front leaves training: the station's state is back on its bins' lights", async () => {
-    await tap("front", { type: "logout" });
     expect(await ok("PUT", "/station/seats/front/training", { training: false })).toEqual({ seats: [] });
     await until("bin 1 blinks green again", async () => {
       const l = await realLights();
