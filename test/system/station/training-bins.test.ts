@@ -2,8 +2,9 @@
  * Bins of a seat in training (docs/station.md#bins-of-a-seat), over a real HTTP server with the simulated
  * devices of a station file whose bins name their seats: while seat `front` trains, its bins' real lights
  * show the training station's work, their buttons act on the training database (the station's database
- * and outbox stay as they were), bin 4, back's, stays the station's; when `front` leaves training,
- * what the station has for its bins is back on their lights.
+ * and outbox stay as they were), bin 4, back's, stays the station's, no new order is given front's bins,
+ * a start over darkens what the training lit; when `front` leaves training, what the station has for its
+ * bins (a complete bin, a pick another seat lit meanwhile) is back on their lights.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
