@@ -6,7 +6,8 @@
  * nothing it does reaches the station's database, the broker or a webhook. It is opened when the first
  * seat enters training, starts from the training scenario (training-scenario.ts) every time it opens or
  * starts over, and is closed with the agent. Which seats are in training is kept in the station's
- * database (`training_seats`): a restart puts them back, with `station.trainingSeats`.
+ * database (`training_seats`): a restart puts them back, with `station.trainingSeats`. A training seat's
+ * own bins (their lights, buttons and beams) follow it (training-devices.ts, docs/station.md#bins-of-a-seat).
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
