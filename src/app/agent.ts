@@ -113,6 +113,9 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
   const training = createTraining({
     ctx: f,
     layout: f.layout,
+    hub,
+    // a seat out of training frees its bins: orders waiting for a bin get them now
+    binsFreed: () => svc.operations.releaseHeldWork(),
     loggedIn: (seat) => svc.scanLookup.user(seat) !== null,
     kept: {
       seats: () => svc.repos.training.seats(),
@@ -122,6 +125,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
         ),
     },
   });
+  svc.holdBins(training.heldBins);
   // the station engine: device events and scans → station operations → lights
   const station = createStationPart({
     hub,
@@ -131,6 +135,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     log: f.log,
     metrics: f.metrics,
     divert: training.divert,
+    holdLight: training.holdLight,
   });
   // station printing: a label per pick+pack order when its bin completes (printing.mode station)
   const labels = packLabelsFor({

@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config/config.schema.js";
 import type { StationDeviceHub } from "../devices/device-hub.js";
 import { binSimulator } from "../devices/drivers/sim/simulator.js";
-import type { DeviceEvent } from "../devices/hub.types.js";
+import type { DeviceEvent, LightCommand } from "../devices/hub.types.js";
 import type { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
 import { createStationEngine } from "../station/engine.js";
@@ -28,6 +28,8 @@ export function createStationPart(deps: {
   metrics: Metrics;
   /** Takes a device event away from the engine (a scanner of a seat in training: docs/station.md#training). */
   divert?: (e: DeviceEvent, topology: StationTopology) => boolean;
+  /** Holds back a light command (a bin that follows a seat into training: docs/station.md#bins-of-a-seat). */
+  holdLight?: (command: LightCommand) => boolean;
 }) {
   const { services: svc } = deps;
   // the targets: p99 under 5 ms idle, under 20 ms with the API under load (docs/architecture.md#performance-targets)
@@ -41,7 +43,7 @@ export function createStationPart(deps: {
   const divert = deps.divert;
   // whether the last device event went elsewhere: the simulator's answer then has no outcome of the engine
   let diverted = false;
-  const hub: StationDeviceHub = divert
+  const diverting: StationDeviceHub = divert
     ? {
         ...deps.hub,
         onEvent: (owner, fn) =>
@@ -51,6 +53,10 @@ export function createStationPart(deps: {
           }),
       }
     : deps.hub;
+  const holdLight = deps.holdLight;
+  const hub: StationDeviceHub = holdLight
+    ? { ...diverting, light: (cmd) => (holdLight(cmd) ? Promise.resolve() : deps.hub.light(cmd)) }
+    : diverting;
   const lookup = svc.scanLookup;
   const log = deps.log.child({ part: "station" });
   const seatWork = createSeatWorkKeeper({ store: svc.repos.screen, now: deps.now, log });

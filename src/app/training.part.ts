@@ -6,13 +6,15 @@
  * nothing it does reaches the station's database, the broker or a webhook. It is opened when the first
  * seat enters training, starts from the training scenario (training-scenario.ts) every time it opens or
  * starts over, and is closed with the agent. Which seats are in training is kept in the station's
- * database (`training_seats`): a restart puts them back, with `station.trainingSeats`.
+ * database (`training_seats`): a restart puts them back, with `station.trainingSeats`. A training seat's
+ * own bins (their lights, buttons and beams) follow it (training-devices.ts, docs/station.md#bins-of-a-seat).
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/config.schema.js";
 import type { Sqlite } from "../db/open.js";
-import type { DeviceEvent } from "../devices/hub.types.js";
+import type { StationDeviceHub } from "../devices/device-hub.js";
+import type { DeviceEvent, LightCommand } from "../devices/hub.types.js";
 import { AppError, isAppError } from "../domain/errors.js";
 import { Metrics } from "../metrics.js";
 import { StartError } from "../start-error.js";
@@ -20,11 +22,13 @@ import type { ScreenPort } from "../station/screen/routes/screen.routes.js";
 import { createScreenPart } from "../station/screen/screen.part.js";
 import { createTrainingScreenPort, type TrainingScreenPort } from "../station/screen/training-port.js";
 import type { StationMode } from "../station/seat.types.js";
-import type { StationTopology } from "../station/topology.js";
+import { createTopology, type StationTopology } from "../station/topology.js";
+import type { TrainingInput } from "../station/training-bins.js";
 import { backgroundParts } from "./background.part.js";
 import { type AgentContext, type Foundation, openFoundation } from "./foundation.js";
 import { type Part, startParts, stopParts } from "./lifecycle.js";
 import { createStationPart } from "./station.part.js";
+import { createTrainingDevices } from "./training-devices.js";
 import {
   defaultTrainingScenario,
   readTrainingScenario,
@@ -70,6 +74,8 @@ interface TrainingStation {
   port: ScreenPort;
   /** A scan of the seat's own scanner goes here while the seat is in training. */
   scan(seat: string, barcode: string, source: string): void;
+  /** A button or beam of a bin that follows its seat into training (docs/station.md#bins-of-a-seat). */
+  input(input: TrainingInput): void;
   /** The training station's database (tests read it). */
   sqlite: Sqlite;
   close(): Promise<void>;
@@ -94,7 +100,9 @@ async function openTrainingStation(
   real: AgentContext,
   layout: Layout,
   written: TrainingScenario | undefined,
-  mode?: StationMode,
+  mode: StationMode | undefined,
+  /** each light command of the training station, by bin (docs/station.md#bins-of-a-seat) */
+  practised: (binId: string, cmd: LightCommand) => void,
 ) {
   const dataDir = join(real.dataDir, TRAINING_DIR);
   // every opening starts over: what the last training left is practice, not state
@@ -106,7 +114,17 @@ async function openTrainingStation(
   const f = await openFoundation(ctx, { credentials: false });
   try {
     await seed(f, scenario, real.config.station.trainingScenario);
-    const station = createStationPart({ ...f, services: f.svc });
+    // the training's light commands also reach the real lights of the bins that follow a training seat
+    const own = createTopology(f.hub.station);
+    const hub = {
+      ...f.hub,
+      light: (cmd: LightCommand) => {
+        const binId = own.binOfLight(cmd.deviceId, cmd.address);
+        if (binId !== null) practised(binId, cmd);
+        return f.hub.light(cmd);
+      },
+    };
+    const station = createStationPart({ ...f, hub, services: f.svc });
     const screen = createScreenPart({
       ...f,
       engine: station.engine,
@@ -129,6 +147,14 @@ async function openTrainingStation(
       port: screen.port,
       scan: (seat, barcode, source) => {
         station.engine.scan(seat, barcode, source);
+      },
+      input: (i) => {
+        try {
+          if (i.kind === "press") station.sim.press({ ppsBinId: i.binId }, i.button);
+          else station.sim.sensor({ ppsBinId: i.binId }, i.active);
+        } catch (err) {
+          log.warn({ err, input: i }, "training input of a bin not passed on");
+        }
       },
       sqlite: f.handle.sqlite,
       async close() {
@@ -158,6 +184,10 @@ export interface TrainingDeps {
   layout: Layout;
   /** Whether an operator is logged in at the seat on the station itself: such a seat cannot enter training. */
   loggedIn(seat: string): boolean;
+  /** The station's own devices: a training seat's bins follow it (docs/station.md#bins-of-a-seat). */
+  hub: StationDeviceHub;
+  /** A seat left training: its bins may be given to waiting orders again. */
+  binsFreed?: () => void;
   /** The seats in training as kept in the station's database, so a restart keeps them (docs/station.md#training). */
   kept: { seats(): string[]; set(seat: string, training: boolean): void };
 }
@@ -204,6 +234,17 @@ async function startSeats(deps: TrainingDeps, enter: (seat: string) => Promise<v
   }
 }
 
+/** The station's devices of the training seats' own bins (docs/station.md#bins-of-a-seat). */
+function seatBins(deps: TrainingDeps, seats: ReadonlySet<string>) {
+  return createTrainingDevices({
+    hub: deps.hub,
+    topology: createTopology(deps.hub.station),
+    seats: () => seats,
+    binsFreed: deps.binsFreed,
+    log: deps.ctx.log,
+  });
+}
+
 export function createTraining(deps: TrainingDeps) {
   const { ctx, layout } = deps;
   const seats = new Set<string>();
@@ -218,6 +259,7 @@ export function createTraining(deps: TrainingDeps) {
   };
   const paused = startingOver(layout.seats);
   let resetting = false;
+  const devices = seatBins(deps, seats);
 
   const portOf = (seat: string): ScreenPort | null => {
     if (!seats.has(seat)) return null;
@@ -235,7 +277,8 @@ export function createTraining(deps: TrainingDeps) {
   async function ensureOpen(mode?: StationMode): Promise<TrainingStation> {
     if (station) return station;
     const t0 = performance.now();
-    station = await openTrainingStation(ctx, layout, scenario, mode);
+    station = await openTrainingStation(ctx, layout, scenario, mode, devices.practised);
+    devices.opened();
     ctx.log.info({ ms: Math.round(performance.now() - t0) }, "training station opened from its scenario");
     return station;
   }
@@ -248,6 +291,7 @@ export function createTraining(deps: TrainingDeps) {
       ]);
     await ensureOpen();
     seats.add(seat);
+    devices.entered(seat);
     router?.moved(seat);
     ctx.log.warn({ seat }, "seat in training: it works against the training station");
   }
@@ -256,6 +300,7 @@ export function createTraining(deps: TrainingDeps) {
     if (!seats.has(seat)) return;
     deps.kept.set(seat, false);
     seats.delete(seat);
+    devices.left(seat);
     router?.moved(seat);
     ctx.log.warn({ seat }, "seat out of training: it works against the station again");
   }
@@ -283,6 +328,7 @@ export function createTraining(deps: TrainingDeps) {
         const old = station;
         station = undefined;
         await old?.close();
+        devices.closing();
         await ensureOpen(mode);
       } finally {
         resetting = false;
@@ -306,11 +352,19 @@ export function createTraining(deps: TrainingDeps) {
     view,
     inTraining: (seat: string) => seats.has(seat),
     /**
+     * The station's engine's light commands: true for one held back, as its bin follows a seat in
+     * training (docs/station.md#bins-of-a-seat); kept either way, and written back when the seat leaves.
+     */
+    holdLight: (cmd: LightCommand): boolean => devices.hold(cmd),
+    /** The bins no order is given while their seat trains (docs/station.md#bins-of-a-seat). */
+    heldBins: (): ReadonlySet<string> => devices.held(),
+    /**
      * The station's engine leaves a scan of a training seat's own scanner to the training station
      * (dropped while it starts over): a trainee's scan never acts on the station.
      */
     divert(e: DeviceEvent, topology: Pick<StationTopology, "seatOf">): boolean {
-      if (e.type !== "scan") return false;
+      // a button or beam of a bin that follows its seat into training (docs/station.md#bins-of-a-seat)
+      if (e.type !== "scan") return devices.divert(e, (input) => !resetting && station?.input(input));
       const seat = topology.seatOf(e.deviceId);
       if (seat === null || !seats.has(seat)) return false;
       if (!resetting) station?.scan(seat, e.value, e.deviceId);

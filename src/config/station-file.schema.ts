@@ -89,6 +89,11 @@ const binSchema = z.strictObject({
   sensor: z.strictObject({ device: id, channel: z.string().min(1) }).optional(),
   /** A confirm or shortage input of a DI module, when the light module has no button of its own. */
   button: z.strictObject({ device: id, channel: z.string().min(1) }).optional(),
+  /**
+   * The seat whose bin it is: its light, button and beam follow that seat into training
+   * (docs/station.md#bins-of-a-seat). Absent: shared by every seat (one seat: that seat's).
+   */
+  seat: id.optional(),
 });
 
 const deviceSchema = z.strictObject({

@@ -258,6 +258,7 @@ function createStationDoors(
   sd: ServiceDeps,
   sessionEnding: (seat: string) => void,
 ) {
+  let heldBins: () => ReadonlySet<string> = () => new Set();
   const deps = {
     requests: repos.requests,
     items: repos.items,
@@ -274,8 +275,13 @@ function createStationDoors(
     pausedSeats: () => repos.seatControl.pausedSeats(),
     sessionEnding,
     stationPrinting: sd.config.printing?.mode === "station",
+    heldBins: () => heldBins(),
   };
   return {
+    /** Which bins no order is given now (the bins of seats in training: docs/station.md#bins-of-a-seat). */
+    holdBins(held: () => ReadonlySet<string>): void {
+      heldBins = held;
+    },
     requests: createRequestsService(deps, unitOfWork),
     // the work at the station may use the storage budget's reserve (docs/operations.md#storage-budget)
     operations: createOperations({ deps, unitOfWork: unitOfWork.forStation(), log: sd.log }),

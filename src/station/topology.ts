@@ -35,6 +35,13 @@ export interface StationTopology {
   seatOf(scannerId: string): string | null;
   /** A seat's scanners, in the file's order: those `seatOf` gives the seat. */
   scannersOf(seat: string): readonly string[];
+  /**
+   * The seat whose bin this order bin is (docs/station.md#bins-of-a-seat): its `seat` in the station
+   * file; on a one-seat station that seat; else null, a bin every seat shares (and the IRT bin).
+   */
+  seatOfBin(binId: string): string | null;
+  /** A seat's own bins, in the file's order: those `seatOfBin` gives the seat. */
+  binsOf(seat: string): readonly string[];
   /** A slot's own light, where the rack has one fitted. */
   slotLight(location: string): LightRef | null;
   /**
@@ -86,6 +93,11 @@ export function createTopology(
   const bySlot = new Map(slots.map((s) => [s.location, s.light]));
   const signal = irtBin?.light ? irtBin : null;
   const binOfLight = (device: string, address: string) => byLight.get(key(device, address)) ?? null;
+  const orderBins = new Map(bins.map((b) => [b.id, b]));
+  const seatOfBin = (binId: string) => {
+    const b = orderBins.get(binId);
+    return b ? (b.seat ?? only) : null;
+  };
   const pauses = new Map(
     (def.station.pauseInputs ?? []).map((p) => [
       key(p.device, p.channel),
@@ -112,6 +124,8 @@ export function createTopology(
     binOfLight,
     seatOf,
     scannersOf: (seat) => scanners.filter((id) => seatOf(id) === seat),
+    seatOfBin,
+    binsOf: (seat) => bins.filter((b) => seatOfBin(b.id) === seat).map((b) => b.id),
     slotLight: (location) => bySlot.get(location) ?? null,
     signalBin: () => signal?.id ?? null,
     signalLight: () => signal?.light ?? null,

@@ -168,7 +168,11 @@ export function stationIssues(file: StationFile, profiles: Profiles): FieldError
     if (binIds.has(b.id)) add(["station", "bins", i, "id"], "is listed twice");
     binIds.add(b.id);
     checkBin(b, ["station", "bins", i]);
+    if (b.seat !== undefined && !seats.has(b.seat))
+      add(["station", "bins", i, "seat"], `names no seat of station.seats (${b.seat})`);
   });
+  if (file.station.irtBin?.seat !== undefined)
+    add(["station", "irtBin", "seat"], "the IRT bin is the station's: it belongs to no seat");
   if (file.station.irtBin) {
     if (binIds.has(file.station.irtBin.id)) add(["station", "irtBin", "id"], "is also an order bin");
     checkBin(file.station.irtBin, ["station", "irtBin"]);

@@ -22,6 +22,8 @@ export interface PickDeps extends RequestContext {
   capture: CaptureRules;
   /** The agent prints the labels (`printing.mode: station`): a pick+pack box closed as full waits for its own. */
   stationPrinting?: boolean;
+  /** Bins no order is given now: those that follow a seat into training (docs/station.md#bins-of-a-seat). */
+  heldBins?: () => ReadonlySet<string>;
 }
 
 /** A stored line as the pick-line machine sees it. */

@@ -182,7 +182,8 @@ export function giveBin(deps: PickDeps, row: RequestRow, binId: string, tx: Tx):
 
 /** Free bins and the released fulfillable requests waiting for one, in work order. */
 function waitingForBins(deps: PickDeps, now: number, extra?: RequestRow) {
-  const free = deps.station.bins().filter((b) => b.state === "empty");
+  const held = deps.heldBins?.();
+  const free = deps.station.bins().filter((b) => b.state === "empty" && !held?.has(b.id));
   if (deps.station.mode() !== "pick" || !free.length) return { free, order: [] };
   const waiting = deps.requests
     .byStates("PICK", ["fulfillable"])
