@@ -24,6 +24,8 @@ const wanted = [
   { bin: "fusermount3", pkg: "fuse3" },
   { bin: "rabbitmq-server", pkg: "rabbitmq-server", paths: ["/usr/lib/rabbitmq/bin/rabbitmq-server"] },
   { bin: "nats-server", pkg: "nats-server", paths: ["/usr/sbin/nats-server"] },
+  // a slow-read client (`-X`) against the send deadline (test/system/http/slow-readers.test.ts)
+  { bin: "slowhttptest", pkg: "slowhttptest" },
 ];
 const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core", "python3-fusepy"];
 
