@@ -106,7 +106,7 @@ const serverLimits = {
     "how long a connection's answers may wait while its client takes less than 4 KiB a second of them; then the connection is closed",
   ),
   answerBufferBytes: count(1024 * 1024, 2 ** 32, SERVER_LIMITS.answerBufferBytes).describe(
-    "bytes of answers built and not yet taken by their clients, all connections together; past it the connections whose clients stopped reading are closed, the most held first, and a costly request from an address holding any is refused `503 answers_backlog` with `Retry-After`",
+    "bytes of answers built and not yet taken by their clients, all connections together; past it the connections whose clients stopped reading are closed, the most held first, and a costly request from an address holding any (or cut so within `http.sendTimeoutMs`) is refused `503 answers_backlog` with `Retry-After`",
   ),
 };
 

@@ -10,8 +10,8 @@
  *   client stopped taking them are cut, the most held first, and a costly request from an address
  *   holding any is refused until they are under it;
  * - eviction: when every connection place is taken, a newcomer takes the place of a connection not
- *   being served that made no progress for a while, or of one of a host holding more places than its
- *   own, so hosts that never read cannot lock the others out (`evictable`).
+ *   being served of a host holding more places than its own, so hosts that never read cannot lock the
+ *   others out (`evictable`).
  */
 
 /** What the server sees of one connection at a moment. */
@@ -115,14 +115,28 @@ export function overBudget<Id>(all: readonly Watched<Id>[], now: number, rules: 
 }
 
 /**
- * Whether a costly request from `address` may begin: while the answers waiting are within the budget,
- * or its address holds none of them (a client that reads its answers is served whatever others do).
+ * Whether an address the station cut a connection of for answers it left unread (at `cutAt`) is still
+ * held back: its costly requests refused for `sendTimeoutMs`, since it would only leave more unread.
+ */
+export function heldBack(cutAt: number | undefined, now: number, rules: ProgressRules): boolean {
+  return cutAt !== undefined && now - cutAt < rules.sendTimeoutMs;
+}
+
+/**
+ * Whether a costly request from `address` may begin: not within `sendTimeoutMs` of the station cutting
+ * a connection of that address for answers it left unread (`cutAt`: it would only build more of them,
+ * each a search's worth of work on the station's one event loop); otherwise while the answers waiting
+ * are within the budget, or when its address holds none of them (a client that reads its answers is
+ * served whatever others do).
  */
 export function admitsCostly<Id>(
   all: readonly Watched<Id>[],
   address: string,
   rules: ProgressRules,
+  now = 0,
+  cutAt?: number,
 ): boolean {
+  if (heldBack(cutAt, now, rules)) return false;
   let total = 0;
   let own = 0;
   for (const w of all) {
@@ -135,11 +149,11 @@ export function admitsCostly<Id>(
 /**
  * The connection a newcomer from `address` may take the place of when every place is taken, or
  * undefined. Never one being served (an answer in the making, or streaming to a client that takes it).
- * Of the others, one that has made no progress for `stallMs`, or any from a host holding more places
- * than the newcomer's host would after it (so a host with few connections always gets in, whatever
- * hosts with many do); from the host holding most places first, then stalled on its answers before
- * never having had a request answered (a silent or slow-header socket) before idle keep-alive, then the
- * longest without progress.
+ * Of the others, any of a host holding more places than the newcomer's host would after it, or, for a
+ * newcomer whose host holds none, one that made no progress for `stallMs`: a host with few connections
+ * always gets in, whatever hosts with many do. From the host holding most places first, then stalled
+ * on its answers before never having had a request answered (a silent or slow-header socket) before
+ * idle keep-alive, then the longest without progress.
  */
 export function evictable<Id>(
   all: readonly Watched<Id>[],
@@ -156,7 +170,11 @@ export function evictable<Id>(
     const held = heldBy(w) > 0;
     if (!held && w.inFlight > 0) continue;
     const hostPlaces = places.get(w.address) ?? 0;
-    if (now - progress.movedAt < rules.stallMs && hostPlaces <= mine + 1) continue;
+    // a host with more places than the newcomer's would have gives one up; one that made no progress
+    // is taken for a host with none (many hosts of one place each must not lock the others out); hosts
+    // of equal share never take each other's places (their turnover would cost answers for nothing)
+    const stalled = now - progress.movedAt >= rules.stallMs;
+    if (!(hostPlaces > mine + 1 || (mine === 0 && stalled))) continue;
     const rank = held ? 0 : progress.last.answered === 0 ? 1 : 2;
     const key: [number, number, number] = [-hostPlaces, rank, progress.movedAt];
     if (!best || before(key, best.key)) best = { id: w.id, key };

@@ -75,6 +75,8 @@ export function connectionWatch(
   const byHttp = new WeakMap<Socket, Entry>();
   const byPeer = new Map<string, Entry>();
   const peer = (s: Socket) => `${s.remoteAddress}|${s.remotePort}`;
+  /** When the station last cut a connection of each address for its unread answers. */
+  const cutAt = new Map<string, number>();
 
   function sample(at: number): Watched<Entry>[] {
     const all: Watched<Entry>[] = [];
@@ -90,6 +92,7 @@ export function connectionWatch(
 
   function end(e: Entry, reason: CutReason): void {
     forget(e);
+    if (reason !== "http_evicted") cutAt.set(e.address, now());
     cut(reason, e.address);
     e.http.destroy();
     e.tcp.destroy();
@@ -112,6 +115,8 @@ export function connectionWatch(
 
   const watch: ConnectionWatch = {
     admit(socket, maxConnections) {
+      // a socket destroyed gives its place back at once, as Node's own count does (`close` comes later)
+      for (const e of entries.values()) if (e.tcp.destroyed) forget(e);
       if (entries.size >= maxConnections) {
         const at = now();
         const victim = evictable(sample(at), socket.remoteAddress ?? "unknown", at, rules);
@@ -166,10 +171,14 @@ export function connectionWatch(
       const at = now();
       const all = sample(at);
       keepBudget(all, at);
+      const cut = cutAt.get(e.address);
+      if (cut !== undefined && at - cut >= rules.sendTimeoutMs) cutAt.delete(e.address);
       return admitsCostly(
         all.filter((w) => entries.has(w.id.tcp)),
         e.address,
         rules,
+        at,
+        cutAt.get(e.address),
       );
     },
     count: () => entries.size,

@@ -60,6 +60,9 @@ describe("the answer budget", () => {
     const all = [conn("big", "a", stalled), conn("reading", "b", reading)];
     expect(admitsCostly(all, "a", RULES)).toBe(false);
     expect(admitsCostly(all, "c", RULES)).toBe(true);
+    // an address the station cut for unread answers is held back for sendTimeoutMs, whatever it holds now
+    expect(admitsCostly([], "a", RULES, 9_999, 0)).toBe(false);
+    expect(admitsCostly([], "a", RULES, 10_000, 0)).toBe(true);
     expect(
       admitsCostly([conn("small", "a", observe(accepted(0), sample(10, 0), 0, RULES).progress)], "a", RULES),
     ).toBe(true);
@@ -89,5 +92,10 @@ describe("eviction when every place is taken", () => {
     expect(evictable(many, "few", 2_000, RULES)).toBe("m1");
     // the host holding them cannot push out its own fresh connections
     expect(evictable(many, "many", 2_000, RULES)).toBeUndefined();
+    // hosts of equal share do not take each other's places, even stalled ones
+    const stalled = observe(accepted(0), sample(800, 0), 0, RULES).progress;
+    const two = [conn("a1", "a", stalled), conn("a2", "a", stalled), conn("b1", "b", stalled)];
+    expect(evictable(two, "b", 5_000, RULES)).toBeUndefined();
+    expect(evictable(two, "c", 5_000, RULES)).toBe("a1");
   });
 });
