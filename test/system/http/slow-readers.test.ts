@@ -110,8 +110,10 @@ describe("hosts that never read lock nobody out", () => {
         expect(await rawGet(port, "/station/state", "127.0.0.1", token)).toBe(200);
         expect(await rawGet(port, "/healthz", "127.0.0.6")).toBe(200);
       }
-      // the places the station's clients took were those of connections that made no progress
-      expect(await refusals("http_evicted")).toBeGreaterThan(0);
+      // the places the station's clients took were freed by the station: connections that made no
+      // progress, given up to a newcomer or cut for their unread answers
+      const freed = ["http_evicted", "http_answer_bytes", "http_send_timeout"].map(refusals);
+      expect((await Promise.all(freed)).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     },
     deadline(60_000),
   );
@@ -164,7 +166,7 @@ describe("slowhttptest's slow read (-X)", () => {
   it(
     "64 slow-read connections are closed by the station while the tool still runs; /healthz is served meanwhile",
     async () => {
-      const port = await listening({ sendTimeoutMs: 2000 });
+      const port = await listening();
       // 64 connections (all one address may hold) reading 32 bytes every 5 s with a receive window of 512
       // to 1024 bytes, each asking for the API description 10 times over, for 60 s
       const args = ["-X", "-c", "64", "-r", "64", "-l", "60", "-k", "10", "-w", "512", "-y", "1024"];
