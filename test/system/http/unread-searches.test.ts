@@ -31,6 +31,25 @@ async function refused(base: string, reason: string): Promise<number> {
   return m ? Number(m[1]) : 0;
 }
 
+/** One search on its own socket from `from`, read to the end: status, `Retry-After` and error code. */
+function rawSearch(port: number, from: string, request: string) {
+  return new Promise<{ status: number; retryAfter?: string; code?: string }>((ok, fail) => {
+    const s = connect({ port, host: "127.0.0.1", localAddress: from }, () =>
+      s.write(request.replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n")),
+    );
+    const chunks: Buffer[] = [];
+    s.on("data", (d: Buffer) => chunks.push(d));
+    s.once("error", fail);
+    s.once("close", () => {
+      const text = Buffer.concat(chunks).toString("latin1");
+      const [head = "", body = ""] = text.split("\r\n\r\n");
+      const retryAfter = /\r\nretry-after: (\S+)/i.exec(head)?.[1];
+      const code = body.startsWith("{") ? (JSON.parse(body) as { code?: string }).code : undefined;
+      ok({ status: Number(head.split(" ")[1]), retryAfter, code });
+    });
+  });
+}
+
 describe("searches pipelined and never read", () => {
   it(
     "8 connections × 100 searches of 12 MB answers, never read, against a 128 MB heap: the agent lives and serves",
@@ -42,6 +61,8 @@ describe("searches pipelined and never read", () => {
           // the per-user rate is not what holds this attack: it is set out of the way
           PPS_EDGE_HTTP_COSTLY_REQUESTS_PER_SECOND: "100000",
           PPS_EDGE_HTTP_COSTLY_BURST: "100000",
+          // the answer budget cuts them, not the send deadline; the address stays held back a minute
+          PPS_EDGE_HTTP_SEND_TIMEOUT_MS: "60000",
         },
         20_000,
         ["--max-old-space-size=128"],
@@ -89,6 +110,9 @@ describe("searches pipelined and never read", () => {
       );
       expect(a.proc.exitCode).toBeNull();
       expect((await fetch(`${a.base}/healthz`)).status).toBe(200);
+      // the address whose answers were cut, now reading, is refused a search: it must wait and read first
+      const again = await rawSearch(port, "127.0.0.2", request);
+      expect(again).toMatchObject({ status: 503, retryAfter: "1", code: "answers_backlog" });
     },
     deadline(120_000),
   );
