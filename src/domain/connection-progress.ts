@@ -151,7 +151,7 @@ export function admitsCostly<Id>(
  * undefined. Never one being served (an answer in the making, or streaming to a client that takes it).
  * Of the others, any of a host holding more places than the newcomer's host would after it, or, for a
  * newcomer whose host holds none, one that made no progress for `stallMs`: a host with few connections
- * always gets in, whatever hosts with many do. From the host holding most places first, then stalled
+ * always gets in, whatever hosts with many do; never a keep-alive one answered within `stallMs`. From the host holding most places first, then stalled
  * on its answers before never having had a request answered (a silent or slow-header socket) before
  * idle keep-alive, then the longest without progress.
  */
@@ -176,6 +176,9 @@ export function evictable<Id>(
     const stalled = now - progress.movedAt >= rules.stallMs;
     if (!(hostPlaces > mine + 1 || (mine === 0 && stalled))) continue;
     const rank = held ? 0 : progress.last.answered === 0 ? 1 : 2;
+    // a keep-alive connection answered less than `stallMs` ago is about to be used again: a client
+    // whose next request met its close would see it reset
+    if (rank === 2 && !stalled) continue;
     const key: [number, number, number] = [-hostPlaces, rank, progress.movedAt];
     if (!best || before(key, best.key)) best = { id: w.id, key };
   }

@@ -97,5 +97,10 @@ describe("eviction when every place is taken", () => {
     const two = [conn("a1", "a", stalled), conn("a2", "a", stalled), conn("b1", "b", stalled)];
     expect(evictable(two, "b", 5_000, RULES)).toBeUndefined();
     expect(evictable(two, "c", 5_000, RULES)).toBe("a1");
+    // a keep-alive connection just answered is about to be used again: not taken, whatever its host holds
+    const answered = observe(accepted(0), sample(0, 100, 1, 1), 4_900, RULES).progress;
+    const idle = [conn("k1", "k", answered), conn("k2", "k", answered), conn("k3", "k", answered)];
+    expect(evictable(idle, "c", 5_000, RULES)).toBeUndefined();
+    expect(evictable(idle, "c", 6_000, RULES)).toBe("k1");
   });
 });
