@@ -30,6 +30,8 @@ const wanted = [
   { bin: "python3", pkg: "python3" },
   { bin: "make", pkg: "make" },
   { bin: "g++", pkg: "g++" },
+  // a slow-read client (`-X`) against the send deadline (test/system/http/slow-readers.test.ts)
+  { bin: "slowhttptest", pkg: "slowhttptest" },
 ];
 const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core", "python3-fusepy"];
 

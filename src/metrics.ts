@@ -46,7 +46,11 @@ export type RefusalReason =
   | "mqtt_connections_per_address"
   | "mqtt_packet_size"
   | "mqtt_subscriptions"
-  | "mqtt_retained";
+  | "mqtt_retained"
+  // connections ended by the watch (http/connection-watch.ts)
+  | "http_send_timeout"
+  | "http_answer_bytes"
+  | "http_evicted";
 
 export class Metrics {
   readonly registry = new Registry();

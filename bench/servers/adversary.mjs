@@ -6,6 +6,11 @@
 // subscription flood (1 KB filters, 200 to a SUBSCRIBE), a pick-filter bomb (a pick of BENCH_BOMB_LINES
 // lines, each filtered by `product_sku in (…)` with as many values as a filter may hold) and a disk filler
 // (items with ~900 KB of imageData). The authenticated attacks come from `userFrom`, another host.
+// Not in the default set (BENCH_ATTACKS names them): a slow read (`slowread`: from four other addresses,
+// 127.0.0.4–.7, 64 connections each pipelining `GET /openapi.json` and reading 32 bytes every 5 s,
+// opened again when the station closes them) and unread searches (`unread`: as the integration user,
+// 40 items of 300 KB, then 8 connections each pipelining 100 searches answering all 40, never read,
+// opened again when closed; the slow read begins once the items are in).
 import { request } from "node:http";
 import { connect } from "node:net";
 import mqtt from "mqtt";
@@ -180,8 +185,71 @@ every("filler", FILL_EVERY_MS, () => {
   post("disk filler", "/api-gateway/mdm-service/wms-masterdata/item", body);
 });
 
+// 7. slow read: 4 hosts × 64 connections, each pipelining 10 GET /openapi.json, reading 32 bytes every 5 s
+// and asking once more every second (a write to a connection the station closed fails: opened again)
+function stubborn(from, what, request, onConnect) {
+  if (!running) return;
+  const s = connect({ host, port: Number(httpPort), localAddress: from }, () => {
+    count(`${what}: connected`);
+    s.pause();
+    onConnect(s);
+  });
+  sockets.add(s);
+  const more = setInterval(() => {
+    if (s.writable) s.write(request);
+  }, 1000);
+  const sip = setInterval(() => s.read(32), 5000);
+  s.on("error", () => {});
+  s.once("close", () => {
+    count(`${what}: closed`);
+    clearInterval(more);
+    clearInterval(sip);
+    sockets.delete(s);
+    setTimeout(() => stubborn(from, what, request, onConnect), 100);
+  });
+}
+let running = true;
+function slowRead() {
+  if (!ATTACKS.has("slowread")) return;
+  const get = "GET /openapi.json HTTP/1.1\r\nHost: station\r\n\r\n";
+  for (const from of ["127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7"])
+    for (let i = 0; i < 64; i++) stubborn(from, "slow read", get, (s) => s.write(get.repeat(10)));
+}
+
+// 8. unread searches: 40 items of 300 KB answered by one search, 100 of them pipelined on each of 8
+// connections as the integration user, never read
+if (ATTACKS.has("unread")) {
+  const image = "I".repeat(300 * 1024);
+  (async () => {
+    for (let i = 0; i < 40; i++) {
+      const body = JSON.stringify({
+        schema: { unique: [["product_sku", "client_id"]], type: "object" },
+        clientCategoryId: "bench",
+        attributes: {
+          weight: { value: 1, uom: { unit: "G" } },
+          dimension: { length: 1, width: 1, height: 1, uom: { unit: "CM" } },
+        },
+        productAttributes: { product_sku: `UNREAD-${i}`, client_id: "UNREAD" },
+        barcodeList: [],
+        imageData: image,
+      });
+      await post("unread seed", "/api-gateway/mdm-service/wms-masterdata/item", body);
+    }
+    const search = JSON.stringify({ filter_params: [{ key: "client_id", operator: "=", value: "UNREAD" }] });
+    const request =
+      `POST /api-gateway/mdm-service/wms-masterdata/item/search_v2 HTTP/1.1\r\nHost: station\r\n` +
+      `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(search)}\r\n\r\n${search}`;
+    for (let i = 0; i < 8; i++)
+      stubborn(userFrom, "unread search", request, (s) => s.write(request.repeat(100)));
+    // the slow readers come once the items are in: they would hold the places the seeding needs
+    slowRead();
+  })();
+} else slowRead();
+
 process.stdout.write("STARTED\n");
 process.on("SIGTERM", () => {
+  running = false;
   for (const t of timers) clearInterval(t);
   for (const s of sockets) s.destroy();
   flood.end(true);

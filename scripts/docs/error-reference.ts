@@ -79,6 +79,8 @@ export const WHEN: Record<ErrorCode, string> = {
     "the database reached `storage.maxDatabaseBytes`, or the disk has less than `storage.minFreeDiskBytes` free: the change is refused before it begins, nothing is written; reads go on (see [storage budget](operations.md#storage-budget))",
   storage_error:
     "the database could not be read or written (I/O error, or locked by another process for too long); nothing was changed",
+  answers_backlog:
+    "answers not yet read by their clients fill `http.answerBufferBytes`, some of them for this address (or this address left answers unread within `http.sendTimeoutMs`): a costly request (item search, inventory report) is refused before its answer is built; read the answers, or retry after `Retry-After` (see [slow readers](limits.md#slow-readers))",
 };
 
 const INTRO = `# Errors

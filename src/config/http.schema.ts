@@ -26,6 +26,10 @@ const SERVER_LIMITS = {
   // station at (docs/limits.md, "Measured")
   storedBytesPerSecond: 256 * 1024,
   storedBurstBytes: 16 * 1024 * 1024,
+  // a client that takes none of its answers for 10 s is gone or hostile; the answers waiting on all
+  // connections together are held to two of the largest search answers (docs/limits.md#slow-readers)
+  sendTimeoutMs: 10_000,
+  answerBufferBytes: 32 * 1024 * 1024,
 };
 const milliseconds = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 const serverLimits = {
@@ -96,6 +100,13 @@ const serverLimits = {
   ),
   storedBurstBytes: count(1024, 2 ** 40, SERVER_LIMITS.storedBurstBytes).describe(
     "bytes one user may send to those routes at once before `http.storedBytesPerSecond` applies (a body larger than this counts as this much)",
+  ),
+  /** Answers a client does not take (connection-watch.ts): the send deadline and the answer budget. */
+  sendTimeoutMs: milliseconds(SERVER_LIMITS.sendTimeoutMs).describe(
+    "how long a connection's answers may wait while its client takes less than 4 KiB a second of them; then the connection is closed",
+  ),
+  answerBufferBytes: count(1024 * 1024, 2 ** 32, SERVER_LIMITS.answerBufferBytes).describe(
+    "bytes of answers built and not yet taken by their clients, all connections together; past it the connections whose clients stopped reading are closed, the most held first, and a costly request from an address holding any (or cut so within `http.sendTimeoutMs`) is refused `503 answers_backlog` with `Retry-After`",
   ),
 };
 

@@ -54,7 +54,8 @@ export type ErrorCode =
   | "not_ready" // 503
   | "storage_full" // 503: the disk holding the database is full
   | "storage_budget" // 503: the database reached its configured size, or the disk its free-space floor
-  | "storage_error"; // 503: the database could not be read or written (I/O error, locked too long)
+  | "storage_error" // 503: the database could not be read or written (I/O error, locked too long)
+  | "answers_backlog"; // 503: answers unread by their clients fill http.answerBufferBytes, some for this address
 
 /** What an error means to the caller, whatever the protocol that carries it. */
 export type ErrorKind =
@@ -126,6 +127,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   storage_full: "unavailable",
   storage_budget: "unavailable",
   storage_error: "unavailable",
+  answers_backlog: "unavailable",
 };
 
 /** Every stable error code (docs/errors.md lists each with its status). */

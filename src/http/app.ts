@@ -11,6 +11,7 @@ import {
   sqliteCode,
   storageAppError,
 } from "../services/unit-of-work/unit-of-work.js";
+import { holdToAnswerBudget } from "./answer-budget.js";
 import { closeIfBodyUnread, limitBody } from "./body.js";
 import type { AppEnv } from "./context.js";
 import { sendError } from "./errors.js";
@@ -57,7 +58,7 @@ export function createHttpApp(
 ): { app: Hono<AppEnv>; registry: RouteRegistry } {
   const { log, metrics } = deps;
   const now = deps.now ?? Date.now;
-  const costly = deps.costlyRate
+  const rate = deps.costlyRate
     ? limitPerUser({
         rate: deps.costlyRate,
         reason: "http_rate",
@@ -65,6 +66,15 @@ export function createHttpApp(
         now,
         metrics,
       })
+    : undefined;
+  // after the user's rate, the answers all clients left unread (answer-budget.ts)
+  const answers = holdToAnswerBudget(metrics);
+  const costly: MiddlewareHandler<AppEnv> | undefined = rate
+    ? async (c, next) => {
+        await rate(c, async () => {
+          await answers(c, next);
+        });
+      }
     : undefined;
   const stored = deps.storedRate
     ? limitPerUser({

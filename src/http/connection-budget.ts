@@ -8,6 +8,7 @@ import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import { connectionTable } from "../domain/connection-table.js";
 import type { Metrics } from "../metrics.js";
+import type { ConnectionWatch } from "./connection-watch.js";
 import { lingerOnClose } from "./lingering-close.js";
 
 export interface ConnectionBudget {
@@ -15,6 +16,9 @@ export interface ConnectionBudget {
   perAddress: number;
   /** HTTPS: the HTTP layer's socket is the TLS one, handed over at `secureConnection`. */
   tls: boolean;
+  /** Connections open at once (`http.maxConnections`), kept by `watch`. */
+  total: number;
+  watch: ConnectionWatch;
 }
 
 export function budgetConnections(server: Server, budget: ConnectionBudget, metrics: Metrics): void {
@@ -29,9 +33,18 @@ export function budgetConnections(server: Server, budget: ConnectionBudget, metr
       return;
     }
     socket.once("close", () => table.release(address));
+    if (!budget.watch.admit(socket, budget.total)) {
+      refusals.inc({ reason: "http_connections" });
+      socket.destroy();
+      return;
+    }
     if (!budget.tls) lingerOnClose(socket);
   });
-  if (budget.tls) server.on("secureConnection", (socket: Socket) => lingerOnClose(socket));
-  // over `server.maxConnections` Node closes the socket itself and says so
+  if (budget.tls)
+    server.on("secureConnection", (socket: Socket) => {
+      budget.watch.secured(socket);
+      lingerOnClose(socket);
+    });
+  // over `server.maxConnections` (a place more than the watch keeps) Node closes the socket itself
   server.on("drop", () => refusals.inc({ reason: "http_connections" }));
 }

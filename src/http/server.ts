@@ -11,10 +11,12 @@ import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
 import type { Logger } from "pino";
 import type { HttpConfig } from "../config/http.schema.js";
+import type { ProgressRules } from "../domain/connection-progress.js";
 import type { Metrics } from "../metrics.js";
 import { StartError } from "../start-error.js";
 import { answerClientErrors, requestRefusal } from "./client-error.js";
 import { budgetConnections } from "./connection-budget.js";
+import { type ConnectionWatch, connectionWatch } from "./connection-watch.js";
 import type { AppEnv } from "./context.js";
 import { limitPipelining } from "./pipeline.js";
 import { httpsFiles, httpsOptions, reloadOnHangup } from "./tls.js";
@@ -64,9 +66,13 @@ function timeouts(http: HttpConfig): ServerOptions {
   };
 }
 
-/** Connections over `http.maxConnections` are closed as they arrive, so sockets cannot exhaust the fds. */
+/**
+ * Connections over `http.maxConnections` are closed as they arrive, so sockets cannot exhaust the fds:
+ * by the watch (connection-budget.ts), which may free a place for a newcomer, so Node's own limit is a
+ * place above it, where the watch sees the newcomer.
+ */
 function limitConnections(s: Server, http: HttpConfig): void {
-  s.maxConnections = http.maxConnections;
+  s.maxConnections = http.maxConnections + 1;
   // set again: not every Node version takes it from the options
   s.keepAliveTimeout = http.keepAliveTimeoutMs;
 }
@@ -78,6 +84,23 @@ function limitConnections(s: Server, http: HttpConfig): void {
  */
 const MAX_WAITING_REQUESTS = 4096;
 
+/**
+ * The slowest pace a client may take its answers at (docs/limits.md#slow-readers): far under any link
+ * of the station's LAN, far over a slow-read attack's few bytes a second.
+ */
+const MIN_SEND_BYTES_PER_SECOND = 4 * 1024;
+/** How long a connection must have made no progress before the budget cuts it or a newcomer takes its place. */
+const STALL_MS = 1000;
+
+function progressRules(http: HttpConfig): ProgressRules {
+  return {
+    sendTimeoutMs: http.sendTimeoutMs,
+    minSendBytesPerSecond: MIN_SEND_BYTES_PER_SECOND,
+    budgetBytes: http.answerBufferBytes,
+    stallMs: STALL_MS,
+  };
+}
+
 /** Listens on the configured address; stop closes the server and every open connection. */
 export function httpServer(
   http: HttpConfig,
@@ -87,6 +110,7 @@ export function httpServer(
   metrics: Metrics,
 ) {
   let server: Server | undefined;
+  let watch: ConnectionWatch | undefined;
   let stopReloading = () => {};
   return {
     name: "http server",
@@ -99,8 +123,12 @@ export function httpServer(
         // A request the adaptor cannot turn into a Request (a backslash in the path, no Host) gets the
         // station's error body instead of a bare 400 (http/client-error.ts).
         const refusals = metrics.refusals();
+        watch = connectionWatch(progressRules(http), (reason, address) => {
+          refusals.inc({ reason });
+          log.warn({ address, reason }, "http: connection ended: its client does not take its answers");
+        });
         const listener = limitPipelining(
-          getRequestListener(app.fetch, { hostname: host, errorHandler: requestRefusal }),
+          watch.listener(getRequestListener(app.fetch, { hostname: host, errorHandler: requestRefusal })),
           { inFlight: http.requestsInFlightPerConnection, maxWaiting: MAX_WAITING_REQUESTS },
           (socket) => {
             refusals.inc({ reason: "http_pipelined" });
@@ -123,7 +151,12 @@ export function httpServer(
         limitConnections(server, http);
         budgetConnections(
           server,
-          { perAddress: http.maxConnectionsPerAddress, tls: tls !== undefined },
+          {
+            perAddress: http.maxConnectionsPerAddress,
+            tls: tls !== undefined,
+            total: http.maxConnections,
+            watch,
+          },
           metrics,
         );
         answerClientErrors(server);
@@ -131,6 +164,7 @@ export function httpServer(
       }),
     async stop() {
       stopReloading();
+      watch?.stop();
       const s = server;
       server = undefined;
       if (!s?.listening) return;

@@ -24,8 +24,10 @@ export async function startChildAgent(
   dataDir: string,
   env: Record<string, string> = {},
   startTimeoutMs = 20_000,
+  /** Node's own flags (a heap limit: `--max-old-space-size=128`). */
+  nodeFlags: string[] = [],
 ): Promise<ChildAgent> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/app/main.ts", "run"], {
+  const proc = spawn(process.execPath, [...nodeFlags, "--import", "tsx", "src/app/main.ts", "run"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -19,6 +19,8 @@ describe("config", () => {
       costlyBurst: 200,
       storedBytesPerSecond: 262_144,
       storedBurstBytes: 16_777_216,
+      sendTimeoutMs: 10_000,
+      answerBufferBytes: 33_554_432,
       tls: {},
     });
     expect(c.metrics).toEqual({ open: false });

@@ -108,6 +108,7 @@ export const cs: Record<MessageKey, string> = {
   "refusal.storage_full": "Disk stanice je plný, nic nebylo uloženo: zavolejte pomoc",
   "refusal.storage_budget": "Úložiště stanice dosáhlo limitu, nic nebylo uloženo: zavolejte pomoc",
   "refusal.storage_error": "Stanice to nemohla uložit, nic se nezměnilo: zkuste znovu",
+  "refusal.answers_backlog": "Stanice je zaneprázdněna odesíláním odpovědí: zkuste to za chvíli znovu",
   "refusal.not_ready": "Ještě není připraveno",
   "refusal.other": "Odmítnuto",
 

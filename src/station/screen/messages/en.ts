@@ -107,6 +107,7 @@ export const en = {
   "refusal.storage_full": "The station's disk is full, nothing was saved: call for help",
   "refusal.storage_budget": "The station's storage is full up to its limit, nothing was saved: call for help",
   "refusal.storage_error": "The station could not save this, nothing was changed: try again",
+  "refusal.answers_backlog": "The station is busy sending answers: try again in a moment",
   "refusal.not_ready": "Not ready yet",
   "refusal.other": "Refused",
 

@@ -110,6 +110,7 @@ export const fr: Record<MessageKey, string> = {
   "refusal.storage_budget":
     "Le stockage du poste est à sa limite, rien n’a été enregistré : appelez de l’aide",
   "refusal.storage_error": "Le poste n’a pas pu enregistrer, rien n’a changé : réessayez",
+  "refusal.answers_backlog": "Le poste est occupé à envoyer des réponses : réessayez dans un instant",
   "refusal.not_ready": "Pas encore prêt",
   "refusal.other": "Refusé",
 

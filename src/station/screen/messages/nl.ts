@@ -107,6 +107,7 @@ export const nl: Record<MessageKey, string> = {
   "refusal.storage_full": "De schijf van het station is vol, niets opgeslagen: roep hulp",
   "refusal.storage_budget": "De opslag van het station zit aan de grens, niets opgeslagen: roep hulp",
   "refusal.storage_error": "Het station kon dit niet opslaan, niets gewijzigd: probeer opnieuw",
+  "refusal.answers_backlog": "Het station is bezig antwoorden te versturen: probeer het zo opnieuw",
   "refusal.not_ready": "Nog niet klaar",
   "refusal.other": "Geweigerd",
 

@@ -109,6 +109,7 @@ export const pl: Record<MessageKey, string> = {
   "refusal.storage_full": "Dysk stanowiska jest pełny, nic nie zapisano: wezwij pomoc",
   "refusal.storage_budget": "Pamięć stanowiska osiągnęła limit, nic nie zapisano: wezwij pomoc",
   "refusal.storage_error": "Stanowisko nie mogło tego zapisać, nic nie zmieniono: spróbuj ponownie",
+  "refusal.answers_backlog": "Stanowisko jest zajęte wysyłaniem odpowiedzi: spróbuj za chwilę ponownie",
   "refusal.not_ready": "Jeszcze nie gotowe",
   "refusal.other": "Odrzucono",
 

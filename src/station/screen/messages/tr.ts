@@ -109,6 +109,7 @@ export const tr: Record<MessageKey, string> = {
   "refusal.storage_full": "İstasyonun diski dolu, hiçbir şey kaydedilmedi: yardım çağırın",
   "refusal.storage_budget": "İstasyonun depolaması sınırına ulaştı, hiçbir şey kaydedilmedi: yardım çağırın",
   "refusal.storage_error": "İstasyon bunu kaydedemedi, hiçbir şey değişmedi: tekrar deneyin",
+  "refusal.answers_backlog": "İstasyon yanıt göndermekle meşgul: birazdan tekrar deneyin",
   "refusal.not_ready": "Henüz hazır değil",
   "refusal.other": "Reddedildi",
 
