@@ -6,4 +6,6 @@ export interface PutDeps extends RequestContext {
   stock: StockRepo;
   /** Staging is allowed with no operator logged in (station.stagingWithLogout). */
   stagingWithLogout: boolean;
+  /** Bins that follow a seat into training: nothing is staged into them (docs/station.md#bins-of-a-seat). */
+  heldBins?: () => ReadonlySet<string>;
 }

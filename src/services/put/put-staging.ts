@@ -20,6 +20,9 @@ function stagingAlerts(deps: PutDeps, binId: string): StageAlert[] {
   const bin = deps.station.bin(binId);
   if (bin?.state !== "empty")
     alerts.push({ code: "pps_bin_not_empty", description: `bin ${binId} is not empty` });
+  // its light and button serve a trainee now (docs/station.md#bins-of-a-seat)
+  if (deps.heldBins?.().has(binId))
+    alerts.push({ code: "pps_bin_in_training", description: `bin ${binId} follows a seat in training` });
   return alerts;
 }
 
@@ -82,7 +85,7 @@ export function evaluateStaging(deps: PutDeps, tx: Tx): number {
 }
 
 /** "created → put back stage operation → staged": a tote staged at the station itself. */
-export function putBackStage(ctx: RequestContext, externalId: string, binId: string, tx: Tx): RequestRow {
+export function putBackStage(ctx: PutDeps, externalId: string, binId: string, tx: Tx): RequestRow {
   const row = mustFind(ctx, "PUT", externalId);
   const bin = ctx.station.bin(binId);
   if (!bin)
@@ -90,6 +93,10 @@ export function putBackStage(ctx: RequestContext, externalId: string, binId: str
   if (bin.state !== "empty")
     throw new AppError("invalid_state", `bin '${binId}' is not empty`, [
       { path: "ppsBinId", message: bin.state },
+    ]);
+  if (ctx.heldBins?.().has(binId))
+    throw new AppError("invalid_state", `bin '${binId}' follows a seat in training`, [
+      { path: "ppsBinId", message: "in training" },
     ]);
   const step = stepPutOrRefuse(row, { type: "put_back_staged" });
   return applyPutEffects(ctx, stageInto(ctx, row, binId, tx), step, tx);

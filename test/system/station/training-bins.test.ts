@@ -12,7 +12,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sqlite } from "../../../src/db/open.js";
 import { startTestAgent, type TestAgent, tempDir } from "../../support/agent.js";
 import { deadline, until } from "../../support/deadline.js";
-import { type Json, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
+import {
+  CORE,
+  type Json,
+  NotificationReader,
+  pickBody,
+  pickLine,
+  putBody,
+  SR,
+  seedItem,
+  setStock,
+} from "../../support/station.js";
 
 const FILE = `station:
   seats: [front, back]
@@ -152,6 +162,31 @@ describe("a training seat's own bins follow it", { timeout: deadline(60_000) }, 
     // while front trains, no order is given its bins: the next one gets bin 4, not front's empty bin 3
     await ok("POST", SR, pickBody("P3", [pickLine("P3-L1", "A", 1)]));
     expect(binOf("P3")).toBe("4");
+  });
+
+  it("nothing is staged into front's bins while it trains: a staging fails with pps_bin_in_training, a put back stage is a 409", async () => {
+    const n = new NotificationReader(t);
+    await n.catchUp();
+    await ok("POST", SR, putBody("U1", [["A", 1]]));
+    await n.waitFor(1);
+    await ok("POST", `${CORE}/stage_put_expectation`, {
+      serviceRequestId: "U1",
+      ppsId: "1",
+      ppsBinId: "3",
+    });
+    const failed = (await n.waitFor(1)).at(-1);
+    expect([failed?.notification_type, failed?.notification_data.state]).toEqual([
+      "put_information",
+      "stage_failure",
+    ]);
+    const codes = failed?.notification_data.attributes.alert_data.map((a: { code: string }) => a.code);
+    expect(codes).toContain("pps_bin_in_training");
+    const back = await http("POST", "/station/puts/U1/put-back-stage", { ppsBinId: "3" });
+    expect(back.status).toBe(409);
+    expect(back.json).toMatchObject({ code: "invalid_state", errors: [{ path: "ppsBinId" }] });
+    expect(t.agent.db.sqlite.prepare("SELECT state FROM bins WHERE id = '3'").get()).toMatchObject({
+      state: "empty",
+    });
   });
 
   it("start over: what the last training lit goes off on front's real lights", async () => {

@@ -282,6 +282,8 @@ export const cs: Record<MessageKey, string> = {
     "Přepravku {tote} se nepodařilo umístit do boxu {bin}: stanice je v režimu Vychystávání. Požádejte vedoucího o přepnutí na Naskladnění",
   "notice.stage_wrong_mode_audit":
     "Přepravku {tote} se nepodařilo umístit do boxu {bin}: stanice je v režimu Inventura. Požádejte vedoucího o přepnutí na Naskladnění",
+  "notice.stage_bin_in_training":
+    "Přepravku {tote} nešlo připravit do přihrádky {bin}: její pracoviště je ve školení. Zavolejte vedoucího",
   "notice.stage_bin_not_empty":
     "Přepravku {tote} se nepodařilo umístit: box {bin} není prázdný. Vyprázdněte box {bin} a požádejte vedoucího o nové umístění přepravky",
   "notice.stage_not_logged_in":

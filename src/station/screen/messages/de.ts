@@ -283,6 +283,8 @@ export const de: Record<MessageKey, string> = {
     "Wanne {tote} konnte nicht in Behälter {bin} gestellt werden: die Station ist im Modus Kommissionieren. Bitten Sie die Aufsicht, auf Einlagern umzuschalten",
   "notice.stage_wrong_mode_audit":
     "Wanne {tote} konnte nicht in Behälter {bin} gestellt werden: die Station ist im Modus Inventur. Bitten Sie die Aufsicht, auf Einlagern umzuschalten",
+  "notice.stage_bin_in_training":
+    "Wanne {tote} konnte nicht in Behälter {bin} gestellt werden: sein Platz ist im Training. Aufsicht rufen",
   "notice.stage_bin_not_empty":
     "Wanne {tote} konnte nicht gestellt werden: Behälter {bin} ist nicht leer. Leeren Sie Behälter {bin} und bitten Sie die Aufsicht, die Wanne erneut zu stellen",
   "notice.stage_not_logged_in":

@@ -282,6 +282,8 @@ export const en = {
     "Tote {tote} could not be staged into bin {bin}: the station is in pick mode. Ask a supervisor to switch to Put",
   "notice.stage_wrong_mode_audit":
     "Tote {tote} could not be staged into bin {bin}: the station is in audit mode. Ask a supervisor to switch to Put",
+  "notice.stage_bin_in_training":
+    "Tote {tote} could not be staged into bin {bin}: the bin's seat is in training. Call a supervisor",
   "notice.stage_bin_not_empty":
     "Tote {tote} could not be staged: bin {bin} is not empty. Empty bin {bin}, then ask a supervisor to stage the tote again",
   "notice.stage_not_logged_in":

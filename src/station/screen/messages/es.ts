@@ -290,6 +290,8 @@ export const es: Record<MessageKey, string> = {
     "La caja {tote} no se pudo colocar en el contenedor {bin}: la estación está en modo Preparación. Pida a un supervisor que cambie a Almacenaje",
   "notice.stage_wrong_mode_audit":
     "La caja {tote} no se pudo colocar en el contenedor {bin}: la estación está en modo Inventario. Pida a un supervisor que cambie a Almacenaje",
+  "notice.stage_bin_in_training":
+    "La caja {tote} no se pudo colocar en el contenedor {bin}: su puesto está en formación. Llame a un supervisor",
   "notice.stage_bin_not_empty":
     "La caja {tote} no se pudo colocar: el contenedor {bin} no está vacío. Vacíe el contenedor {bin} y pida a un supervisor que vuelva a colocar la caja",
   "notice.stage_not_logged_in":

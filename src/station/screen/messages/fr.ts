@@ -287,6 +287,8 @@ export const fr: Record<MessageKey, string> = {
     "La caisse {tote} n’a pas pu être placée dans le bac {bin} : le poste est en mode Prélèvement. Demandez à un responsable de passer en Rangement",
   "notice.stage_wrong_mode_audit":
     "La caisse {tote} n’a pas pu être placée dans le bac {bin} : le poste est en mode Inventaire. Demandez à un responsable de passer en Rangement",
+  "notice.stage_bin_in_training":
+    "Le bac {tote} n'a pas pu être placé dans le casier {bin} : son poste est en formation. Appelez un responsable",
   "notice.stage_bin_not_empty":
     "La caisse {tote} n’a pas pu être placée : le bac {bin} n’est pas vide. Videz le bac {bin}, puis demandez à un responsable de replacer la caisse",
   "notice.stage_not_logged_in":

@@ -282,6 +282,8 @@ export const nl: Record<MessageKey, string> = {
     "Krat {tote} kon niet in bak {bin} worden klaargezet: het station staat op Picken. Vraag een leidinggevende om naar Wegzetten te wisselen",
   "notice.stage_wrong_mode_audit":
     "Krat {tote} kon niet in bak {bin} worden klaargezet: het station staat op Telling. Vraag een leidinggevende om naar Wegzetten te wisselen",
+  "notice.stage_bin_in_training":
+    "Krat {tote} kon niet in bak {bin} worden klaargezet: de plek van de bak is in training. Roep een leidinggevende",
   "notice.stage_bin_not_empty":
     "Krat {tote} kon niet worden klaargezet: bak {bin} is niet leeg. Leeg bak {bin} en vraag een leidinggevende het krat opnieuw klaar te zetten",
   "notice.stage_not_logged_in":

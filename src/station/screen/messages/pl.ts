@@ -284,6 +284,8 @@ export const pl: Record<MessageKey, string> = {
     "Nie udało się umieścić skrzynki {tote} w pojemniku {bin}: stanowisko jest w trybie Kompletacja. Poproś kierownika o przełączenie na Odkładanie",
   "notice.stage_wrong_mode_audit":
     "Nie udało się umieścić skrzynki {tote} w pojemniku {bin}: stanowisko jest w trybie Inwentaryzacja. Poproś kierownika o przełączenie na Odkładanie",
+  "notice.stage_bin_in_training":
+    "Nie udało się umieścić skrzynki {tote} w pojemniku {bin}: jego stanowisko jest w trybie szkolenia. Wezwij kierownika",
   "notice.stage_bin_not_empty":
     "Nie udało się umieścić skrzynki {tote}: pojemnik {bin} nie jest pusty. Opróżnij pojemnik {bin}, potem poproś kierownika o ponowne umieszczenie skrzynki",
   "notice.stage_not_logged_in":

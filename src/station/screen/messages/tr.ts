@@ -283,6 +283,8 @@ export const tr: Record<MessageKey, string> = {
     "{tote} kasası {bin} kutusuna atanamadı: istasyon Toplama modunda. Bir sorumludan Yerleştirme moduna geçmesini isteyin",
   "notice.stage_wrong_mode_audit":
     "{tote} kasası {bin} kutusuna atanamadı: istasyon Sayım modunda. Bir sorumludan Yerleştirme moduna geçmesini isteyin",
+  "notice.stage_bin_in_training":
+    "{tote} kasası atanamadı: {bin} kutusunun istasyonu eğitimde. Bir sorumlu çağırın",
   "notice.stage_bin_not_empty":
     "{tote} kasası atanamadı: {bin} kutusu boş değil. {bin} kutusunu boşaltın, sonra bir sorumludan kasayı yeniden atamasını isteyin",
   "notice.stage_not_logged_in":

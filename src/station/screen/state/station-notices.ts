@@ -24,6 +24,8 @@ export function stageFailureText(f: StageFailure): Msg {
       bin: f.bin,
     });
   if (f.codes.includes("pps_bin_not_empty")) return msg("notice.stage_bin_not_empty", { tote, bin: f.bin });
+  if (f.codes.includes("pps_bin_in_training"))
+    return msg("notice.stage_bin_in_training", { tote, bin: f.bin });
   if (f.codes.includes("pps_not_logged_in")) return msg("notice.stage_not_logged_in", { tote, bin: f.bin });
   return msg("notice.stage_failed", { tote, bin: f.bin });
 }

@@ -39,6 +39,9 @@ describe("a staging the station refused", () => {
     expect(en(stageFailureText(failure({ mode: "audit" })))).toContain("the station is in audit mode");
     expect(en(stageFailureText(failure({ codes: ["pps_bin_not_empty"] })))).toContain("bin 2 is not empty");
     expect(en(stageFailureText(failure({ codes: ["pps_not_logged_in"] })))).toContain("nobody is logged in");
+    expect(en(stageFailureText(failure({ codes: ["pps_bin_in_training"] })))).toContain(
+      "the bin's seat is in training",
+    );
     expect(en(stageFailureText(failure({ codes: ["x"], tote: null, put: "PUT-9" })))).toBe(
       "Tote PUT-9 could not be staged into bin 2: call a supervisor",
     );
