@@ -194,9 +194,14 @@ export function rollbackSuite(built: () => Debs): void {
         expect([backup.code, backup.err]).toEqual([0, ""]);
         const file = /\S+\.db/.exec(backup.out)?.[0] as string;
         expect(existsSync(file)).toBe(true);
-        await command(svc, ["start"]);
+        // as the postinst: the guard's clock starts with the start (GUARD_STARTED), not after it returns
         const guardStarted = Date.now();
-        const guard = await runGuard(root, guardEnv(), [kept, debs.faulty.version, file]);
+        await command(svc, ["start"]);
+        const guard = await runGuard(
+          root,
+          { ...guardEnv(), GUARD_STARTED: String(Math.floor(guardStarted / 1000)) },
+          [kept, debs.faulty.version, file],
+        );
         rollbackMeasured.guardMs = Date.now() - guardStarted;
         rollbackMeasured.upgradeToReadyAgainMs = Date.now() - started;
         rollbackMeasured.timeoutS = TIMEOUT_S;
