@@ -27,6 +27,8 @@ export interface CorrectionDeps {
   /** The correction's record with both names (the operations log). */
   note(event: string, fields: Record<string, unknown>): void;
   record(seat: string, input: { kind: "tap"; text: string; action?: string }, outcome: Outcome): void;
+  /** Lights the bin to take the unit out of and the order's own bin (engine `showBinMove`); none: no lights. */
+  showMove?(seat: string, from: string, to: string): void;
 }
 
 const WORDS: Record<string, string> = {
@@ -74,6 +76,7 @@ function wrongBin(deps: CorrectionDeps, seat: string, bin: string, by: string | 
     const { request, from, to } = d.value;
     deps.last.forget(seat);
     deps.note("bin_corrected", { seat, operator: deps.user(seat), supervisor: by, request, from, to });
+    deps.showMove?.(seat, from, to);
     out = { seat, result: "done", did: "bin_corrected", params: { from, to, order: request } };
   } else out = { seat, result: "refused", reason: d.reason, message: WORDS[d.reason] ?? d.reason };
   deps.record(seat, { kind: "tap", text: bin, action: "bin_corrected" }, out);

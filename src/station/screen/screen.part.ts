@@ -251,6 +251,7 @@ function actionsFor(
       last: confirmed,
       correctPut: deps.services.operations.correctPut,
       bins: deps.topology.bins,
+      showMove: engine.showBinMove,
       user: lookup.user,
       note,
       record: (seat, input, outcome) => {

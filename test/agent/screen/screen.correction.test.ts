@@ -59,6 +59,17 @@ async function refusedWith(res: Response): Promise<string> {
   return ((await res.json()) as { details: { reason: string } }).details.reason;
 }
 
+type Light = { ppsBinId?: string; address: string; mode: string; color?: string; blink?: boolean };
+/** What the simulated bin lights show, by bin. */
+async function lights(): Promise<Record<string, string>> {
+  const { lights } = (await ok(t.call("GET", "/station/sim/lights"))) as { lights: Light[] };
+  return Object.fromEntries(
+    lights
+      .filter((l) => l.mode === "show")
+      .map((l) => [l.ppsBinId ?? l.address, `${l.color}${l.blink ? " blink" : ""}`]),
+  );
+}
+
 const screen = async () => (await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState;
 const authorised = () =>
   t.agent.services.securityLog.list({ limit: 1000 }).filter((e) => e.kind === "supervisor_authorised");
@@ -93,6 +104,8 @@ describe("a unit in the wrong bin after a confirmed pick", () => {
     expect(refused.correction?.kind).toBe("pick");
 
     const before = await stockOf(t, "S1", item);
+    const shownBefore = await lights();
+    expect(shownBefore["2"]).toBeUndefined();
     const out = await ok(supervised({ type: "wrong_bin", bin: "2" }));
     expect(out).toMatchObject({ result: "done", did: "bin_corrected", params: { from: "2", to: "1" } });
     const after = await screen();
@@ -101,6 +114,8 @@ describe("a unit in the wrong bin after a confirmed pick", () => {
       params: { from: "2", to: "1", order: "O-C1" },
     });
     expect(after.correction).toBeNull();
+    // the bin to take it out of blinks red, its own bin green, until the unit is moved
+    expect(await lights()).toMatchObject({ "2": "red blink", "1": "green blink" });
     // the data was right: the stock and the order stay as they were
     expect(await stockOf(t, "S1", item)).toEqual(before);
     expect(authorised()[0]).toMatchObject({
@@ -109,6 +124,11 @@ describe("a unit in the wrong bin after a confirmed pick", () => {
     });
     // one correction per confirm
     expect(await refusedWith(await supervised({ type: "wrong_bin", bin: "2" }))).toBe("nothing_to_correct");
+    // the button of either bin says the unit is moved: the lights show the bins as before
+    const moved = await ok(t.call("POST", "/station/sim/press", { ppsBinId: "2" }));
+    expect(moved.outcome).toMatchObject({ result: "done", did: "bin_move_done" });
+    expect(await lights()).toEqual(shownBefore);
+    expect((await screen()).lastEvent?.message).toEqual({ key: "did.bin_move_done" });
   });
 });
 

@@ -494,4 +494,5 @@ export const cs: Record<MessageKey, string> = {
   "instead.same_bin": "Klepněte na box, do kterého kus skutečně šel",
   "refusal.bin_unknown": "Takový box na stanici není",
   "instead.bin_unknown": "Klepněte na jeden z boxů stanice",
+  "did.bin_move_done": "Kus je teď ve svém boxu",
 };

@@ -500,4 +500,5 @@ export const de: Record<MessageKey, string> = {
   "instead.same_bin": "Den Behälter tippen, in den die Einheit wirklich ging",
   "refusal.bin_unknown": "Diesen Behälter gibt es an der Station nicht",
   "instead.bin_unknown": "Einen Behälter der Station tippen",
+  "did.bin_move_done": "Die Einheit liegt jetzt in ihrem Behälter",
 };

@@ -494,6 +494,7 @@ export const en = {
   "instead.same_bin": "Tap the bin the unit really went into",
   "refusal.bin_unknown": "No such bin at the station",
   "instead.bin_unknown": "Tap one of the station's bins",
+  "did.bin_move_done": "The unit is in its own bin now",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -506,4 +506,5 @@ export const es: Record<MessageKey, string> = {
   "instead.same_bin": "Toque el contenedor donde cayó de verdad la unidad",
   "refusal.bin_unknown": "No existe ese contenedor en la estación",
   "instead.bin_unknown": "Toque uno de los contenedores de la estación",
+  "did.bin_move_done": "La unidad está ahora en su contenedor",
 };

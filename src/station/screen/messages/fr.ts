@@ -507,4 +507,5 @@ export const fr: Record<MessageKey, string> = {
   "instead.same_bin": "Touchez le bac où l'unité est vraiment allée",
   "refusal.bin_unknown": "Pas de tel bac à la station",
   "instead.bin_unknown": "Touchez un des bacs de la station",
+  "did.bin_move_done": "L'unité est maintenant dans son bac",
 };

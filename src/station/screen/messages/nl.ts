@@ -497,4 +497,5 @@ export const nl: Record<MessageKey, string> = {
   "instead.same_bin": "Tik de bak waar het stuk echt in ging",
   "refusal.bin_unknown": "Die bak bestaat niet bij het station",
   "instead.bin_unknown": "Tik een van de bakken van het station",
+  "did.bin_move_done": "Het stuk ligt nu in zijn eigen bak",
 };

@@ -502,4 +502,5 @@ export const pl: Record<MessageKey, string> = {
   "instead.same_bin": "Dotknij pojemnika, do którego naprawdę trafiła sztuka",
   "refusal.bin_unknown": "Nie ma takiego pojemnika na stanowisku",
   "instead.bin_unknown": "Dotknij jednego z pojemników stanowiska",
+  "did.bin_move_done": "Sztuka jest teraz w swoim pojemniku",
 };

@@ -497,4 +497,5 @@ export const tr: Record<MessageKey, string> = {
   "instead.same_bin": "Adetin gerçekten gittiği kutuya dokunun",
   "refusal.bin_unknown": "İstasyonda böyle bir kutu yok",
   "instead.bin_unknown": "İstasyonun kutularından birine dokunun",
+  "did.bin_move_done": "Adet artık kendi kutusunda",
 };

@@ -100,6 +100,7 @@ export const DIDS = [
   // a unit put wrong after a confirm, corrected by a supervisor at the seat (docs/station.md#undo)
   "put_corrected",
   "bin_corrected",
+  "bin_move_done",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----
