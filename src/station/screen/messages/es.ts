@@ -493,7 +493,7 @@ export const es: Record<MessageKey, string> = {
   "ui.wrong_bin": "Una unidad fue al contenedor equivocado",
   "ui.wrong_bin_ask": "¿En qué contenedor cayó la unidad de {order}? Tóquelo; el suyo es el contenedor {bin}",
   "did.put_corrected": "Corregido: {quantity} movido de la ubicación {from} a la ubicación {to}",
-  "did.bin_corrected": "Saque la unidad de {order} del contenedor {from} y métala en el contenedor {to}",
+  "did.bin_corrected": "Pase la unidad de {order} del contenedor {from} al contenedor {to}",
   "refusal.nothing_to_correct": "Nada confirmado en este puesto que corregir",
   "instead.nothing_to_correct": "Llame a un supervisor: un recuento lo corrige",
   "refusal.same_slot": "Las unidades ya están registradas en esa ubicación",

@@ -18,7 +18,10 @@ export function correctionButton(s, act) {
     const ask = () =>
       chooseOne(
         t("ui.correct_put_ask", { quantity: c.quantity, slot: c.slot }),
-        c.slots.map((slot) => ({ label: slot, pick: () => act({ type: "correct_put", slot }) })),
+        c.slots.map((slot) => ({
+          label: `${t("ui.slot")} ${slot}`,
+          pick: () => act({ type: "correct_put", slot }),
+        })),
       );
     const el = h("button", { type: "button", class: "small warn", onclick: ask }, t("ui.correct_put"));
     return supervised(s, "correct_put", el);
@@ -26,7 +29,7 @@ export function correctionButton(s, act) {
   const ask = () =>
     chooseOne(
       t("ui.wrong_bin_ask", { order: c.order, bin: c.bin }),
-      c.bins.map((bin) => ({ label: bin, pick: () => act({ type: "wrong_bin", bin }) })),
+      c.bins.map((bin) => ({ label: t("ui.bin", { bin }), pick: () => act({ type: "wrong_bin", bin }) })),
     );
   const el = h("button", { type: "button", class: "small warn", onclick: ask }, t("ui.wrong_bin"));
   return supervised(s, "wrong_bin", el);
