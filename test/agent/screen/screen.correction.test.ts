@@ -90,6 +90,9 @@ describe("a unit in the wrong bin after a confirmed pick", () => {
 
     // the operator's own session may not make it: it is a supervisor's
     expect((await tap({ type: "wrong_bin", bin: "2" })).status).toBe(403);
+    const bad = await supervised({ type: "wrong_bin", bin: "" });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { errors: Array<{ path: string }> }).errors[0]?.path).toBe("bin");
     expect(await refusedWith(await supervised({ type: "wrong_bin", bin: "1" }))).toBe("same_bin");
     expect(await refusedWith(await supervised({ type: "wrong_bin", bin: "no-bin" }))).toBe("bin_unknown");
     expect(await refusedWith(await supervised({ type: "correct_put", slot: "S1" }))).toBe(
