@@ -84,6 +84,8 @@ export const PERMISSIONS = {
   supervise_seat: ["admin"],
   // central sets the targets the seats' productivity is shown against (docs/station.md#productivity-and-the-shift)
   set_productivity_targets: ["integration"],
+  // a unit of a confirmed pick put into the wrong bin, corrected at the seat by a supervisor (docs/station.md#undo)
+  correct_pick_bin: ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Operation = keyof typeof PERMISSIONS;

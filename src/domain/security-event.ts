@@ -104,13 +104,17 @@ export function supervisorAuthorisedEvent(a: {
   /** the API user of the screen's session, if any (none for the station box's key session) */
   caller?: string | undefined;
   address?: string | undefined;
+  /** what the action did, in its outcome's words (a correction's slots or bins: docs/station.md#undo) */
+  params?: Record<string, string> | undefined;
 }): SecurityEventInput {
   return {
     kind: "supervisor_authorised",
     channel: "screen",
     username: a.supervisor,
     address: a.address,
+    // the outcome's words first: they never stand in for the names, the seat or the result
     detail: {
+      ...(a.params ?? {}),
       operator: a.operator,
       seat: a.seat,
       action: a.action,

@@ -14,6 +14,7 @@ import {
   pausedWork,
   slotLight,
 } from "./bin-lights.js";
+import { type BinMove, binMoveLights } from "./bin-moves.js";
 import type { createLightsShell } from "./lights.shell.js";
 import { pendingBin } from "./seat.machine.js";
 import type { SeatState } from "./seat.types.js";
@@ -33,6 +34,8 @@ export interface LitState {
   bins: BinView[] | null;
   /** the slots lit at the last refresh: turned off once no seat holds them */
   litSlots: Set<string>;
+  /** a unit of a confirmed pick to move between bins, by seat (engine.bin-move.ts): shown over the rest */
+  binMoves?: Map<string, BinMove>;
 }
 
 /** Brings every bin's and slot's light in line with the bins' state and what the seats hold. */
@@ -41,10 +44,14 @@ export function refreshLights(core: LitState): void {
   core.bins ??= core.deps.lookup.bins();
   const held = heldBySeats(core.states.values());
   const paused = pausedWork(core.states, core.deps.pausedSeats?.() ?? new Set());
+  const moving = binMoveLights(core.binMoves);
   for (const b of core.bins) {
     const light = topology.binLight(b.id);
     if (light)
-      core.lights.set(light, paused.bins.has(b.id) ? PAUSED_LIGHT : binLight(b, held.bins.get(b.id)));
+      core.lights.set(
+        light,
+        moving.get(b.id) ?? (paused.bins.has(b.id) ? PAUSED_LIGHT : binLight(b, held.bins.get(b.id))),
+      );
   }
   for (const location of new Set([...core.litSlots, ...held.slots.keys()])) {
     const light = topology.slotLight(location);

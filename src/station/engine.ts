@@ -14,6 +14,7 @@ import { binPress } from "./bin-lights.js";
 import { type DebounceState, debounce, emptyDebounce } from "./debounce.js";
 import { routeDeviceEvent } from "./device-input.js";
 import { binFullAt } from "./engine.bin-full.js";
+import { pressMovedBin, showBinMove } from "./engine.bin-move.js";
 import { type LitState, refreshLights, signalBin, signalSeat } from "./engine.lights.js";
 import { type PauseCore, pausedRefusal, pauseInputAt } from "./engine.pause.js";
 import { keepsWork, type ShiftCore, tellWork, type WorkWatcher } from "./engine.shift.js";
@@ -181,6 +182,7 @@ function apply(core: EngineCore, seat: string, before: SeatState, step: SeatStep
 
 function feed(core: EngineCore, seat: string, input: SeatInput): Outcome {
   const before = mustSeat(core, seat);
+  core.binMoves?.delete(seat); // its next input ends a bin move it was shown (engine.bin-move.ts)
   // an operator's scan or key-in may be taken back; a button, a beam or a dropped work may not
   return apply(
     core,
@@ -200,6 +202,8 @@ function pressBin(core: EngineCore, binId: string, signalOf: "confirm" | "shorta
   const { topology, lookup } = core.deps;
   const seat = [...core.states].find(([, s]) => pendingBin(s) === binId)?.[0];
   if (seat) return feed(core, seat, { type: "bin", binId, signal: signalOf, facts: facts(core, seat, []) });
+  const moved = signalOf === "confirm" ? pressMovedBin(core, binId) : null;
+  if (moved) return moved;
   // The IRT bin takes what an exception removed; the exception was recorded at the seat, so its
   // button or beam is known and changes nothing.
   if (binId === topology.irtBin) return { seat: null, result: "ignored", as: "irt", calls: [] };
@@ -372,6 +376,8 @@ export function createStationEngine(deps: EngineDeps) {
       core.watchers.add(watcher);
     },
 
+    /** A unit of the seat's confirmed pick to move from bin `from` to `to`, lit (engine.bin-move.ts). */
+    showBinMove: (seat: string, from: string, to: string) => showBinMove(core, seat, from, to),
     /** Tell `watcher` about the operation calls of every input from now on (until `stop`). */
     watchWork: (watcher: WorkWatcher): void => void core.workWatchers.add(watcher),
 

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { RequestRow } from "../../db/requests.repo.js";
+import type { LastConfirmed, StockMove } from "../../domain/seat-correction.js";
 import type { StagePutInput } from "../../domain/service-request.schema.js";
 import type {
   PickExceptionInput,
@@ -81,6 +82,10 @@ export function createOperations({ deps, unitOfWork: uow, log }: OperationsDeps)
     rackPresented: (input: RackPresentedInput) => uow.run((tx) => station.presentRack(deps, input, tx)),
     rackGone: (msu: string) => uow.run((tx) => station.removeRack(deps, msu, tx)),
     setStock: (input: StockAdjustInput) => uow.run((tx) => station.setStock(deps, input, tx)),
+    /** A put's units moved to the slot they are really in, at the seat (docs/station.md#undo): one transaction. */
+    moveStock: (move: StockMove) => uow.run((tx) => station.moveStock(deps, move, tx)),
+    correctPut: (last: LastConfirmed | null, to: string) =>
+      uow.run((tx) => station.correctPut(deps, last, to, tx)),
     pick: done(records.pick),
     pickException: done(records.pickException),
     printReady: (externalId: string) => uow.run((tx) => pick.printReady(deps, externalId, tx)),

@@ -7,3 +7,4 @@
 export { login, logout, presentRack, removeRack, setMode, setStock } from "./station-changes.js";
 export type { StationDeps } from "./station-deps.js";
 export { stationState } from "./station-state.js";
+export { correctPut, moveStock } from "./stock-move.js";

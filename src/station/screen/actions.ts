@@ -19,6 +19,7 @@ import { BADGE_PREFIX, EXCEPTION_PREFIX, type ExceptionCode } from "../scan-code
 import { pendingBin } from "../seat.machine.js";
 import type { ProblemKind } from "../seat.problem.js";
 import type { PickTarget, SeatState, StationMode } from "../seat.types.js";
+import { type CorrectionAction, type CorrectionDeps, correctionTap } from "./correction-actions.js";
 import { reprint, skipLabel } from "./label-actions.js";
 import {
   NO_SEAT_CONTROL,
@@ -61,6 +62,8 @@ export type ScreenAction = (
   | { type: "training_reset" }
   // the seat's supervisor prompt opened for a tap (or closed: null); a badge on the seat's scanner authorises it
   | { type: "supervisor_prompt"; pending: ScreenAction | null; seen?: number | undefined }
+  // a unit put wrong after a confirm, corrected by a supervisor at the seat (docs/station.md#undo)
+  | CorrectionAction
 ) &
   Versioned;
 
@@ -97,6 +100,9 @@ export const SCREEN_ACTION_OPERATION: Readonly<Record<ScreenAction["type"], Oper
   training_reset: "reset_training",
   // asking a supervisor to authorise a tap performs nothing yet: the authorised tap is held to its own operation
   supervisor_prompt: "call_supervisor",
+  // a put's units moved to their real slot is a stock correction; a unit in the wrong bin, a supervisor's
+  correct_put: "correct_stock",
+  wrong_bin: "correct_pick_bin",
 };
 
 export interface ScreenActionDeps {
@@ -151,6 +157,8 @@ export interface ScreenActionDeps {
   prompt?: (seat: string, tap: ScreenAction | null, caller: string | null, seen?: number) => Outcome;
   /** Pauses, resumes and messages (services/seat-control); none: those taps are not available. */
   control?: SeatControlTaps;
+  /** A unit put wrong after a confirm (correction-actions.ts); none: those taps are not available. */
+  corrections?: CorrectionDeps;
 }
 
 const refusal = (seat: string, reason: string, message: string): Outcome => ({
@@ -270,6 +278,11 @@ export function createScreenActions(deps: ScreenActionDeps) {
         return problem(deps, seat, a);
       case "skip_label":
         return skipLabel(deps, operation, seat, a.bin);
+      case "correct_put":
+      case "wrong_bin":
+        return deps.corrections
+          ? correctionTap(deps.corrections, seat, a, by)
+          : refusal(seat, "not_this_step", `${a.type} is not taken here`);
       case "supervisor":
         return operation(seat, a.bin ?? "", "supervisor_called", () =>
           deps.note("supervisor_called", { seat, operator: deps.user(seat), bin: a.bin ?? null }),

@@ -7,10 +7,12 @@
  * derives at once. The delivery to connected screens is fan-out.ts; the last event each seat
  * shows is kept by state/last-events.ts.
  */
+
 import type { Logger } from "pino";
 import type { DeviceHealth } from "../../devices/hub.types.js";
 import type { Productivity } from "../../domain/productivity.js";
 import type { ScreenAuditRow, ScreenPickRow, ScreenPutRow, ScreenSlotRow } from "../../domain/screen-rows.js";
+import type { LastConfirmed } from "../../domain/seat-correction.js";
 import type { PauseSource } from "../../domain/seat-pause.js";
 import type { LostWork } from "../../domain/seat-work.js";
 import type { EventBus } from "../../events.js";
@@ -95,6 +97,8 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   idle?(seat: string): IdleNotice | null;
   /** The last answer to a supervisor's badge scanned at the seat (supervisor-scan.ts). */
   supervisorScan?(seat: string): { n: number; answer: SupervisorScanAnswer } | null;
+  /** The seat's last confirmed pick or put, a correction's subject (last-confirmed.ts). */
+  lastConfirmed?(seat: string): LastConfirmed | null;
 }
 
 export interface ScreenPublisherDeps {
@@ -217,6 +221,7 @@ function seatScreen(
     productivity: reads.productivity?.(seat) ?? null,
     idle: reads.idle?.(seat) ?? null,
     supervisorScan: reads.supervisorScan?.(seat) ?? null,
+    lastConfirmed: reads.lastConfirmed?.(seat) ?? null,
   });
 }
 

@@ -16,6 +16,7 @@ import type { ShiftShell } from "../shift/shift.shell.js";
 import type { StationTopology } from "../topology.js";
 import { createScreenActions, type ScreenActionDeps } from "./actions.js";
 import { withShownImages } from "./image-policy.js";
+import { createLastConfirmed, type LastConfirmedMemory } from "./last-confirmed.js";
 import { CATALOGUES, isLang } from "./messages/messages.js";
 import { createScreenPublisher, type ScreenPublisher, type ScreenStore } from "./publisher.js";
 import { screenPageRoutes } from "./routes/page.routes.js";
@@ -124,6 +125,7 @@ function publisherFor(
   simulated: Set<string>,
   log: Logger,
   supervisorScan: (seat: string) => ReturnType<SupervisorScan["answer"]>,
+  confirmed: LastConfirmedMemory,
 ) {
   const { hub, config, lookup, topology } = deps;
   return createScreenPublisher({
@@ -147,6 +149,7 @@ function publisherFor(
       message: (seat) => deps.services.seatControl.openMessages().find((m) => m.seat === seat) ?? null,
       ...(deps.shift ? { productivity: deps.shift.productivity, idle: deps.shift.idle } : {}),
       supervisorScan,
+      lastConfirmed: confirmed.of,
     },
     station: {
       site: config.site,
@@ -175,6 +178,7 @@ function actionsFor(
   simulated: Set<string>,
   log: Logger,
   prompt: NonNullable<ScreenActionDeps["prompt"]>,
+  confirmed: LastConfirmedMemory,
 ) {
   const { engine, lookup, store, labels } = deps;
   const boxWaiting = (bin: string) => labels?.boxWaiting?.(bin) === true;
@@ -184,6 +188,8 @@ function actionsFor(
       ? (store.orders()[bin] ?? []).map((o) => o.id)
       : [];
   };
+  const note = (event: string, fields: Record<string, unknown>) =>
+    log.warn({ event, ...fields }, `operator screen: ${event.replace("_", " ")}`);
   return createScreenActions({
     engine,
     ops: deps.services.operations,
@@ -200,7 +206,7 @@ function actionsFor(
       labels?.forget(ids);
       publisher.changed();
     },
-    note: (event, fields) => log.warn({ event, ...fields }, `operator screen: ${event.replace("_", " ")}`),
+    note,
     completePut: (bin) => lookup.bins().find((b) => b.id === bin)?.completePut ?? null,
     reprint:
       deps.config.printing.mode === "station" && labels
@@ -241,6 +247,18 @@ function actionsFor(
     },
     control: deps.services.seatControl,
     prompt,
+    corrections: {
+      last: confirmed,
+      correctPut: deps.services.operations.correctPut,
+      bins: deps.topology.bins,
+      showMove: engine.showBinMove,
+      user: lookup.user,
+      note,
+      record: (seat, input, outcome) => {
+        deps.shift?.touch(seat);
+        publisher.record(seat, input, outcome);
+      },
+    },
   });
 }
 
@@ -262,8 +280,15 @@ export function createScreenPart(deps: ScreenPartDeps) {
     version: (seat) => publisher.state(seat).version,
     log,
   });
-  const publisher = publisherFor(deps, simulated, log, scan.answer);
-  const actions = actionsFor(deps, publisher, simulated, log, scan.prompt);
+  // each seat's last confirmed pick or put, for a supervisor's correction (docs/station.md#undo)
+  const confirmed = createLastConfirmed((order) => {
+    for (const [bin, orders] of Object.entries(deps.store.orders()))
+      if (orders.some((o) => o.id === order)) return bin;
+    return null;
+  });
+  deps.engine.watchWork(confirmed.worked);
+  const publisher = publisherFor(deps, simulated, log, scan.answer, confirmed);
+  const actions = actionsFor(deps, publisher, simulated, log, scan.prompt, confirmed);
   deps.shift?.onChange(publisher.changed);
   const port: ScreenPort = {
     seats,

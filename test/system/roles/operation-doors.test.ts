@@ -50,6 +50,7 @@ const HTTP_ROUTE: Partial<Record<Operation, string>> = {
   message_seat: "POST /station/seats/:seat/messages",
   set_training: "PUT /station/seats/:seat/training",
   reset_training: "POST /station/training/reset",
+  correct_stock: "PUT /station/stock",
 };
 
 /** A well-formed body of each tap: the rule is checked before what the tap does. */
@@ -79,6 +80,8 @@ const TAPS: Record<keyof typeof SCREEN_ACTION_OPERATION, Record<string, unknown>
   training: { training: false },
   training_reset: {},
   supervisor_prompt: { pending: null },
+  correct_put: { slot: "no-slot" },
+  wrong_bin: { bin: "no-bin" },
 };
 
 let t: TestAgent;
@@ -172,6 +175,7 @@ describe("one rule per operation, at every door", () => {
       "set_language",
       "skip_label",
       "call_supervisor",
+      "correct_pick_bin",
     ];
     for (const op of others) {
       if (oneDoor.includes(op)) continue;

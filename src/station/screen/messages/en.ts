@@ -478,6 +478,26 @@ export const en = {
   "ui.training_reset": "Start training over",
   "refusal.no_supervisor_prompt": "A supervisor's badge only authorises a supervisor's tap",
   "instead.no_supervisor_prompt": "Tap the button marked Supervisor first, then scan the badge",
+  // a unit put wrong after a confirm, corrected by a supervisor at the seat (docs/station.md#undo)
+  "ui.correct_put": "Correct the last put",
+  "ui.correct_put_ask": "Where are the {quantity} units recorded in slot {slot} really? Tap their slot",
+  "ui.wrong_bin": "A unit went into the wrong bin",
+  "ui.wrong_bin_ask": "Which bin did the unit of {order} go into? Tap it; its own is bin {bin}",
+  "did.put_corrected": "Corrected: {quantity} moved from slot {from} to slot {to}",
+  "did.bin_corrected": "Take the unit of {order} out of bin {from} and put it into bin {to}",
+  "refusal.nothing_to_correct": "Nothing confirmed at this seat to correct",
+  "instead.nothing_to_correct": "Call a supervisor: a count corrects it",
+  "refusal.same_slot": "The units are recorded in that slot already",
+  "instead.same_slot": "Tap the slot the units are really in",
+  "refusal.slot_not_in_rack": "That slot is not in a rack at the station",
+  "instead.slot_not_in_rack": "Tap a slot of the rack in front of you",
+  "refusal.units_gone": "The slot no longer holds the units put: it cannot be corrected here",
+  "instead.units_gone": "Ask a supervisor for a count of the slot",
+  "refusal.same_bin": "That is the bin the unit belongs in",
+  "instead.same_bin": "Tap the bin the unit really went into",
+  "refusal.bin_unknown": "No such bin at the station",
+  "instead.bin_unknown": "Tap one of the station's bins",
+  "did.bin_move_done": "The unit is in its own bin now",
 } as const;
 
 export type MessageKey = keyof typeof en;

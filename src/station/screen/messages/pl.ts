@@ -485,4 +485,25 @@ export const pl: Record<MessageKey, string> = {
   "refusal.no_supervisor_prompt": "Identyfikator kierownika zatwierdza tylko czynność kierownika",
   "instead.no_supervisor_prompt":
     "Najpierw dotknij przycisku oznaczonego Kierownik, potem zeskanuj identyfikator",
+  // a unit put wrong after a confirm, corrected by a supervisor at the seat (docs/station.md#undo)
+  "ui.correct_put": "Popraw ostatnie odłożenie",
+  "ui.correct_put_ask":
+    "Gdzie naprawdę są {quantity} szt. zapisane w lokalizacji {slot}? Dotknij ich lokalizacji",
+  "ui.wrong_bin": "Sztuka trafiła do złego pojemnika",
+  "ui.wrong_bin_ask": "Do którego pojemnika trafiła sztuka {order}? Dotknij go; jej własny to pojemnik {bin}",
+  "did.put_corrected": "Poprawiono: {quantity} przeniesiono z lokalizacji {from} do lokalizacji {to}",
+  "did.bin_corrected": "Wyjmij sztukę {order} z pojemnika {from} i włóż do pojemnika {to}",
+  "refusal.nothing_to_correct": "Na tym stanowisku nie ma nic potwierdzonego do poprawienia",
+  "instead.nothing_to_correct": "Wezwij przełożonego: poprawi to inwentaryzacja",
+  "refusal.same_slot": "Sztuki są już zapisane w tej lokalizacji",
+  "instead.same_slot": "Dotknij lokalizacji, w której naprawdę są sztuki",
+  "refusal.slot_not_in_rack": "Tej lokalizacji nie ma w regale przy stanowisku",
+  "instead.slot_not_in_rack": "Dotknij lokalizacji regału przed tobą",
+  "refusal.units_gone": "Lokalizacja nie ma już odłożonych sztuk: nie można tu poprawić",
+  "instead.units_gone": "Poproś przełożonego o inwentaryzację lokalizacji",
+  "refusal.same_bin": "To jest pojemnik, do którego należy sztuka",
+  "instead.same_bin": "Dotknij pojemnika, do którego naprawdę trafiła sztuka",
+  "refusal.bin_unknown": "Nie ma takiego pojemnika na stanowisku",
+  "instead.bin_unknown": "Dotknij jednego z pojemników stanowiska",
+  "did.bin_move_done": "Sztuka jest teraz w swoim pojemniku",
 };

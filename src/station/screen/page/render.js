@@ -4,6 +4,7 @@
 /** @import { KeyIn, ScreenState } from "../state/types.js" */
 
 import { renderCapture } from "./capture.js";
+import { correctionButton } from "./correction.js";
 import { $, fill, h, msg, t } from "./dom.js";
 import { closeLanguages, languageButton } from "./language.js";
 import { openUnscannable, renderPaths } from "./paths.js";
@@ -128,6 +129,7 @@ function afterConfirm(s, act) {
     { class: "after-confirm" },
     h("span", {}, msg(note)),
     button(t("ui.notice_supervisor"), () => act({ type: "supervisor" }), "small warn"),
+    correctionButton(s, act),
   );
 }
 

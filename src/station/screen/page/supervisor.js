@@ -84,6 +84,9 @@ function tapWords(body) {
   // training from the screen (docs/station.md#training): the words of its buttons
   if (body.type === "training") return t(body.training ? "ui.training_enter" : "ui.training_leave");
   if (body.type === "training_reset") return t("ui.training_reset");
+  // a unit put wrong after a confirm (docs/station.md#undo): the words of their buttons
+  if (body.type === "correct_put") return t("ui.correct_put");
+  if (body.type === "wrong_bin") return t("ui.wrong_bin");
   return body.type;
 }
 
@@ -269,4 +272,29 @@ export function openSupervisor(action, send) {
     ],
   );
   badge.focus();
+}
+
+/**
+ * Asks which of `options` is meant (a correction's slot or bin, docs/station.md#undo); picking one
+ * closes the question and does it.
+ * @param {string} question
+ * @param {Array<{ label: string, pick: () => unknown }>} options
+ */
+export function chooseOne(question, options) {
+  box(
+    question,
+    [
+      h(
+        "div",
+        { class: "choices" },
+        options.map((o) =>
+          button(o.label, () => {
+            closeSupervisor();
+            o.pick();
+          }),
+        ),
+      ),
+    ],
+    [button(t("ui.back"), closeSupervisor)],
+  );
 }

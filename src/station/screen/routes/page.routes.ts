@@ -53,6 +53,7 @@ const ASSETS = [
   "capture.css",
   "training.css",
   "numpad.js",
+  "correction.js",
 ];
 
 const signInBody = z

@@ -102,6 +102,9 @@ const tapSchema = z.discriminatedUnion("type", [
   // a supervisor puts the seat in or out of training, or starts it over (docs/station.md#training)
   action({ type: z.literal("training"), training: z.boolean() }),
   action({ type: z.literal("training_reset") }),
+  // a unit put wrong after a confirm, corrected by a supervisor at the seat (docs/station.md#undo)
+  action({ type: z.literal("correct_put"), slot: id }),
+  action({ type: z.literal("wrong_bin"), bin: id }),
 ]);
 export const screenActionSchema = z.discriminatedUnion("type", [
   ...tapSchema.options,
@@ -284,6 +287,7 @@ function actionsRoute(app: Hono<AppEnv>, registry: RouteRegistry, { port, guard 
             reason: out.reason,
             caller: caller.user?.username,
             address: clientAddress(c),
+            params: out.params,
           }),
         );
       if (out.result === "refused")

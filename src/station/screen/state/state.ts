@@ -12,6 +12,7 @@ import { scanEach } from "../../seat.pick.js";
 import { READY, type SeatState, type StationMode } from "../../seat.types.js";
 import { INSTEAD_KEYS, REFUSAL_KEYS } from "../messages/messages.js";
 import { awaitingCapture, captureInstruction, captureKeyin, captureOf } from "./capture.js";
+import { correctionOf } from "./correction.js";
 import {
   alertOf,
   cardOf,
@@ -216,7 +217,7 @@ export function deriveScreen(all: ScreenInput): Omit<ScreenState, "version"> {
     sound: soundOf(input.lastEvent, bins),
     capture: captureOf(input, state),
     training: input.training === true,
-    ...shiftOf(input, task),
+    ...withCorrection(input, shiftOf(input, task)),
     pause,
     message: messageOf(input),
     unscannable: unscannableOf(input, state),
@@ -224,4 +225,9 @@ export function deriveScreen(all: ScreenInput): Omit<ScreenState, "version"> {
     productivity: input.operator === null ? null : (input.productivity ?? null),
     idle: input.idle ?? null,
   };
+}
+
+/** The shift's members with what a supervisor may correct after the confirm it speaks of (docs/station.md#undo). */
+function withCorrection<T extends { afterConfirm: Msg | null }>(input: ScreenInput, shift: T) {
+  return { ...shift, correction: correctionOf(input, shift.afterConfirm) };
 }

@@ -11,6 +11,7 @@ import type { ExceptionCode } from "../../scan-codes.js";
 import type { ProblemKind } from "../../seat.problem.js";
 import type { SeatState, StationMode } from "../../seat.types.js";
 import type { CaptureScreenState } from "./capture-types.js";
+import type { CorrectionScreenInput, CorrectionScreenState } from "./correction-types.js";
 import type { Msg } from "./msg.js";
 import type { PathsScreenInput, PathsScreenState } from "./paths-types.js";
 import type { SeatControlScreenInput, SeatControlScreenState } from "./seat-control-types.js";
@@ -96,6 +97,10 @@ export const DIDS = [
   "restart_acknowledged",
   // a bin (box) closed as full, its order going on in a new bin (docs/station.md#bin-full-box-full)
   "bin_closed_full",
+  // a unit put wrong after a confirm, corrected by a supervisor at the seat (docs/station.md#undo)
+  "put_corrected",
+  "bin_corrected",
+  "bin_move_done",
 ] as const;
 
 // ---- what the shell reads for one seat (ScreenReads; the rows it lists are domain/screen-rows.ts) ----
@@ -396,11 +401,13 @@ export interface ScreenInput
   extends SupervisorScreenInput,
     SeatControlScreenInput,
     PathsScreenInput,
-    ShiftScreenInput {}
+    ShiftScreenInput,
+    CorrectionScreenInput {}
 
 export interface ScreenState
   extends CaptureScreenState,
     SupervisorScreenState,
     SeatControlScreenState,
     PathsScreenState,
-    ShiftScreenState {}
+    ShiftScreenState,
+    CorrectionScreenState {}
