@@ -39,7 +39,7 @@ describe("replay fills a large notification central missed, in parts", () => {
   for (const target of TARGETS) {
     it.skipIf(target.skip)(`on ${target.name}`, async () => {
       broker = await target.start();
-      // answers of at most 8 KiB: the 60 KB notification comes in some ten parts
+      // answers of at most 8 KiB: the 90 KB notification comes in a dozen parts or so
       t = await agentOn(broker ?? "embedded", { maxMessageBytes: 8192 });
       const agent = t;
       notify(agent, "order_information", { i: 1 });
