@@ -70,7 +70,13 @@ export function requestOperations(s: Services, station: StationRequestDeps): Req
     // GET /station/notifications?after=…: read-only, sized to fit one message
     // (docs/mqtt.md#replaying-notifications)
     replay_notifications: query(replayRequestSchema, (b, room) =>
-      s.notifications.replay({ after: b.after, limit: b.limit, room: room.dataBytes }),
+      s.notifications.replay({
+        after: b.after,
+        limit: b.limit,
+        room: room.dataBytes,
+        part: b.part,
+        partRoom: room.steadyDataBytes,
+      }),
     ),
     // no HTTP call: a backup into <dataDir>/backups, pruned like `pps-edge backup` (db/backup.ts), written
     // in a worker thread so that no size stalls the agent; the same transaction again answers the stored

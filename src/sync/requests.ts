@@ -15,6 +15,12 @@ import { isRequestName, type RequestName } from "./topics.js";
 /** What an answer may take: the bytes its `data` may have as JSON text. */
 export interface AnswerRoom {
   dataBytes: number;
+  /**
+   * What `data` may take with the longest `transaction` allowed: the same for every answer on a link,
+   * so that what is cut to fit (a notification's replay parts) is cut alike whatever asks
+   * (docs/mqtt.md#large-notifications-by-replay). At most `dataBytes`.
+   */
+  steadyDataBytes: number;
 }
 
 /** One operation reachable over MQTT: the body's schema and the use case. */
@@ -141,6 +147,12 @@ function parseRequest(payload: Buffer, bodyLimitBytes: number): Record<string, u
   return parsed as Record<string, unknown>;
 }
 
+/** An answer's members but `data`, with the longest transaction (128 characters escaped as `\u0000`). */
+const LONGEST_REST =
+  Buffer.byteLength(
+    JSON.stringify({ transaction: "\u0000".repeat(128), status: "ok", data: null, error: null }),
+  ) - 4;
+
 /** A read-only request's answer, its `data` sized to what is left of `answerBytes`. */
 function queryResponse(
   op: RequestOperation,
@@ -154,7 +166,7 @@ function queryResponse(
   return {
     transaction,
     status: "ok",
-    data: op.run(input, { dataBytes: answerBytes - rest }) ?? {},
+    data: op.run(input, { dataBytes: answerBytes - rest, steadyDataBytes: answerBytes - LONGEST_REST }) ?? {},
     error: null,
   };
 }
@@ -243,7 +255,7 @@ export function createRequestHandler(deps: RequestHandlerDeps) {
         record({
           transaction,
           status: "ok",
-          data: op.run(input, { dataBytes: answerBytes }, prepared) ?? {},
+          data: op.run(input, { dataBytes: answerBytes, steadyDataBytes: answerBytes }, prepared) ?? {},
           error: null,
         }),
       );

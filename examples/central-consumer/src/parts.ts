@@ -5,6 +5,7 @@
  * (src/domain/notification-parts.ts, no dependencies besides node:crypto): copy it with this consumer.
  */
 import { PartAssembler } from "../../../src/domain/notification-parts.js";
+import type { ReplayPage } from "./replay.js";
 
 export type PartsLog = (event: string, fields: Record<string, unknown>) => void;
 
@@ -37,5 +38,44 @@ export class StationParts {
         this.log("part_refused", { station, error: o.error, abandoned: o.abandoned });
         return undefined;
     }
+  }
+}
+
+/**
+ * The parts of one repair's replay answers (docs/mqtt.md#large-notifications-by-replay): a notification
+ * too large for any answer comes one part an answer; the last one missing turns the page into one
+ * that holds the whole envelope. One per repair: the parts of a replay never mix with the live topic's.
+ */
+export class ReplayedParts {
+  private readonly assembler = new PartAssembler();
+
+  constructor(
+    private readonly station: string,
+    private readonly log: PartsLog = () => {},
+  ) {}
+
+  /** The page with its part's notification put together, when that part completed it. */
+  take(page: ReplayPage): ReplayPage {
+    const p = page.part;
+    if (!p) return page;
+    const o = this.assembler.offer(p.payload);
+    if (o.kind === "complete")
+      return {
+        ...page,
+        notifications: [...page.notifications, { seq: p.seq, payload: o.envelope.toString("utf8") }],
+      };
+    if (o.kind === "refused" || o.kind === "whole")
+      this.log("part_refused", {
+        station: this.station,
+        seq: p.seq,
+        error: o.kind === "whole" ? "not a part" : o.error,
+      });
+    return page;
+  }
+
+  /** The `part` to ask with next: the following one of the same notification, else 0. */
+  static next(page: ReplayPage): number {
+    const p = page.part;
+    return p && p.index + 1 < p.count ? p.index + 1 : 0;
   }
 }

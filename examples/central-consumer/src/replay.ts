@@ -19,6 +19,11 @@ export interface ReplayPage {
   first_available_seq: number | null;
   /** Present only when the station passed over notifications too large for any answer. */
   skipped?: { seq: number; bytes: number }[];
+  /**
+   * One part of a notification too large for any answer (docs/mqtt.md#large-notifications-by-replay):
+   * `payload` is a part message as on `notification`; ask again with `part: index + 1` until the last.
+   */
+  part?: { seq: number; index: number; count: number; payload: string };
 }
 
 interface Waiting {
@@ -28,7 +33,8 @@ interface Waiting {
 }
 
 export interface Replayer {
-  ask(station: string, after: number, limit: number): Promise<ReplayPage>;
+  /** `part`: the part wanted of the first notification after `after` if it comes in parts (0: the first). */
+  ask(station: string, after: number, limit: number, part?: number): Promise<ReplayPage>;
   /** A message on a station's `response/replay_notifications`. */
   answer(payload: string): void;
   /** Fails every open question (on stop). */
@@ -43,7 +49,7 @@ export function replayer(
   const waiting = new Map<string, Waiting>();
   let counter = 0;
   return {
-    ask(station, after, limit) {
+    ask(station, after, limit, part = 0) {
       const transaction = `${tag}-${Date.now().toString(36)}-${++counter}`;
       return new Promise<ReplayPage>((ok, fail) => {
         const timer = setTimeout(() => {
@@ -51,7 +57,7 @@ export function replayer(
           fail(new Error(`no answer from ${station} in ${timeoutMs} ms`));
         }, timeoutMs);
         waiting.set(transaction, { ok, fail, timer });
-        const body = JSON.stringify({ transaction, after, limit });
+        const body = JSON.stringify({ transaction, after, limit, part });
         publish(topicOf(station, `request/${REPLAY}`), body).catch((e: Error) => {
           clearTimeout(timer);
           waiting.delete(transaction);
@@ -94,6 +100,18 @@ function asPage(data: unknown): ReplayPage | null {
   if (
     d.skipped !== undefined &&
     !(Array.isArray(d.skipped) && d.skipped.every((x) => Number.isSafeInteger(x?.seq)))
+  )
+    return null;
+  const p = d.part;
+  if (
+    p !== undefined &&
+    !(
+      Number.isSafeInteger(p?.seq) &&
+      Number.isSafeInteger(p?.index) &&
+      Number.isSafeInteger(p?.count) &&
+      p.index < p.count &&
+      typeof p?.payload === "string"
+    )
   )
     return null;
   const first = typeof d.first_available_seq === "number" ? d.first_available_seq : null;

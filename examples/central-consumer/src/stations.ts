@@ -4,7 +4,7 @@
  * handed to the sink in order and then stored as the position, gaps repaired by replay page by page.
  * What it guarantees is in this folder's README ("Guarantees").
  */
-import { StationParts } from "./parts.js";
+import { ReplayedParts, StationParts } from "./parts.js";
 import type { Positions } from "./positions.js";
 import type { Replayer, ReplayPage } from "./replay.js";
 import { type Notification, StationStream, type StreamOptions } from "./station-stream.js";
@@ -191,12 +191,21 @@ export class Stations {
     try {
       // Pages until the hole is filled (the live stream brings what follows it) or the station has no more.
       const target = s.repairTarget;
+      // a notification too large for an answer comes one part a page (docs/mqtt.md#large-notifications-by-replay)
+      const parts = new ReplayedParts(station, this.opts.log);
       for (let page: ReplayPage | null = null; !this.stopped && (page === null || page.more); ) {
         this.totals.replayRequests++;
-        page = await this.opts.replay.ask(station, page ? page.next_after : after, this.opts.replayLimit);
+        const part = page ? ReplayedParts.next(page) : 0;
+        page = await this.opts.replay.ask(
+          station,
+          page ? page.next_after : after,
+          this.opts.replayLimit,
+          part,
+        );
         if (this.streams.get(station) !== s) return; // moved on by another instance meanwhile
-        this.takePage(station, s, page);
-        if (page.notifications.length + (page.skipped?.length ?? 0) === 0 || s.delivered >= target) break;
+        this.takePage(station, s, parts.take(page));
+        const empty = page.notifications.length + (page.skipped?.length ?? 0) === 0 && !page.part;
+        if (empty || s.delivered >= target) break;
       }
     } catch (e) {
       this.totals.replayFailures++;

@@ -142,3 +142,65 @@ describe("notifications that came in parts (docs/mqtt.md#notifications-in-parts)
     expect(handed.map((d) => d.seq)).toEqual([1, 2, 3]);
   });
 });
+
+describe("a large notification missing at central is filled by replay in parts (docs/mqtt.md#large-notifications-by-replay)", () => {
+  it("asks part after part, hands on the envelope as committed, then goes on after it", async () => {
+    dir = mkdtempSync(join(tmpdir(), "central-consumer-"));
+    const handed: Delivery[] = [];
+    const asked: Array<{ after: number; part: number | undefined }> = [];
+    const big = JSON.stringify({
+      notification_type: "order_information",
+      notification_id: "dc1.7.2",
+      notification_data: { lines: Array.from({ length: 300 }, (_, n) => ({ n, sku: 'ü€"\\' })) },
+    });
+    const parts = splitNotification(Buffer.from(big), "dc1.7.2", 1024).map((p) => p.toString());
+    // the station: 2 comes one part a page, then 3 and 4 whole
+    const replay: Replayer = {
+      ask: async (_station, after, _limit, part) => {
+        asked.push({ after, part });
+        const base = { last_seq: 4, first_available_seq: 1 };
+        if (after === 1) {
+          const index = part ?? 0;
+          const last = index === parts.length - 1;
+          return {
+            ...base,
+            notifications: [],
+            next_after: last ? 2 : 1,
+            more: true,
+            part: { seq: 2, index, count: parts.length, payload: parts[index] as string },
+          };
+        }
+        return {
+          ...base,
+          notifications: [3, 4].map((seq) => ({ seq, payload: env(seq) })),
+          next_after: 4,
+          more: false,
+        };
+      },
+      answer: () => {},
+      cancel: () => {},
+    };
+    const store = openPositions(join(dir, "central.db"));
+    stores.push(store);
+    const logged: string[] = [];
+    const s = new Stations({
+      store,
+      sink: (batch) => handed.push(...batch),
+      replay,
+      stream: DEFAULT_STREAM,
+      replayLimit: 100,
+      log: (event) => logged.push(event),
+    });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    s.notification("dc1/7", env(1));
+    s.stationState("dc1/7", JSON.stringify({ lastNotificationSeq: 4 })); // 2 to 4 lost by the broker
+    vi.advanceTimersByTime(DEFAULT_STREAM.markGraceMs);
+    s.tick();
+    await vi.waitUntil(() => handed.length === 4 || s.stats().replayFailures > 0);
+    expect(handed.map((d) => d.seq)).toEqual([1, 2, 3, 4]);
+    expect(handed[1]?.payload).toBe(big);
+    expect(asked).toEqual([...parts.map((_, part) => ({ after: 1, part })), { after: 2, part: 0 }]);
+    expect(s.stats().unavailable).toBe(0);
+    expect(logged).not.toContain("part_refused");
+  });
+});

@@ -1,4 +1,6 @@
 import type { OutboxRepo } from "../../db/outbox.repo.js";
+import { fieldError } from "../../domain/errors.js";
+import { splitNotification } from "../../domain/notification-parts.js";
 
 /**
  * One page of `request/replay_notifications` (docs/mqtt.md#replaying-notifications): the envelopes after
@@ -20,6 +22,12 @@ export interface ReplayPage {
    * are any. They stay readable at GET /station/notifications.
    */
   skipped?: Array<{ seq: number; bytes: number }>;
+  /**
+   * Asked with `part`: one part of the first notification after `after`, when it is too large for any
+   * answer (docs/mqtt.md#large-notifications-by-replay). `payload` is the part message, as the parts
+   * on `notification` are; `next_after` stays `after` until the last part.
+   */
+  part?: { seq: number; index: number; count: number; payload: string };
 }
 
 export interface ReplayQuery {
@@ -27,6 +35,13 @@ export interface ReplayQuery {
   limit: number;
   /** The bytes the page may take as JSON text (the answer's `data`). */
   room: number;
+  /** The consumer takes large notifications in parts: this one of the first (else they are skipped). */
+  part?: number;
+  /**
+   * The room a part's page is cut for, at most `room`: the same for every answer on the link, so every
+   * page cuts the notification alike (`room` when absent).
+   */
+  partRoom?: number;
 }
 
 /**
@@ -65,6 +80,25 @@ export function replayPage(
       used += bytes;
     } else if (FIXED_BYTES + bytes <= q.room || (taken > 0 && used + SKIPPED_BYTES > q.room)) {
       break;
+    } else if (q.part !== undefined) {
+      // in parts, on a page of its own: it ends a page that holds others
+      if (taken > 0) break;
+      const part = partOf(row, q.part, Math.min(q.partRoom ?? q.room, q.room));
+      if (part === undefined) {
+        skipped.push({ seq: row.seq, bytes: Buffer.byteLength(row.envelope) });
+        next = row.seq;
+        taken++;
+        break;
+      }
+      const last = part.index === part.count - 1;
+      return {
+        notifications,
+        next_after: last ? row.seq : q.after,
+        more: !last || rows.length > 1,
+        last_seq: outbox.lastSeq(),
+        first_available_seq: outbox.firstSeq(),
+        part,
+      };
     } else {
       skipped.push({ seq: row.seq, bytes: Buffer.byteLength(row.envelope) });
       used += SKIPPED_BYTES;
@@ -80,4 +114,35 @@ export function replayPage(
     first_available_seq: outbox.firstSeq(),
     ...(skipped.length > 0 ? { skipped } : {}),
   };
+}
+
+/** `"part":{"seq":N,"index":N,"count":N,"payload":""},` with 16-digit numbers. */
+const PART_ENTRY_BYTES = 110;
+
+/**
+ * Part `index` of a notification too large for an answer, cut as on `notification`
+ * (domain/notification-parts.ts) to fit an answer with its JSON escapes; undefined when the room
+ * cannot hold a part. The cut depends only on the envelope and the room, so every page cuts alike.
+ */
+function partOf(
+  row: { seq: number; envelope: string; notificationId: string },
+  index: number,
+  room: number,
+): ReplayPage["part"] {
+  const id = row.notificationId;
+  // the part's quotes (20) and those the id needs escaped: base64 data needs none
+  const escapes = 20 + 2 * (Buffer.byteLength(JSON.stringify(id)) - Buffer.byteLength(id));
+  const parts = splitNotification(
+    Buffer.from(row.envelope, "utf8"),
+    id,
+    room - FIXED_BYTES - PART_ENTRY_BYTES - escapes,
+  );
+  if (parts.length === 0) return undefined;
+  const part = parts[index];
+  if (part === undefined)
+    throw fieldError(
+      "part",
+      `notification ${row.seq} comes in ${parts.length} parts in an answer this size: part is 0 to ${parts.length - 1}`,
+    );
+  return { seq: row.seq, index, count: parts.length, payload: part.toString("utf8") };
 }

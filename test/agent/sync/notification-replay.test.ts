@@ -7,6 +7,7 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../../src/db/open.js";
 import { createOutboxRepo } from "../../../src/db/outbox.repo.js";
+import { PartAssembler } from "../../../src/domain/notification-parts.js";
 import { EventBus } from "../../../src/events.js";
 import { replayPage } from "../../../src/services/notifications/notification-replay.js";
 import { createUnitOfWork } from "../../../src/services/unit-of-work/unit-of-work.js";
@@ -117,5 +118,71 @@ describe("replay pages", () => {
     // starting at the large one: skipped, not an empty page that asks for itself again
     const at = replayPage(outbox, { after: 2, limit: 1, room });
     expect(at).toMatchObject({ notifications: [], skipped: [{ seq: 3 }], next_after: 3, more: true });
+  });
+
+  it("asked with `part`, a notification too large for any answer comes in parts that make it byte for byte", () => {
+    const { outbox, add } = setup();
+    // escapes and multi-byte characters: the parts cut bytes, the answer escapes the part's quotes
+    add(5, (i) => ({ i, pad: (i === 2 ? 'z"\\ü😀' : "y").repeat(i === 2 ? 3_000 : 10) }));
+    const large = outbox.after(2, 1)[0]?.envelope as string;
+    const room = 2_000;
+    // a page holding others ends before it, nothing skipped
+    const first = replayPage(outbox, { after: 0, limit: 10, room, part: 0 });
+    expect(first.notifications.map((n) => n.seq)).toEqual([1, 2]);
+    expect(first).toMatchObject({ next_after: 2, more: true });
+    expect(first).not.toHaveProperty("skipped");
+    expect(first).not.toHaveProperty("part");
+    const assembler = new PartAssembler();
+    let index = 0;
+    let envelope: Buffer | undefined;
+    for (;;) {
+      const page = replayPage(outbox, { after: 2, limit: 10, room, part: index });
+      expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(room);
+      expect(page.notifications).toEqual([]);
+      expect(page.part).toMatchObject({ seq: 3, index });
+      const count = page.part?.count as number;
+      expect(count).toBeGreaterThan(2);
+      const outcome = assembler.offer(page.part?.payload as string);
+      if (index < count - 1) {
+        expect(page).toMatchObject({ next_after: 2, more: true });
+        expect(outcome.kind).toBe("pending");
+        index++;
+        continue;
+      }
+      expect(page).toMatchObject({ next_after: 3, more: true });
+      expect(outcome.kind).toBe("complete");
+      if (outcome.kind === "complete") envelope = outcome.envelope;
+      break;
+    }
+    expect(envelope?.toString("utf8")).toBe(large);
+    // after it, paging goes on as before
+    const rest = replayPage(outbox, { after: 3, limit: 10, room, part: 0 });
+    expect(rest.notifications.map((n) => n.seq)).toEqual([4, 5]);
+    expect(rest).toMatchObject({ next_after: 5, more: false });
+  });
+
+  it("a part beyond the last is refused naming `part`; without `part` the large one is skipped as before", () => {
+    const { outbox, add } = setup();
+    add(2, (i) => ({ i, pad: "w".repeat(i === 0 ? 5_000 : 10) }));
+    const room = 2_000;
+    const count = replayPage(outbox, { after: 0, limit: 1, room, part: 0 }).part?.count as number;
+    expect(() => replayPage(outbox, { after: 0, limit: 1, room, part: count })).toThrow(
+      expect.objectContaining({
+        code: "validation_failed",
+        errors: [expect.objectContaining({ path: "part" })],
+      }),
+    );
+    expect(replayPage(outbox, { after: 0, limit: 1, room })).toMatchObject({ skipped: [{ seq: 1 }] });
+    // cut for `partRoom`, not for what a longer transaction leaves: every page cuts alike
+    const cut = (r: number) =>
+      replayPage(outbox, { after: 0, limit: 1, room: r, part: 1, partRoom: 1_900 }).part;
+    expect(cut(1_990)).toEqual(cut(2_000));
+    expect(cut(2_000)?.payload).not.toEqual(
+      replayPage(outbox, { after: 0, limit: 1, room, part: 1 }).part?.payload,
+    );
+    // a notification that fits is returned whole whatever part is asked
+    expect(replayPage(outbox, { after: 1, limit: 1, room, part: 3 }).notifications.map((n) => n.seq)).toEqual(
+      [2],
+    );
   });
 });

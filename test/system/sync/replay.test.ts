@@ -97,6 +97,8 @@ for (const target of ["embedded", ...(hasMosquitto ? ["mosquitto" as const] : []
       ["after missing", { limit: 5 }, "after"],
       ["limit 0", { after: 0, limit: 0 }, "limit"],
       ["limit 501", { after: 0, limit: 501 }, "limit"],
+      ["part negative", { after: 0, part: -1 }, "part"],
+      ["part not an integer", { after: 0, part: 0.5 }, "part"],
       ["an unknown member", { after: 0, since: 3 }, "(body)"],
     ])("refuses %s with validation_failed naming the field", async (_what, body, field) => {
       const r = await replay(body);
