@@ -9,7 +9,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
 import { ok } from "../../support/station.js";
-import { atEverySize, expectAccessible, expectLayout, PANEL_EXTREMES } from "./support/checks.js";
+import { checkedAtPanelSizes } from "./support/checks.js";
 import { type ScreenRig, seedPick, startScreenRig } from "./support/screen-rig.js";
 
 let rig: ScreenRig;
@@ -28,17 +28,7 @@ async function attr(l: Locator, name: string, want: string) {
 }
 
 /** The layout rules and axe-core at both panel sizes, back to 1280×800 after. */
-async function checked(where: string) {
-  await atEverySize(
-    page,
-    async (size) => {
-      await expectLayout(page, where);
-      await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
-      await rig.shot(page, `${where.replaceAll(" ", "-")}-${size.width}`);
-    },
-    PANEL_EXTREMES,
-  );
-}
+const checked = (where: string) => checkedAtPanelSizes(page, rig, where);
 
 /** "Bin full", then yes in the dialog that asks once more. */
 async function binFull() {

@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
 import { ok, SR } from "../../support/station.js";
-import { atEverySize, expectAccessible, expectLayout, PANEL_EXTREMES } from "./support/checks.js";
+import { checkedAtPanelSizes } from "./support/checks.js";
 import { type ScreenRig, seedPick, startScreenRig } from "./support/screen-rig.js";
 
 let rig: ScreenRig;
@@ -25,17 +25,7 @@ async function says(l: ReturnType<typeof heading>, want: string | RegExp) {
 }
 
 /** The layout rules and axe-core at both panel sizes, back to 1280×800 after. */
-async function checked(where: string) {
-  await atEverySize(
-    page,
-    async (size) => {
-      await expectLayout(page, where);
-      await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
-      await rig.shot(page, `${where.replaceAll(" ", "-")}-${size.width}`);
-    },
-    PANEL_EXTREMES,
-  );
-}
+const checked = (where: string) => checkedAtPanelSizes(page, rig, where);
 
 beforeAll(async () => {
   rig = await startScreenRig("capture");

@@ -10,7 +10,7 @@ import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deadline } from "../../support/deadline.js";
 import { CORE, ok, putBody, SR, stockOf } from "../../support/station.js";
-import { atEverySize, expectAccessible, expectLayout, PANEL_EXTREMES } from "./support/checks.js";
+import { checkedAtPanelSizes } from "./support/checks.js";
 import { type ScreenRig, seedPick, startScreenRig } from "./support/screen-rig.js";
 
 const PIN = "482915";
@@ -26,17 +26,7 @@ async function text(l: Locator, want: string | RegExp) {
 }
 
 /** The layout rules and axe-core at both panel sizes, back to 1280×800 after. */
-async function checked(where: string) {
-  await atEverySize(
-    page,
-    async (size) => {
-      await expectLayout(page, where);
-      await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
-      await rig.shot(page, `${where.replaceAll(" ", "-")}-${size.width}`);
-    },
-    PANEL_EXTREMES,
-  );
-}
+const checked = (where: string) => checkedAtPanelSizes(page, rig, where);
 
 /** The supervisor's prompt for `action`: the PIN typed on its keys, then "Authorise". */
 async function authorise(action: string) {

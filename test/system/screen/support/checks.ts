@@ -158,6 +158,26 @@ export async function atEverySize(
   }
 }
 
+/**
+ * A new state of the screen checked where it must hold: the layout rules and axe-core at both panel
+ * sizes (PANEL_EXTREMES), a screenshot of each for the record, back to 1280×800 after.
+ */
+export async function checkedAtPanelSizes(
+  page: Page,
+  rig: { shot(page: Page, name: string): Promise<unknown> },
+  where: string,
+): Promise<void> {
+  await atEverySize(
+    page,
+    async (size) => {
+      await expectLayout(page, where);
+      await expectAccessible(page, `${where} at ${size.width}×${size.height}`);
+      await rig.shot(page, `${where.replaceAll(" ", "-")}-${size.width}`);
+    },
+    PANEL_EXTREMES,
+  );
+}
+
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
 export interface AxeFinding {
