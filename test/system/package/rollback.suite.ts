@@ -18,19 +18,18 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSyn
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ADMIN,
-  ADMIN_PASSWORD,
-  CLIENT_ID,
-  CLIENT_SECRET,
-  passwordGrant,
-  TOKEN_PATH,
-} from "../../support/agent.js";
+import { ADMIN, ADMIN_PASSWORD, CLIENT_ID, CLIENT_SECRET } from "../../support/agent.js";
 import { deadline } from "../../support/deadline.js";
 import { itemBody } from "../../support/fixtures.js";
 import { CORE, ITEM, putBody, SR } from "../../support/station.js";
 import { type Debs, dpkgInstall, installedVersion, scratchRoot } from "./support/debs.js";
-import { cleanEnv, command, pendingNotifications, scratchLauncher } from "./support/installed-agent.js";
+import {
+  adminCaller,
+  cleanEnv,
+  command,
+  pendingNotifications,
+  scratchLauncher,
+} from "./support/installed-agent.js";
 
 /** Measured for the report: from the faulty upgrade's `dpkg -i` to the old release ready again (ms). */
 export const rollbackMeasured: { upgradeToReadyAgainMs?: number; guardMs?: number; timeoutS?: number } = {};
@@ -98,20 +97,7 @@ export function rollbackSuite(built: () => Debs): void {
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  let token: string | undefined;
-  const call = async (method: string, path: string, body?: unknown) => {
-    if (!token) {
-      const r = await fetch(`${base}${TOKEN_PATH}`, passwordGrant());
-      token = ((await r.json()) as { access_token: string }).access_token;
-    }
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    return fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  };
+  let call: ReturnType<typeof adminCaller>;
   const guardEnv = () => ({ ...cleanEnv(), DPKG_ROOT: root, GUARD_CLI: launcher, GUARD_SERVICE: svc });
 
   beforeAll(async () => {
@@ -121,6 +107,7 @@ export function rollbackSuite(built: () => Debs): void {
     svc = serviceScript(root, launcher);
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
+    call = adminCaller(base);
   });
   afterAll(async () => {
     if (root) {

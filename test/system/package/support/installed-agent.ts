@@ -33,6 +33,24 @@ export async function command(launcher: string, args: string[]) {
   });
 }
 
+/** Calls of the agent at `base` as its admin, the token taken at the first call. */
+export function adminCaller(base: string) {
+  let token: string | undefined;
+  return async (method: string, path: string, body?: unknown) => {
+    if (!token) {
+      const r = await fetch(`${base}${TOKEN_PATH}`, passwordGrant());
+      token = ((await r.json()) as { access_token: string }).access_token;
+    }
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    return fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  };
+}
+
 export interface RunningAgent {
   child: ChildProcess;
   base: string;
@@ -68,20 +86,7 @@ export async function startInstalled(launcher: string, port: number): Promise<Ru
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  let token: string | undefined;
-  const call = async (method: string, path: string, body?: unknown) => {
-    if (!token) {
-      const r = await fetch(`${base}${TOKEN_PATH}`, passwordGrant());
-      token = ((await r.json()) as { access_token: string }).access_token;
-    }
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    return fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  };
+  const call = adminCaller(base);
   const stop = async () => {
     child.kill("SIGTERM");
     await exited;
