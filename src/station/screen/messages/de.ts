@@ -105,8 +105,7 @@ export const de: Record<MessageKey, string> = {
   "refusal.storage_full": "Der Speicher der Station ist voll, nichts wurde gespeichert: Hilfe rufen",
   "refusal.storage_budget": "Speicher der Station am Limit, nichts gespeichert: Hilfe rufen",
   "refusal.storage_error": "Die Station konnte das nicht speichern, nichts wurde geändert: erneut versuchen",
-  "refusal.answers_backlog":
-    "Die Station ist mit dem Senden von Antworten beschäftigt: gleich erneut versuchen",
+  "refusal.answers_backlog": "Die Station ist mit Antworten beschäftigt: gleich erneut versuchen",
   "refusal.not_ready": "Noch nicht bereit",
   "refusal.other": "Abgelehnt",
 

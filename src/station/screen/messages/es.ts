@@ -110,8 +110,7 @@ export const es: Record<MessageKey, string> = {
   "refusal.storage_budget":
     "El almacenamiento de la estación llegó a su límite, no se guardó nada: pida ayuda",
   "refusal.storage_error": "La estación no pudo guardarlo, no cambió nada: vuelva a intentarlo",
-  "refusal.answers_backlog":
-    "La estación está ocupada enviando respuestas: vuelva a intentarlo en un momento",
+  "refusal.answers_backlog": "La estación está ocupada con respuestas: inténtelo en un momento",
   "refusal.not_ready": "Aún no está listo",
   "refusal.other": "Rechazado",
 
