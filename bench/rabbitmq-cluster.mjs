@@ -102,7 +102,19 @@ function logTail(dir) {
  * niceness (lib.mjs `niced`); `parent`: the folder their files go under (the system's temporary one);
  * `schedulers`: each node's scheduler threads.
  */
-export async function startRabbitCluster({
+export async function startRabbitCluster(opts = {}) {
+  // a free port is free when asked: another process (a broker of a test beside this one) may bind it
+  // before the node does, and the node's VM then exits before it logs anything; fresh ports, once more
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRabbitClusterOnce(opts);
+    } catch (e) {
+      if (attempt >= 3 || !/exited/.test(String(e?.message))) throw e;
+    }
+  }
+}
+
+async function startRabbitClusterOnce({
   nodes: count = 3,
   cookie = "ppsedgebenchcookie",
   nice = 0,
