@@ -36,7 +36,10 @@ let seen = 0;
 /** @type {EventSource | null} */
 let source = null;
 let signedIn = false;
-let busy = false;
+/** The tap in flight: a tap made meanwhile waits for it, so none is dropped (see post). */
+let inflight = Promise.resolve();
+/** @type {{ key: string, run: Promise<Response | null> } | null} */
+let pending = null;
 let lost = false;
 /** @type {number | null} */
 let lastSound = null;
@@ -168,12 +171,30 @@ async function act(body) {
  * @param {Tap} body
  * @returns {Promise<Response | null>}
  */
-async function post(body) {
-  if (busy || lost) return null;
-  busy = true;
+function post(body) {
+  if (lost) return Promise.resolve(null);
   unlock();
+  // the version is the one the tap was made on, even when it waits: a state pushed over the stream
+  // before the last tap's answer came back is one the operator already sees and may act on
+  const sent = state ? { ...body, version: state.version } : body;
+  // a double tap on a touch panel is one tap: the same tap on the same state while it is in flight
+  const key = JSON.stringify(sent);
+  if (pending?.key === key) return pending.run;
+  const run = inflight.then(() => send(sent));
+  const mine = { key, run };
+  pending = mine;
+  inflight = run.then(() => {
+    if (pending === mine) pending = null;
+  });
+  return run;
+}
+
+/**
+ * @param {Tap & { version?: number }} sent
+ * @returns {Promise<Response | null>}
+ */
+async function send(sent) {
   try {
-    const sent = state ? { ...body, version: state.version } : body;
     const res = await fetch(`${base}/actions`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -209,8 +230,6 @@ async function post(body) {
   } catch {
     banner(true);
     return null;
-  } finally {
-    busy = false;
   }
 }
 
