@@ -32,6 +32,14 @@ const wanted = [
   { bin: "g++", pkg: "g++" },
   // a slow-read client (`-X`) against the send deadline (test/system/http/slow-readers.test.ts)
   { bin: "slowhttptest", pkg: "slowhttptest" },
+  // the labels' tests: PDFs rendered at the printer's resolution (pdftoppm) and read back as text
+  // (pdftotext), barcodes decoded by real readers (zbarimg, dmtxread), a CUPS scheduler of their own
+  // (cupsd, with lp, lpstat and cancel) started by the tests on loopback
+  { bin: "pdftoppm", pkg: "poppler-utils" },
+  { bin: "zbarimg", pkg: "zbar-tools" },
+  { bin: "dmtxread", pkg: "dmtx-utils" },
+  { bin: "cupsd", pkg: "cups", paths: ["/usr/sbin/cupsd"] },
+  { bin: "lpstat", pkg: "cups-client" },
 ];
 const libs = ["libusb-1.0-0", "libudev1", "fonts-dejavu-core", "python3-fusepy"];
 

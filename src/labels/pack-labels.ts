@@ -10,6 +10,7 @@ import {
   cupsPrinter,
   filePrinter,
   type LabelPrinter,
+  type PrintJob,
 } from "../devices/drivers/label-printer/label-printer.js";
 import type { AgentEvents, EventBus } from "../events.js";
 import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
@@ -47,13 +48,15 @@ export function createPackLabels(deps: PackLabelDeps) {
   const boxes = new Map<string, AgentEvents["boxClosed"]["boxes"]>();
   /** Why the last label of a bin's closed box failed, by bin. */
   const boxFailures = new Map<string, string>();
+  /** The bin each order completed in: its print jobs are that bin's. */
+  const binOf = new Map<string, string>();
 
   /** One label: rendered and sent to the printer; throws when it did not print. */
-  async function render(data: LabelData, job: string): Promise<void> {
+  async function render(data: LabelData, job: PrintJob): Promise<void> {
     // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
     const { renderShippingLabel } = await import("./shipping-label.js");
     const pdf = await renderShippingLabel(data, deps.media);
-    await deps.printer.print(pdf, job);
+    await deps.printer.print({ format: "pdf", bytes: pdf }, job);
   }
 
   /** The labels of the boxes closed in a bin, one after another; the bin is let go once all printed. */
@@ -64,7 +67,7 @@ export function createPackLabels(deps: PackLabelDeps) {
       for (const box of waiting) {
         const data = deps.boxLabelData?.(box.externalServiceRequestId, box.olpn, at);
         if (!data) throw new Error(`no label data for box ${box.olpn}`);
-        await render(data, `${box.olpn}-${box.externalServiceRequestId}`);
+        await render(data, { name: `${box.olpn}-${box.externalServiceRequestId}`, binId });
         deps.log.info(
           { externalServiceRequestId: box.externalServiceRequestId, olpn: box.olpn, binId },
           "box label printed",
@@ -90,9 +93,10 @@ export function createPackLabels(deps: PackLabelDeps) {
     if (!data) return false;
     let ok = false;
     try {
-      await render(data, `${data.olpn}-${id}`);
+      await render(data, { name: `${data.olpn}-${id}`, binId: binOf.get(id) });
       if (!stopped) deps.printed(id);
       failures.delete(id);
+      binOf.delete(id);
       ok = true;
       deps.log.info({ externalServiceRequestId: id, olpn: data.olpn }, "shipping label printed");
     } catch (err) {
@@ -118,6 +122,7 @@ export function createPackLabels(deps: PackLabelDeps) {
       });
       deps.bus.on(OWNER, "binComplete", (e) => {
         if (!e.pack) return;
+        for (const id of e.requests) binOf.set(id, e.binId);
         // one print job at a time, in bin order: a label printer takes jobs one by one
         for (const id of e.requests)
           chain = chain.then(async () => {
@@ -154,7 +159,10 @@ export function createPackLabels(deps: PackLabelDeps) {
     boxFailures: (): ReadonlyMap<string, string> => boxFailures,
     /** Forgets why these orders' labels failed (released without a label). */
     forget(ids: readonly string[]): void {
-      for (const id of ids) failures.delete(id);
+      for (const id of ids) {
+        failures.delete(id);
+        binOf.delete(id);
+      }
     },
     /** Why the last label of each order failed to print (cleared once one prints). */
     failures: (): ReadonlyMap<string, string> => failures,

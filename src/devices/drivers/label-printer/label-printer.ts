@@ -3,9 +3,28 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileDurably } from "../../../durable-file.js";
 
-/** A label printer: `print` resolves once the printer reports the job done, or rejects with why. */
+/** What a label is sent as: the agent's own label (PDF or ZPL) or a carrier's label as it was served. */
+export type LabelFormat = "pdf" | "zpl" | "png";
+
+export interface LabelDocument {
+  format: LabelFormat;
+  bytes: Uint8Array;
+}
+
+/** One print job: its name (shown by the printer's queue) and the bin it is for. */
+export interface PrintJob {
+  name: string;
+  /** The station bin the label is for: a printer may keep one bin's jobs apart from another's. */
+  binId?: string | undefined;
+}
+
+/**
+ * A label printer: `print` resolves once the printer reports the job done, or rejects with why.
+ * `accepts`: the formats it takes as they are; the agent renders its own label in the first of them.
+ */
 export interface LabelPrinter {
-  print(pdf: Uint8Array, jobName: string): Promise<void>;
+  accepts: readonly LabelFormat[];
+  print(doc: LabelDocument, job: PrintJob): Promise<void>;
 }
 
 /**
@@ -14,10 +33,11 @@ export interface LabelPrinter {
  */
 export function filePrinter(dir: string): LabelPrinter {
   return {
-    async print(pdf, jobName) {
+    accepts: ["pdf", "zpl", "png"],
+    async print(doc, job) {
       mkdirSync(dir, { recursive: true });
-      const safe = jobName.replace(/[^A-Za-z0-9._-]/g, "_");
-      writeFileDurably(join(dir, `${safe}.pdf`), pdf, 0o640);
+      const safe = job.name.replace(/[^A-Za-z0-9._-]/g, "_");
+      writeFileDurably(join(dir, `${safe}.${doc.format}`), doc.bytes, 0o640);
     },
   };
 }
@@ -42,20 +62,22 @@ export function cupsPrinter(opts: {
   timeoutMs?: number;
 }): LabelPrinter {
   return {
-    async print(pdf, jobName) {
+    accepts: ["pdf"],
+    async print(doc, job) {
+      if (doc.format !== "pdf") throw new Error(`the CUPS queue ${opts.queue} takes PDF, not ${doc.format}`);
       const out = await run(
         "lp",
-        ["-d", opts.queue, "-t", jobName, "-o", `media=${opts.media}`, "-o", "fit-to-page=false", "-"],
-        pdf,
+        ["-d", opts.queue, "-t", job.name, "-o", `media=${opts.media}`, "-o", "fit-to-page=false", "-"],
+        doc.bytes,
       );
-      const job = /request id is (\S+)/.exec(out)?.[1];
-      if (!job) throw new Error(`lp gave no job id: ${out.trim()}`);
+      const id = /request id is (\S+)/.exec(out)?.[1];
+      if (!id) throw new Error(`lp gave no job id: ${out.trim()}`);
       const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
       for (;;) {
         const pending = await run("lpstat", ["-W", "not-completed", "-o", opts.queue]);
-        if (!pending.split("\n").some((l) => l.startsWith(`${job} `))) return;
+        if (!pending.split("\n").some((l) => l.startsWith(`${id} `))) return;
         if (Date.now() > deadline)
-          throw new Error(`print job ${job} not done after ${opts.timeoutMs ?? 120_000} ms`);
+          throw new Error(`print job ${id} not done after ${opts.timeoutMs ?? 120_000} ms`);
         await new Promise((r) => setTimeout(r, opts.pollMs ?? 1000));
       }
     },
