@@ -20,7 +20,7 @@ const PARTS = `SELECT schema_json -> '$.unique' AS uniqueJson,
  * `json_set` keeps a member where it is and appends a new one, as the object spread of `itemView`
  * does; `doc -> path` is the member's JSON text (SQL NULL when absent, which json_object writes as null).
  */
-const ANSWER = `SELECT CAST(json_object(
+const ITEM_JSON = `json_object(
     'id', i.id,
     'clientItemId', i.client_item_id,
     'clientCategoryId', i.doc -> '$.clientCategoryId',
@@ -41,8 +41,11 @@ const ANSWER = `SELECT CAST(json_object(
     'itemConfig', i.doc -> '$.itemConfig',
     'createdOn', @createdOn,
     'updatedOn', @updatedOn
-  ) AS BLOB) AS bytes
-  FROM items i WHERE i.id = @id`;
+  )`;
+
+const ANSWER = `SELECT CAST(${ITEM_JSON} AS BLOB) AS bytes FROM items i WHERE i.id = @id`;
+/** The answer's size alone: SQLite assembles it and keeps the bytes (docs/limits.md#item-documents). */
+const ANSWER_SIZE = `SELECT length(CAST(${ITEM_JSON} AS BLOB)) AS size FROM items i WHERE i.id = @id`;
 
 interface Parts {
   uniqueJson: string;
@@ -52,11 +55,10 @@ interface Parts {
   updatedAt: number;
 }
 
-export function prepareItemAnswer(sqlite: Sqlite) {
+function prepareAnswer<Row>(sqlite: Sqlite, sql: string) {
   const parts = sqlite.prepare<[number], Parts>(PARTS);
-  const answer = sqlite.prepare<[Record<string, unknown>], { bytes: Buffer }>(ANSWER);
-  /** The item's answer as JSON bytes; undefined when there is no such item. */
-  return (id: number): Buffer | undefined => {
+  const answer = sqlite.prepare<[Record<string, unknown>], Row>(sql);
+  return (id: number): Row | undefined => {
     const p = parts.get(id);
     if (!p) return undefined;
     // the uniqueness groups are bounded by validation (20 groups of 20 names): small to parse
@@ -68,6 +70,20 @@ export function prepareItemAnswer(sqlite: Sqlite) {
       dimensionUom: JSON.stringify(uomObject(p.dimensionUnit)),
       createdOn: new Date(p.createdAt).toISOString(),
       updatedOn: new Date(p.updatedAt).toISOString(),
-    })?.bytes;
+    });
+  };
+}
+
+/**
+ * `answerOf`: the item's answer as JSON bytes (undefined when there is no such item); `answerSizeOf`:
+ * its size in bytes, measured by SQLite without handing the answer over (a search measures its answer
+ * first and assembles each item again only when its client takes it).
+ */
+export function prepareItemAnswers(sqlite: Sqlite) {
+  const answer = prepareAnswer<{ bytes: Buffer }>(sqlite, ANSWER);
+  const size = prepareAnswer<{ size: number }>(sqlite, ANSWER_SIZE);
+  return {
+    answerOf: (id: number): Buffer | undefined => answer(id)?.bytes,
+    answerSizeOf: (id: number): number | undefined => size(id)?.size,
   };
 }

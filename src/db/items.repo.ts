@@ -7,7 +7,7 @@ import {
   namesItem,
 } from "../domain/item.identity.js";
 import type { ItemSchema } from "../domain/item.schema.js";
-import { prepareItemAnswer } from "./item-answer.js";
+import { prepareItemAnswers } from "./item-answer.js";
 import type { Sqlite } from "./open.js";
 import type { SqlRow } from "./row.types.js";
 import type { barcodes, categories, itemIdentities, itemKeys, items } from "./tables.js";
@@ -160,8 +160,8 @@ export function createItemsRepo(sqlite: Sqlite) {
       const row = q.attrsOf.get(id);
       return row ? (JSON.parse(row.attrsJson ?? "{}") as Record<string, unknown>) : undefined;
     },
-    /** The item as search_v2 answers it, as JSON bytes built from the stored text (item-answer.ts). */
-    answerOf: prepareItemAnswer(sqlite),
+    /** The item as search_v2 answers it, built from the stored text, and its size (item-answer.ts). */
+    ...prepareItemAnswers(sqlite),
     /** When the item was created and last written, without reading its document back. */
     times: (id: number): { createdAt: number; updatedAt: number } | undefined => q.itemTimes.get(id),
     insert(item: NewItem, now: number): number {

@@ -1,29 +1,37 @@
 /**
  * A JSON array answer whose elements are already JSON bytes (a search_v2 answer: db/item-answer.ts),
- * sent element by element: the array is never joined into one string or buffer, and each element is
- * let go once it has been handed on (docs/limits.md#item-documents).
+ * sent element by element: the array is never joined into one string or buffer, and the next element
+ * is asked for only when the client has taken the one before it (the stream's pull follows the
+ * socket's drain), so an answer holds one element at a time (docs/limits.md#slow-readers).
  */
 const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
 
-export function jsonArrayStream(elements: Array<Buffer | undefined>): ReadableStream<Uint8Array> {
-  let next = 0;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(OPEN);
+export function jsonArrayStream(elements: Iterable<Buffer>): ReadableStream<Uint8Array> {
+  const next = elements[Symbol.iterator]();
+  let first = true;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(OPEN);
+      },
+      pull(controller) {
+        const step = next.next();
+        if (step.done) {
+          controller.enqueue(CLOSE);
+          controller.close();
+          return;
+        }
+        if (!first) controller.enqueue(COMMA);
+        first = false;
+        controller.enqueue(step.value);
+      },
+      cancel() {
+        next.return?.();
+      },
     },
-    pull(controller) {
-      if (next >= elements.length) {
-        controller.enqueue(CLOSE);
-        controller.close();
-        return;
-      }
-      const element = elements[next] as Buffer;
-      elements[next] = undefined;
-      if (next > 0) controller.enqueue(COMMA);
-      controller.enqueue(element);
-      next++;
-    },
-  });
+    // one element waits at most: the next is assembled when the client has taken this one
+    { highWaterMark: 1 },
+  );
 }

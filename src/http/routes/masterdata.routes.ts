@@ -116,10 +116,9 @@ export function masterdataRoutes(catalog: CatalogService, items: ItemsService) {
       },
       async (c) => {
         const answer = await items.search(await readJson(c, searchInputSchema));
-        return c.body(jsonArrayStream(answer.items), 200, {
-          "Content-Type": "application/json",
-          "Content-Length": String(answer.bytes),
-        });
+        // sent in chunks as the client takes them, without a length: an item changed or deleted after
+        // the answer was measured is sent as it is at its turn (docs/decisions.md, search answers)
+        return c.body(jsonArrayStream(answer.items), 200, { "Content-Type": "application/json" });
       },
     );
   };

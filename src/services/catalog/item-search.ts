@@ -54,20 +54,25 @@ function checkFilters(deps: CatalogDeps, input: SearchInput): void {
   );
 }
 
-/** A search_v2 answer: each matching item's JSON bytes, in id order, and the answer's size. */
+/**
+ * A search_v2 answer: its size, measured, and its items, each assembled from the stored text only when
+ * the answer's client takes it (docs/limits.md#item-documents).
+ */
 export interface ItemsAnswer {
-  items: Buffer[];
+  /** Each matching item's JSON bytes, in id order; one item is assembled per step. */
+  items: Iterable<Buffer>;
   bytes: number;
 }
 
 /**
  * The matching items, or a 400 `search_too_broad` when more match than `search.maxResults` or their
  * answer would be over `search.maxAnswerBytes` (docs/decisions.md "Work limits"): a client never gets
- * a cut list it could take for the whole. Each item is its stored text assembled by SQLite
- * (db/item-answer.ts), never parsed here, and counted as it comes, so at most the limit and one item
- * are held, outside the heap, before the refusal; each item after the first is assembled on a later
- * turn of the event loop, so a search of many large items holds the station for one item's time at
- * most (docs/limits.md#item-documents). The items come from the unique-attribute index (items.repo.ts
+ * a cut list it could take for the whole. The answer is measured first, item by item, by SQLite
+ * (db/item-answer.ts: assembled from the stored text and never handed over), each item after the
+ * first on a later turn of the event loop, so a search of many large items holds the station for one
+ * item's time at most; then each item is assembled again as the client takes the one before it, so an
+ * answer holds one item at a time on the station, however large it is and however slowly it is read
+ * (docs/limits.md#slow-readers). The items come from the unique-attribute index (items.repo.ts
  * `matchAll`).
  */
 export async function searchItems(deps: CatalogDeps, input: SearchInput): Promise<ItemsAnswer> {
@@ -79,19 +84,27 @@ export async function searchItems(deps: CatalogDeps, input: SearchInput): Promis
   if (ids.length > maxResults)
     throw searchTooBroad("search.maxResults", maxResults, `more than ${maxResults} items match`);
   let bytes = 2; // [ and ]
-  const items: Buffer[] = [];
+  const found: number[] = [];
   for (const id of ids) {
-    if (items.length > 0) await nextTurn();
-    const item = deps.items.answerOf(id);
-    if (!item) continue;
-    bytes += item.length + (items.length > 0 ? 1 : 0);
+    if (found.length > 0) await nextTurn();
+    const size = deps.items.answerSizeOf(id);
+    if (size === undefined) continue;
+    bytes += size + (found.length > 0 ? 1 : 0);
     if (bytes > maxAnswerBytes)
       throw searchTooBroad(
         "search.maxAnswerBytes",
         maxAnswerBytes,
         `the ${ids.length} matching items are more than ${maxAnswerBytes} bytes`,
       );
-    items.push(item);
+    found.push(id);
   }
-  return { items, bytes };
+  return { items: assembled(deps, found), bytes };
+}
+
+/** Each item's answer, assembled when asked for; an item deleted since it was measured is left out. */
+function* assembled(deps: CatalogDeps, ids: readonly number[]): Generator<Buffer> {
+  for (const id of ids) {
+    const item = deps.items.answerOf(id);
+    if (item) yield item;
+  }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ChildAgent, startChildAgent } from "../../support/child-agent.js";
@@ -9,7 +10,8 @@ import { tempDir } from "../../support/temp-dirs.js";
  * Big answers held for clients that do not read them (docs/limits.md#slow-readers): the agent in its
  * own process with a small heap, 40 items of 300 KB (one search answers 12 MB), and a client that
  * pipelines searches on 8 connections and never reads. The answers waiting are held to
- * `http.answerBufferBytes`: the agent survives and serves its other clients meanwhile.
+ * `http.answerBufferBytes` and each answer is assembled one item at a time as its client takes it: the
+ * agent survives, its memory grows by little more than the budget, and it serves its other clients.
  */
 
 const ITEM = "/api-gateway/mdm-service/wms-masterdata/item";
@@ -29,6 +31,12 @@ async function refused(base: string, reason: string): Promise<number> {
   const res = await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${SCRAPE_TOKEN}` } });
   const m = new RegExp(`budget_refusals_total\\{reason="${reason}"\\} (\\d+)`).exec(await res.text());
   return m ? Number(m[1]) : 0;
+}
+
+/** The agent process's peak resident memory so far (VmHWM), in MB. */
+function peakRssMb(a: ChildAgent): number {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${a.proc.pid}/status`, "utf8"))?.[1];
+  return Math.round(Number(kb) / 1024);
 }
 
 /** One search on its own socket from `from`, read to the end: status, `Retry-After` and error code. */
@@ -61,8 +69,9 @@ describe("searches pipelined and never read", () => {
           // the per-user rate is not what holds this attack: it is set out of the way
           PPS_EDGE_HTTP_COSTLY_REQUESTS_PER_SECOND: "100000",
           PPS_EDGE_HTTP_COSTLY_BURST: "100000",
-          // the answer budget cuts them, not the send deadline; the address stays held back a minute
-          PPS_EDGE_HTTP_SEND_TIMEOUT_MS: "60000",
+          // each answer holds one item at a time, so the budget is not what ends them: the send deadline
+          // does, and then holds the address back as long
+          PPS_EDGE_HTTP_SEND_TIMEOUT_MS: "10000",
         },
         20_000,
         ["--max-old-space-size=128"],
@@ -77,6 +86,7 @@ describe("searches pipelined and never read", () => {
         });
         expect((await a.call("POST", ITEM, body)).status).toBe(200);
       }
+      const seeded = peakRssMb(a);
       const all = JSON.stringify({ filter_params: [{ key: "client_id", operator: "=", value: "BIG" }] });
       const one = { filter_params: [{ key: "product_sku", operator: "=", value: "BIG-7" }] };
       const port = Number(new URL(a.base).port);
@@ -110,6 +120,13 @@ describe("searches pipelined and never read", () => {
       );
       expect(a.proc.exitCode).toBeNull();
       expect((await fetch(`${a.base}/healthz`)).status).toBe(200);
+      // the attack's answers are held to the budget and one item per answer in the making: its memory
+      // is the budget (32 MiB) and little more, however many searches were pipelined
+      const peak = peakRssMb(a);
+      console.log(
+        `unread searches: the agent's peak RSS ${seeded} MB after seeding, ${peak} MB after the attack`,
+      );
+      expect(peak - seeded).toBeLessThan(96);
       // the address whose answers were cut, now reading, is refused a search: it must wait and read first
       const again = await rawSearch(port, "127.0.0.2", request);
       expect(again).toMatchObject({ status: 503, retryAfter: "1", code: "answers_backlog" });
