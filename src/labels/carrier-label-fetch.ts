@@ -41,7 +41,6 @@ export interface CarrierFetchOptions {
   /** The address guard's lookup (webhook-delivery/address-guard.ts#guardedLookup). */
   lookup: LookupFunction;
   log: Logger;
-  now: () => number;
 }
 
 /** A fetch that did not give a label; its message is the cause, in words, for the screen. */
@@ -152,7 +151,7 @@ export function createCarrierLabelFetch(opts: CarrierFetchOptions): CarrierLabel
         throw new CarrierLabelUnavailable(`${url.host} answered ${status} ${res.statusMessage ?? ""}`.trim());
       }
       const bytes = await body(res);
-      const ms = opts.now() - started;
+      const ms = Math.round(performance.now() - started);
       opts.log.info(
         { host: url.host, url: urlForLog(url), status, bytes: bytes.length, ms, redirects: hop },
         "carrier label fetched",
@@ -164,7 +163,7 @@ export function createCarrierLabelFetch(opts: CarrierFetchOptions): CarrierLabel
   }
 
   return async (raw) => {
-    const started = opts.now();
+    const started = performance.now();
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), opts.timeoutMs);
     try {
@@ -182,7 +181,7 @@ export function createCarrierLabelFetch(opts: CarrierFetchOptions): CarrierLabel
         where = urlForLog(new URL(raw));
       } catch {}
       opts.log.warn(
-        { url: where, ms: opts.now() - started, cause: cause.message },
+        { url: where, ms: Math.round(performance.now() - started), cause: cause.message },
         "carrier label not fetched",
       );
       throw cause;
@@ -197,7 +196,6 @@ export function carrierLabelFetchFor(
   config: CarrierLabelsConfig,
   guard: (allow: AddressAllowance) => LookupFunction,
   log: Logger,
-  now: () => number,
 ): CarrierLabelFetch {
   const allow: AddressAllowance = {
     loopback: config.allowLoopback,
@@ -214,6 +212,5 @@ export function carrierLabelFetchFor(
     maxBytes: config.maxBytes,
     lookup: guard(allow),
     log,
-    now,
   });
 }

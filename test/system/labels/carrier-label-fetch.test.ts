@@ -25,7 +25,6 @@ function fetcher(over: Partial<CarrierFetchOptions> = {}) {
     maxBytes: 256 * 1024,
     lookup: guardedLookup(allow),
     log,
-    now: Date.now,
     ...over,
   });
 }
