@@ -6,13 +6,13 @@
  * connect time by the address guard webhook delivery uses (given in as `guard`: the one owner of that
  * rule, webhook-delivery/address-guard.ts). What it got is checked by carrier-label-format.ts.
  */
-import { readFileSync } from "node:fs";
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { rootCertificates } from "node:tls";
 import type { Logger } from "pino";
 import type { CarrierLabelsConfig } from "../config/carrier-labels.schema.js";
+import { readPem } from "../config/certificate-files.js";
 import type { LabelFormat } from "../devices/drivers/label-printer/label-printer.js";
 import type { AddressAllowance } from "../domain/webhook-address.js";
 import { carrierLabelFormat } from "./carrier-label-format.js";
@@ -46,8 +46,11 @@ export interface CarrierFetchOptions {
 /** A fetch that did not give a label; its message is the cause, in words, for the screen. */
 export class CarrierLabelUnavailable extends Error {
   override name = "CarrierLabelUnavailable";
-  constructor(cause: string) {
+  /** The host and status of the answer that was not a label, when there was one (for the log). */
+  answer?: { host: string; status: number } | undefined;
+  constructor(cause: string, answer?: { host: string; status: number }) {
     super(`the carrier's label could not be fetched: ${cause}`);
+    this.answer = answer;
   }
 }
 
@@ -148,7 +151,13 @@ export function createCarrierLabelFetch(opts: CarrierFetchOptions): CarrierLabel
       }
       if (status !== 200) {
         res.resume();
-        throw new CarrierLabelUnavailable(`${url.host} answered ${status} ${res.statusMessage ?? ""}`.trim());
+        throw new CarrierLabelUnavailable(
+          `${url.host} answered ${status} ${res.statusMessage ?? ""}`.trim(),
+          {
+            host: url.host,
+            status,
+          },
+        );
       }
       const bytes = await body(res);
       const ms = Math.round(performance.now() - started);
@@ -157,7 +166,7 @@ export function createCarrierLabelFetch(opts: CarrierFetchOptions): CarrierLabel
         "carrier label fetched",
       );
       const format = carrierLabelFormat(res.headers["content-type"], bytes);
-      if ("refused" in format) throw new CarrierLabelUnavailable(format.refused);
+      if ("refused" in format) throw new CarrierLabelUnavailable(format.refused, { host: url.host, status });
       return { format: format.format, bytes, host: hostOf(url), status, ms };
     }
   }
@@ -181,7 +190,7 @@ export function createCarrierLabelFetch(opts: CarrierFetchOptions): CarrierLabel
         where = urlForLog(new URL(raw));
       } catch {}
       opts.log.warn(
-        { url: where, ms: Math.round(performance.now() - started), cause: cause.message },
+        { ...cause.answer, url: where, ms: Math.round(performance.now() - started), cause: cause.message },
         "carrier label not fetched",
       );
       throw cause;
@@ -207,7 +216,8 @@ export function carrierLabelFetchFor(
   };
   return createCarrierLabelFetch({
     rules: { allowHosts: config.allowHosts, allowHttp: config.allowHttp, allow },
-    ca: config.caFile ? readFileSync(config.caFile) : undefined,
+    // a file that cannot be read stops the start, naming the key (config/certificate-files.ts)
+    ca: config.caFile ? readPem(config.caFile, "printing.carrierLabels.caFile") : undefined,
     timeoutMs: config.timeoutMs,
     maxBytes: config.maxBytes,
     lookup: guard(allow),

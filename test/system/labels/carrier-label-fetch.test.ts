@@ -76,6 +76,30 @@ describe("fetching a carrier's label", () => {
     expect(png.bytes.length).toBe(s.png.length);
   });
 
+  it("logs each fetch with its host, status, bytes and time, and the URL without its query", async () => {
+    const lines: string[] = [];
+    const logged = pino({ level: "info" }, { write: (l: string) => void lines.push(l) });
+    await fetcher({ log: logged })(`${s.origin}/label.zpl?token=s3cret&x=1`);
+    await refusal(fetcher({ log: logged })(`${s.origin}/gone.pdf?token=s3cret`));
+    expect(lines.join("")).not.toContain("s3cret");
+    const [ok, failed] = lines.map((l) => JSON.parse(l));
+    expect(ok).toMatchObject({
+      msg: "carrier label fetched",
+      host: `localhost:${s.port}`,
+      url: `${s.origin}/label.zpl`,
+      status: 200,
+      bytes: s.zpl.length,
+      ms: expect.any(Number),
+    });
+    expect(failed).toMatchObject({
+      msg: "carrier label not fetched",
+      host: `localhost:${s.port}`,
+      status: 404,
+      url: `${s.origin}/gone.pdf`,
+      cause: expect.stringMatching(/answered 404 Not Found$/),
+    });
+  });
+
   it("refuses a slow carrier at the timeout, which covers the whole fetch", async () => {
     expect(await refusal(fetcher({ timeoutMs: 300 })(`${s.origin}/slow.pdf`))).toBe(
       "the carrier's label could not be fetched: no label within 300 ms (printing.carrierLabels.timeoutMs)",

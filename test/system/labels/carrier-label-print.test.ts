@@ -200,6 +200,23 @@ describe("the carrier's label printed in place of the agent's own", () => {
     await released(t);
   });
 
+  it("a CA file that cannot be read stops the start, naming the key", async () => {
+    const missing = join(tempDir("pps-edge-no-ca-"), "carrier-ca.pem");
+    const start = startTestAgent({
+      printing: {
+        mode: "station",
+        printer: "file",
+        dir: labels,
+        carrierLabels: carrierLabels({ caFile: missing }),
+      },
+    });
+    await expect(start).rejects.toMatchObject({
+      name: "StartError",
+      key: "printing.carrierLabels.caFile",
+      problem: `cannot read ${missing} (ENOENT)`,
+    });
+  });
+
   it("with packingSlip, prints the agent's own label after the carrier's", async () => {
     await pack(slip, "CS1", `${s.origin}/label.zpl`);
     await released(slip);
