@@ -200,6 +200,43 @@ describe("the carrier's label printed in place of the agent's own", () => {
     await released(t);
   });
 
+  it("a box closed as full gets the agent's own label; the order's last box the carrier's", async () => {
+    const tap = async (action: Record<string, unknown>) => {
+      t.clock.now += 1000;
+      return ok(t.call("POST", "/station/seats/front/screen/actions", action));
+    };
+    const attrs = {
+      shipping_address: "Jane Roe",
+      packing_box_id: "BOX-CB1",
+      carrier_label_url: `${s.origin}/label.pdf`,
+    };
+    await ok(t.call("POST", SR, pickBody("CB1", [pickLine("CB1-1", "PK", 3, attrs)])));
+    await ok(t.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
+    const asked = s.requests.length;
+    await tap({ type: "scan", barcode: "BC-PK" });
+    await tap({ type: "keyin", quantity: 2 });
+    await tap({ type: "scan", barcode: "BC-PK" });
+    const closed = await tap({ type: "exception", code: "BOX_FULL" });
+    expect(closed).toMatchObject({ did: "bin_closed_full", params: { order: "CB1" } });
+    const box = await tile(t, (b) => b.state === "complete" && b.printState === "done");
+    const own = await PDFDocument.load(readFileSync(join(labels, "BOX-CB1-1-CB1.pdf")));
+    expect(own.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
+    expect(s.requests.length).toBe(asked);
+    await ok(t.call("POST", "/station/seats/front/screen/actions", { type: "empty", bin: box.id }));
+
+    await ok(
+      t.call("POST", "/station/picks", {
+        externalServiceRequestId: "CB1",
+        line: "CB1-1",
+        location: "S4",
+        quantity: 1,
+      }),
+    );
+    await released(t);
+    expect(readFileSync(join(labels, "BOX-CB1-CB1.pdf")).equals(Buffer.from(s.pdf))).toBe(true);
+    expect(s.requests.slice(asked)).toEqual(["/label.pdf"]);
+  });
+
   it("a CA file that cannot be read stops the start, naming the key", async () => {
     const missing = join(tempDir("pps-edge-no-ca-"), "carrier-ca.pem");
     const start = startTestAgent({
