@@ -170,9 +170,13 @@ describe("the carrier's label printed in place of the agent's own", () => {
       if (typeof why === "string") expect(cause).toBe(why);
       else expect(cause).toMatch(why);
       const state = (await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState;
-      expect(state.notices).toContainEqual(
-        expect.objectContaining({ kind: "printer_failed", actions: ["reprint", "skip", "supervisor"] }),
-      );
+      // the screen says it was the carrier's label, not the printer (a 404's "Not Found" is no missing printer)
+      expect(state.notices).toContainEqual({
+        kind: "printer_failed",
+        text: { key: "notice.printer_carrier", params: { bin: failed.id } },
+        bins: [failed.id],
+        actions: ["reprint", "skip", "supervisor"],
+      });
       expect(existsSync(join(labels, `BOX-${id}-${id}.pdf`)), `${what}: nothing printed`).toBe(false);
 
       // the carrier's server fixed: this path now serves the label
