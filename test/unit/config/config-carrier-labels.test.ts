@@ -57,6 +57,8 @@ describe("printing.carrierLabels", () => {
     expect(failure(() => parseConfig(carrier({ allowHttp: "yes" }))).paths).toEqual([
       "printing.carrierLabels.allowHttp",
     ]);
-    expect(failure(() => parseConfig(carrier({ hosts: [] }))).paths).toEqual(["printing.carrierLabels.hosts"]);
+    expect(failure(() => parseConfig(carrier({ hosts: [] }))).paths).toEqual([
+      "printing.carrierLabels.hosts",
+    ]);
   });
 });
