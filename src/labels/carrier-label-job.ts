@@ -37,7 +37,7 @@ export async function carrierDocument(
   }
   if (how.conversion === "png-to-zpl") {
     const { pngToZpl } = await import("./png-to-zpl.js");
-    return { format: "zpl", bytes: Buffer.from(pngToZpl(served.bytes), "latin1") };
+    return { format: "zpl", bytes: Buffer.from(pngToZpl(served.bytes, media), "latin1") };
   }
   return served;
 }

@@ -57,3 +57,42 @@ export function toOneBit(img: PngImage, threshold = 128): { bytesPerRow: number;
     }
   return { bytesPerRow, bits };
 }
+
+/**
+ * The image on a label of `maxWidth`×`maxHeight` dots: turned a quarter when it is landscape on a
+ * portrait label, and scaled down (each dot the average of the pixels it covers) when larger; an image
+ * that fits is returned as it is, dot for dot.
+ */
+export function fitToDots(img: PngImage, maxWidth: number, maxHeight: number): PngImage {
+  const turned = img.width > img.height && maxHeight > maxWidth ? turn(img) : img;
+  const scale = Math.min(1, maxWidth / turned.width, maxHeight / turned.height);
+  if (scale === 1) return turned;
+  const width = Math.max(1, Math.floor(turned.width * scale));
+  const height = Math.max(1, Math.floor(turned.height * scale));
+  const rgba = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const [x0, x1] = [Math.floor(x / scale), Math.min(turned.width, Math.ceil((x + 1) / scale))];
+      const [y0, y1] = [Math.floor(y / scale), Math.min(turned.height, Math.ceil((y + 1) / scale))];
+      const sum = [0, 0, 0, 0];
+      for (let sy = y0; sy < y1; sy++)
+        for (let sx = x0; sx < x1; sx++)
+          for (let c = 0; c < 4; c++)
+            sum[c] = (sum[c] as number) + (turned.rgba[(sy * turned.width + sx) * 4 + c] as number);
+      const n = (x1 - x0) * (y1 - y0);
+      for (let c = 0; c < 4; c++) rgba[(y * width + x) * 4 + c] = Math.round((sum[c] as number) / n);
+    }
+  return { width, height, dpi: undefined, rgba };
+}
+
+/** Turned a quarter clockwise: the left column becomes the top row. */
+function turn(img: PngImage): PngImage {
+  const { width: w, height: h } = img;
+  const rgba = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const to = (x * h + (h - 1 - y)) * 4;
+      rgba.set(img.rgba.subarray((y * w + x) * 4, (y * w + x) * 4 + 4), to);
+    }
+  return { width: h, height: w, dpi: img.dpi, rgba };
+}

@@ -2,7 +2,7 @@ import UPNG from "@pdf-lib/upng";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { MEDIA_4X6, MEDIA_A6 } from "../../../src/labels/media.js";
-import { decodePng, toOneBit } from "../../../src/labels/png-raster.js";
+import { decodePng, fitToDots, toOneBit } from "../../../src/labels/png-raster.js";
 import { placement, pngToPdf } from "../../../src/labels/png-to-pdf.js";
 import { pngToZpl } from "../../../src/labels/png-to-zpl.js";
 import { pngLabel } from "../../support/carrier-label-server.js";
@@ -34,12 +34,12 @@ describe("a PNG as ZPL", () => {
   });
 
   it("is one format with one ^GFA field of the image's rows", () => {
-    const zpl = pngToZpl(png(["##........", "........##"]));
-    expect(zpl).toBe("^XA\n^LH0,0\n^FO0,0^GFA,4,4,2,C00000C0^FS\n^XZ\n");
+    const zpl = pngToZpl(png(["##........", "........##", ...new Array(8).fill("..........")]), MEDIA_4X6);
+    expect(zpl).toBe(`^XA\n^LH0,0\n^FO0,0^GFA,20,20,2,C00000C0${"0".repeat(32)}^FS\n^XZ\n`);
   });
 
   it("keeps a 4×6 label at 203 dpi dot for dot (812 dots wide, 1218 rows)", () => {
-    const zpl = pngToZpl(pngLabel());
+    const zpl = pngToZpl(pngLabel(), MEDIA_4X6);
     const field = /\^GFA,(\d+),(\d+),(\d+),([0-9A-F]+)\^FS/.exec(zpl);
     // 812 dots are 101.5 bytes: each row is 102 bytes, the last half byte white
     expect(field?.slice(1, 4)).toEqual(["124236", "124236", "102"]);
@@ -51,8 +51,24 @@ describe("a PNG as ZPL", () => {
     expect(hex.slice(0, 204)).toBe("0".repeat(204));
   });
 
+  it("scales a larger label down to the label's dots, and turns a landscape one", () => {
+    // 4×6 at 300 dpi for a 203 dpi printer: 1200×1800 pixels onto 812×1218 dots
+    const big = /\^GFA,(\d+),\d+,(\d+),/.exec(pngToZpl(pngLabel(1200, 1800, 300), MEDIA_4X6));
+    expect(big?.slice(1, 3)).toEqual([String(102 * 1218), "102"]);
+    const img = decodePng(png(["##..", "...."]));
+    const turned = fitToDots(img, 2, 4);
+    expect([turned.width, turned.height]).toEqual([2, 4]);
+    // the left column (#, .) is the top row, read right to left: . #
+    expect([...toOneBit(turned).bits]).toEqual([0b01000000, 0b01000000, 0, 0]);
+    // a 4×4 block of black scaled to 2×2 stays black; half black averages to grey, thresholded white
+    const half = fitToDots(decodePng(png(["####", "####", "....", "...."])), 2, 2);
+    expect([...toOneBit(half).bits]).toEqual([0b11000000, 0]);
+  });
+
   it("refuses bytes that are not a PNG, in words", () => {
-    expect(() => pngToZpl(new Uint8Array([1, 2, 3]))).toThrow(/^the carrier's PNG could not be read/);
+    expect(() => pngToZpl(new Uint8Array([1, 2, 3]), MEDIA_4X6)).toThrow(
+      /^the carrier's PNG could not be read/,
+    );
   });
 });
 
