@@ -21,7 +21,7 @@ function fetcher(over: Partial<CarrierFetchOptions> = {}) {
   return createCarrierLabelFetch({
     rules: { allowHosts: ["localhost"], allowHttp: false, allow },
     ca: s.ca,
-    timeoutMs: 2000,
+    timeoutMs: 10_000,
     maxBytes: 256 * 1024,
     lookup: guardedLookup(allow),
     log,
@@ -41,7 +41,7 @@ async function refusal(p: Promise<unknown>): Promise<string> {
 
 beforeAll(async () => {
   s = await startCarrierLabelServer();
-  s.serve("/slow.pdf", answers.slow(5000, answers.send("application/pdf", Buffer.from("%PDF-1.7\n"))));
+  s.serve("/slow.pdf", answers.slow(60_000, answers.send("application/pdf", Buffer.from("%PDF-1.7\n"))));
   s.serve(
     "/html-as-png",
     answers.send("image/png", "<!DOCTYPE html><html><body>Session expired</body></html>"),

@@ -29,7 +29,8 @@ const slipLabels = tempDir("pps-edge-carrier-slips-");
 const carrierLabels = (over: Record<string, unknown> = {}) => ({
   allowHosts: ["localhost"],
   allowLoopback: true,
-  timeoutMs: 1000,
+  // long enough for a loaded machine; the slow carrier below answers far later
+  timeoutMs: 3000,
   maxBytes: 256 * 1024,
   ...over,
 });
@@ -126,8 +127,8 @@ describe("the carrier's label printed in place of the agent's own", () => {
     [
       "slow",
       "/f-slow.pdf",
-      () => s.serve("/f-slow.pdf", answers.slow(3000, answers.send("application/pdf", s.pdf))),
-      "no label within 1000 ms (printing.carrierLabels.timeoutMs)",
+      () => s.serve("/f-slow.pdf", answers.slow(60_000, answers.send("application/pdf", s.pdf))),
+      "no label within 3000 ms (printing.carrierLabels.timeoutMs)",
     ],
     [
       "HTML served as PNG",
