@@ -25,6 +25,7 @@ import { createScreenPart, type ScreenPart } from "../station/screen/screen.part
 import { requestOperations } from "../sync/request-operations.js";
 import { requestSnapshots, stationSnapshot } from "../sync/snapshots.js";
 import { createSync, type Sync } from "../sync/sync.js";
+import { guardedLookup } from "../webhook-delivery/address-guard.js";
 import { createWebhookDelivery } from "../webhook-delivery/webhooks.js";
 import { backgroundParts } from "./background.part.js";
 import { deadLettersPart } from "./dead-letters.part.js";
@@ -148,6 +149,7 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     boxPrinted: (bin) => svc.operations.boxLabelled(bin),
     now: f.now,
     log: f.log,
+    addressGuard: (allow) => guardedLookup(allow),
   });
   // the operator screen: each seat's state pushed to its page, taps through the engine
   const screen = createScreenPart({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../domain/password-policy.js";
+import { CARRIER_LABEL_DEFAULTS, carrierLabelsSchema } from "./carrier-labels.schema.js";
 import { count, flag } from "./config-values.js";
 import { httpSchema } from "./http.schema.js";
 import { mqttSchema } from "./mqtt.schema.js";
@@ -53,13 +54,14 @@ const printingSchema = z
       .min(1)
       .optional()
       .meta({ description: "folder of the file printer", shownDefault: "`<dataDir>/labels`" }),
+    carrierLabels: carrierLabelsSchema,
   })
   .strict()
   .refine((p) => p.printer !== "cups" || p.cupsQueue !== undefined, {
     message: "printer 'cups' needs cupsQueue",
     path: ["cupsQueue"],
   })
-  .default({ mode: "external", printer: "file", media: "4x6" });
+  .default({ mode: "external", printer: "file", media: "4x6", carrierLabels: CARRIER_LABEL_DEFAULTS });
 
 const topicLevel = z
   .string()

@@ -15,6 +15,8 @@ export type AddressKind = "loopback" | "link-local" | "metadata" | "unspecified"
 export interface AddressAllowance {
   loopback: boolean;
   linkLocal: boolean;
+  /** The config keys that allow each, named in a refusal (default `webhooks.allow.*`; carrier labels have their own). */
+  keys?: { loopback: string; linkLocal: string } | undefined;
 }
 
 /** Cloud metadata services that are not in 169.254.0.0/16: Alibaba, Azure's wire server. */
@@ -177,9 +179,9 @@ export function refusedAddress(
   if (kind === "metadata") return `${what} is a cloud metadata address`;
   if (kind === "unspecified") return `${what} is not an address to send to`;
   if (kind === "loopback" && !allow.loopback)
-    return `${what} is this computer (loopback); allow it with webhooks.allow.loopback`;
+    return `${what} is this computer (loopback); allow it with ${allow.keys?.loopback ?? "webhooks.allow.loopback"}`;
   if (kind === "link-local" && !allow.linkLocal)
-    return `${what} is link-local; allow it with webhooks.allow.linkLocal`;
+    return `${what} is link-local; allow it with ${allow.keys?.linkLocal ?? "webhooks.allow.linkLocal"}`;
   return undefined;
 }
 

@@ -3,6 +3,7 @@
  * devices/ and the label layout beside this file. Each job's end is announced on the bus (`labelJob`),
  * so the operator screen shows a failed label without this module knowing the screen.
  */
+import type { LookupFunction } from "node:net";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config/config.schema.js";
@@ -12,7 +13,10 @@ import {
   type LabelPrinter,
   type PrintJob,
 } from "../devices/drivers/label-printer/label-printer.js";
+import type { AddressAllowance } from "../domain/webhook-address.js";
 import type { AgentEvents, EventBus } from "../events.js";
+import { type CarrierLabelFetch, carrierLabelFetchFor } from "./carrier-label-fetch.js";
+import { createCarrierLabels } from "./carrier-label-job.js";
 import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 import type { LabelData } from "./shipping-label.js";
 
@@ -32,6 +36,8 @@ export interface PackLabelDeps {
   boxPrinted?: (binId: string) => void;
   now: () => number;
   log: Logger;
+  /** The carrier's label of an order that names one (docs/station.md#carrier-labels); the own label as a slip after it. */
+  carrier: { fetch: CarrierLabelFetch; packingSlip: boolean };
 }
 
 /**
@@ -50,9 +56,21 @@ export function createPackLabels(deps: PackLabelDeps) {
   const boxFailures = new Map<string, string>();
   /** The bin each order completed in: its print jobs are that bin's. */
   const binOf = new Map<string, string>();
+  const carrier = createCarrierLabels({
+    ...deps.carrier,
+    printer: deps.printer,
+    media: deps.media,
+    log: deps.log,
+  });
 
   /** One label: rendered and sent to the printer; throws when it did not print. */
   async function render(data: LabelData, job: PrintJob): Promise<void> {
+    // the carrier's label in place of the agent's own, which may follow it as a packing slip
+    // (docs/station.md#carrier-labels)
+    if (data.carrierLabelUrl)
+      return carrier.print({ ...data, carrierLabelUrl: data.carrierLabelUrl }, job, (slip) =>
+        render({ ...data, carrierLabelUrl: undefined }, slip),
+      );
     // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
     const { renderShippingLabel } = await import("./shipping-label.js");
     const pdf = await renderShippingLabel(data, deps.media);
@@ -185,6 +203,8 @@ export function packLabelsFor(f: {
   boxPrinted?: PackLabelDeps["boxPrinted"];
   now: () => number;
   log: Logger;
+  /** The address guard of outgoing requests (webhook-delivery/address-guard.ts), for carrier label URLs. */
+  addressGuard: (allow: AddressAllowance) => LookupFunction;
 }): PackLabels | undefined {
   const { printing } = f.config;
   if (printing.mode !== "station") return undefined;
@@ -205,6 +225,10 @@ export function packLabelsFor(f: {
     ...(f.boxPrinted ? { boxPrinted: f.boxPrinted } : {}),
     now: f.now,
     log: f.log,
+    carrier: {
+      fetch: carrierLabelFetchFor(printing.carrierLabels, f.addressGuard, f.log),
+      packingSlip: printing.carrierLabels.packingSlip,
+    },
   });
 }
 

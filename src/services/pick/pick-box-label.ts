@@ -30,6 +30,9 @@ export function boxLabelData(
   const picked = deps.requests.actuals(row.id).filter((a) => a.state === "complete" && a.itemId !== null);
   return {
     ...order,
+    // the carrier's label is the order's (one shipment), printed on its last box: a box closed as full
+    // gets the agent's own label (docs/station.md#carrier-labels)
+    carrierLabelUrl: undefined,
     olpn,
     station: `${deps.ppsId}/${box.pps_bin_id}`,
     lines: unitsBetween(picked, from, from + box.units).map(([itemId, quantity]) => ({

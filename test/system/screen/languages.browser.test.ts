@@ -290,7 +290,8 @@ async function drawWorstCase(lang: Lang) {
       { kind: "lights_down", text: m("notice.lights_down", { bins: "7, 8" }), bins: ["7", "8"] },
       {
         kind: "printer_failed",
-        text: m("notice.printer_not_installed", { bin: "4" }),
+        // the longest of the printer notices in every language: the carrier's label the printer cannot take
+        text: m("notice.printer_carrier_format", { bin: "4" }),
         bins: ["4"],
         actions: ["reprint", "skip", "supervisor"],
       },

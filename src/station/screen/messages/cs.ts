@@ -498,4 +498,8 @@ export const cs: Record<MessageKey, string> = {
   "refusal.bin_unknown": "Takový box na stanici není",
   "instead.bin_unknown": "Klepněte na jeden z boxů stanice",
   "did.bin_move_done": "Kus je teď ve svém boxu",
+  // the carrier's label (docs/station.md#carrier-labels)
+  "notice.printer_carrier": "Štítek boxu {bin} se nevytiskl: štítek dopravce se nepodařilo stáhnout",
+  "notice.printer_carrier_format":
+    "Štítek boxu {bin} se nevytiskl: tiskárna neumí vytisknout štítek dopravce",
 };

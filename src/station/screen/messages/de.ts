@@ -504,4 +504,9 @@ export const de: Record<MessageKey, string> = {
   "refusal.bin_unknown": "Diesen Behälter gibt es an der Station nicht",
   "instead.bin_unknown": "Einen Behälter der Station tippen",
   "did.bin_move_done": "Die Einheit liegt jetzt in ihrem Behälter",
+  // the carrier's label (docs/station.md#carrier-labels)
+  "notice.printer_carrier":
+    "Das Etikett von Behälter {bin} wurde nicht gedruckt: Etikett des Paketdiensts nicht abrufbar",
+  "notice.printer_carrier_format":
+    "Das Etikett von Behälter {bin} wurde nicht gedruckt: der Drucker nimmt das Paketdienst-Etikett nicht",
 };

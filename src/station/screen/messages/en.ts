@@ -498,6 +498,10 @@ export const en = {
   "refusal.bin_unknown": "No such bin at the station",
   "instead.bin_unknown": "Tap one of the station's bins",
   "did.bin_move_done": "The unit is in its own bin now",
+  // the carrier's label (docs/station.md#carrier-labels)
+  "notice.printer_carrier": "The label of bin {bin} did not print: the carrier's label could not be fetched",
+  "notice.printer_carrier_format":
+    "The label of bin {bin} did not print: the printer cannot take the carrier's label",
 } as const;
 
 export type MessageKey = keyof typeof en;

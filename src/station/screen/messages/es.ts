@@ -510,4 +510,9 @@ export const es: Record<MessageKey, string> = {
   "refusal.bin_unknown": "No existe ese contenedor en la estación",
   "instead.bin_unknown": "Toque uno de los contenedores de la estación",
   "did.bin_move_done": "La unidad está ahora en su contenedor",
+  // the carrier's label (docs/station.md#carrier-labels)
+  "notice.printer_carrier":
+    "La etiqueta del contenedor {bin} no se imprimió: etiqueta del transportista no disponible",
+  "notice.printer_carrier_format":
+    "La etiqueta del contenedor {bin} no se imprimió: la impresora no admite la del transportista",
 };

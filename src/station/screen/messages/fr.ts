@@ -511,4 +511,9 @@ export const fr: Record<MessageKey, string> = {
   "refusal.bin_unknown": "Pas de tel bac à la station",
   "instead.bin_unknown": "Touchez un des bacs de la station",
   "did.bin_move_done": "L'unité est maintenant dans son bac",
+  // the carrier's label (docs/station.md#carrier-labels)
+  "notice.printer_carrier":
+    "L’étiquette du bac {bin} n’a pas été imprimée : étiquette du transporteur introuvable",
+  "notice.printer_carrier_format":
+    "L’étiquette du bac {bin} n’a pas été imprimée : l’imprimante refuse l’étiquette du transporteur",
 };

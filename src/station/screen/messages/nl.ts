@@ -501,4 +501,9 @@ export const nl: Record<MessageKey, string> = {
   "refusal.bin_unknown": "Die bak bestaat niet bij het station",
   "instead.bin_unknown": "Tik een van de bakken van het station",
   "did.bin_move_done": "Het stuk ligt nu in zijn eigen bak",
+  // the carrier's label (docs/station.md#carrier-labels)
+  "notice.printer_carrier":
+    "Het label van bak {bin} is niet geprint: label van de vervoerder niet op te halen",
+  "notice.printer_carrier_format":
+    "Het label van bak {bin} is niet geprint: de printer neemt het vervoerderslabel niet",
 };

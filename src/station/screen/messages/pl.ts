@@ -506,4 +506,9 @@ export const pl: Record<MessageKey, string> = {
   "refusal.bin_unknown": "Nie ma takiego pojemnika na stanowisku",
   "instead.bin_unknown": "Dotknij jednego z pojemników stanowiska",
   "did.bin_move_done": "Sztuka jest teraz w swoim pojemniku",
+  // the carrier's label (docs/station.md#carrier-labels)
+  "notice.printer_carrier":
+    "Etykieta pojemnika {bin} nie wydrukowała się: nie udało się pobrać etykiety przewoźnika",
+  "notice.printer_carrier_format":
+    "Etykieta pojemnika {bin} nie wydrukowała się: drukarka nie obsługuje etykiety przewoźnika",
 };

@@ -501,4 +501,8 @@ export const tr: Record<MessageKey, string> = {
   "refusal.bin_unknown": "İstasyonda böyle bir kutu yok",
   "instead.bin_unknown": "İstasyonun kutularından birine dokunun",
   "did.bin_move_done": "Adet artık kendi kutusunda",
+  // the carrier's label (docs/station.md#carrier-labels)
+  "notice.printer_carrier": "{bin} kutusunun etiketi basılmadı: kargo firmasının etiketi alınamadı",
+  "notice.printer_carrier_format":
+    "{bin} kutusunun etiketi basılmadı: yazıcı kargo firmasının etiketini basamıyor",
 };

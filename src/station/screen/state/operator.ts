@@ -197,7 +197,13 @@ export function problemsOf(input: ScreenInput, state: SeatState): Problem[] {
 // ---- notices ----
 
 /** A failed label's cause in words: never the printer's raw error text. */
-export function printCause(error: string): "not_installed" | "no_answer" | "failed" {
+export function printCause(
+  error: string,
+): "not_installed" | "no_answer" | "failed" | "carrier" | "carrier_format" {
+  // the carrier's label (docs/station.md#carrier-labels): its fetch failed, or the printer cannot take it;
+  // its causes (a 404 "Not Found", a timeout) are the carrier's, not the printer's
+  if (error.startsWith("the carrier's label could not be fetched")) return "carrier";
+  if (/^the carrier served \w+; the printer at this station takes/.test(error)) return "carrier_format";
   const e = error.toLowerCase();
   if (/enoent|not found|no such file|unknown printer|does not exist|not installed/.test(e))
     return "not_installed";

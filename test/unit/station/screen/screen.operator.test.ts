@@ -278,6 +278,18 @@ describe("notices and manual entry", () => {
     expect(printCause("connect ECONNREFUSED 10.0.0.5:631")).toBe("no_answer");
     expect(printCause("the printer timed out after 30 s")).toBe("no_answer");
     expect(printCause("EEXIST: file already exists, mkdir '/x'")).toBe("failed");
+    // the carrier's label: its causes are the carrier's, whatever words they use
+    expect(printCause("the carrier's label could not be fetched: localhost:4 answered 404 Not Found")).toBe(
+      "carrier",
+    );
+    expect(printCause("the carrier's label could not be fetched: no label within 10000 ms")).toBe("carrier");
+    expect(printCause("the carrier served ZPL; the printer at this station takes PDF")).toBe(
+      "carrier_format",
+    );
+    // the carrier's label printed and the packing slip did not: the printer's cause
+    expect(printCause("the carrier's label printed; the packing slip did not: print job 3 timed out")).toBe(
+      "no_answer",
+    );
   });
 });
 
