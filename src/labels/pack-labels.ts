@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config/config.schema.js";
+import { cupsPrinter } from "../devices/drivers/label-printer/cups-printer.js";
 import {
-  cupsPrinter,
   filePrinter,
   type LabelPrinter,
   type PrintJob,
@@ -196,6 +196,8 @@ export function packLabelsFor(f: {
         ? cupsPrinter({
             queue: printing.cupsQueue as string,
             media: a6 ? "iso_a6_105x148mm" : "na_index-4x6_4x6in",
+            server: printing.cupsServer,
+            log: f.log,
           })
         : filePrinter(printing.dir ?? join(f.dataDir, "labels")),
     media: a6 ? MEDIA_A6 : MEDIA_4X6,
