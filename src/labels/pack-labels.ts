@@ -40,7 +40,11 @@ export interface PackLabelDeps {
  * waiting, so the order can still be released by the print_ready call, and is logged.
  */
 export function createPackLabels(deps: PackLabelDeps) {
-  let chain: Promise<void> = Promise.resolve();
+  /**
+   * One job chain per bin: a bin's labels print in order, bins side by side, so a job stuck at the
+   * printer holds only its own bin (docs/decisions.md#per-bin-label-queues).
+   */
+  const chains = new Map<string, Promise<void>>();
   let stopped = false;
   /** Why the last job of an order failed, until one succeeds. */
   const failures = new Map<string, string>();
@@ -50,6 +54,26 @@ export function createPackLabels(deps: PackLabelDeps) {
   const boxFailures = new Map<string, string>();
   /** The bin each order completed in: its print jobs are that bin's. */
   const binOf = new Map<string, string>();
+  /**
+   * Orders whose label printed lately: a reprint queued behind that job sends nothing (one label a box).
+   * Only the last ones matter (a reprint waits behind its own bin's job), so the oldest are let go.
+   */
+  const printedIds = new Set<string>();
+
+  /** Runs `job` after the bin's earlier ones; the bin's chain is dropped once it is idle. */
+  function inBin<T>(binId: string | undefined, job: () => Promise<T>): Promise<T> {
+    const key = binId ?? "";
+    const done = (chains.get(key) ?? Promise.resolve()).then(job);
+    const tail = done.then(
+      () => {},
+      () => {},
+    );
+    chains.set(key, tail);
+    void tail.then(() => {
+      if (chains.get(key) === tail) chains.delete(key);
+    });
+    return done;
+  }
 
   /** One label: rendered and sent to the printer; throws when it did not print. */
   async function render(data: LabelData, job: PrintJob): Promise<void> {
@@ -95,6 +119,8 @@ export function createPackLabels(deps: PackLabelDeps) {
     try {
       await render(data, { name: `${data.olpn}-${id}`, binId: binOf.get(id) });
       if (!stopped) deps.printed(id);
+      printedIds.add(id);
+      if (printedIds.size > 256) printedIds.delete(printedIds.values().next().value as string);
       failures.delete(id);
       binOf.delete(id);
       ok = true;
@@ -116,39 +142,31 @@ export function createPackLabels(deps: PackLabelDeps) {
       stopped = false;
       deps.bus.on(OWNER, "boxClosed", (e) => {
         boxes.set(e.binId, e.boxes);
-        chain = chain.then(async () => {
-          await printBoxes(e.binId);
-        });
+        inBin(e.binId, () => printBoxes(e.binId)).catch((err) => deps.log.error({ err }, "box label job"));
       });
       deps.bus.on(OWNER, "binComplete", (e) => {
         if (!e.pack) return;
         for (const id of e.requests) binOf.set(id, e.binId);
-        // one print job at a time, in bin order: a label printer takes jobs one by one
+        // the bin's orders one after another; other bins do not wait for them
         for (const id of e.requests)
-          chain = chain.then(async () => {
-            await printOne(id);
-          });
+          inBin(e.binId, () => printOne(id)).catch((err) => deps.log.error({ err }, "label job"));
       });
     },
     /**
-     * Prints these orders' labels again (an operator's reprint at the screen), one job after another;
-     * resolves with whether every one printed.
+     * Prints these orders' labels again (an operator's reprint at the screen), each after its bin's
+     * earlier jobs; resolves with whether every one printed.
      */
     reprint(ids: readonly string[]): Promise<boolean> {
-      const results = ids.map((id) => {
-        const job = chain.then(() => printOne(id));
-        chain = job.then(() => {});
-        return job;
-      });
+      const results = ids.map((id) =>
+        inBin(binOf.get(id), () => (printedIds.has(id) ? Promise.resolve(true) : printOne(id))),
+      );
       return Promise.all(results).then((all) => all.length > 0 && all.every(Boolean));
     },
     /** Whether a bin holds a closed box whose label is not printed yet. */
     boxWaiting: (binId: string): boolean => boxes.has(binId),
     /** Prints the labels of the boxes closed in a bin again (a reprint at the screen). */
     reprintBox(binId: string): Promise<boolean> {
-      const job = chain.then(() => printBoxes(binId));
-      chain = job.then(() => {});
-      return job;
+      return inBin(binId, () => printBoxes(binId));
     },
     /** The closed box's label is skipped (its bin let go without it): nothing waits for it any more. */
     forgetBox(binId: string): void {
@@ -162,6 +180,7 @@ export function createPackLabels(deps: PackLabelDeps) {
       for (const id of ids) {
         failures.delete(id);
         binOf.delete(id);
+        printedIds.delete(id);
       }
     },
     /** Why the last label of each order failed to print (cleared once one prints). */
@@ -169,7 +188,8 @@ export function createPackLabels(deps: PackLabelDeps) {
     async stop(): Promise<void> {
       stopped = true;
       deps.bus.off(OWNER);
-      await chain;
+      // every bin's chain, including jobs queued while the earlier ones ran
+      while (chains.size) await Promise.all([...chains.values()]);
     },
   };
 }
