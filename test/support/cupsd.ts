@@ -45,6 +45,8 @@ export async function startCupsd(): Promise<TestCupsd> {
   // the scheduler runs its backends as user lp, which must reach the spool under this folder
   chmodSync(dir, 0o755);
   for (const sub of ["root", "spool", "cache", "state", "temp", "log"]) mkdirSync(join(dir, sub));
+  // the filters run as lp and write their temporary files there
+  chmodSync(join(dir, "temp"), 0o1777);
   const port = await freePort();
   const server = `127.0.0.1:${port}`;
   // cupsd.conf(5): loopback only, no browsing or web pages, anyone may administer (a test's own server)

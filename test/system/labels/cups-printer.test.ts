@@ -5,6 +5,7 @@
  * cause is fixed a reprint leaves exactly one label at the device.
  */
 import { readFileSync } from "node:fs";
+import bwipjs from "bwip-js";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CupsPrinter, cupsPrinter } from "../../../src/devices/drivers/label-printer/cups-printer.js";
@@ -133,6 +134,39 @@ describe("CUPS verdicts", () => {
     expect((await verdict(s, "5")).error).toBeUndefined();
     await new Promise((r) => setTimeout(r, 2000));
     expect(device.labels()).toBe(1);
+  });
+
+  it("PNG through a queue with a driver: cups-filters' imagetopdf makes pages of it", async () => {
+    const s = await station();
+    await cupsd.run("lpadmin", ["-p", s.queue, "-m", "drv:///sample.drv/generic.ppd"]);
+    expect(s.printer.accepts).toEqual(["pdf", "png"]);
+    const png = await bwipjs.toBuffer({ bcid: "code128", text: "BOX-8", scale: 2 });
+    const error = await s.printer
+      .print({ format: "png", bytes: new Uint8Array(png) }, { name: "BOX-8", binId: "8" })
+      .then(
+        () => undefined,
+        (e: Error) => e.message,
+      );
+    expect(error).toBeUndefined();
+    // the generic PostScript driver's output: the image made into a page
+    expect(s.device.jobs().map((j) => j.subarray(0, 11).toString("latin1"))).toEqual(["%!PS-Adobe-"]);
+  });
+
+  it("a label a filter cannot convert: said with the server's words, the job cancelled", async () => {
+    const s = await station();
+    await cupsd.run("lpadmin", ["-p", s.queue, "-m", "drv:///sample.drv/generic.ppd"]);
+    const broken = { format: "pdf" as const, bytes: new TextEncoder().encode("%PDF-1.4\nnot a PDF\n") };
+    const error = await s.printer.print(broken, { name: "BOX-9", binId: "9" }).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
+    expect(error).toMatch(
+      new RegExp(
+        `^the print server could not convert the print job ${s.queue}-\\d+ for the printer ${s.queue} \\(.+\\)$`,
+      ),
+    );
+    expect(await pending(s.queue)).toBe("");
+    expect(s.device.labels()).toBe(0);
   });
 
   it("a queue that does not exist: said as not installed", async () => {

@@ -85,6 +85,12 @@ export function decideCupsJob(
   if (job.where === "unknown")
     return { kind: "failed", cause: `the print server no longer knows the print job ${id}` };
   if (queue.state === "paused") return { kind: "failed", cause: pausedCause(at.queue, queue.message) };
+  // a filter that failed stops the job where it is: it will not print without someone
+  if (job.reasons.includes("job-completed-with-errors") || /filter failed/i.test(job.status))
+    return {
+      kind: "failed",
+      cause: `the print server could not convert the print job ${id} for the printer ${at.queue} (${job.status || "filter failed"})`,
+    };
   if (job.reasons.some((r) => r.startsWith("job-hold")))
     return { kind: "failed", cause: `the print job ${id} is held at the print server` };
   // what the backend says of our job, or of the queue while it sends a job

@@ -120,6 +120,18 @@ describe("the verdict", () => {
     });
   });
 
+  it("a job stopped by a filter's failure: failed at once, with the server's words", () => {
+    const look = {
+      server: "running" as const,
+      queue: queue(),
+      job: job({ status: "Filter failed", reasons: ["job-completed-with-errors"] }),
+    };
+    expect(decideCupsJob(look, at(100))).toEqual({
+      kind: "failed",
+      cause: "the print server could not convert the print job Q-1 for the printer Q (Filter failed)",
+    });
+  });
+
   it("an unreachable device: waiting with the backend's words, then failed once the limit has passed", () => {
     const look = {
       server: "running" as const,
