@@ -43,7 +43,7 @@ export function cupsCommands(server: string | undefined) {
       if (!(await serverRunning())) return { server: "down" };
       if (/invalid destination|does not exist/i.test(String(err)))
         return { server: "running", queue: undefined, job: { where: "unknown", status: "", reasons: [] } };
-      throw err;
+      return { server: "unclear", error: err instanceof Error ? err.message : String(err) };
     }
   }
 

@@ -54,7 +54,10 @@ export function cupsPrinter(opts: CupsPrinterOptions): CupsPrinter {
   /** Jobs given up on that could not be cancelled yet, by job id. */
   const toCancel = new Map<string, SentJob>();
 
-  /** Cancels a job; true when it is gone (cancelled or ended), false when cupsd did not answer. */
+  /**
+   * Cancels a job: `gone` (cancelled, or it ended without printing), `printed` (it ended printed before
+   * the cancel came), `kept` (cupsd did not cancel it: remembered, tried again before the bin's next label).
+   */
   async function cancel(job: SentJob): Promise<"gone" | "printed" | "kept"> {
     const error = await run("cancel", [job.id]).then(
       () => undefined,

@@ -28,9 +28,13 @@ export interface CupsJobView {
   reasons: string[];
 }
 
-/** One look at the print server: it did not answer, or the queue (absent: not installed) and the job. */
+/**
+ * One look at the print server: it is not running, a command failed otherwise (`unclear`: a timeout, a
+ * refusal), or the queue (absent: not installed) and the job.
+ */
 export type CupsLook =
   | { server: "down" }
+  | { server: "unclear"; error: string }
   | { server: "running"; queue: CupsQueueView | undefined; job: CupsJobView };
 
 export type CupsVerdict =
@@ -69,6 +73,14 @@ export function decideCupsJob(
   limits: CupsLimits = CUPS_LIMITS,
 ): CupsVerdict {
   if (look.server === "down") return { kind: "failed", cause: CUPSD_DOWN };
+  // a command that failed once says nothing of the job yet: it is read again until the overall limit
+  if (look.server === "unclear")
+    return at.elapsedMs >= limits.timeoutMs
+      ? {
+          kind: "failed",
+          cause: `the print server did not say how the print job ${at.jobId} went (${look.error})`,
+        }
+      : { kind: "waiting", state: "pending", reason: look.error };
   const { queue, job } = look;
   const id = at.jobId;
   if (!queue) return { kind: "failed", cause: notInstalled(at.queue) };

@@ -150,6 +150,19 @@ describe("the verdict", () => {
     expect(CUPS_LIMITS.unreachableMs).toBeLessThanOrEqual(15_000 - 2000);
   });
 
+  it("a command that failed otherwise: read again, failed only at the overall limit", () => {
+    const look = { server: "unclear" as const, error: "lpstat: Broken pipe" };
+    expect(decideCupsJob(look, at(0))).toEqual({
+      kind: "waiting",
+      state: "pending",
+      reason: "lpstat: Broken pipe",
+    });
+    expect(decideCupsJob(look, at(CUPS_LIMITS.timeoutMs))).toEqual({
+      kind: "failed",
+      cause: "the print server did not say how the print job Q-1 went (lpstat: Broken pipe)",
+    });
+  });
+
   it("a job that is simply slow waits until the overall limit, then fails saying so", () => {
     const look = { server: "running" as const, queue: queue({ state: "printing" }), job: job() };
     expect(decideCupsJob(look, at(CUPS_LIMITS.timeoutMs - 1))).toEqual({
