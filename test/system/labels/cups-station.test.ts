@@ -5,6 +5,7 @@
  * releases the bin, and the device has received exactly one label for the box.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CUPS_LIMITS } from "../../../src/devices/drivers/label-printer/cups-verdict.js";
 import type { ScreenState } from "../../../src/station/screen/state/types.js";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { type SocketPrinter, startCupsd, startSocketPrinter, type TestCupsd } from "../../support/cupsd.js";
@@ -84,9 +85,7 @@ async function packOrder(): Promise<{ id: string; bin: string; at: number }> {
       quantity: 1,
     }),
   );
-  const bins = (await screen()).bins.filter((b) => b.state === "complete" && b.printState === "waiting");
-  const bin = bins[bins.length - 1]?.id;
-  if (!bin) throw new Error(`no bin waits for ${id}'s label`);
+  const bin = (await tile((b) => b.orders.some((o) => o.id === id))).id;
   return { id, bin, at };
 }
 
@@ -154,6 +153,37 @@ describe("CUPS printing seen at the station", () => {
     expect(waiting[0]).toMatchObject({ queue: QUEUE, state: "printing" });
     expect(waiting[0].jobId).toMatch(/^LABELS-\d+$/);
     expect(waiting[0].reason).toMatch(/unavailable/);
+  });
+
+  it("two bins at an unreachable printer: the second bin's verdict does not wait for the first's; one label each", async () => {
+    const before = device.labels();
+    await device.unplug();
+    const a = await packOrder();
+    const b = await packOrder();
+    const words = /^the printer LABELS cannot be reached/;
+    const failed = async (bin: string) => {
+      const found = await tile((x) => x.id === bin && x.printError !== null);
+      return { error: found.printError, at: Date.now() };
+    };
+    const [failedA, failedB] = await Promise.all([failed(a.bin), failed(b.bin)]);
+    const msB = failedB.at - b.at;
+    console.info(`second bin's verdict on the screen after ${msB} ms: ${failedB.error}`);
+    expect([failedA.error, failedB.error]).toEqual([
+      expect.stringMatching(words),
+      expect.stringMatching(words),
+    ]);
+    expect(msB).toBeLessThan(VERDICT_MS + deadline(2000));
+    // one chain per bin: bin b's job went to CUPS at once, so its verdict follows a's closely; one chain
+    // for all would have sent it only after a's verdict, and it would have waited its own 8 s from there
+    expect(failedB.at - failedA.at).toBeLessThan(CUPS_LIMITS.unreachableMs);
+    await device.plug();
+    for (const order of [a, b]) {
+      await ok(t.call("POST", "/station/seats/front/screen/actions", { type: "reprint", bin: order.bin }));
+      await tile((x) => x.id === order.bin && x.printState === "done");
+      await ok(t.call("POST", "/station/seats/front/screen/actions", { type: "empty", bin: order.bin }));
+    }
+    expect((await cupsd.run("lpstat", ["-W", "not-completed", "-o", QUEUE])).trim()).toBe("");
+    expect(device.labels() - before).toBe(2);
   });
 
   it("cupsd stopped: said as not running", async () => {
