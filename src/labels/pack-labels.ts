@@ -13,6 +13,7 @@ import {
   type PrintJob,
 } from "../devices/drivers/label-printer/label-printer.js";
 import type { AgentEvents, EventBus } from "../events.js";
+import { binChains } from "./bin-chains.js";
 import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 import type { LabelData } from "./shipping-label.js";
 
@@ -40,11 +41,8 @@ export interface PackLabelDeps {
  * waiting, so the order can still be released by the print_ready call, and is logged.
  */
 export function createPackLabels(deps: PackLabelDeps) {
-  /**
-   * One job chain per bin: a bin's labels print in order, bins side by side, so a job stuck at the
-   * printer holds only its own bin (docs/decisions.md#per-bin-label-queues).
-   */
-  const chains = new Map<string, Promise<void>>();
+  /** A job stuck at the printer holds only its own bin (docs/decisions.md#per-bin-label-queues). */
+  const chains = binChains();
   let stopped = false;
   /** Why the last job of an order failed, until one succeeds. */
   const failures = new Map<string, string>();
@@ -59,21 +57,6 @@ export function createPackLabels(deps: PackLabelDeps) {
    * Only the last ones matter (a reprint waits behind its own bin's job), so the oldest are let go.
    */
   const printedIds = new Set<string>();
-
-  /** Runs `job` after the bin's earlier ones; the bin's chain is dropped once it is idle. */
-  function inBin<T>(binId: string | undefined, job: () => Promise<T>): Promise<T> {
-    const key = binId ?? "";
-    const done = (chains.get(key) ?? Promise.resolve()).then(job);
-    const tail = done.then(
-      () => {},
-      () => {},
-    );
-    chains.set(key, tail);
-    void tail.then(() => {
-      if (chains.get(key) === tail) chains.delete(key);
-    });
-    return done;
-  }
 
   /** One label: rendered and sent to the printer; throws when it did not print. */
   async function render(data: LabelData, job: PrintJob): Promise<void> {
@@ -142,23 +125,27 @@ export function createPackLabels(deps: PackLabelDeps) {
       stopped = false;
       deps.bus.on(OWNER, "boxClosed", (e) => {
         boxes.set(e.binId, e.boxes);
-        inBin(e.binId, () => printBoxes(e.binId)).catch((err) => deps.log.error({ err }, "box label job"));
+        chains
+          .run(e.binId, () => printBoxes(e.binId))
+          .catch((err) => deps.log.error({ err }, "box label job"));
       });
       deps.bus.on(OWNER, "binComplete", (e) => {
         if (!e.pack) return;
         for (const id of e.requests) binOf.set(id, e.binId);
         // the bin's orders one after another; other bins do not wait for them
         for (const id of e.requests)
-          inBin(e.binId, () => printOne(id)).catch((err) => deps.log.error({ err }, "label job"));
+          chains.run(e.binId, () => printOne(id)).catch((err) => deps.log.error({ err }, "label job"));
       });
     },
     /**
      * Prints these orders' labels again (an operator's reprint at the screen), each after its bin's
-     * earlier jobs; resolves with whether every one printed.
+     * earlier jobs; resolves with whether every one printed. `binId`: the bin they wait in, for orders
+     * whose bin this run has not seen complete (the agent restarted since).
      */
-    reprint(ids: readonly string[]): Promise<boolean> {
+    reprint(ids: readonly string[], binId?: string): Promise<boolean> {
+      if (binId !== undefined) for (const id of ids) if (!binOf.has(id)) binOf.set(id, binId);
       const results = ids.map((id) =>
-        inBin(binOf.get(id), () => (printedIds.has(id) ? Promise.resolve(true) : printOne(id))),
+        chains.run(binOf.get(id), () => (printedIds.has(id) ? Promise.resolve(true) : printOne(id))),
       );
       return Promise.all(results).then((all) => all.length > 0 && all.every(Boolean));
     },
@@ -166,7 +153,7 @@ export function createPackLabels(deps: PackLabelDeps) {
     boxWaiting: (binId: string): boolean => boxes.has(binId),
     /** Prints the labels of the boxes closed in a bin again (a reprint at the screen). */
     reprintBox(binId: string): Promise<boolean> {
-      return inBin(binId, () => printBoxes(binId));
+      return chains.run(binId, () => printBoxes(binId));
     },
     /** The closed box's label is skipped (its bin let go without it): nothing waits for it any more. */
     forgetBox(binId: string): void {
@@ -188,8 +175,7 @@ export function createPackLabels(deps: PackLabelDeps) {
     async stop(): Promise<void> {
       stopped = true;
       deps.bus.off(OWNER);
-      // every bin's chain, including jobs queued while the earlier ones ran
-      while (chains.size) await Promise.all([...chains.values()]);
+      await chains.idle();
     },
   };
 }

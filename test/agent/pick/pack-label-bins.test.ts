@@ -126,6 +126,17 @@ describe("one job chain per bin", () => {
     await labels.stop();
   });
 
+  it("a reprint of an order whose bin this run has not seen complete goes on the bin the screen names", async () => {
+    const { gate, printed, labels } = setup();
+    gate.hold("8");
+    const reprint = labels.reprint(["H"], "8");
+    await until("the reprint held on bin 8", () => gate.waiting("8") === 1, 15_000);
+    gate.release("8");
+    expect(await reprint).toBe(true);
+    expect(printed).toEqual(["H"]);
+    await labels.stop();
+  });
+
   it("stop waits for every bin's chain", async () => {
     const { gate, bus, printed, labels } = setup();
     gate.hold("6");
