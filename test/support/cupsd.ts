@@ -5,7 +5,7 @@
  * of every job it receives, so a test counts the labels printed at the device.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { until } from "./deadline.js";
@@ -38,6 +38,31 @@ function exec(cmd: string, args: string[], env: NodeJS.ProcessEnv, input?: Uint8
     );
     child.stdin?.end(input ? Buffer.from(input) : undefined);
   });
+}
+
+/** The processes under `pid` (its children and theirs), read from /proc. */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // stat: "pid (comm) state ppid ...": comm may hold spaces, so read after its closing bracket
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // it ended while listed
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const c of parents.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
 }
 
 export async function startCupsd(): Promise<TestCupsd> {
@@ -120,9 +145,19 @@ export async function startCupsd(): Promise<TestCupsd> {
     const proc = child;
     child = undefined;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    // a killed cupsd leaves its filters and backends running (a socket backend retries for ever); the
+    // service manager kills them with it (systemd's control group), and so does the test
+    const children = signal === "SIGKILL" ? descendants(proc.pid as number) : [];
     const exited = new Promise((r) => proc.once("exit", r));
     process.kill(proc.pid as number, signal);
     await exited;
+    for (const pid of children) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // it ended meanwhile
+      }
+    }
   }
 
   await start();
