@@ -183,7 +183,7 @@ export interface SocketPrinter {
   uri: string;
   /** The jobs received in full, in order. */
   jobs(): Buffer[];
-  /** The PDFs received: the labels printed. */
+  /** The whole PDFs received (from `%PDF-` to `%%EOF`): the labels printed. */
   labels(): number;
   /** Stops listening: the port refuses connections, as an unplugged or switched-off printer's would. */
   unplug(): Promise<void>;
@@ -231,7 +231,12 @@ export async function startSocketPrinter(opts: { plugged?: boolean } = {}): Prom
     port,
     uri: `socket://127.0.0.1:${port}`,
     jobs: () => [...received],
-    labels: () => received.filter((b) => b.subarray(0, 5).toString("latin1") === "%PDF-").length,
+    labels: () =>
+      received.filter(
+        (b) =>
+          b.subarray(0, 5).toString("latin1") === "%PDF-" &&
+          b.subarray(-32).toString("latin1").includes("%%EOF"),
+      ).length,
     unplug,
     plug,
     close: unplug,
