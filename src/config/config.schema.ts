@@ -48,6 +48,13 @@ const printingSchema = z
       ),
     printer: z.enum(["file", "cups"]).default("file").describe("`file` (PDFs into `printing.dir`) or `cups`"),
     cupsQueue: z.string().min(1).max(128).optional().describe("CUPS queue (required for `cups`)"),
+    cupsServer: z
+      .string()
+      .regex(/^[^\s]{1,255}$/, "a host:port or a socket path, without spaces")
+      .optional()
+      .describe(
+        "CUPS server for `lp`, `lpstat`, `cancel` (`CUPS_SERVER`: host:port or socket path); none: the system's",
+      ),
     media: z.enum(["4x6", "a6"]).default("4x6").describe("`4x6` (288×432 pt) or `a6`"),
     dir: z
       .string()

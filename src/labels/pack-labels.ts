@@ -7,14 +7,15 @@ import type { LookupFunction } from "node:net";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config/config.schema.js";
+import { cupsPrinter } from "../devices/drivers/label-printer/cups-printer.js";
 import {
-  cupsPrinter,
   filePrinter,
   type LabelPrinter,
   type PrintJob,
 } from "../devices/drivers/label-printer/label-printer.js";
 import type { AddressAllowance } from "../domain/webhook-address.js";
 import type { AgentEvents, EventBus } from "../events.js";
+import { binChains } from "./bin-chains.js";
 import { type CarrierLabelFetch, carrierLabelFetchFor } from "./carrier-label-fetch.js";
 import { createCarrierLabels } from "./carrier-label-job.js";
 import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
@@ -46,7 +47,8 @@ export interface PackLabelDeps {
  * waiting, so the order can still be released by the print_ready call, and is logged.
  */
 export function createPackLabels(deps: PackLabelDeps) {
-  let chain: Promise<void> = Promise.resolve();
+  /** A job stuck at the printer holds only its own bin (docs/decisions.md#per-bin-label-queues). */
+  const chains = binChains();
   let stopped = false;
   /** Why the last job of an order failed, until one succeeds. */
   const failures = new Map<string, string>();
@@ -62,6 +64,11 @@ export function createPackLabels(deps: PackLabelDeps) {
     media: deps.media,
     log: deps.log,
   });
+  /**
+   * Orders whose label printed lately: a reprint queued behind that job sends nothing (one label a box).
+   * Only the last ones matter (a reprint waits behind its own bin's job), so the oldest are let go.
+   */
+  const printedIds = new Set<string>();
 
   /** One label: rendered and sent to the printer; throws when it did not print. */
   async function render(data: LabelData, job: PrintJob): Promise<void> {
@@ -113,6 +120,8 @@ export function createPackLabels(deps: PackLabelDeps) {
     try {
       await render(data, { name: `${data.olpn}-${id}`, binId: binOf.get(id) });
       if (!stopped) deps.printed(id);
+      printedIds.add(id);
+      if (printedIds.size > 256) printedIds.delete(printedIds.values().next().value as string);
       failures.delete(id);
       binOf.delete(id);
       ok = true;
@@ -134,39 +143,35 @@ export function createPackLabels(deps: PackLabelDeps) {
       stopped = false;
       deps.bus.on(OWNER, "boxClosed", (e) => {
         boxes.set(e.binId, e.boxes);
-        chain = chain.then(async () => {
-          await printBoxes(e.binId);
-        });
+        chains
+          .run(e.binId, () => printBoxes(e.binId))
+          .catch((err) => deps.log.error({ err }, "box label job"));
       });
       deps.bus.on(OWNER, "binComplete", (e) => {
         if (!e.pack) return;
         for (const id of e.requests) binOf.set(id, e.binId);
-        // one print job at a time, in bin order: a label printer takes jobs one by one
+        // the bin's orders one after another; other bins do not wait for them
         for (const id of e.requests)
-          chain = chain.then(async () => {
-            await printOne(id);
-          });
+          chains.run(e.binId, () => printOne(id)).catch((err) => deps.log.error({ err }, "label job"));
       });
     },
     /**
-     * Prints these orders' labels again (an operator's reprint at the screen), one job after another;
-     * resolves with whether every one printed.
+     * Prints these orders' labels again (an operator's reprint at the screen), each after its bin's
+     * earlier jobs; resolves with whether every one printed. `binId`: the bin they wait in, for orders
+     * whose bin this run has not seen complete (the agent restarted since).
      */
-    reprint(ids: readonly string[]): Promise<boolean> {
-      const results = ids.map((id) => {
-        const job = chain.then(() => printOne(id));
-        chain = job.then(() => {});
-        return job;
-      });
+    reprint(ids: readonly string[], binId?: string): Promise<boolean> {
+      if (binId !== undefined) for (const id of ids) if (!binOf.has(id)) binOf.set(id, binId);
+      const results = ids.map((id) =>
+        chains.run(binOf.get(id), () => (printedIds.has(id) ? Promise.resolve(true) : printOne(id))),
+      );
       return Promise.all(results).then((all) => all.length > 0 && all.every(Boolean));
     },
     /** Whether a bin holds a closed box whose label is not printed yet. */
     boxWaiting: (binId: string): boolean => boxes.has(binId),
     /** Prints the labels of the boxes closed in a bin again (a reprint at the screen). */
     reprintBox(binId: string): Promise<boolean> {
-      const job = chain.then(() => printBoxes(binId));
-      chain = job.then(() => {});
-      return job;
+      return chains.run(binId, () => printBoxes(binId));
     },
     /** The closed box's label is skipped (its bin let go without it): nothing waits for it any more. */
     forgetBox(binId: string): void {
@@ -180,6 +185,7 @@ export function createPackLabels(deps: PackLabelDeps) {
       for (const id of ids) {
         failures.delete(id);
         binOf.delete(id);
+        printedIds.delete(id);
       }
     },
     /** Why the last label of each order failed to print (cleared once one prints). */
@@ -187,7 +193,7 @@ export function createPackLabels(deps: PackLabelDeps) {
     async stop(): Promise<void> {
       stopped = true;
       deps.bus.off(OWNER);
-      await chain;
+      await chains.idle();
     },
   };
 }
@@ -216,6 +222,8 @@ export function packLabelsFor(f: {
         ? cupsPrinter({
             queue: printing.cupsQueue as string,
             media: a6 ? "iso_a6_105x148mm" : "na_index-4x6_4x6in",
+            server: printing.cupsServer,
+            log: f.log,
           })
         : filePrinter(printing.dir ?? join(f.dataDir, "labels")),
     media: a6 ? MEDIA_A6 : MEDIA_4X6,

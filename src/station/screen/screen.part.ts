@@ -49,7 +49,7 @@ interface ScreenPartDeps {
   labels:
     | {
         failures(): ReadonlyMap<string, string>;
-        reprint(orderIds: readonly string[]): Promise<boolean>;
+        reprint(orderIds: readonly string[], binId?: string): Promise<boolean>;
         forget(orderIds: readonly string[]): void;
         /** a pick+pack box closed as full, its label not printed yet (docs/station.md#bin-full-box-full) */
         boxWaiting?(binId: string): boolean;
@@ -211,7 +211,9 @@ function actionsFor(
     reprint:
       deps.config.printing.mode === "station" && labels
         ? (bin) =>
-            boxWaiting(bin) && labels.reprintBox ? labels.reprintBox(bin) : labels.reprint(waitingLabel(bin))
+            boxWaiting(bin) && labels.reprintBox
+              ? labels.reprintBox(bin)
+              : labels.reprint(waitingLabel(bin), bin)
         : null,
     // a closed box's label skipped: its bin is let go (docs/station.md#bin-full-box-full)
     skipBox: (bin) => {

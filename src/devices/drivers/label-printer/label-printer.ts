@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileDurably } from "../../../durable-file.js";
@@ -42,44 +41,4 @@ export function filePrinter(dir: string): LabelPrinter {
   };
 }
 
-function run(cmd: string, args: string[], input?: Uint8Array): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(cmd, args, { timeout: 30_000 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${cmd}: ${stderr || err.message}`.trim())) : resolve(stdout),
-    );
-    if (input) child.stdin?.end(Buffer.from(input));
-  });
-}
-
-/**
- * CUPS: `lp -d QUEUE -o media=… -` with the PDF on standard input (hardware.md §0.5: PDF via CUPS where
- * the queue has a driver or IPP Everywhere). Done = the job left the not-completed list (`lpstat`).
- */
-export function cupsPrinter(opts: {
-  queue: string;
-  media: string;
-  pollMs?: number;
-  timeoutMs?: number;
-}): LabelPrinter {
-  return {
-    accepts: ["pdf"],
-    async print(doc, job) {
-      if (doc.format !== "pdf") throw new Error(`the CUPS queue ${opts.queue} takes PDF, not ${doc.format}`);
-      const out = await run(
-        "lp",
-        ["-d", opts.queue, "-t", job.name, "-o", `media=${opts.media}`, "-o", "fit-to-page=false", "-"],
-        doc.bytes,
-      );
-      const id = /request id is (\S+)/.exec(out)?.[1];
-      if (!id) throw new Error(`lp gave no job id: ${out.trim()}`);
-      const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
-      for (;;) {
-        const pending = await run("lpstat", ["-W", "not-completed", "-o", opts.queue]);
-        if (!pending.split("\n").some((l) => l.startsWith(`${id} `))) return;
-        if (Date.now() > deadline)
-          throw new Error(`print job ${id} not done after ${opts.timeoutMs ?? 120_000} ms`);
-        await new Promise((r) => setTimeout(r, opts.pollMs ?? 1000));
-      }
-    },
-  };
-}
+// CUPS: cups-printer.ts (lp, lpstat, cancel) around the decisions of cups-verdict.ts.
