@@ -82,8 +82,22 @@ function prepareAnswer<Row>(sqlite: Sqlite, sql: string) {
 export function prepareItemAnswers(sqlite: Sqlite) {
   const answer = prepareAnswer<{ bytes: Buffer }>(sqlite, ANSWER);
   const size = prepareAnswer<{ size: number }>(sqlite, ANSWER_SIZE);
+  const stored = sqlite.prepare<[number], { answerBytes: number | null }>(
+    "SELECT answer_bytes AS answerBytes FROM items WHERE id = ?",
+  );
+  const store = sqlite.prepare<[number | null, number]>("UPDATE items SET answer_bytes = ? WHERE id = ?");
+  const answerSizeOf = (id: number): number | undefined => size(id)?.size;
   return {
     answerOf: (id: number): Buffer | undefined => answer(id)?.bytes,
-    answerSizeOf: (id: number): number | undefined => size(id)?.size,
+    answerSizeOf,
+    /**
+     * The answer's size as kept when the item was written: `null` for an item written before sizes
+     * were kept (measure it), undefined when there is no such item.
+     */
+    storedAnswerSizeOf: (id: number): number | null | undefined => stored.get(id)?.answerBytes,
+    /** Keeps the size of the item's answer as written now (once its row and barcodes are in). */
+    keepAnswerSize(id: number): void {
+      store.run(answerSizeOf(id) ?? null, id);
+    },
   };
 }

@@ -70,7 +70,8 @@ function prepareItemStatements(sqlite: Sqlite) {
     ),
     getItem: sqlite.prepare<[number], ItemRow>(
       `SELECT id, client_item_id AS clientItemId, product_sku AS productSku, client_category_id AS clientCategoryId,
-              schema_json AS schemaJson, own_schema AS ownSchema, doc, created_at AS createdAt, updated_at AS updatedAt
+              schema_json AS schemaJson, own_schema AS ownSchema, doc, created_at AS createdAt, updated_at AS updatedAt,
+              answer_bytes AS answerBytes
          FROM items WHERE id = ?`,
     ),
     // the item's identity and attributes without its document's other members (imageData may be large)

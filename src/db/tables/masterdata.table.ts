@@ -51,6 +51,12 @@ export const items = sqliteTable(
     doc: text("doc").notNull(),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    /**
+     * The size in bytes of the item's search_v2 answer, measured when the item was written (null for an
+     * item written before it was kept): a search is measured from it without assembling its items
+     * (docs/limits.md#item-documents).
+     */
+    answerBytes: integer("answer_bytes"),
   },
   (t) => [index("items_sku_idx").on(t.productSku)],
 );

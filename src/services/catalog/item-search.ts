@@ -67,10 +67,10 @@ export interface ItemsAnswer {
 /**
  * The matching items, or a 400 `search_too_broad` when more match than `search.maxResults` or their
  * answer would be over `search.maxAnswerBytes` (docs/decisions.md "Work limits"): a client never gets
- * a cut list it could take for the whole. The answer is measured first, item by item, by SQLite
- * (db/item-answer.ts: assembled from the stored text and never handed over), each item after the
- * first on a later turn of the event loop, so a search of many large items holds the station for one
- * item's time at most; then each item is assembled again as the client takes the one before it, so an
+ * a cut list it could take for the whole. The answer is measured first from each item's size kept
+ * when it was written (an item written before sizes were kept is measured by SQLite, assembled from
+ * the stored text and never handed over, each on its own turn of the event loop); then each item is
+ * assembled as the client takes the one before it, so an
  * answer holds one item at a time on the station, however large it is and however slowly it is read
  * (docs/limits.md#slow-readers). The items come from the unique-attribute index (items.repo.ts
  * `matchAll`).
@@ -86,8 +86,11 @@ export async function searchItems(deps: CatalogDeps, input: SearchInput): Promis
   let bytes = 2; // [ and ]
   const found: number[] = [];
   for (const id of ids) {
-    if (found.length > 0) await nextTurn();
-    const size = deps.items.answerSizeOf(id);
+    const kept = deps.items.storedAnswerSizeOf(id);
+    if (kept === undefined) continue;
+    // an item written before sizes were kept is measured, each on its own turn of the event loop
+    if (kept === null && found.length > 0) await nextTurn();
+    const size = kept ?? deps.items.answerSizeOf(id);
     if (size === undefined) continue;
     bytes += size + (found.length > 0 ? 1 : 0);
     if (bytes > maxAnswerBytes)

@@ -117,6 +117,8 @@ export function upsertItem(deps: CatalogDeps, input: ItemInput, tx: Tx): StoredI
     id,
     refs.map((r) => ({ barcode: r.barcode, levelPath: r.levelPath })),
   );
+  // a search is measured from the kept size, without assembling its items (docs/limits.md#item-documents)
+  items.keepAnswerSize(id);
   // The item as just written, not read back: the document can be a megabyte of imageData, and reading
   // and parsing it again held the event loop that a scan waits on (docs/limits.md, "Measured").
   const times = items.times(id) ?? { createdAt: tx.now, updatedAt: tx.now };

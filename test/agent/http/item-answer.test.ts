@@ -89,6 +89,31 @@ describe("the search answer of an item", () => {
     expect(both.map((i) => i.productAttributes.product_sku)).toEqual(["ANS-2", "ANS-4"]);
   });
 
+  it("keeps each item's answer size when it is written; an item without one is measured", async () => {
+    const body = itemBody("ANS-SIZE", { description: "size kept", barcodeList: [{ barcode: "ANS-SIZE-A" }] });
+    expect((await t.call("POST", ITEM, body)).status).toBe(200);
+    const sqlite = t.agent.db.sqlite;
+    const row = () =>
+      sqlite.prepare("SELECT id, answer_bytes AS kept FROM items WHERE product_sku = 'ANS-SIZE'").get() as {
+        id: number;
+        kept: number | null;
+      };
+    const answered = async () => (await (await search("product_sku", "ANS-SIZE")).text()).slice(1, -1);
+    expect(row().kept).toBe(Buffer.byteLength(await answered()));
+    // written again with more: the kept size follows
+    const more = itemBody("ANS-SIZE", {
+      description: "size kept, and longer",
+      barcodeList: [{ barcode: "ANS-SIZE-A" }, { barcode: "ANS-SIZE-B" }],
+    });
+    expect((await t.call("POST", ITEM, more)).status).toBe(200);
+    const longer = await answered();
+    expect(longer).toContain("ANS-SIZE-B");
+    expect(row().kept).toBe(Buffer.byteLength(longer));
+    // an item stored before sizes were kept: measured, the same answer and the same bound
+    sqlite.prepare("UPDATE items SET answer_bytes = NULL WHERE id = ?").run(row().id);
+    expect(await answered()).toBe(longer);
+  });
+
   it("never parses the stored document: JSON.parse sees none of an item's imageData", async () => {
     const marker = "IMAGE-DATA-MARKER";
     const body = itemBody("ANS-BULK", { imageData: [marker, ...Array.from({ length: 5000 }, () => ({}))] });

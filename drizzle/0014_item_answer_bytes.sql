@@ -1,0 +1,1 @@
+ALTER TABLE `items` ADD `answer_bytes` integer;
