@@ -13,6 +13,7 @@ import {
   type PrintJob,
 } from "../devices/drivers/label-printer/label-printer.js";
 import type { AgentEvents, EventBus } from "../events.js";
+import { labelFonts } from "./label-fonts.js";
 import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 import type { LabelData } from "./shipping-label.js";
 
@@ -55,7 +56,7 @@ export function createPackLabels(deps: PackLabelDeps) {
   async function render(data: LabelData, job: PrintJob): Promise<void> {
     // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
     const { renderShippingLabel } = await import("./shipping-label.js");
-    const pdf = await renderShippingLabel(data, deps.media);
+    const pdf = await renderShippingLabel(data, deps.media, await labelFonts());
     await deps.printer.print({ format: "pdf", bytes: pdf }, job);
   }
 
