@@ -87,6 +87,12 @@ describe("shipping label", () => {
     expect(names.sort()).toEqual(["/PPSLBA+DejaVuSans", "/PPSLBB+DejaVuSans-Bold"]);
   });
 
+  it("says which font file is missing and which package brings it", async () => {
+    await expect(labelFonts("/nonexistent/dejavu")).rejects.toThrow(
+      "the label font /nonexistent/dejavu/DejaVuSans.ttf is missing: install Debian's fonts-dejavu-core",
+    );
+  });
+
   it("works without optional pick+pack attributes", async () => {
     const bytes = await render({
       externalServiceRequestId: "X",
