@@ -65,6 +65,23 @@ describe("the OLPN at create", () => {
     await ok(station.call("POST", SR, order("O5", "034567890123456786")));
   });
 
+  it("refuses the same on a modify, naming the modified line; nothing changed", async () => {
+    await ok(station.call("POST", SR, order("O6", "BOX-6")));
+    const res = await station.call("POST", `${SR}/modify`, {
+      externalServiceRequestId: "O6",
+      type: "PICK",
+      serviceRequests: [{ externalServiceRequestId: "O6-2", attributes: { packing_box_id: "ŻÓŁW-1" } }],
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: Array<{ path: string; message: string }> };
+    expect(body.errors[0]?.path).toBe("serviceRequests.0.attributes.packing_box_id");
+    expect(body.errors[0]?.message).toMatch(/holds 'Ż' \(U\+017B\)/);
+    const after = (await ok(station.call("GET", `${SR}/O6?type=PICK`))) as {
+      serviceRequests: Array<{ attributes: Record<string, unknown> | null }>;
+    };
+    expect(after.serviceRequests[1]?.attributes).toEqual({ packing_box_id: "BOX-6" });
+  });
+
   it("leaves the OLPN to central with external printing", async () => {
     await ok(external.call("POST", SR, order("O1", "KARTON-Ż-001")));
     await ok(external.call("POST", SR, order("O2", "KARTON-0000000000000001")));
