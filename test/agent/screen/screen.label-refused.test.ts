@@ -57,7 +57,12 @@ describe("a label refused in words", () => {
         "the shipping address holds Chinese characters (张, 伟, 北, 京, 市, …), which the label cannot print",
     });
     expect(screen?.notices).toEqual([
-      expect.objectContaining({ kind: "printer_failed", actions: ["reprint", "skip", "supervisor"] }),
+      {
+        kind: "printer_failed",
+        text: { key: "notice.printer_refused", params: { bin: bin?.id, reason: bin?.printError } },
+        bins: [bin?.id],
+        actions: ["reprint", "skip", "supervisor"],
+      },
     ]);
     expect(readdirSync(labels)).toEqual([]);
     const empty = await t.call("POST", `/station/bins/${bin?.id}/empty`);

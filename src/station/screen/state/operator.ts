@@ -197,7 +197,13 @@ export function problemsOf(input: ScreenInput, state: SeatState): Problem[] {
 // ---- notices ----
 
 /** A failed label's cause in words: never the printer's raw error text. */
-export function printCause(error: string): "not_installed" | "no_answer" | "failed" {
+/** The renderer's refusals (labels/shipping-label.ts): text it cannot print, an address too long, no font. */
+const LABEL_REFUSED =
+  /which the label cannot print|^the shipping address does not fit the label|^the OLPN '|^the label font /;
+
+export function printCause(error: string): "refused" | "not_installed" | "no_answer" | "failed" {
+  // the agent's own label refused in words: the words are the notice (docs/station.md#shipping-labels-pickpack)
+  if (LABEL_REFUSED.test(error)) return "refused";
   const e = error.toLowerCase();
   if (/enoent|not found|no such file|unknown printer|does not exist|not installed/.test(e))
     return "not_installed";
@@ -225,7 +231,10 @@ export function noticesOf(input: ScreenInput): Notice[] {
     for (const [bin, error] of Object.entries(input.printErrors))
       out.push({
         kind: "printer_failed",
-        text: msg(`notice.printer_${printCause(error)}`, { bin }),
+        text:
+          printCause(error) === "refused"
+            ? msg("notice.printer_refused", { bin, reason: error })
+            : msg(`notice.printer_${printCause(error)}`, { bin }),
         bins: [bin],
         actions: input.stationPrinting ? ["reprint", "skip", "supervisor"] : ["skip", "supervisor"],
       });
