@@ -39,9 +39,22 @@ export async function olpnBarcode(olpn: string, dots = HEAD_DOTS): Promise<OlpnB
   return { symbol, png, dotsPerModule: dpm, widthDots: png.readUInt32BE(16) };
 }
 
-/** A DataMatrix of `text` at `dotsPerModule` dots per module (its own quiet zone is left by the layout). */
+/**
+ * A DataMatrix of `text` at `dotsPerModule` dots per module (its own quiet zone is left by the layout).
+ * A DataMatrix's bytes are read as ISO 8859-1 unless an ECI says otherwise: text beyond it goes as UTF-8
+ * behind ECI 000026 (ISO/IEC 16022, extended channel interpretation; docs/hardware.md#label-printers).
+ */
 export function dataMatrixPng(text: string, dotsPerModule: number): Promise<Buffer> {
-  return bwipjs.toBuffer({ bcid: "datamatrix", text, scale: dotsPerModule });
+  if ([...text].every((ch) => (ch.codePointAt(0) as number) <= 0xff))
+    return bwipjs.toBuffer({ bcid: "datamatrix", text, scale: dotsPerModule });
+  // with parsefnc a caret is a function character: a caret of the text is written twice
+  const bytes = Buffer.from(text, "utf8").toString("latin1").replace(/\^/g, "^^");
+  return bwipjs.toBuffer({
+    bcid: "datamatrix",
+    text: `^ECI000026${bytes}`,
+    parsefnc: true,
+    scale: dotsPerModule,
+  });
 }
 
 /** The width and height in pixels of a PNG (its IHDR). */

@@ -150,8 +150,7 @@ export async function renderShippingLabel(
   const factsHeight = 10 + facts.reduce((n, [, v]) => n + v.length, 0) * (SMALL_LEADING + 1);
   const barHeight = (barcode.symbol.kind === "sscc" ? 32 : 22) * MM;
   const barcodeBlock = 8 + barHeight + 4 + 9 + 8;
-  const dmText = Buffer.from(`${data.olpn}|${data.externalServiceRequestId}`, "utf8").toString("latin1");
-  const dmPng = await dataMatrixPng(dmText, 4);
+  const dmPng = await dataMatrixPng(`${data.olpn}|${data.externalServiceRequestId}`, 4);
   const dm = pngSize(dmPng);
   const dmPt = dm.height * dot;
   const footer = 10;

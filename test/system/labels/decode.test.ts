@@ -113,6 +113,28 @@ describe("the label's barcodes at 203 dpi", () => {
     deadline(60_000),
   );
 
+  it(
+    "carry the order id in the DataMatrix as given: ISO 8859-1 as is, other text as UTF-8 behind ECI 000026",
+    async () => {
+      for (const [id, read] of [
+        ["ZAMÓWIENIE-1", (s: string) => s],
+        // dmtxread ignores the ECI: it prints a 0x1A for it and each byte as an ISO 8859-1 character
+        [
+          "ZAMÓWIENIE-żółw-^1",
+          (s: string) => Buffer.from(s.startsWith("\u001a") ? s.slice(1) : s, "latin1").toString("utf8"),
+        ],
+      ] as const) {
+        const png = await rasterise(
+          dir,
+          `dm-${id.length}`,
+          await renderShippingLabel({ ...base, externalServiceRequestId: id }, MEDIA_4X6, fonts),
+        );
+        expect(read(await dmtx(png))).toBe(`X|${id}`);
+      }
+    },
+    deadline(30_000),
+  );
+
   it("refuse, in words, an OLPN the label cannot carry", async () => {
     await expect(
       renderShippingLabel({ ...base, olpn: MIXED.slice(0, 20) }, MEDIA_4X6, fonts),
