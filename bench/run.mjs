@@ -32,6 +32,7 @@ const benches = {
   fleet: () => import("./fleet.bench.mjs"),
   backup: () => import("./backup.bench.mjs"),
   items: () => import("./items.bench.mjs"),
+  labels: () => import("./labels.bench.mjs"),
   mqtt: () => import("./mqtt.bench.mjs"),
   picks: () => import("./picks.bench.mjs"),
   "pick-filters": () => import("./pick-filters.bench.mjs"),

@@ -62,7 +62,7 @@ Version: ${version}
 Architecture: ${arch}
 Maintainer: ${maintainer}
 Installed-Size: ${installedKb}
-Depends: ${nodeDependency()}, init-system-helpers (>= 1.54~), libc6, libstdc++6, libgcc-s1, libudev1, libusb-1.0-0
+Depends: ${nodeDependency()}, init-system-helpers (>= 1.54~), libc6, libstdc++6, libgcc-s1, libudev1, libusb-1.0-0, fonts-dejavu-core
 Section: misc
 Priority: optional
 Description: ${pkg.description.split(":")[0]}

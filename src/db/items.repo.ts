@@ -129,7 +129,22 @@ function prepareItemStatements(sqlite: Sqlite) {
   };
 }
 
+/** The item's stored description (its document's `description`) when it is a text: the label's item lines. */
+function prepareDescriptionOf(sqlite: Sqlite): (id: number) => string | undefined {
+  const st = sqlite.prepare<[number], { description: unknown }>(
+    "SELECT doc ->> '$.description' AS description FROM items WHERE id = ?",
+  );
+  return (id) => {
+    const d = st.get(id)?.description;
+    return typeof d === "string" && d.trim() ? d : undefined;
+  };
+}
+
 export function createItemsRepo(sqlite: Sqlite) {
+  return { ...itemsRepo(sqlite), descriptionOf: prepareDescriptionOf(sqlite) };
+}
+
+function itemsRepo(sqlite: Sqlite) {
   const q = prepareItemStatements(sqlite);
   const isKnownKey = (attr: string): boolean => q.keyKnown.get(attr) !== undefined;
   /** The items of these ids (each once, in id order) with their schema and productAttributes. */

@@ -12,7 +12,10 @@ export interface LabelData {
   packingBoxType?: string | undefined;
   /** `<ppsId>/<ppsBinId>`: where the order was packed. */
   station: string;
-  /** What went into the box (as the pack-end payload's `products`): the item, e.g. `PK`, and how many. */
-  lines: Array<{ product: string; quantity: number }>;
+  /**
+   * What went into the box (as the pack-end payload's `products`): the item, e.g. `PK` (its SKU and
+   * other identifying values), its stored description when it has one, and how many.
+   */
+  lines: Array<{ product: string; description?: string | undefined; quantity: number }>;
   printedAt: string;
 }

@@ -18,6 +18,7 @@ import type { AgentEvents, EventBus } from "../events.js";
 import { binChains } from "./bin-chains.js";
 import { type CarrierLabelFetch, carrierLabelFetchFor } from "./carrier-label-fetch.js";
 import { createCarrierLabels } from "./carrier-label-job.js";
+import { labelFonts } from "./label-fonts.js";
 import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 import type { LabelData } from "./shipping-label.js";
 
@@ -80,7 +81,7 @@ export function createPackLabels(deps: PackLabelDeps) {
       );
     // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
     const { renderShippingLabel } = await import("./shipping-label.js");
-    const pdf = await renderShippingLabel(data, deps.media);
+    const pdf = await renderShippingLabel(data, deps.media, await labelFonts());
     await deps.printer.print({ format: "pdf", bytes: pdf }, job);
   }
 

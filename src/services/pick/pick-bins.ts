@@ -27,9 +27,10 @@ export function labelData(deps: PickDeps, externalId: string, printedAt: string)
     packingBoxId: str(pack.packing_box_id),
     packingBoxType: str(pack.packing_box_type),
     station: `${deps.ppsId}/${str(exec.pps_bin_id) ?? row.binId ?? "?"}`,
-    lines: packedProducts(deps, row.id).map((p) => ({
-      product: productText(p.productAttributes.pdfa_values),
-      quantity: p.productQuantity,
+    lines: packedItems(deps, row.id).map(([itemId, quantity]) => ({
+      product: productText(pdfaValues(deps, itemId)),
+      description: deps.items.descriptionOf(itemId),
+      quantity,
     })),
     printedAt,
   };
@@ -72,15 +73,20 @@ export function printReady(deps: PickDeps, externalId: string, tx: Tx): void {
  * attributes as in actuals (`pdfa_values`) and the quantity picked of it, in the order first picked.
  */
 function packedProducts(deps: PickDeps, requestId: number) {
+  return packedItems(deps, requestId).map(([itemId, quantity]) => ({
+    productQuantity: quantity,
+    productAttributes: { pdfa_values: pdfaValues(deps, itemId) },
+  }));
+}
+
+/** The items in the box and how many of each, in the order first picked. */
+function packedItems(deps: PickDeps, requestId: number): Array<[number, number]> {
   const byItem = new Map<number, number>();
   for (const a of deps.requests.actuals(requestId)) {
     if (a.state !== "complete" || a.itemId === null) continue;
     byItem.set(a.itemId, (byItem.get(a.itemId) ?? 0) + a.quantity);
   }
-  return [...byItem].map(([itemId, quantity]) => ({
-    productQuantity: quantity,
-    productAttributes: { pdfa_values: pdfaValues(deps, itemId) },
-  }));
+  return [...byItem];
 }
 
 /** An item as a packer reads it: its `product_sku`, then its other identifying values. */

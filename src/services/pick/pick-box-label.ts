@@ -37,6 +37,7 @@ export function boxLabelData(
     station: `${deps.ppsId}/${box.pps_bin_id}`,
     lines: unitsBetween(picked, from, from + box.units).map(([itemId, quantity]) => ({
       product: productText(pdfaValues(deps, itemId)),
+      description: deps.items.descriptionOf(itemId),
       quantity,
     })),
   };

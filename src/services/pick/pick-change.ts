@@ -14,6 +14,7 @@ import { allocatePick } from "./pick-allocation.js";
 import { announceHeld, checkFilters, checkLineCount, insertLines, scheduling } from "./pick-create.js";
 import { lineState, type PickDeps } from "./pick-deps.js";
 import { applyPickEffects, assignBins, checkBin } from "./pick-effects.js";
+import { checkOlpns } from "./pick-olpn.js";
 
 /** order_modification, written before the order_information that follows it (emission rule 1). */
 function modification(
@@ -110,6 +111,7 @@ function planModify(deps: PickDeps, row: RequestRow, input: PickModifyInput) {
     deps,
     patches.map((p) => ({ id: p.externalId, filters: p.filters })),
   );
+  checkOlpns(deps, patches, row.isPack === 1);
   const merged = mergeLines(
     stored.map((l) => ({
       externalId: l.externalId,

@@ -11,6 +11,7 @@ import { type RequestContext, viewOf } from "../request-record/request-record.js
 import type { Tx } from "../unit-of-work/unit-of-work.js";
 import { allocatePick } from "./pick-allocation.js";
 import type { PickDeps } from "./pick-deps.js";
+import { checkOlpns } from "./pick-olpn.js";
 
 const FILTER_PATH = (i: number, j: number) =>
   `serviceRequests.${i}.expectations.containers.0.products.0.productAttributes.filter_parameters.${j}`;
@@ -164,6 +165,7 @@ export interface PickPlan {
 }
 
 export function planPick(deps: PickDeps, input: PickCreateInput): PickPlan {
+  checkOlpns(deps, input.serviceRequests, isPickPack(input.serviceRequests, deps.pick.packAttributes));
   return {
     filters: checkLines(deps, input.serviceRequests),
     sched: scheduling(input.attributes, deps.timeZone),

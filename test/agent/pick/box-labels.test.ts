@@ -61,7 +61,7 @@ describe("a closed box's label", () => {
     });
     const label = t.agent.services.picks.boxLabelData("PACK-1", "BOX-9-1", "2026-11-21T10:00:00.000Z");
     expect(label).toMatchObject({ olpn: "BOX-9-1", station: "7/1", orderNumber: "O-9" });
-    expect(label?.lines).toEqual([{ product: "PK", quantity: 2 }]);
+    expect(label?.lines).toEqual([{ product: "PK", description: "item PK", quantity: 2 }]);
     await until("the bin let go", async () => (await tileOf(t, "1"))?.printState === "done", deadline(5000));
     await ok(t.call("POST", "/station/bins/1/empty"));
   });

@@ -54,7 +54,7 @@ describe("pick+pack with station printing", () => {
     expect(pdf.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
     // the label lists what went into the box, as the pack-end payload does, not the order's filters
     const label = t.agent.services.picks.labelData("PL1", "2026-11-21T10:00:00.000Z");
-    expect(label?.lines).toEqual([{ product: "PK", quantity: 2 }]);
+    expect(label?.lines).toEqual([{ product: "PK", description: "item PK", quantity: 2 }]);
     await ok(t.call("POST", `/station/bins/${list[2]?.notification_data.ppsBinId}/empty`));
   });
 });

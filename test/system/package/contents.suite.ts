@@ -53,7 +53,7 @@ export function contentsSuite(built: () => Debs): void {
       const major = Number(process.versions.node.split(".")[0]);
       const depends = field("Depends").split(/,\s*/);
       expect(depends).toEqual(expect.arrayContaining([`nodejs (>= ${major})`, `nodejs (<< ${major + 1})`]));
-      expect(depends).toEqual(expect.arrayContaining(["libudev1", "libusb-1.0-0"]));
+      expect(depends).toEqual(expect.arrayContaining(["libudev1", "libusb-1.0-0", "fonts-dejavu-core"]));
       expect(Number(field("Installed-Size"))).toBeGreaterThan(1000);
       expect(dpkgDeb("-f", debs.newer.deb, "Version").trim()).toBe(`${debs.older.version}+next`);
     });

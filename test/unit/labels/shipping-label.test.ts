@@ -1,12 +1,18 @@
-import { PDFDocument, PDFName, PDFRawStream, StandardFonts } from "pdf-lib";
-import { describe, expect, it } from "vitest";
+import { PDFDict, PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type LabelFonts, labelFonts } from "../../../src/labels/label-fonts.js";
 import {
   type LabelData,
   MEDIA_4X6,
   MEDIA_A6,
-  printable,
   renderShippingLabel,
 } from "../../../src/labels/shipping-label.js";
+
+let fonts: LabelFonts;
+beforeAll(async () => {
+  fonts = await labelFonts();
+});
+const render = (d: LabelData, media = MEDIA_4X6) => renderShippingLabel(d, media, fonts);
 
 const data: LabelData = {
   externalServiceRequestId: "PP1",
@@ -36,7 +42,7 @@ async function images(pdf: PDFDocument): Promise<Array<{ width: number; height: 
 
 describe("shipping label", () => {
   it("is one 4x6 in page with the OLPN barcode and a data matrix", async () => {
-    const bytes = await renderShippingLabel(data);
+    const bytes = await render(data);
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getPageCount()).toBe(1);
     expect(pdf.getPage(0).getSize()).toEqual({ width: 288, height: 432 });
@@ -50,23 +56,45 @@ describe("shipping label", () => {
   });
 
   it("renders on A6 and the same data gives the same bytes", async () => {
-    const a = await renderShippingLabel(data, MEDIA_A6);
-    const b = await renderShippingLabel(data, MEDIA_A6);
+    const a = await render(data, MEDIA_A6);
+    const b = await render(data, MEDIA_A6);
     expect((await PDFDocument.load(a)).getPage(0).getSize()).toEqual({ width: 297.64, height: 419.53 });
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
-    expect(Buffer.from(a).equals(Buffer.from(await renderShippingLabel(data, MEDIA_4X6)))).toBe(false);
+    expect(Buffer.from(a).equals(Buffer.from(await render(data, MEDIA_4X6)))).toBe(false);
   });
 
-  it("prints characters the standard fonts cannot encode as '?' instead of failing", async () => {
-    const pdf = await PDFDocument.create();
-    const font = await pdf.embedFont(StandardFonts.Helvetica);
-    expect(printable(font, "Straße ✓ 北京")).toBe("Straße ? ??");
-    const bytes = await renderShippingLabel({ ...data, shippingAddress: "Zhang Wei\n北京市 ✓" });
-    expect((await PDFDocument.load(bytes)).getPageCount()).toBe(1);
+  it("refuses, in words naming the field and the script, text the font cannot draw (never '?')", async () => {
+    await expect(render({ ...data, shippingAddress: "Zhang Wei\n北京市" })).rejects.toThrow(
+      "the shipping address holds Chinese characters (北, 京, 市), which the label cannot print",
+    );
+    await expect(
+      render({ ...data, lines: [{ product: "PK", description: "📦 ok", quantity: 1 }] }),
+    ).rejects.toThrow("item line 1's description holds characters the label's font cannot draw (📦)");
+  });
+
+  it("embeds DejaVu Sans as a subset, and keeps Straße and Łódź whole", async () => {
+    const bytes = await render({ ...data, shippingAddress: "Straße 1\nŁódź" });
+    const pdf = await PDFDocument.load(bytes);
+    const names: string[] = [];
+    for (const [, obj] of pdf.context.enumerateIndirectObjects()) {
+      const dict = obj instanceof PDFDict ? obj : undefined;
+      if (
+        dict?.get(PDFName.of("Type")) === PDFName.of("Font") &&
+        dict.get(PDFName.of("Subtype")) === PDFName.of("Type0")
+      )
+        names.push(String(dict.get(PDFName.of("BaseFont"))));
+    }
+    expect(names.sort()).toEqual(["/PPSLBA+DejaVuSans", "/PPSLBB+DejaVuSans-Bold"]);
+  });
+
+  it("says which font file is missing and which package brings it", async () => {
+    await expect(labelFonts("/nonexistent/dejavu")).rejects.toThrow(
+      "the label font /nonexistent/dejavu/DejaVuSans.ttf is missing: install Debian's fonts-dejavu-core",
+    );
   });
 
   it("works without optional pick+pack attributes", async () => {
-    const bytes = await renderShippingLabel({
+    const bytes = await render({
       externalServiceRequestId: "X",
       olpn: "7-1",
       station: "7/1",

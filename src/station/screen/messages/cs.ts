@@ -241,6 +241,7 @@ export const cs: Record<MessageKey, string> = {
   "notice.printer_not_installed": "Štítek boxu {bin} se nevytiskl: tiskárna není nainstalována",
   "notice.printer_no_answer": "Štítek boxu {bin} se nevytiskl: tiskárna neodpověděla",
   "notice.printer_failed": "Štítek boxu {bin} se nevytiskl",
+  "notice.printer_refused": "Štítek boxu {bin} nelze vytisknout: {reason}",
   // the page's own texts (src/station/screen/page/)
   "ui.connection_ok": "Připojeno",
   "ui.connection_lost_short": "Spojení ztraceno",

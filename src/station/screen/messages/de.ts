@@ -241,6 +241,7 @@ export const de: Record<MessageKey, string> = {
   "notice.printer_no_answer":
     "Das Etikett von Behälter {bin} wurde nicht gedruckt: der Drucker hat nicht geantwortet",
   "notice.printer_failed": "Das Etikett von Behälter {bin} wurde nicht gedruckt",
+  "notice.printer_refused": "Das Etikett von Behälter {bin} kann nicht gedruckt werden: {reason}",
   // the page's own texts (src/station/screen/page/)
   "ui.connection_ok": "Verbunden",
   "ui.connection_lost_short": "Verbindung verloren",

@@ -241,6 +241,7 @@ export const en = {
   "notice.printer_not_installed": "The label of bin {bin} did not print: the printer is not installed",
   "notice.printer_no_answer": "The label of bin {bin} did not print: the printer did not answer",
   "notice.printer_failed": "The label of bin {bin} did not print",
+  "notice.printer_refused": "The label of bin {bin} cannot be printed: {reason}",
   // the page's own texts (src/station/screen/page/)
   "ui.connection_ok": "Connected",
   "ui.connection_lost_short": "Connection lost",

@@ -248,6 +248,7 @@ export const es: Record<MessageKey, string> = {
     "La etiqueta del contenedor {bin} no se imprimió: la impresora no está instalada",
   "notice.printer_no_answer": "La etiqueta del contenedor {bin} no se imprimió: la impresora no respondió",
   "notice.printer_failed": "La etiqueta del contenedor {bin} no se imprimió",
+  "notice.printer_refused": "La etiqueta del contenedor {bin} no se puede imprimir: {reason}",
   // the page's own texts (src/station/screen/page/)
   "ui.connection_ok": "Conectado",
   "ui.connection_lost_short": "Conexión perdida",

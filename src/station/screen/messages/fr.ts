@@ -246,6 +246,7 @@ export const fr: Record<MessageKey, string> = {
     "L’étiquette du bac {bin} n’a pas été imprimée : l’imprimante n’est pas installée",
   "notice.printer_no_answer": "L’étiquette du bac {bin} n’a pas été imprimée : l’imprimante n’a pas répondu",
   "notice.printer_failed": "L’étiquette du bac {bin} n’a pas été imprimée",
+  "notice.printer_refused": "L’étiquette du bac {bin} ne peut pas être imprimée : {reason}",
   // the page's own texts (src/station/screen/page/)
   "ui.connection_ok": "Connecté",
   "ui.connection_lost_short": "Connexion perdue",

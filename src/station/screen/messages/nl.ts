@@ -241,6 +241,7 @@ export const nl: Record<MessageKey, string> = {
   "notice.printer_not_installed": "Het label van bak {bin} is niet geprint: de printer is niet geïnstalleerd",
   "notice.printer_no_answer": "Het label van bak {bin} is niet geprint: de printer antwoordde niet",
   "notice.printer_failed": "Het label van bak {bin} is niet geprint",
+  "notice.printer_refused": "Het label van bak {bin} kan niet geprint worden: {reason}",
   // the page's own texts (src/station/screen/page/)
   "ui.connection_ok": "Verbonden",
   "ui.connection_lost_short": "Verbinding verbroken",

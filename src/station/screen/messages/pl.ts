@@ -243,6 +243,7 @@ export const pl: Record<MessageKey, string> = {
     "Etykieta pojemnika {bin} nie wydrukowała się: drukarka nie jest zainstalowana",
   "notice.printer_no_answer": "Etykieta pojemnika {bin} nie wydrukowała się: drukarka nie odpowiedziała",
   "notice.printer_failed": "Etykieta pojemnika {bin} nie wydrukowała się",
+  "notice.printer_refused": "Etykiety pojemnika {bin} nie można wydrukować: {reason}",
   // the page's own texts (src/station/screen/page/)
   "ui.connection_ok": "Połączono",
   "ui.connection_lost_short": "Brak połączenia",

@@ -242,6 +242,7 @@ export const tr: Record<MessageKey, string> = {
   "notice.printer_not_installed": "{bin} kutusunun etiketi basılmadı: yazıcı kurulu değil",
   "notice.printer_no_answer": "{bin} kutusunun etiketi basılmadı: yazıcı yanıt vermedi",
   "notice.printer_failed": "{bin} kutusunun etiketi basılmadı",
+  "notice.printer_refused": "{bin} kutusunun etiketi basılamaz: {reason}",
   // the page's own texts (src/station/screen/page/)
   "ui.connection_ok": "Bağlı",
   "ui.connection_lost_short": "Bağlantı koptu",

@@ -197,9 +197,15 @@ export function problemsOf(input: ScreenInput, state: SeatState): Problem[] {
 // ---- notices ----
 
 /** A failed label's cause in words: never the printer's raw error text. */
+/** The renderer's refusals (labels/shipping-label.ts): text it cannot print, an address too long, no font. */
+const LABEL_REFUSED =
+  /which the label cannot print|^the shipping address does not fit the label|^the OLPN '|^the label font /;
+
 export function printCause(
   error: string,
-): "not_installed" | "no_answer" | "failed" | "carrier" | "carrier_format" {
+): "refused" | "not_installed" | "no_answer" | "failed" | "carrier" | "carrier_format" {
+  // the agent's own label refused in words: the words are the notice (docs/station.md#shipping-labels-pickpack)
+  if (LABEL_REFUSED.test(error)) return "refused";
   // the carrier's label (docs/station.md#carrier-labels): its fetch failed, or the printer cannot take it;
   // its causes (a 404 "Not Found", a timeout) are the carrier's, not the printer's
   if (error.startsWith("the carrier's label could not be fetched")) return "carrier";
@@ -231,7 +237,10 @@ export function noticesOf(input: ScreenInput): Notice[] {
     for (const [bin, error] of Object.entries(input.printErrors))
       out.push({
         kind: "printer_failed",
-        text: msg(`notice.printer_${printCause(error)}`, { bin }),
+        text:
+          printCause(error) === "refused"
+            ? msg("notice.printer_refused", { bin, reason: error })
+            : msg(`notice.printer_${printCause(error)}`, { bin }),
         bins: [bin],
         actions: input.stationPrinting ? ["reprint", "skip", "supervisor"] : ["skip", "supervisor"],
       });

@@ -291,6 +291,26 @@ describe("notices and manual entry", () => {
       "no_answer",
     );
   });
+
+  it("a label the agent refuses to print shows the agent's words: what cannot be printed and why", () => {
+    const why = "the shipping address holds Chinese characters (北, 京), which the label cannot print";
+    const s = deriveScreen(input({ printErrors: { "2": why } }));
+    expect(s.notices).toEqual([
+      {
+        kind: "printer_failed",
+        text: { key: "notice.printer_refused", params: { bin: "2", reason: why } },
+        bins: ["2"],
+        actions: ["reprint", "skip", "supervisor"],
+      },
+    ]);
+    expect(printCause("the shipping address does not fit the label: 40 lines at 8 pt, room for 21")).toBe(
+      "refused",
+    );
+    expect(printCause("the OLPN 'A' holds 'Ż' (U+017B): …")).toBe("refused");
+    expect(
+      printCause("the label font /x/DejaVuSans.ttf is missing: install Debian's fonts-dejavu-core"),
+    ).toBe("refused");
+  });
 });
 
 describe("the numpad", () => {
