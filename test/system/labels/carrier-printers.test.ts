@@ -1,0 +1,112 @@
+/**
+ * The carrier's label on the station's real printers: a pick+pack order with `carrier_label_url`, the
+ * carrier's server on loopback (HTTPS), and the label sent through a real cupsd (test/support/cupsd.ts)
+ * to a printer on a loopback socket: the device receives the carrier's PDF byte for byte, once, and the
+ * bin is released; a carrier's ZPL is refused in words by a PDF queue and the bin held
+ * (docs/station.md#carrier-labels).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ScreenState } from "../../../src/station/screen/state/types.js";
+import { startTestAgent, type TestAgent } from "../../support/agent.js";
+import { type CarrierLabelServer, startCarrierLabelServer } from "../../support/carrier-label-server.js";
+import { type SocketPrinter, startCupsd, startSocketPrinter, type TestCupsd } from "../../support/cupsd.js";
+import { until } from "../../support/deadline.js";
+import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
+
+type Tile = ScreenState["bins"][number];
+const QUEUE = "CARRIER";
+
+let carrier: CarrierLabelServer;
+let cupsd: TestCupsd;
+let device: SocketPrinter;
+let t: TestAgent;
+
+beforeAll(async () => {
+  carrier = await startCarrierLabelServer();
+  cupsd = await startCupsd();
+  device = await startSocketPrinter();
+  await cupsd.addQueue(QUEUE, device.uri);
+  t = await startTestAgent({
+    printing: {
+      mode: "station",
+      printer: "cups",
+      cupsQueue: QUEUE,
+      cupsServer: cupsd.server,
+      carrierLabels: {
+        allowHosts: ["localhost"],
+        allowLoopback: true,
+        caFile: carrier.cert.certFile,
+        timeoutMs: 5000,
+      },
+    },
+  });
+  await seedItem(t, "PK");
+  await setStock(t, "S4", "M3", "PK", 50);
+  await ok(t.call("POST", "/station/seats/front/login", { user: "alice" }));
+});
+afterAll(async () => {
+  await t?.close();
+  await device?.close();
+  await cupsd?.close();
+  await carrier?.close();
+});
+
+async function tile(match: (b: Tile) => boolean): Promise<Tile> {
+  let found: Tile | undefined;
+  const bins = async () =>
+    ((await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState).bins;
+  await until(
+    "the bin's tile",
+    async () => {
+      found = (await bins()).find(match);
+      return found !== undefined;
+    },
+    30_000,
+    { everyMs: 100, seen: async () => JSON.stringify(await bins()) },
+  );
+  return found as Tile;
+}
+
+/** A pick+pack order of one unit naming the carrier's label, picked to its bin's completion. */
+async function pack(id: string, url: string): Promise<string> {
+  const attrs = {
+    shipping_address: "Jane Roe\n1 Main St",
+    packing_box_id: `BOX-${id}`,
+    carrier_label_url: url,
+  };
+  await ok(t.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "PK", 1, attrs)])));
+  await ok(t.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
+  await ok(
+    t.call("POST", "/station/picks", {
+      externalServiceRequestId: id,
+      line: `${id}-1`,
+      location: "S4",
+      quantity: 1,
+    }),
+  );
+  return (await tile((b) => b.orders.some((o) => o.id === id))).id;
+}
+
+describe("the carrier's label through CUPS", () => {
+  it("the carrier's PDF reaches the printer byte for byte, once, and the bin is released", async () => {
+    const before = device.jobs().length;
+    const bin = await pack("CC1", `${carrier.origin}/label.pdf`);
+    const done = await tile((b) => b.id === bin && b.printState === "done");
+    expect(done.printError).toBeNull();
+    await until("the job at the device", () => device.jobs().length > before, 20_000);
+    const jobs = device.jobs().slice(before);
+    expect(jobs).toHaveLength(1);
+    expect((jobs[0] as Buffer).equals(Buffer.from(carrier.pdf))).toBe(true);
+    expect((await cupsd.run("lpstat", ["-W", "not-completed", "-o", QUEUE])).trim()).toBe("");
+    await ok(t.call("POST", "/station/seats/front/screen/actions", { type: "empty", bin }));
+  });
+
+  it("a carrier's ZPL is refused in words by a PDF queue; the bin is held and nothing printed", async () => {
+    const before = device.jobs().length;
+    const bin = await pack("CC2", `${carrier.origin}/label.zpl`);
+    const failed = await tile((b) => b.id === bin && b.printError !== null);
+    expect(failed.printError).toMatch(/^the carrier served ZPL; the printer at this station takes PDF/);
+    expect(failed).toMatchObject({ state: "complete", printState: "waiting" });
+    expect(device.jobs().length).toBe(before);
+  });
+});
