@@ -25,6 +25,22 @@ export interface PrintJob {
 export interface LabelPrinter {
   accepts: readonly LabelFormat[];
   print(doc: LabelDocument, job: PrintJob): Promise<void>;
+  /** A printer with a connection of its own (zebra-printer.ts) starts and stops with station printing. */
+  start?(): void;
+  stop?(): Promise<void>;
+  /** What the printer says of itself, for /readyz and the operator screen; absent: it says nothing. */
+  state?(): PrinterState;
+  /** Called whenever `state()` changes. */
+  onStateChange?(listener: () => void): void;
+}
+
+/** A printer's own state (docs/station.md#shipping-labels-pickpack): ok, or what stops it, in words. */
+export interface PrinterState {
+  ok: boolean;
+  /** e.g. "the printer is out of paper"; null when ok. */
+  problem: string | null;
+  /** Where it is, e.g. `zebra-3.local:9100`. */
+  printer: string;
 }
 
 /**

@@ -1,0 +1,128 @@
+/**
+ * The Zebra on its raw port against a fake printer on loopback (docs/hardware.md#zpl-labels): a label
+ * counts as printed once the printer took it and `~HS` shows it done; each fault is a refusal in the
+ * printer's words, a label given up on is cancelled (`~JA`) so that clearing the fault prints nothing by
+ * itself, a dropped connection is a failure and is re-established.
+ */
+import pino from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { zebraPrinter } from "../../../src/devices/drivers/label-printer/zebra-printer.js";
+import { until } from "../../support/deadline.js";
+import { type FakeZebra, startFakeZebra } from "../../support/fake-zebra.js";
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+const LABEL = (n: number) => ({
+  format: "zpl" as const,
+  bytes: Buffer.from(`^XA^FO30,30^A0N,30,30^FDlabel ${n}^FS^XZ`),
+});
+const JOB = { name: "BOX-1-PL1", binId: "B1" };
+
+async function setup(printMs = 100) {
+  const fake = await startFakeZebra({ printMs });
+  const printer = zebraPrinter({
+    host: fake.host,
+    port: fake.port,
+    statusIntervalMs: 200,
+    statusTimeoutMs: 500,
+    jobTimeoutMs: 5000,
+    log: pino({ level: "silent" }),
+  });
+  printer.start();
+  cleanup.push(
+    () => fake.close(),
+    () => printer.stop(),
+  );
+  await until("the printer's first status", () => printer.status() !== null);
+  return { fake, printer };
+}
+
+/** Waits until the fake has printed everything it still holds (a fault cleared). */
+async function settle(fake: FakeZebra) {
+  await until("the fake's buffer empty", () => fake.buffered() === 0);
+}
+
+describe("zebra printer on TCP 9100", () => {
+  it("a label is done once the printer printed it; it is printed once", async () => {
+    const { fake, printer } = await setup(300);
+    await printer.print(LABEL(1), JOB);
+    // done means printed: the fake had it out of its buffer before print() resolved
+    expect(fake.printed).toEqual([LABEL(1).bytes.toString()]);
+    expect(printer.state()).toEqual({ ok: true, problem: null, printer: `127.0.0.1:${fake.port}` });
+    await expect(printer.print({ format: "pdf", bytes: new Uint8Array() }, JOB)).rejects.toThrow(
+      /takes ZPL, not pdf/,
+    );
+  });
+
+  it.each([
+    [{ paused: true }, "the printer is paused"],
+    [{ paperOut: true }, "the printer is out of paper"],
+    [{ headOpen: true }, "the printer's head is open"],
+  ])("a printer known to be %o refuses at once in words and is sent nothing", async (fault, words) => {
+    const { fake, printer } = await setup();
+    fake.set(fault);
+    await until("the fault seen", () => printer.state().problem === words);
+    await expect(printer.print(LABEL(1), JOB)).rejects.toThrow(words);
+    fake.set({ paused: false, paperOut: false, headOpen: false });
+    await settle(fake);
+    expect(fake.printed).toEqual([]);
+    await until("ok again", () => printer.state().ok);
+    await printer.print(LABEL(2), JOB);
+    expect(fake.printed).toHaveLength(1);
+  });
+
+  it("a fault that comes as the label goes: the label is cancelled (~JA) and does not print when the fault clears", async () => {
+    const { fake, printer } = await setup();
+    fake.set({ paperOut: true });
+    // the printer still looks ready (its last answer is older than the fault)
+    const failed = printer.print(LABEL(1), JOB);
+    await expect(failed).rejects.toThrow("the printer is out of paper");
+    await until("the label cancelled", () => fake.counts.cancels === 1);
+    expect(fake.buffered()).toBe(0);
+    fake.set({ paperOut: false });
+    await until("ok again", () => printer.state().ok);
+    await printer.print(LABEL(2), JOB);
+    await settle(fake);
+    expect(fake.printed).toEqual([LABEL(2).bytes.toString()]);
+  });
+
+  it("a printer that does not answer ~HS: refused in words; the label sent is cancelled", async () => {
+    const { fake, printer } = await setup();
+    fake.set({ silent: true });
+    await expect(printer.print(LABEL(1), JOB)).rejects.toThrow(
+      `the printer does not answer at 127.0.0.1:${fake.port}`,
+    );
+    await until("the label cancelled", () => fake.counts.cancels === 1);
+    await until(
+      "not answering",
+      () => printer.state().problem?.startsWith("the printer does not answer") === true,
+    );
+    fake.set({ silent: false });
+    await until("ok again", () => printer.state().ok);
+    await settle(fake);
+    expect(fake.printed).toEqual([]);
+  });
+
+  it("a connection lost mid-job is a failure in words; the printer is reconnected and the next label prints once", async () => {
+    const { fake, printer } = await setup();
+    fake.dropNextFormat();
+    await expect(printer.print(LABEL(1), JOB)).rejects.toThrow(
+      `the connection to the printer at 127.0.0.1:${fake.port} was lost during the job`,
+    );
+    await until("reconnected", () => fake.counts.connections === 2 && printer.state().ok);
+    await printer.print(LABEL(2), JOB);
+    expect(fake.printed).toEqual([LABEL(2).bytes.toString()]);
+  });
+
+  it("nobody listening: the printer does not answer, in words", async () => {
+    const { fake, printer } = await setup();
+    await fake.close();
+    await until("down", () => !printer.state().ok);
+    await expect(printer.print(LABEL(1), JOB)).rejects.toThrow(
+      `the printer does not answer at 127.0.0.1:${fake.port}`,
+    );
+  });
+});
