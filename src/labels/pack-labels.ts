@@ -15,6 +15,8 @@ import {
 import type { AgentEvents, EventBus } from "../events.js";
 import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 import type { LabelData } from "./shipping-label.js";
+import { zebraPrinterFor } from "./zebra-labels.js";
+import { type ZplLabelOptions, zplLabelDocument } from "./zpl-label.js";
 
 const OWNER = "pack-labels";
 
@@ -32,6 +34,8 @@ export interface PackLabelDeps {
   boxPrinted?: (binId: string) => void;
   now: () => number;
   log: Logger;
+  /** The ZPL label's options (a font on the printer), for a printer that takes ZPL first. */
+  zpl?: ZplLabelOptions;
 }
 
 /**
@@ -53,6 +57,8 @@ export function createPackLabels(deps: PackLabelDeps) {
 
   /** One label: rendered and sent to the printer; throws when it did not print. */
   async function render(data: LabelData, job: PrintJob): Promise<void> {
+    if (deps.printer.accepts[0] === "zpl")
+      return deps.printer.print(zplLabelDocument(data, deps.media, deps.zpl), job);
     // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
     const { renderShippingLabel } = await import("./shipping-label.js");
     const pdf = await renderShippingLabel(data, deps.media);
@@ -114,6 +120,9 @@ export function createPackLabels(deps: PackLabelDeps) {
   return {
     start(): void {
       stopped = false;
+      // a printer with a state of its own (a Zebra's ~HS): the screen hears of each change
+      deps.printer.onStateChange?.(() => deps.bus.emit("printer", deps.printer.state?.() ?? null));
+      deps.printer.start?.();
       deps.bus.on(OWNER, "boxClosed", (e) => {
         boxes.set(e.binId, e.boxes);
         chain = chain.then(async () => {
@@ -170,7 +179,10 @@ export function createPackLabels(deps: PackLabelDeps) {
       stopped = true;
       deps.bus.off(OWNER);
       await chain;
+      await deps.printer.stop?.();
     },
+    /** What the printer says of itself (/readyz, the screen); undefined when it says nothing. */
+    printerState: () => deps.printer.state?.(),
   };
 }
 
@@ -198,6 +210,8 @@ export function packLabelsFor(f: {
             media: a6 ? "iso_a6_105x148mm" : "na_index-4x6_4x6in",
           })
         : filePrinter(printing.dir ?? join(f.dataDir, "labels")),
+    // a Zebra on TCP 9100 (docs/hardware.md#zpl-labels)
+    ...(printing.printer === "zpl" ? { printer: zebraPrinterFor(printing, f.log) } : {}),
     media: a6 ? MEDIA_A6 : MEDIA_4X6,
     labelData: f.labelData,
     printed: f.printed,
@@ -205,6 +219,7 @@ export function packLabelsFor(f: {
     ...(f.boxPrinted ? { boxPrinted: f.boxPrinted } : {}),
     now: f.now,
     log: f.log,
+    zpl: { font: printing.zpl?.font },
   });
 }
 

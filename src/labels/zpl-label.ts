@@ -4,6 +4,7 @@
  * (`^CI28`) and every field's data is hex-escaped (`^FH`), so an address cannot carry ZPL commands. An
  * address that does not fit is refused in words, never cut (docs/decisions.md#zpl-labels).
  */
+import type { LabelDocument } from "../devices/drivers/label-printer/label-printer.js";
 import { gs1CheckDigit } from "../domain/gs1.js";
 import type { LabelData } from "../domain/label-data.js";
 import type { LabelMedia } from "./media.js";
@@ -193,6 +194,15 @@ export function renderZplLabel(data: LabelData, media: LabelMedia, opts: ZplLabe
   out.push(...olpnBarcode(data.olpn, width, length));
   out.push("^PQ1", "^XZ");
   return `${out.join("\n")}\n`;
+}
+
+/** The label as the document a ZPL printer takes: the text as UTF-8 bytes (`^CI28`). */
+export function zplLabelDocument(
+  data: LabelData,
+  media: LabelMedia,
+  opts: ZplLabelOptions = {},
+): LabelDocument {
+  return { format: "zpl", bytes: Buffer.from(renderZplLabel(data, media, opts), "utf8") };
 }
 
 /** The OLPN's barcode across the lower part, 3 dots a module, its human-readable line set by the label. */

@@ -14,6 +14,7 @@ import {
   STATUS_REQUEST,
   type ZebraStatus,
   zebraFault,
+  zebraFaultCause,
 } from "./zebra-status.js";
 
 export interface ZebraPrinterOptions {
@@ -91,10 +92,16 @@ export class ZebraPrinter implements LabelPrinter {
 
   state(): PrinterState {
     const printer = this.where;
-    if (!this.connected && this.downReason !== null) return { ok: false, problem: this.silentWords, printer };
-    if (!this.answering) return { ok: false, problem: this.silentWords, printer };
+    const silent = { ok: false, problem: this.silentWords, cause: "no_answer" as const, printer };
+    if (!this.connected && this.downReason !== null) return silent;
+    if (!this.answering) return silent;
     const fault = this.last ? zebraFault(this.last) : null;
-    return { ok: fault === null, problem: fault, printer };
+    return {
+      ok: fault === null,
+      problem: fault,
+      cause: this.last ? zebraFaultCause(this.last) : null,
+      printer,
+    };
   }
 
   /** The printer's last `~HS` answer, or null. */

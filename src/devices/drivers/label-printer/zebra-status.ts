@@ -114,16 +114,27 @@ export function createHostStatusDecoder() {
   };
 }
 
+/** The faults that stop a label, in the order they are named, with their words and the screen's cause. */
+const FAULTS: ReadonlyArray<{ on: (s: ZebraStatus) => boolean; words: string; cause: ZebraCause }> = [
+  { on: (s) => s.headOpen, words: "the printer's head is open", cause: "head_open" },
+  { on: (s) => s.paperOut, words: "the printer is out of paper", cause: "paper_out" },
+  { on: (s) => s.ribbonOut, words: "the printer is out of ribbon", cause: "ribbon_out" },
+  { on: (s) => s.overTemperature, words: "the printer's head is too hot", cause: "fault" },
+  { on: (s) => s.corruptRam, words: "the printer's memory is corrupt", cause: "fault" },
+  { on: (s) => s.bufferFull, words: "the printer's receive buffer is full", cause: "fault" },
+  { on: (s) => s.paused, words: "the printer is paused", cause: "paused" },
+];
+
+export type ZebraCause = "head_open" | "paper_out" | "ribbon_out" | "paused" | "fault";
+
 /** What stops the printer from printing, in words for the screen and the log; null when nothing does. */
 export function zebraFault(s: ZebraStatus): string | null {
-  if (s.headOpen) return "the printer's head is open";
-  if (s.paperOut) return "the printer is out of paper";
-  if (s.ribbonOut) return "the printer is out of ribbon";
-  if (s.overTemperature) return "the printer's head is too hot";
-  if (s.corruptRam) return "the printer's memory is corrupt";
-  if (s.bufferFull) return "the printer's receive buffer is full";
-  if (s.paused) return "the printer is paused";
-  return null;
+  return FAULTS.find((f) => f.on(s))?.words ?? null;
+}
+
+/** The same fault as a cause the screen names in every language; null when nothing stops it. */
+export function zebraFaultCause(s: ZebraStatus): ZebraCause | null {
+  return FAULTS.find((f) => f.on(s))?.cause ?? null;
 }
 
 /** Whether the printer has printed everything it was sent: no format waiting, none half received, no batch left. */

@@ -504,4 +504,16 @@ export const de: Record<MessageKey, string> = {
   "refusal.bin_unknown": "Diesen Behälter gibt es an der Station nicht",
   "instead.bin_unknown": "Einen Behälter der Station tippen",
   "did.bin_move_done": "Die Einheit liegt jetzt in ihrem Behälter",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "Der Etikettendrucker ist angehalten: Pausetaste drücken, dann „Etikett neu drucken“",
+  "notice.printer_state_paper_out":
+    "Dem Etikettendrucker fehlt Papier: Etiketten einlegen, dann „Etikett neu drucken“",
+  "notice.printer_state_head_open":
+    "Der Druckkopf des Etikettendruckers ist offen: schließen, dann „Etikett neu drucken“",
+  "notice.printer_state_ribbon_out":
+    "Dem Etikettendrucker fehlt Farbband: Farbband einlegen, dann „Etikett neu drucken“",
+  "notice.printer_state_no_answer":
+    "Der Etikettendrucker antwortet nicht: Etiketten warten, bis er wieder da ist. Aufsicht rufen",
+  "notice.printer_state_fault": "Der Etikettendrucker meldet einen Fehler. Aufsicht rufen",
 };

@@ -498,6 +498,16 @@ export const en = {
   "refusal.bin_unknown": "No such bin at the station",
   "instead.bin_unknown": "Tap one of the station's bins",
   "did.bin_move_done": "The unit is in its own bin now",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "The label printer is paused: press its pause button, then tap Reprint label",
+  "notice.printer_state_paper_out": "The label printer is out of paper: load labels, then tap Reprint label",
+  "notice.printer_state_head_open": "The label printer's head is open: close it, then tap Reprint label",
+  "notice.printer_state_ribbon_out":
+    "The label printer is out of ribbon: load a ribbon, then tap Reprint label",
+  "notice.printer_state_no_answer":
+    "The label printer does not answer: labels wait until it is back. Call a supervisor",
+  "notice.printer_state_fault": "The label printer reports a fault. Call a supervisor",
 } as const;
 
 export type MessageKey = keyof typeof en;

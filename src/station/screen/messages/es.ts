@@ -510,4 +510,16 @@ export const es: Record<MessageKey, string> = {
   "refusal.bin_unknown": "No existe ese contenedor en la estación",
   "instead.bin_unknown": "Toque uno de los contenedores de la estación",
   "did.bin_move_done": "La unidad está ahora en su contenedor",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "La impresora de etiquetas está en pausa: pulse su botón de pausa y luego Reimprimir etiqueta",
+  "notice.printer_state_paper_out":
+    "La impresora de etiquetas no tiene papel: cargue etiquetas y luego Reimprimir etiqueta",
+  "notice.printer_state_head_open":
+    "El cabezal de la impresora de etiquetas está abierto: ciérrelo y luego Reimprimir etiqueta",
+  "notice.printer_state_ribbon_out":
+    "La impresora de etiquetas no tiene cinta: cargue una cinta y luego Reimprimir etiqueta",
+  "notice.printer_state_no_answer":
+    "La impresora de etiquetas no responde: las etiquetas esperan hasta que vuelva. Llame a un supervisor",
+  "notice.printer_state_fault": "La impresora de etiquetas indica un fallo. Llame a un supervisor",
 };

@@ -511,4 +511,16 @@ export const fr: Record<MessageKey, string> = {
   "refusal.bin_unknown": "Pas de tel bac à la station",
   "instead.bin_unknown": "Touchez un des bacs de la station",
   "did.bin_move_done": "L'unité est maintenant dans son bac",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "L’imprimante d’étiquettes est en pause : appuyez sur son bouton pause, puis Réimprimer l’étiquette",
+  "notice.printer_state_paper_out":
+    "L’imprimante d’étiquettes n’a plus de papier : chargez des étiquettes, puis Réimprimer l’étiquette",
+  "notice.printer_state_head_open":
+    "La tête de l’imprimante d’étiquettes est ouverte : fermez-la, puis Réimprimer l’étiquette",
+  "notice.printer_state_ribbon_out":
+    "L’imprimante d’étiquettes n’a plus de ruban : chargez un ruban, puis Réimprimer l’étiquette",
+  "notice.printer_state_no_answer":
+    "L’imprimante d’étiquettes ne répond pas : les étiquettes attendent son retour. Appelez un responsable",
+  "notice.printer_state_fault": "L’imprimante d’étiquettes signale un défaut. Appelez un responsable",
 };

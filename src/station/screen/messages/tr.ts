@@ -501,4 +501,13 @@ export const tr: Record<MessageKey, string> = {
   "refusal.bin_unknown": "İstasyonda böyle bir kutu yok",
   "instead.bin_unknown": "İstasyonun kutularından birine dokunun",
   "did.bin_move_done": "Adet artık kendi kutusunda",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "Etiket yazıcısı duraklatıldı: duraklat düğmesine basın, sonra Etiketi yeniden bas",
+  "notice.printer_state_paper_out": "Etiket yazıcısında kâğıt bitti: etiket takın, sonra Etiketi yeniden bas",
+  "notice.printer_state_head_open": "Etiket yazıcısının kafası açık: kapatın, sonra Etiketi yeniden bas",
+  "notice.printer_state_ribbon_out": "Etiket yazıcısında şerit bitti: şerit takın, sonra Etiketi yeniden bas",
+  "notice.printer_state_no_answer":
+    "Etiket yazıcısı yanıt vermiyor: etiketler yazıcı dönene kadar bekler. Bir sorumlu çağırın",
+  "notice.printer_state_fault": "Etiket yazıcısı bir arıza bildiriyor. Bir sorumlu çağırın",
 };
