@@ -204,6 +204,18 @@ export class ZebraPrinter implements LabelPrinter {
     });
   }
 
+  /** Asks `~HS` now and waits for its answer, or its timeout, or the connection's end. */
+  private fresh(): Promise<void> {
+    return new Promise<void>((done) => {
+      const finish = () => {
+        this.waiters.delete(finish);
+        done();
+      };
+      this.waiters.add(finish);
+      this.query();
+    });
+  }
+
   /** Cancels every label in the printer's buffer: a label given up on must not print later by itself. */
   private async giveUp(job: PrintJob, why: string): Promise<never> {
     const cancelled = this.connected && (await this.send(CANCEL_ALL));
@@ -217,6 +229,8 @@ export class ZebraPrinter implements LabelPrinter {
 
   private async printNow(doc: LabelDocument, job: PrintJob): Promise<void> {
     await this.settled();
+    // a fault last seen may be cleared by now (the operator's Reprint comes right after): ask once more
+    if (!this.state().ok && this.connected) await this.fresh();
     const before = this.state();
     if (!before.ok) throw new Error(before.problem ?? this.silentWords);
     // answers to queries sent before the label say nothing about it: they are skipped
