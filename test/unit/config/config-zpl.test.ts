@@ -14,6 +14,18 @@ describe("printing.printer zpl (docs/hardware.md#zpl-labels)", () => {
     });
   });
 
+  it("takes the printer from PPS_EDGE_ variables too", () => {
+    const c = parseConfig(
+      {},
+      {
+        PPS_EDGE_PRINTING_PRINTER: "zpl",
+        PPS_EDGE_PRINTING_ZPL_HOST: "10.0.0.9",
+        PPS_EDGE_PRINTING_ZPL_PORT: "9101",
+      },
+    );
+    expect(c.printing.zpl).toMatchObject({ host: "10.0.0.9", port: 9101, statusTimeoutMs: 2000 });
+  });
+
   it("a zpl printer without a host is refused, naming printing.zpl.host", () => {
     for (const printing of [{ printer: "zpl" }, { printer: "zpl", zpl: { port: 9100 } }]) {
       const f = failure(() => parseConfig({ printing }));
@@ -29,6 +41,9 @@ describe("printing.printer zpl (docs/hardware.md#zpl-labels)", () => {
     expect(
       failure(() => parseConfig({ printing: { zpl: { host: "z", statusTimeoutMs: 10 } } })).paths,
     ).toEqual(["printing.zpl.statusTimeoutMs"]);
+    expect(
+      failure(() => parseConfig({ printing: { zpl: { host: "z", font: "E:A^XZ.TTF" } } })).paths,
+    ).toEqual(["printing.zpl.font"]);
     expect(failure(() => parseConfig({ printing: { zpl: { host: "z", colour: 1 } } })).paths).toEqual([
       "printing.zpl.colour",
     ]);
