@@ -1,7 +1,8 @@
 /**
  * A Zebra on a loopback socket for the tests (docs/hardware.md#zebra-host-status): it takes `^XA…^XZ`
  * formats into its buffer, prints them one by one while nothing stops it, answers `~HS` with the three
- * strings of the programming guide's field layout and drops its buffer on `~JA`. Faults as on the real
+ * strings of the programming guide's field layout and drops its buffer on `~JA` (the label being printed
+ * finishes, as the guide says of `~JA`). Faults as on the real
  * printer: paused, out of paper or head open, a format received stays in the buffer and prints once the
  * fault is cleared (unless cancelled); `silent` answers nothing (as the guide says of some faults) and
  * prints nothing; `dropNextFormat` closes the connection when the next format begins.
@@ -47,24 +48,30 @@ export async function startFakeZebra(opts: { printMs?: number } = {}): Promise<F
 
   const stopped = () => faults.paused || faults.paperOut || faults.headOpen || faults.silent;
 
+  /** The format being printed: taken out of the buffer, so `~JA` does not stop it (as the guide says). */
+  let current: Buffer | undefined;
+
   function pump(): void {
     if (printing || stopped() || queue.length === 0) return;
+    current = queue.shift();
     printing = setTimeout(() => {
       printing = undefined;
-      if (!stopped()) {
-        const format = queue.shift();
-        if (format) printed.push(format.toString("utf8"));
-      }
+      // a fault that came while it printed: it waits in the buffer again
+      if (current && stopped()) queue.unshift(current);
+      else if (current) printed.push(current.toString("utf8"));
+      current = undefined;
       pump();
     }, printMs);
   }
+
+  const held = () => queue.length + (current ? 1 : 0);
 
   /** The ~HS answer, field by field as the ZPL II Programming Guide lays out the three strings. */
   function hostStatus(): string {
     const b = (v: boolean) => (v ? "1" : "0");
     // aaa,b,c,dddd,eee,f,g,h,iii,j,k,l: settings, paper out, pause, label length, formats in buffer,
     // buffer full, diagnostic mode, partial format, unused, corrupt RAM, under / over temperature
-    const s1 = `030,${b(faults.paperOut)},${b(faults.paused)},1218,${String(queue.length).padStart(3, "0")},0,0,${b(partial)},000,0,0,0`;
+    const s1 = `030,${b(faults.paperOut)},${b(faults.paused)},1218,${String(held()).padStart(3, "0")},0,0,${b(partial)},000,0,0,0`;
     // mmm,n,o,p,q,r,s,t,uuuuuuuu,v,www: settings, unused, head up, ribbon out, thermal transfer,
     // print mode, width mode, label waiting, labels remaining, format while printing, graphics stored
     const s2 = `001,0,${b(faults.headOpen)},0,0,2,6,0,${String(printing ? 1 : 0).padStart(8, "0")},1,000`;
@@ -128,7 +135,7 @@ export async function startFakeZebra(opts: { printMs?: number } = {}): Promise<F
     host: "127.0.0.1",
     port: address.port,
     printed,
-    buffered: () => queue.length,
+    buffered: held,
     counts,
     set(more) {
       Object.assign(faults, more);

@@ -21,14 +21,14 @@ const LABEL = (n: number) => ({
 });
 const JOB = { name: "BOX-1-PL1", binId: "B1" };
 
-async function setup(printMs = 100, statusIntervalMs = 200) {
+async function setup(printMs = 100, statusIntervalMs = 200, jobTimeoutMs = 5000) {
   const fake = await startFakeZebra({ printMs });
   const printer = zebraPrinter({
     host: fake.host,
     port: fake.port,
     statusIntervalMs,
     statusTimeoutMs: 500,
-    jobTimeoutMs: 5000,
+    jobTimeoutMs,
     log: pino({ level: "silent" }),
   });
   printer.start();
@@ -130,6 +130,19 @@ describe("zebra printer on TCP 9100", () => {
     await until("reconnected", () => fake.counts.connections === 2 && printer.state().ok);
     await printer.print(LABEL(2), JOB);
     expect(fake.printed).toEqual([LABEL(2).bytes.toString()]);
+  });
+
+  it("labels not finished within the job's timeout are given up in words and cancelled; one already printing finishes", async () => {
+    const { fake, printer } = await setup(3000, 200, 1000);
+    // one label of a carrier's two: the second is still in the buffer when the agent gives up
+    const two = Buffer.from("^XA^FDone^FS^XZ^XA^FDtwo^FS^XZ");
+    await expect(printer.print({ format: "zpl", bytes: two }, JOB)).rejects.toThrow(
+      `the printer at 127.0.0.1:${fake.port} did not finish the label within 1 s`,
+    );
+    await until("the buffer cancelled", () => fake.counts.cancels === 1);
+    await until("the label printing finished", () => fake.buffered() === 0, 10_000);
+    // the limit of ~JA (docs/limits.md#labels-on-a-zebra): the label under the head is not stopped
+    expect(fake.printed).toEqual(["^XA^FDone^FS^XZ"]);
   });
 
   it("nobody listening: the printer does not answer, in words", async () => {
