@@ -45,24 +45,17 @@ const zplSchema = z
       .max(253)
       .optional()
       .describe("the printer's host name or address (required for `zpl`)"),
-    // defaults shown by hand: the object is optional, so the generated docs see no default of their own
-    port: count(1, 65535, 9100).meta({
-      description: "raw TCP port (AppSocket/JetDirect)",
-      shownDefault: "`9100`",
-    }),
-    statusIntervalMs: count(200, 60_000, 2000).meta({
-      description: "how often `~HS` asks the printer's state",
-      shownDefault: "`2000`",
-    }),
-    statusTimeoutMs: count(200, 60_000, 2000).meta({
-      description:
-        "no `~HS` answer within this: the printer does not answer (it stays silent in some faults)",
-      shownDefault: "`2000`",
-    }),
-    jobTimeoutMs: count(1000, 600_000, 30_000).meta({
-      description: "a label the printer has not finished within this is given up and cancelled (`~JA`)",
-      shownDefault: "`30000`",
-    }),
+    // the object is optional (no printer, no keys): each default is said in its description
+    port: count(1, 65535, 9100).describe("raw TCP port (AppSocket/JetDirect); default 9100"),
+    statusIntervalMs: count(200, 60_000, 2000).describe(
+      "how often `~HS` asks the printer's state; default 2000",
+    ),
+    statusTimeoutMs: count(200, 60_000, 2000).describe(
+      "no `~HS` answer within this: the printer does not answer (it stays silent in some faults); default 2000",
+    ),
+    jobTimeoutMs: count(1000, 600_000, 30_000).describe(
+      "a label the printer has not finished within this is given up and cancelled (`~JA`); default 30000",
+    ),
     font: z
       .string()
       .regex(/^[BERZ]:[A-Za-z0-9_-]{1,16}\.(TTF|TTE)$/i, "a font on the printer, e.g. `E:TT0003M_.TTF`")
