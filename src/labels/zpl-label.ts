@@ -222,6 +222,7 @@ function olpnBarcode(olpn: string, width: number, length: number): string[] {
     `^FO${MARGIN},${top - 30}^A0N,24,24^FDOLPN^FS`,
     `^BY${MODULE_DOTS}`,
     `^FO${x},${top}^BCN,200,N,N,N,N^FH_^FD${zplFieldData(code.data)}^FS`,
-    `^FO${MARGIN},${top + 215}^FB${width - 2 * MARGIN},1,0,C^A0N,34,34^FH_^FD${zplFieldData(hri)}^FS`,
+    // 30 dots high: the longest OLPN whose barcode fits (38 digits) fits on one line too
+    `^FO${MARGIN},${top + 215}^FB${width - 2 * MARGIN},1,0,C^A0N,30,30^FH_^FD${zplFieldData(hri)}^FS`,
   ];
 }

@@ -74,8 +74,12 @@ describe("the ZPL shipping label", () => {
     expect(() => renderZplLabel({ ...DATA, olpn: "ABCDEFGHIJKLMNOPQRSTUVWXYZ" }, MEDIA_4X6)).toThrow(
       /the OLPN ABCDEFGHIJKLMNOPQRSTUVWXYZ is too long for its barcode: .* need \d+ dots, the label has 812/,
     );
-    // a long OLPN of digits fits: subset C holds two digits a symbol
-    expect(() => renderZplLabel({ ...DATA, olpn: "1".repeat(30) }, MEDIA_4X6)).not.toThrow();
+    // a long OLPN of digits fits: subset C holds two digits a symbol; its line of text fits the label too
+    const digits = "1".repeat(38);
+    const zpl = renderZplLabel({ ...DATA, olpn: digits }, MEDIA_4X6);
+    expect(zpl).toContain(`^FD>;${digits}^FS`);
+    expect(zpl).toContain(`^A0N,30,30^FH_^FD${digits}^FS`);
+    expect(() => renderZplLabel({ ...DATA, olpn: "1".repeat(40) }, MEDIA_4X6)).toThrow(/too long/);
   });
 
   it("field data cannot carry ZPL: ^, ~, _ and control characters are hex escaped under ^FH", () => {
