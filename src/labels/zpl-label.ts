@@ -142,6 +142,17 @@ export function wrapText(text: string, height: number, width: number): string[] 
   return lines;
 }
 
+/** One line within `width` dots; a longer text is cut and marked "..." (an item name, not an address). */
+function fitLine(text: string, height: number, width: number): string {
+  if (widthOf(text, height) <= width) return text;
+  let out = "";
+  for (const ch of text) {
+    if (widthOf(`${out}${ch}...`, height) > width) break;
+    out += ch;
+  }
+  return `${out}...`;
+}
+
 /** DataMatrix module size in dots for the data's length, so the symbol stays within ~200 dots square. */
 function matrixModule(data: string): number {
   const n = Buffer.byteLength(data, "utf8");
@@ -182,9 +193,8 @@ export function renderZplLabel(data: LabelData, media: LabelMedia, opts: ZplLabe
   }
   const shown = data.lines.slice(0, data.lines.length > 4 ? 3 : 4);
   for (const l of shown) {
-    const [first = ""] = wrapText(`${l.quantity} × ${l.product}`, 26, left - MARGIN);
-    const whole = first.length < `${l.quantity} × ${l.product}`.length;
-    out.push(text(MARGIN, y, 26, whole ? `${first}…` : first));
+    // ASCII "x": the printer's resident font may lack "×"
+    out.push(text(MARGIN, y, 26, fitLine(`${l.quantity} x ${l.product}`, 26, left - MARGIN)));
     y += 30;
   }
   if (data.lines.length > shown.length)

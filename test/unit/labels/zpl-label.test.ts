@@ -94,6 +94,23 @@ describe("the ZPL shipping label", () => {
     expect(zpl.match(/\^FD/g)?.length).toBe(zpl.match(/\^FH_\^FD|\^FDOLPN\^FS/g)?.length);
   });
 
+  it("lists what went into the box: up to four lines, then how many more; a name too long is marked cut", () => {
+    const lines = [
+      { product: "PK", quantity: 2 },
+      { product: `SHIRT-${"X".repeat(40)}`, quantity: 1 },
+      { product: "C", quantity: 3 },
+      { product: "D", quantity: 4 },
+      { product: "E", quantity: 5 },
+    ];
+    const shown = fields(renderZplLabel({ ...DATA, lines }, MEDIA_4X6));
+    expect(shown).toContain("2 x PK");
+    expect(shown.find((f) => f?.startsWith("1 x SHIRT-"))).toMatch(/^1 x SHIRT-X+\.\.\.$/);
+    expect(shown).toContain("3 x C");
+    expect(shown).not.toContain("4 x D");
+    expect(shown).toContain("+ 2 more lines");
+    expect(fields(renderZplLabel({ ...DATA, lines: lines.slice(0, 4) }, MEDIA_4X6))).toContain("4 x D");
+  });
+
   it("text goes as UTF-8 (Polish, Greek, Chinese), unchanged", () => {
     const address = "Łódź ul. Żółta 5\nΑθήνα\n北京市朝阳区";
     const zpl = renderZplLabel({ ...DATA, shippingAddress: address }, MEDIA_4X6);
