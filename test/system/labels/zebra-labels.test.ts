@@ -139,6 +139,8 @@ describe("pick+pack labels on a Zebra (TCP 9100)", () => {
         expect(await readyDetail()).toMatch(/^degraded: the printer('s| is| does not answer)/);
       }
 
+      // a label that reached the printer was cancelled (~JA) while the fault held: nothing waits in its buffer
+      await until(`${name}: nothing in the printer's buffer`, () => zebra.buffered() === 0);
       zebra.set(CLEAR);
       await until(`${name}: the printer ok again`, async () => (await readyDetail()).startsWith("ok ("));
       expect((await screen()).notices.filter((n) => n.kind === "printer_state")).toEqual([]);

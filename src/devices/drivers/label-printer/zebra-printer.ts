@@ -94,6 +94,14 @@ export class ZebraPrinter implements LabelPrinter {
     const printer = this.where;
     const silent = { ok: false, problem: this.silentWords, cause: "no_answer" as const, printer };
     if (!this.connected && this.downReason !== null) return silent;
+    // started, not connected yet: not known to print
+    if (!this.connected)
+      return {
+        ok: false,
+        problem: `the printer at ${printer} is not connected yet`,
+        cause: "no_answer",
+        printer,
+      };
     if (!this.answering) return silent;
     const fault = this.last ? zebraFault(this.last) : null;
     return {
