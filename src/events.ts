@@ -18,6 +18,8 @@ export interface AgentEvents {
   boxClosed: { binId: string; boxes: Array<{ externalServiceRequestId: string; olpn: string }> };
   /** A shipping label job ended, printed or failed (labels/pack-labels.ts). */
   labelJob: { externalServiceRequestId: string };
+  /** The label printer's own state changed (a Zebra's ~HS; labels/pack-labels.ts): null when it says none. */
+  printer: { ok: boolean; problem: string | null; cause: string | null; printer: string } | null;
   /** An audit changed. */
   audit: { auditId: string };
   /** The station refused a staging central asked for (put_information stage_failure): the operator screen says why. */

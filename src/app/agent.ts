@@ -20,6 +20,7 @@ import { packLabelsFor } from "../labels/pack-labels.js";
 import { createLogger, droppedLogLines, type Logger } from "../log.js";
 import { Metrics } from "../metrics.js";
 import type { Services } from "../services/services.js";
+import { labelPrinterCheck } from "../services/status/agent-status.js";
 import { trainingRoutes } from "../station/routes/training.routes.js";
 import { createScreenPart, type ScreenPart } from "../station/screen/screen.part.js";
 import { requestOperations } from "../sync/request-operations.js";
@@ -151,6 +152,8 @@ function build(f: Foundation, opts: { listen: boolean; listening: (a: AddressInf
     log: f.log,
     addressGuard: (allow) => guardedLookup(allow),
   });
+  // a printer that says its state (a Zebra) is named on /readyz (docs/decisions.md#zpl-labels)
+  if (labels) f.status.add(...labelPrinterCheck(labels.printerState));
   // the operator screen: each seat's state pushed to its page, taps through the engine
   const screen = createScreenPart({
     ...f,

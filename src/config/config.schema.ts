@@ -37,6 +37,37 @@ const chosenSecret = z
   .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`)
   .optional();
 
+/** A Zebra on its raw port (docs/hardware.md#label-printers): ZPL out, `~HS` status back. */
+const zplSchema = z
+  .object({
+    host: z
+      .string()
+      .min(1)
+      .max(253)
+      .optional()
+      .describe("the printer's host name or address (required for `zpl`)"),
+    // the object is optional (no printer, no keys): each default is said in its description
+    port: count(1, 65535, 9100).describe("raw TCP port (AppSocket/JetDirect); default 9100"),
+    statusIntervalMs: count(200, 60_000, 2000).describe(
+      "how often `~HS` asks the printer's state; default 2000",
+    ),
+    statusTimeoutMs: count(200, 60_000, 2000).describe(
+      "no `~HS` answer within this: the printer does not answer (it stays silent in some faults); default 2000",
+    ),
+    jobTimeoutMs: count(1000, 600_000, 30_000).describe(
+      "a label the printer has not finished within this is given up and cancelled (`~JA`); default 30000",
+    ),
+    font: z
+      .string()
+      .regex(/^[BERZ]:[A-Za-z0-9_-]{1,16}\.(TTF|TTE)$/i, "a font on the printer, e.g. `E:TT0003M_.TTF`")
+      .optional()
+      .describe(
+        "a TrueType font stored on the printer for the label's text (`^A@`); none: the resident `^A0` (see docs/decisions.md#zpl-labels)",
+      ),
+  })
+  .strict()
+  .optional();
+
 /** `station` mode: the printer's "job done" releases the bin (spec: Process flow trigger). */
 const printingSchema = z
   .object({
@@ -46,7 +77,10 @@ const printingSchema = z
       .describe(
         "`external`: pick+pack bins wait for `print_ready`; `station`: the agent prints the shipping label and the printer's job-done releases the bin",
       ),
-    printer: z.enum(["file", "cups"]).default("file").describe("`file` (PDFs into `printing.dir`) or `cups`"),
+    printer: z
+      .enum(["file", "cups", "zpl"])
+      .default("file")
+      .describe("`file` (PDFs into `printing.dir`), `cups`, or `zpl` (a Zebra on TCP 9100, `printing.zpl`)"),
     cupsQueue: z.string().min(1).max(128).optional().describe("CUPS queue (required for `cups`)"),
     cupsServer: z
       .string()
@@ -62,11 +96,16 @@ const printingSchema = z
       .optional()
       .meta({ description: "folder of the file printer", shownDefault: "`<dataDir>/labels`" }),
     carrierLabels: carrierLabelsSchema,
+    zpl: zplSchema,
   })
   .strict()
   .refine((p) => p.printer !== "cups" || p.cupsQueue !== undefined, {
     message: "printer 'cups' needs cupsQueue",
     path: ["cupsQueue"],
+  })
+  .refine((p) => p.printer !== "zpl" || p.zpl?.host !== undefined, {
+    message: "printer 'zpl' needs the printer's host",
+    path: ["zpl", "host"],
   })
   .default({ mode: "external", printer: "file", media: "4x6", carrierLabels: CARRIER_LABEL_DEFAULTS });
 

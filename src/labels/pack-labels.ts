@@ -8,19 +8,16 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Config } from "../config/config.schema.js";
 import { cupsPrinter } from "../devices/drivers/label-printer/cups-printer.js";
-import {
-  filePrinter,
-  type LabelPrinter,
-  type PrintJob,
-} from "../devices/drivers/label-printer/label-printer.js";
+import { filePrinter, type LabelPrinter } from "../devices/drivers/label-printer/label-printer.js";
 import type { AddressAllowance } from "../domain/webhook-address.js";
 import type { AgentEvents, EventBus } from "../events.js";
 import { binChains } from "./bin-chains.js";
 import { type CarrierLabelFetch, carrierLabelFetchFor } from "./carrier-label-fetch.js";
-import { createCarrierLabels } from "./carrier-label-job.js";
-import { labelFonts } from "./label-fonts.js";
+import { labelSender } from "./label-sender.js";
 import { type LabelMedia, MEDIA_4X6, MEDIA_A6 } from "./media.js";
 import type { LabelData } from "./shipping-label.js";
+import { zebraPrinterFor } from "./zebra-labels.js";
+import type { ZplLabelOptions } from "./zpl-label.js";
 
 const OWNER = "pack-labels";
 
@@ -40,6 +37,8 @@ export interface PackLabelDeps {
   log: Logger;
   /** The carrier's label of an order that names one (docs/station.md#carrier-labels); the own label as a slip after it. */
   carrier: { fetch: CarrierLabelFetch; packingSlip: boolean };
+  /** The ZPL label's options (a font on the printer), for a printer that takes ZPL first. */
+  zpl?: ZplLabelOptions;
 }
 
 /**
@@ -59,12 +58,6 @@ export function createPackLabels(deps: PackLabelDeps) {
   const boxFailures = new Map<string, string>();
   /** The bin each order completed in: its print jobs are that bin's. */
   const binOf = new Map<string, string>();
-  const carrier = createCarrierLabels({
-    ...deps.carrier,
-    printer: deps.printer,
-    media: deps.media,
-    log: deps.log,
-  });
   /**
    * Orders whose label printed lately: a reprint queued behind that job sends nothing (one label a box).
    * Only the last ones matter (a reprint waits behind its own bin's job), so the oldest are let go.
@@ -72,18 +65,7 @@ export function createPackLabels(deps: PackLabelDeps) {
   const printedIds = new Set<string>();
 
   /** One label: rendered and sent to the printer; throws when it did not print. */
-  async function render(data: LabelData, job: PrintJob): Promise<void> {
-    // the carrier's label in place of the agent's own, which may follow it as a packing slip
-    // (docs/station.md#carrier-labels)
-    if (data.carrierLabelUrl)
-      return carrier.print({ ...data, carrierLabelUrl: data.carrierLabelUrl }, job, (slip) =>
-        render({ ...data, carrierLabelUrl: undefined }, slip),
-      );
-    // pdf-lib and bwip-js load with the first label, not with the agent (they weigh ~30 MB).
-    const { renderShippingLabel } = await import("./shipping-label.js");
-    const pdf = await renderShippingLabel(data, deps.media, await labelFonts());
-    await deps.printer.print({ format: "pdf", bytes: pdf }, job);
-  }
+  const render = labelSender(deps);
 
   /** The labels of the boxes closed in a bin, one after another; the bin is let go once all printed. */
   async function printBoxes(binId: string): Promise<boolean> {
@@ -142,6 +124,9 @@ export function createPackLabels(deps: PackLabelDeps) {
   return {
     start(): void {
       stopped = false;
+      // a printer with a state of its own (a Zebra's ~HS): the screen hears of each change
+      deps.printer.onStateChange?.(() => deps.bus.emit("printer", deps.printer.state?.() ?? null));
+      deps.printer.start?.();
       deps.bus.on(OWNER, "boxClosed", (e) => {
         boxes.set(e.binId, e.boxes);
         chains
@@ -195,7 +180,10 @@ export function createPackLabels(deps: PackLabelDeps) {
       stopped = true;
       deps.bus.off(OWNER);
       await chains.idle();
+      await deps.printer.stop?.();
     },
+    /** What the printer says of itself (/readyz, the screen); undefined when it says nothing. */
+    printerState: () => deps.printer.state?.(),
   };
 }
 
@@ -227,6 +215,8 @@ export function packLabelsFor(f: {
             log: f.log,
           })
         : filePrinter(printing.dir ?? join(f.dataDir, "labels")),
+    // a Zebra on TCP 9100 (docs/hardware.md#zpl-labels)
+    ...(printing.printer === "zpl" ? { printer: zebraPrinterFor(printing, f.log) } : {}),
     media: a6 ? MEDIA_A6 : MEDIA_4X6,
     labelData: f.labelData,
     printed: f.printed,
@@ -238,6 +228,7 @@ export function packLabelsFor(f: {
       fetch: carrierLabelFetchFor(printing.carrierLabels, f.addressGuard, f.log),
       packingSlip: printing.carrierLabels.packingSlip,
     },
+    zpl: { font: printing.zpl?.font },
   });
 }
 

@@ -110,3 +110,24 @@ export function durabilityCheck(db: { synchronous: string; powerSafe: boolean })
 export function powerLossWarning(synchronous: string): string {
   return `db.synchronous ${synchronous} with db.powerSafe false: an acknowledged change can be lost on power loss`;
 }
+
+/**
+ * `label_printer`, when the printer says its state (a Zebra's ~HS): its state in the detail, `degraded:`
+ * and what stops it while it cannot print. Always ok: a roll of labels does not take the station out of
+ * service; the bins whose labels did not print wait on the screen (docs/decisions.md#zpl-labels).
+ */
+export function labelPrinterCheck(
+  state: () => { ok: boolean; problem: string | null; printer: string } | undefined,
+): ReadinessCheck[] {
+  if (state() === undefined) return [];
+  return [
+    {
+      name: "label_printer",
+      check: () => {
+        const s = state();
+        if (!s) return { ok: true };
+        return { ok: true, detail: s.ok ? `ok (${s.printer})` : `degraded: ${s.problem} (${s.printer})` };
+      },
+    },
+  ];
+}

@@ -78,6 +78,8 @@ export interface ScreenReads extends Omit<ScreenStore, "setOperatorLang"> {
   bins(): BinView[];
   devices(): DeviceHealth[];
   printErrors(): Readonly<Record<string, string>>;
+  /** The label printer's own state (a Zebra's ~HS), or null when it says none. */
+  printerState?(): { ok: boolean; cause: string | null } | null;
   /** Whether the storage budget is spent (services/unit-of-work/storage-budget.ts). */
   storageBudgetSpent(): boolean;
   /** The item a scanned text is a barcode of, or null. */
@@ -191,6 +193,7 @@ function seatScreen(
     bins: reads.bins(),
     orders: reads.orders(),
     printErrors: reads.printErrors(),
+    printerState: reads.printerState?.() ?? null,
     stationPrinting: station.stationPrinting,
     devices: reads.devices(),
     simulatedScanner: station.simulatedScanners.has(seat),
@@ -357,7 +360,8 @@ export function createScreenPublisher(deps: ScreenPublisherDeps) {
     start(): void {
       schedule.start();
       deps.engine.watch((input, outcome) => record(outcome.seat, input, outcome));
-      for (const ev of ["request", "station", "audit", "labelJob"] as const) deps.bus.on(OWNER, ev, changed);
+      for (const ev of ["request", "station", "audit", "labelJob", "printer"] as const)
+        deps.bus.on(OWNER, ev, changed);
       states.start(changed, seatStates());
       noteOperators();
     },

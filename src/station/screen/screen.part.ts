@@ -56,6 +56,8 @@ interface ScreenPartDeps {
         reprintBox?(binId: string): Promise<boolean>;
         forgetBox?(binId: string): void;
         boxFailures?(): ReadonlyMap<string, string>;
+        /** the printer's own state (a Zebra's ~HS); undefined when it says none */
+        printerState?(): { ok: boolean; cause: string | null } | undefined;
       }
     | undefined;
   now: () => number;
@@ -139,6 +141,7 @@ function publisherFor(
       bins: lookup.bins,
       devices: hub.health,
       printErrors: () => printErrors(deps),
+      printerState: () => deps.labels?.printerState?.() ?? null,
       storageBudgetSpent: () => deps.services.budget?.check().ok === false,
       item: (barcode) => itemOf(deps, barcode),
       link: () => deps.link?.() ?? null,

@@ -10,7 +10,10 @@ export const labelPrinterDriver = defineDriver({
   name: "label-printer",
   kinds: ["printer"],
   transports: ["tcp"],
-  features: ["PDF labels through CUPS, done when lpstat says so", "ZPL raw profiles (checked; not sent yet)"],
+  features: [
+    "PDF labels through CUPS, done when lpstat says so",
+    "ZPL to a Zebra on TCP 9100 (`printing.printer: zpl`): done when ~HS shows the label printed with no fault; paused, paper out, head open and no answer refused in words; a label given up on cancelled with ~JA",
+  ],
   profile: labelPrinterSpec,
   checks: labelPrinterChecks,
   codec: () => null,

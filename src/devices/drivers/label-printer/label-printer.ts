@@ -24,6 +24,27 @@ export interface PrintJob {
 export interface LabelPrinter {
   accepts: readonly LabelFormat[];
   print(doc: LabelDocument, job: PrintJob): Promise<void>;
+  /** A printer with a connection of its own (zebra-printer.ts) starts and stops with station printing. */
+  start?(): void;
+  stop?(): Promise<void>;
+  /** What the printer says of itself, for /readyz and the operator screen; absent: it says nothing. */
+  state?(): PrinterState;
+  /** Called whenever `state()` changes. */
+  onStateChange?(listener: () => void): void;
+}
+
+/** What stops a printer, as the operator screen names it (docs/station.md#shipping-labels-pickpack). */
+export type PrinterCause = "paused" | "paper_out" | "head_open" | "ribbon_out" | "no_answer" | "fault";
+
+/** A printer's own state (docs/station.md#shipping-labels-pickpack): ok, or what stops it, in words. */
+export interface PrinterState {
+  ok: boolean;
+  /** e.g. "the printer is out of paper"; null when ok. */
+  problem: string | null;
+  /** The problem as a key the screen has words for in every language; null when ok. */
+  cause: PrinterCause | null;
+  /** Where it is, e.g. `zebra-3.local:9100`. */
+  printer: string;
 }
 
 /**

@@ -503,4 +503,13 @@ export const cs: Record<MessageKey, string> = {
   "notice.printer_carrier": "Štítek boxu {bin} se nevytiskl: štítek dopravce se nepodařilo stáhnout",
   "notice.printer_carrier_format":
     "Štítek boxu {bin} se nevytiskl: tiskárna neumí vytisknout štítek dopravce",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "Tiskárna štítků je pozastavena: stiskněte její tlačítko pauzy, pak Znovu vytisknout",
+  "notice.printer_state_paper_out": "V tiskárně štítků došel papír: založte štítky, pak Znovu vytisknout",
+  "notice.printer_state_head_open": "Hlava tiskárny štítků je otevřená: zavřete ji, pak Znovu vytisknout",
+  "notice.printer_state_ribbon_out": "V tiskárně štítků došla páska: založte pásku, pak Znovu vytisknout",
+  "notice.printer_state_no_answer":
+    "Tiskárna štítků neodpovídá: štítky počkají, až bude zpět. Zavolejte vedoucího",
+  "notice.printer_state_fault": "Tiskárna štítků hlásí poruchu. Zavolejte vedoucího",
 };

@@ -510,4 +510,16 @@ export const de: Record<MessageKey, string> = {
     "Das Etikett von Behälter {bin} wurde nicht gedruckt: Etikett des Paketdiensts nicht abrufbar",
   "notice.printer_carrier_format":
     "Das Etikett von Behälter {bin} wurde nicht gedruckt: der Drucker nimmt das Paketdienst-Etikett nicht",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "Der Etikettendrucker ist angehalten: Pausetaste drücken, dann „Etikett neu drucken“",
+  "notice.printer_state_paper_out":
+    "Dem Etikettendrucker fehlt Papier: Etiketten einlegen, dann „Etikett neu drucken“",
+  "notice.printer_state_head_open":
+    "Der Druckkopf des Etikettendruckers ist offen: schließen, dann „Etikett neu drucken“",
+  "notice.printer_state_ribbon_out":
+    "Dem Etikettendrucker fehlt Farbband: Farbband einlegen, dann „Etikett neu drucken“",
+  "notice.printer_state_no_answer":
+    "Der Etikettendrucker antwortet nicht: Etiketten warten, bis er wieder da ist. Aufsicht rufen",
+  "notice.printer_state_fault": "Der Etikettendrucker meldet einen Fehler. Aufsicht rufen",
 };

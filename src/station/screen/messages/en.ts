@@ -503,6 +503,16 @@ export const en = {
   "notice.printer_carrier": "The label of bin {bin} did not print: the carrier's label could not be fetched",
   "notice.printer_carrier_format":
     "The label of bin {bin} did not print: the printer cannot take the carrier's label",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "The label printer is paused: press its pause button, then tap Reprint label",
+  "notice.printer_state_paper_out": "The label printer is out of paper: load labels, then tap Reprint label",
+  "notice.printer_state_head_open": "The label printer's head is open: close it, then tap Reprint label",
+  "notice.printer_state_ribbon_out":
+    "The label printer is out of ribbon: load a ribbon, then tap Reprint label",
+  "notice.printer_state_no_answer":
+    "The label printer does not answer: labels wait until it is back. Call a supervisor",
+  "notice.printer_state_fault": "The label printer reports a fault. Call a supervisor",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -516,4 +516,16 @@ export const es: Record<MessageKey, string> = {
     "La etiqueta del contenedor {bin} no se imprimió: etiqueta del transportista no disponible",
   "notice.printer_carrier_format":
     "La etiqueta del contenedor {bin} no se imprimió: la impresora no admite la del transportista",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "La impresora de etiquetas está en pausa: pulse su botón de pausa y luego Reimprimir etiqueta",
+  "notice.printer_state_paper_out":
+    "La impresora de etiquetas no tiene papel: cargue etiquetas y luego Reimprimir etiqueta",
+  "notice.printer_state_head_open":
+    "El cabezal de la impresora de etiquetas está abierto: ciérrelo y luego Reimprimir etiqueta",
+  "notice.printer_state_ribbon_out":
+    "La impresora de etiquetas no tiene cinta: cargue una cinta y luego Reimprimir etiqueta",
+  "notice.printer_state_no_answer":
+    "La impresora de etiquetas no responde: las etiquetas esperan hasta que vuelva. Llame a un supervisor",
+  "notice.printer_state_fault": "La impresora de etiquetas indica un fallo. Llame a un supervisor",
 };

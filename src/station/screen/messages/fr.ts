@@ -517,4 +517,16 @@ export const fr: Record<MessageKey, string> = {
     "L’étiquette du bac {bin} n’a pas été imprimée : étiquette du transporteur introuvable",
   "notice.printer_carrier_format":
     "L’étiquette du bac {bin} n’a pas été imprimée : l’imprimante refuse l’étiquette du transporteur",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "L’imprimante d’étiquettes est en pause : appuyez sur son bouton pause, puis Réimprimer l’étiquette",
+  "notice.printer_state_paper_out":
+    "L’imprimante d’étiquettes n’a plus de papier : chargez des étiquettes, puis Réimprimer l’étiquette",
+  "notice.printer_state_head_open":
+    "La tête de l’imprimante d’étiquettes est ouverte : fermez-la, puis Réimprimer l’étiquette",
+  "notice.printer_state_ribbon_out":
+    "L’imprimante d’étiquettes n’a plus de ruban : chargez un ruban, puis Réimprimer l’étiquette",
+  "notice.printer_state_no_answer":
+    "L’imprimante d’étiquettes ne répond pas : les étiquettes attendent son retour. Appelez un responsable",
+  "notice.printer_state_fault": "L’imprimante d’étiquettes signale un défaut. Appelez un responsable",
 };

@@ -507,4 +507,16 @@ export const nl: Record<MessageKey, string> = {
     "Het label van bak {bin} is niet geprint: label van de vervoerder niet op te halen",
   "notice.printer_carrier_format":
     "Het label van bak {bin} is niet geprint: de printer neemt het vervoerderslabel niet",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "De labelprinter staat op pauze: druk op de pauzeknop, dan Label opnieuw printen",
+  "notice.printer_state_paper_out":
+    "De labelprinter heeft geen papier: plaats labels, dan Label opnieuw printen",
+  "notice.printer_state_head_open":
+    "De printkop van de labelprinter is open: sluit hem, dan Label opnieuw printen",
+  "notice.printer_state_ribbon_out":
+    "De labelprinter heeft geen lint: plaats een lint, dan Label opnieuw printen",
+  "notice.printer_state_no_answer":
+    "De labelprinter antwoordt niet: labels wachten tot hij terug is. Roep een leidinggevende",
+  "notice.printer_state_fault": "De labelprinter meldt een storing. Roep een leidinggevende",
 };

@@ -512,4 +512,14 @@ export const pl: Record<MessageKey, string> = {
     "Etykieta pojemnika {bin} nie wydrukowała się: nie udało się pobrać etykiety przewoźnika",
   "notice.printer_carrier_format":
     "Etykieta pojemnika {bin} nie wydrukowała się: drukarka nie obsługuje etykiety przewoźnika",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "Drukarka etykiet jest wstrzymana: naciśnij jej przycisk pauzy, potem Drukuj ponownie",
+  "notice.printer_state_paper_out": "W drukarce etykiet brak papieru: załóż etykiety, potem Drukuj ponownie",
+  "notice.printer_state_head_open":
+    "Głowica drukarki etykiet jest otwarta: zamknij ją, potem Drukuj ponownie",
+  "notice.printer_state_ribbon_out": "W drukarce etykiet brak taśmy: załóż taśmę, potem Drukuj ponownie",
+  "notice.printer_state_no_answer":
+    "Drukarka etykiet nie odpowiada: etykiety poczekają, aż wróci. Wezwij kierownika",
+  "notice.printer_state_fault": "Drukarka etykiet zgłasza błąd. Wezwij kierownika",
 };

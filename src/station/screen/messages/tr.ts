@@ -506,4 +506,13 @@ export const tr: Record<MessageKey, string> = {
   "notice.printer_carrier": "{bin} kutusunun etiketi basılmadı: kargo firmasının etiketi alınamadı",
   "notice.printer_carrier_format":
     "{bin} kutusunun etiketi basılmadı: yazıcı kargo firmasının etiketini basamıyor",
+  // the label printer's own state (docs/station.md#shipping-labels-pickpack)
+  "notice.printer_state_paused":
+    "Etiket yazıcısı duraklatıldı: duraklat düğmesine basın, sonra Etiketi yeniden bas",
+  "notice.printer_state_paper_out": "Etiket yazıcısında kâğıt bitti: etiket takın, sonra Etiketi yeniden bas",
+  "notice.printer_state_head_open": "Etiket yazıcısının kafası açık: kapatın, sonra Etiketi yeniden bas",
+  "notice.printer_state_ribbon_out": "Etiket yazıcısında şerit bitti: şerit takın, sonra Etiketi yeniden bas",
+  "notice.printer_state_no_answer":
+    "Etiket yazıcısı yanıt vermiyor: etiketler yazıcı dönene kadar bekler. Bir sorumlu çağırın",
+  "notice.printer_state_fault": "Etiket yazıcısı bir arıza bildiriyor. Bir sorumlu çağırın",
 };

@@ -7,7 +7,7 @@
  */
 import { mib, OUTBOX_NEAR_FULL, outboxFill } from "../../../domain/outbox-fill.js";
 import type { SeatState } from "../../seat.types.js";
-import type { DroppedWork, StageFailure } from "./station-types.js";
+import type { DroppedWork, StageFailure, StationStateInput } from "./station-types.js";
 import type { Msg, Notice, ScreenInput } from "./types.js";
 
 const msg = (key: string, params?: Msg["params"]): Msg => (params ? { key, params } : { key });
@@ -140,6 +140,8 @@ export function deviceNotices(input: ScreenInput): Notice[] {
   const down = new Set(input.devices.filter((d) => !d.connected).map((d) => d.id));
   if (input.devices.some((d) => d.kind === "printer" && !d.connected))
     out.push({ kind: "printer_down", text: msg("notice.printer_down"), actions: ["supervisor"] });
+  const printer = printerStateNotice(input.printerState);
+  if (printer) out.push(printer);
   const lights = input.binLights ?? {};
   const deaf = Object.entries(input.binInputs ?? {})
     .filter(([bin, devices]) => !down.has(lights[bin] ?? "") && devices.some((d) => down.has(d)))
@@ -147,6 +149,15 @@ export function deviceNotices(input: ScreenInput): Notice[] {
   if (deaf.length)
     out.push({ kind: "inputs_down", text: msg("notice.inputs_down", { bins: deaf.join(", ") }), bins: deaf });
   return out;
+}
+
+const PRINTER_CAUSES = ["paused", "paper_out", "head_open", "ribbon_out", "no_answer"];
+
+/** The label printer's own state when it is not ok (docs/station.md#shipping-labels-pickpack). */
+export function printerStateNotice(state: StationStateInput["printerState"]): Notice | null {
+  if (!state || state.ok) return null;
+  const cause = PRINTER_CAUSES.includes(state.cause ?? "") ? state.cause : "fault";
+  return { kind: "printer_state", text: msg(`notice.printer_state_${cause}`), actions: ["supervisor"] };
 }
 
 /** The seat's notices of the station's states, after the device and printer notices (operator.ts). */

@@ -60,6 +60,8 @@ export interface StationStateInput {
   binInputs?: Readonly<Record<string, string[]>>;
   /** bins central freed while this seat looked (their orders cancelled or taken back), newest first */
   releasedBins?: ReleasedBin[];
+  /** the label printer's own state when it says one (a Zebra's ~HS); null or absent: it says none */
+  printerState?: { ok: boolean; cause: string | null } | null;
 }
 
 /** A bin freed by central: every order in it was cancelled or taken back before anything was picked. */
@@ -75,5 +77,6 @@ export type StationNoticeKind =
   | "outbox_near_full"
   | "outbox_full"
   | "printer_down"
+  | "printer_state"
   | "inputs_down"
   | "bin_released";
