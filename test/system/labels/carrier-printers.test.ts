@@ -1,9 +1,10 @@
 /**
  * The carrier's label on the station's real printers: a pick+pack order with `carrier_label_url`, the
  * carrier's server on loopback (HTTPS), and the label sent through a real cupsd (test/support/cupsd.ts)
- * to a printer on a loopback socket: the device receives the carrier's PDF byte for byte, once, and the
- * bin is released; a carrier's ZPL is refused in words by a PDF queue and the bin held
- * (docs/station.md#carrier-labels).
+ * to a printer on a loopback socket, and raw to a (fake) Zebra on TCP 9100: CUPS's device receives the
+ * carrier's PDF byte for byte, once, and the bin is released, while a carrier's ZPL is refused in words by
+ * a PDF queue and the bin held; the Zebra receives the carrier's ZPL unchanged, and a carrier's PNG as a
+ * ZPL graphic, each once (docs/station.md#carrier-labels).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScreenState } from "../../../src/station/screen/state/types.js";
@@ -11,6 +12,7 @@ import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { type CarrierLabelServer, startCarrierLabelServer } from "../../support/carrier-label-server.js";
 import { type SocketPrinter, startCupsd, startSocketPrinter, type TestCupsd } from "../../support/cupsd.js";
 import { until } from "../../support/deadline.js";
+import { type FakeZebra, startFakeZebra } from "../../support/fake-zebra.js";
 import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
 
 type Tile = ScreenState["bins"][number];
@@ -20,6 +22,8 @@ let carrier: CarrierLabelServer;
 let cupsd: TestCupsd;
 let device: SocketPrinter;
 let t: TestAgent;
+let zebra: FakeZebra;
+let z: TestAgent;
 
 beforeAll(async () => {
   carrier = await startCarrierLabelServer();
@@ -40,21 +44,39 @@ beforeAll(async () => {
       },
     },
   });
-  await seedItem(t, "PK");
-  await setStock(t, "S4", "M3", "PK", 50);
-  await ok(t.call("POST", "/station/seats/front/login", { user: "alice" }));
+  zebra = await startFakeZebra({ printMs: 50 });
+  z = await startTestAgent({
+    printing: {
+      mode: "station",
+      printer: "zpl",
+      zpl: { host: zebra.host, port: zebra.port },
+      carrierLabels: {
+        allowHosts: ["localhost"],
+        allowLoopback: true,
+        caFile: carrier.cert.certFile,
+        timeoutMs: 5000,
+      },
+    },
+  });
+  for (const a of [t, z]) {
+    await seedItem(a, "PK");
+    await setStock(a, "S4", "M3", "PK", 50);
+    await ok(a.call("POST", "/station/seats/front/login", { user: "alice" }));
+  }
 });
 afterAll(async () => {
   await t?.close();
+  await z?.close();
+  await zebra?.close();
   await device?.close();
   await cupsd?.close();
   await carrier?.close();
 });
 
-async function tile(match: (b: Tile) => boolean): Promise<Tile> {
+async function tile(match: (b: Tile) => boolean, a: TestAgent = t): Promise<Tile> {
   let found: Tile | undefined;
   const bins = async () =>
-    ((await ok(t.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState).bins;
+    ((await ok(a.call("GET", "/station/seats/front/screen"))) as unknown as ScreenState).bins;
   await until(
     "the bin's tile",
     async () => {
@@ -68,23 +90,23 @@ async function tile(match: (b: Tile) => boolean): Promise<Tile> {
 }
 
 /** A pick+pack order of one unit naming the carrier's label, picked to its bin's completion. */
-async function pack(id: string, url: string): Promise<string> {
+async function pack(id: string, url: string, a: TestAgent = t): Promise<string> {
   const attrs = {
     shipping_address: "Jane Roe\n1 Main St",
     packing_box_id: `BOX-${id}`,
     carrier_label_url: url,
   };
-  await ok(t.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "PK", 1, attrs)])));
-  await ok(t.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
+  await ok(a.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "PK", 1, attrs)])));
+  await ok(a.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
   await ok(
-    t.call("POST", "/station/picks", {
+    a.call("POST", "/station/picks", {
       externalServiceRequestId: id,
       line: `${id}-1`,
       location: "S4",
       quantity: 1,
     }),
   );
-  return (await tile((b) => b.orders.some((o) => o.id === id))).id;
+  return (await tile((b) => b.orders.some((o) => o.id === id), a)).id;
 }
 
 describe("the carrier's label through CUPS", () => {
@@ -108,5 +130,30 @@ describe("the carrier's label through CUPS", () => {
     expect(failed.printError).toMatch(/^the carrier served ZPL; the printer at this station takes PDF/);
     expect(failed).toMatchObject({ state: "complete", printState: "waiting" });
     expect(device.jobs().length).toBe(before);
+  });
+});
+
+describe("the carrier's label on a Zebra (TCP 9100)", () => {
+  it("the carrier's ZPL goes to the printer unchanged, once, and the bin is released", async () => {
+    const before = zebra.printed.length;
+    const bin = await pack("CZ1", `${carrier.origin}/label.zpl`, z);
+    const done = await tile((b) => b.id === bin && b.printState === "done", z);
+    expect(done.printError).toBeNull();
+    const printed = zebra.printed.slice(before);
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toBe(Buffer.from(carrier.zpl).toString("utf8").trim());
+    await ok(z.call("POST", "/station/seats/front/screen/actions", { type: "empty", bin }));
+  });
+
+  it("the carrier's PNG is printed as a ZPL graphic of the label's size, once", async () => {
+    const before = zebra.printed.length;
+    const bin = await pack("CZ2", `${carrier.origin}/label.png`, z);
+    const done = await tile((b) => b.id === bin && b.printState === "done", z);
+    expect(done.printError).toBeNull();
+    const printed = zebra.printed.slice(before);
+    expect(printed).toHaveLength(1);
+    // 812 dots wide is 102 bytes a row, 1218 rows (docs/decisions.md#carrier-label-conversions)
+    expect(printed[0]).toMatch(/\^GFA,124236,124236,102,/);
+    await ok(z.call("POST", "/station/seats/front/screen/actions", { type: "empty", bin }));
   });
 });
