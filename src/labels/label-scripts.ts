@@ -4,6 +4,7 @@
  * (Arabic, Hebrew, …) would need shaping and bidirectional ordering that pdf-lib does not do, and the
  * font has no CJK: text in them is refused in words, never printed as '?' or as loose glyphs.
  */
+import type { LabelData } from "../domain/label-data.js";
 
 /** Scripts refused even where the font has glyphs: right to left, letters joined or reordered. */
 const NEEDS_SHAPING: Array<[string, RegExp]> = [
@@ -16,6 +17,8 @@ const NEEDS_SHAPING: Array<[string, RegExp]> = [
 
 /** Names of scripts the font lacks, for the words of a refusal. */
 const NAMED: Array<[string, RegExp]> = [
+  ["Greek", /\p{Script=Greek}/u],
+  ["Cyrillic", /\p{Script=Cyrillic}/u],
   ["Japanese", /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
   ["Chinese", /\p{Script=Han}/u],
   ["Korean", /\p{Script=Hangul}/u],
@@ -82,4 +85,29 @@ export function scriptRefusal(
 
 function hex(ch: string): string {
   return (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+}
+
+/** The text of the label by field, as the operator is told which one cannot be printed. */
+function fields(data: LabelData): Array<[string, string | undefined]> {
+  return [
+    ["the shipping address", data.shippingAddress],
+    ["the order number", data.orderNumber ?? data.externalServiceRequestId],
+    ["the box id", data.packingBoxId],
+    ["the box type", data.packingBoxType],
+    ["the station", data.station],
+    ...data.lines.flatMap(
+      (l, i): Array<[string, string | undefined]> => [
+        [`item line ${i + 1}'s description`, l.description],
+        [`item line ${i + 1}'s SKU`, l.product],
+      ],
+    ),
+  ];
+}
+
+/** Throws, in words, when a field holds text the label cannot print (never a '?'). */
+export function checkLabelScripts(data: LabelData, has: (cp: number) => boolean): void {
+  for (const [field, value] of fields(data)) {
+    const refusal = value === undefined ? undefined : scriptRefusal(field, value, has);
+    if (refusal) throw new Error(refusal);
+  }
 }

@@ -2,7 +2,7 @@ import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from "pdf-lib";
 import type { LabelData } from "../domain/label-data.js";
 import type { LabelFonts } from "./label-fonts.js";
-import { labelText, scriptRefusal } from "./label-scripts.js";
+import { checkLabelScripts, labelText } from "./label-scripts.js";
 import { ellipsize, fitAddress, LEADING, type Measure, wrapText } from "./label-text.js";
 import type { LabelMedia } from "./media.js";
 import { dataMatrixPng, olpnBarcode, pngSize } from "./olpn-barcode.js";
@@ -37,31 +37,6 @@ function glyphsOf(bytes: Uint8Array, font: PDFFont): ReadonlySet<number> {
     glyphSets.set(bytes, set);
   }
   return set;
-}
-
-/** The text of the label by field, as the operator is told which one cannot be printed. */
-function fields(data: LabelData): Array<[string, string | undefined]> {
-  return [
-    ["the shipping address", data.shippingAddress],
-    ["the order number", data.orderNumber ?? data.externalServiceRequestId],
-    ["the box id", data.packingBoxId],
-    ["the box type", data.packingBoxType],
-    ["the station", data.station],
-    ...data.lines.flatMap(
-      (l, i): Array<[string, string | undefined]> => [
-        [`item line ${i + 1}'s description`, l.description],
-        [`item line ${i + 1}'s SKU`, l.product],
-      ],
-    ),
-  ];
-}
-
-/** Throws, in words, when a field holds text the label cannot print (never a '?'). */
-function checkScripts(data: LabelData, has: (cp: number) => boolean): void {
-  for (const [field, value] of fields(data)) {
-    const refusal = value === undefined ? undefined : scriptRefusal(field, value, has);
-    if (refusal) throw new Error(refusal);
-  }
 }
 
 /** One item line, "qty × description (SKU)": the description is cut first, so the SKU stays whole. */
@@ -132,7 +107,7 @@ export async function renderShippingLabel(
   const regular = await pdf.embedFont(fonts.regular, { subset: true, customName: "PPSLBA+DejaVuSans" });
   const bold = await pdf.embedFont(fonts.bold, { subset: true, customName: "PPSLBB+DejaVuSans-Bold" });
   const glyphs = glyphsOf(fonts.regular, regular);
-  checkScripts(data, (cp) => glyphs.has(cp));
+  checkLabelScripts(data, (cp) => glyphs.has(cp));
 
   const dot = 72 / media.dpi;
   const headDots = Math.min(media.printableDots ?? Number.POSITIVE_INFINITY, Math.floor(media.widthPt / dot));

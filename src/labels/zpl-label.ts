@@ -7,6 +7,7 @@
 import type { LabelDocument } from "../devices/drivers/label-printer/label-printer.js";
 import { gs1CheckDigit } from "../domain/gs1.js";
 import type { LabelData } from "../domain/label-data.js";
+import { checkLabelScripts } from "./label-scripts.js";
 import type { LabelMedia } from "./media.js";
 
 export interface ZplLabelOptions {
@@ -162,7 +163,25 @@ function matrixModule(data: string): number {
   throw new Error(`the label's DataMatrix would hold ${n} bytes; at most 280 fit on the label`);
 }
 
+/**
+ * What the resident font `^A0` is sent: the characters of the Windows code pages 1250 to 1254 (Central
+ * European, Cyrillic, Western, Greek, Turkish), which the programming guide's `^CI` lists as code pages
+ * of the printer's own fonts (docs/decisions.md#zpl-labels); other text needs a font stored on the printer.
+ */
+const RESIDENT = new Set<number>();
+for (const page of ["windows-1250", "windows-1251", "windows-1252", "windows-1253", "windows-1254"]) {
+  const decoder = new TextDecoder(page);
+  for (let b = 0x20; b <= 0xff; b++) {
+    const cp = decoder.decode(Uint8Array.of(b)).codePointAt(0) ?? 0xfffd;
+    if (cp !== 0xfffd && b !== 0x7f) RESIDENT.add(cp);
+  }
+}
+const RESIDENT_FONT = (cp: number) => RESIDENT.has(cp);
+
 export function renderZplLabel(data: LabelData, media: LabelMedia, opts: ZplLabelOptions = {}): string {
+  // text the printer's font cannot draw is refused in words, as on the PDF label; a named font is the
+  // station's word that it has the glyphs, but no ZPL font joins Arabic letters or orders right to left
+  checkLabelScripts(data, opts.font ? () => true : RESIDENT_FONT);
   const { width, length } = labelDots(media);
   const inner = width - 2 * MARGIN;
   const font = (h: number) => (opts.font ? `^A@N,${h},${h},${opts.font}` : `^A0N,${h},${h}`);
@@ -174,7 +193,7 @@ export function renderZplLabel(data: LabelData, media: LabelMedia, opts: ZplLabe
   const address = wrapText(data.shippingAddress ?? "", ADDRESS_FONT, inner);
   if (address.length > ADDRESS_MAX_LINES)
     throw new Error(
-      `the address does not fit on the label: ${address.length} lines, at most ${ADDRESS_MAX_LINES}`,
+      `the shipping address does not fit the label: ${address.length} lines, room for ${ADDRESS_MAX_LINES}`,
     );
   address.forEach((line, i) => {
     out.push(text(MARGIN, ADDRESS_TOP + i * ADDRESS_PITCH, ADDRESS_FONT, line));
@@ -222,7 +241,7 @@ function olpnBarcode(olpn: string, width: number, length: number): string[] {
   const needed = (modules + 2 * QUIET_MODULES) * MODULE_DOTS;
   if (needed > width)
     throw new Error(
-      `the OLPN ${olpn} is too long for its barcode: ${modules} modules at ${MODULE_DOTS} dots need ${needed} dots, the label has ${width}`,
+      `the OLPN '${olpn}' is too long for its barcode: ${modules} modules at ${MODULE_DOTS} dots need ${needed} dots, the label has ${width}`,
     );
   const x = Math.max(QUIET_MODULES * MODULE_DOTS, Math.round((width - modules * MODULE_DOTS) / 2));
   const top = length - 330;

@@ -72,7 +72,7 @@ describe("the ZPL shipping label", () => {
 
   it("an OLPN too long for 3 dots a module across the label is refused in words, not squeezed", () => {
     expect(() => renderZplLabel({ ...DATA, olpn: "ABCDEFGHIJKLMNOPQRSTUVWXYZ" }, MEDIA_4X6)).toThrow(
-      /the OLPN ABCDEFGHIJKLMNOPQRSTUVWXYZ is too long for its barcode: .* need \d+ dots, the label has 812/,
+      /the OLPN 'ABCDEFGHIJKLMNOPQRSTUVWXYZ' is too long for its barcode: .* need \d+ dots, the label has 812/,
     );
     // a long OLPN of digits fits: subset C holds two digits a symbol; its line of text fits the label too
     const digits = "1".repeat(38);
@@ -111,12 +111,25 @@ describe("the ZPL shipping label", () => {
     expect(fields(renderZplLabel({ ...DATA, lines: lines.slice(0, 4) }, MEDIA_4X6))).toContain("4 x D");
   });
 
-  it("text goes as UTF-8 (Polish, Greek, Chinese), unchanged", () => {
-    const address = "Łódź ul. Żółta 5\nΑθήνα\n北京市朝阳区";
+  it("text goes as UTF-8 (Polish, Czech, Turkish, Greek, Cyrillic), unchanged", () => {
+    const address = "Łódź ul. Żółta 5\nŘečkovice, İzmir, Şişli\nΑθήνα\nМосква";
     const zpl = renderZplLabel({ ...DATA, shippingAddress: address }, MEDIA_4X6);
     for (const line of address.split("\n")) expect(fields(zpl)).toContain(line);
     expect(renderZplLabel(DATA, MEDIA_4X6, { font: "E:TT0003M_.TTF" })).toContain(
       "^A@N,36,36,E:TT0003M_.TTF^FH_^FDJane Roe^FS",
+    );
+  });
+
+  it("text the resident font has no glyph for is refused in words; a font named on the printer takes it", () => {
+    const chinese = { ...DATA, shippingAddress: "北京市朝阳区" };
+    expect(() => renderZplLabel(chinese, MEDIA_4X6)).toThrow(
+      "the shipping address holds Chinese characters (北, 京, 市, 朝, 阳, …), which the label cannot print",
+    );
+    const font = { font: "E:ANMDJ.TTF" };
+    expect(fields(renderZplLabel(chinese, MEDIA_4X6, font))).toContain("北京市朝阳区");
+    // no ZPL font joins Arabic letters or orders them right to left: refused whatever the font
+    expect(() => renderZplLabel({ ...DATA, shippingAddress: "القاهرة" }, MEDIA_4X6, font)).toThrow(
+      /^the shipping address holds Arabic characters .*, which the label cannot print/,
     );
   });
 
@@ -127,7 +140,7 @@ describe("the ZPL shipping label", () => {
     for (const line of five) for (const word of line.split(" ")) expect(printed).toContain(word);
     const tooLong = Array.from({ length: ADDRESS_MAX_LINES + 1 }, (_, i) => `line ${i}`).join("\n");
     expect(() => renderZplLabel({ ...DATA, shippingAddress: tooLong }, MEDIA_4X6)).toThrow(
-      `the address does not fit on the label: ${ADDRESS_MAX_LINES + 1} lines, at most ${ADDRESS_MAX_LINES}`,
+      `the shipping address does not fit the label: ${ADDRESS_MAX_LINES + 1} lines, room for ${ADDRESS_MAX_LINES}`,
     );
   });
 });
