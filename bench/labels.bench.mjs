@@ -90,10 +90,11 @@ async function barePdfLib(data, withBarcodes) {
 
 /** The cases measured in turns; the first two are the baselines the others are divided by. */
 export async function labelCases() {
-  const [{ renderShippingLabel }, { labelFonts }, { MEDIA_4X6 }] = await Promise.all([
+  const [{ renderShippingLabel }, { labelFonts }, { MEDIA_4X6 }, { zplLabelDocument }] = await Promise.all([
     load("labels/shipping-label.js"),
     load("labels/label-fonts.js"),
     load("labels/media.js"),
+    load("labels/zpl-label.js"),
   ]);
   const fonts = await labelFonts();
   return [
@@ -103,6 +104,12 @@ export async function labelCases() {
       name: "own label PDF",
       what: "renderShippingLabel, 4×6, DejaVu Sans subset embedded",
       run: () => renderShippingLabel(DATA, MEDIA_4X6, fonts),
+    },
+    {
+      // the printer draws the text and barcodes itself: the agent only writes the commands
+      name: "own label ZPL",
+      what: "zplLabelDocument, 4×6, the printer's own font and barcodes",
+      run: async () => zplLabelDocument(DATA, MEDIA_4X6).bytes,
     },
   ];
 }
@@ -167,6 +174,7 @@ export function figures(r) {
     "own label render p50 ms": { value: own.p50Ms, better: "lower" },
     "own label render p95 ms": { value: own.p95Ms, better: "lower" },
     "bare pdf-lib render p50 ms": { value: base.p50Ms, better: "lower", reference: true },
+    "own label ZPL render p50 ms": { value: r.result.cases["own label ZPL"].p50Ms, better: "lower" },
     "carrier PDF fetch to printed p50 ms": { value: r.result.carrier.fetchToPrintedMsP50, better: "lower" },
   };
 }

@@ -63,6 +63,7 @@ Architecture: ${arch}
 Maintainer: ${maintainer}
 Installed-Size: ${installedKb}
 Depends: ${nodeDependency()}, init-system-helpers (>= 1.54~), libc6, libstdc++6, libgcc-s1, libudev1, libusb-1.0-0, fonts-dejavu-core
+Suggests: cups-client
 Section: misc
 Priority: optional
 Description: ${pkg.description.split(":")[0]}

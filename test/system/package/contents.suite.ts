@@ -54,6 +54,8 @@ export function contentsSuite(built: () => Debs): void {
       const depends = field("Depends").split(/,\s*/);
       expect(depends).toEqual(expect.arrayContaining([`nodejs (>= ${major})`, `nodejs (<< ${major + 1})`]));
       expect(depends).toEqual(expect.arrayContaining(["libudev1", "libusb-1.0-0", "fonts-dejavu-core"]));
+      // lp, lpstat and cancel for a CUPS label printer (docs/hardware.md#label-printers)
+      expect(field("Suggests")).toBe("cups-client");
       expect(Number(field("Installed-Size"))).toBeGreaterThan(1000);
       expect(dpkgDeb("-f", debs.newer.deb, "Version").trim()).toBe(`${debs.older.version}+next`);
     });
