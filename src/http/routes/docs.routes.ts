@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { AppEnv } from "../context.js";
 import { buildOpenApi, type RouteRegistry } from "../openapi.js";
 import { route } from "../route.js";
+import { SLICE_BYTES, slicedBody } from "../sliced-body.js";
 
 /**
  * The API reference: /openapi.json, generated from the routes' own specs, and /docs, Swagger UI over
@@ -60,7 +61,8 @@ function cachedFile(path: string, compress: boolean): () => Cached {
 
 /**
  * Answers a cached document: 304 when the client has it, else the same bytes every time (a Buffer is
- * written as it is by the Node adaptor: no copy per answer, docs/limits.md#http-the-station-api).
+ * written as it is by the Node adaptor: no copy per answer, docs/limits.md#http-the-station-api); a
+ * large one in slices, one a turn (sliced-body.ts).
  */
 function sendCached(c: Context<AppEnv>, f: Cached, type: string): Response {
   c.header("ETag", f.etag);
@@ -69,11 +71,12 @@ function sendCached(c: Context<AppEnv>, f: Cached, type: string): Response {
   c.header("X-Content-Type-Options", "nosniff");
   if (c.req.header("if-none-match") === f.etag) return c.body(null, 304);
   c.header("Content-Type", type);
-  if (f.gzip && /\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) {
-    c.header("Content-Encoding", "gzip");
-    return c.body(f.gzip as Uint8Array<ArrayBuffer>);
-  }
-  return c.body(f.body as Uint8Array<ArrayBuffer>);
+  const gzip = f.gzip && /\bgzip\b/.test(c.req.header("accept-encoding") ?? "");
+  if (gzip) c.header("Content-Encoding", "gzip");
+  const bytes = (gzip ? f.gzip : f.body) as Uint8Array<ArrayBuffer>;
+  if (bytes.length <= SLICE_BYTES) return c.body(bytes);
+  c.header("Content-Length", String(bytes.length));
+  return c.body(slicedBody(bytes));
 }
 
 function assetRoutes(app: Hono<AppEnv>, registry: RouteRegistry): void {
