@@ -122,6 +122,33 @@ export function pickBody(id: string, lines: Json[], attributes?: Json): Json {
   };
 }
 
+/**
+ * A pick+pack order of one unit of `sku` whose line carries `attributes` (the shipping address, the box,
+ * a carrier label URL), created and picked from slot `slot` of rack `msu` once the rack is presented: the
+ * order's bin completes and its label goes to the printer. Resolves with `performance.now()` just before
+ * the pick, the moment a label's verdict is timed from.
+ */
+export async function pickPackOne(
+  t: TestAgent,
+  id: string,
+  attributes: Json,
+  o: { sku?: string; msu?: string; slot?: string } = {},
+): Promise<number> {
+  const { sku = "PK", msu = "M3", slot = "S4" } = o;
+  await ok(t.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, sku, 1, attributes)])));
+  await ok(t.call("POST", "/station/racks", { msu, locations: [slot] }));
+  const at = performance.now();
+  await ok(
+    t.call("POST", "/station/picks", {
+      externalServiceRequestId: id,
+      line: `${id}-1`,
+      location: slot,
+      quantity: 1,
+    }),
+  );
+  return at;
+}
+
 export function putBody(id: string, products: Array<[string, number]>, tote = "TOTE-1"): Json {
   return {
     externalServiceRequestId: id,

@@ -16,7 +16,7 @@ import {
   startCarrierLabelServer,
 } from "../../support/carrier-label-server.js";
 import { deadline } from "../../support/deadline.js";
-import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
+import { ok, pickBody, pickLine, pickPackOne, SR, seedItem, setStock } from "../../support/station.js";
 
 type Tile = ScreenState["bins"][number];
 
@@ -76,21 +76,11 @@ async function tile(a: TestAgent, until: (b: Tile) => boolean): Promise<Tile> {
 
 /** A pick+pack order of one unit with this carrier label URL, picked to its bin's completion. */
 async function pack(a: TestAgent, id: string, url: string): Promise<void> {
-  const attrs = {
+  await pickPackOne(a, id, {
     shipping_address: "Jane Roe\n1 Main St",
     packing_box_id: `BOX-${id}`,
     carrier_label_url: url,
-  };
-  await ok(a.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "PK", 1, attrs)])));
-  await ok(a.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
-  await ok(
-    a.call("POST", "/station/picks", {
-      externalServiceRequestId: id,
-      line: `${id}-1`,
-      location: "S4",
-      quantity: 1,
-    }),
-  );
+  });
 }
 
 /** The bin of an order whose label printed: released (done), then emptied for the next order. */

@@ -13,7 +13,7 @@ import { type CarrierLabelServer, startCarrierLabelServer } from "../../support/
 import { type SocketPrinter, startCupsd, startSocketPrinter, type TestCupsd } from "../../support/cupsd.js";
 import { until } from "../../support/deadline.js";
 import { type FakeZebra, startFakeZebra } from "../../support/fake-zebra.js";
-import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
+import { ok, pickPackOne, seedItem, setStock } from "../../support/station.js";
 
 type Tile = ScreenState["bins"][number];
 const QUEUE = "CARRIER";
@@ -96,16 +96,7 @@ async function pack(id: string, url: string, a: TestAgent = t): Promise<string> 
     packing_box_id: `BOX-${id}`,
     carrier_label_url: url,
   };
-  await ok(a.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "PK", 1, attrs)])));
-  await ok(a.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
-  await ok(
-    a.call("POST", "/station/picks", {
-      externalServiceRequestId: id,
-      line: `${id}-1`,
-      location: "S4",
-      quantity: 1,
-    }),
-  );
+  await pickPackOne(a, id, attrs);
   return (await tile((b) => b.orders.some((o) => o.id === id), a)).id;
 }
 

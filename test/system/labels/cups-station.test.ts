@@ -11,7 +11,7 @@ import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { type SocketPrinter, startCupsd, startSocketPrinter, type TestCupsd } from "../../support/cupsd.js";
 import { deadline, until } from "../../support/deadline.js";
 import { LogLines } from "../../support/log-lines.js";
-import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
+import { ok, pickPackOne, seedItem, setStock } from "../../support/station.js";
 
 const QUEUE = "LABELS";
 /** The verdict the agent promises (docs/hardware.md#cups-verdicts). */
@@ -69,22 +69,11 @@ async function tile(match: (b: ScreenState["bins"][number]) => boolean, ms = 20_
 /** A pick+pack order picked to its end: its bin completes and the agent sends the label. */
 async function packOrder(): Promise<{ id: string; bin: string; at: number }> {
   const id = `PL${++orders}`;
-  const pack = {
+  const at = await pickPackOne(t, id, {
     shipping_address: "Jane Roe\n1 Main St",
     packing_box_id: `BOX-${orders}`,
     order_number: `O-${orders}`,
-  };
-  await ok(t.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "PK", 1, pack)])));
-  await ok(t.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
-  const at = Date.now();
-  await ok(
-    t.call("POST", "/station/picks", {
-      externalServiceRequestId: id,
-      line: `${id}-1`,
-      location: "S4",
-      quantity: 1,
-    }),
-  );
+  });
   const bin = (await tile((b) => b.orders.some((o) => o.id === id))).id;
   return { id, bin, at };
 }
@@ -102,7 +91,7 @@ async function failsThenReprints(
   const order = await packOrder();
   await during?.();
   const failed = await tile((b) => b.id === order.bin && b.printError !== null);
-  const ms = Date.now() - order.at;
+  const ms = performance.now() - order.at;
   console.info(`verdict on the screen after ${ms} ms: ${failed.printError}`);
   expect(failed.printError).toMatch(words);
   expect(ms).toBeLessThan(VERDICT_MS + deadline(2000));
@@ -163,7 +152,7 @@ describe("CUPS printing seen at the station", () => {
     const words = /^the printer LABELS cannot be reached/;
     const failed = async (bin: string) => {
       const found = await tile((x) => x.id === bin && x.printError !== null);
-      return { error: found.printError, at: Date.now() };
+      return { error: found.printError, at: performance.now() };
     };
     const [failedA, failedB] = await Promise.all([failed(a.bin), failed(b.bin)]);
     const msB = failedB.at - b.at;

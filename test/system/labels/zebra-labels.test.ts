@@ -11,7 +11,7 @@ import type { ScreenState } from "../../../src/station/screen/state/types.js";
 import { startTestAgent, type TestAgent } from "../../support/agent.js";
 import { until } from "../../support/deadline.js";
 import { type FakeZebra, startFakeZebra, type ZebraFaults } from "../../support/fake-zebra.js";
-import { ok, pickBody, pickLine, SR, seedItem, setStock } from "../../support/station.js";
+import { ok, pickPackOne, seedItem, setStock } from "../../support/station.js";
 
 let t: TestAgent;
 let zebra: FakeZebra;
@@ -52,19 +52,10 @@ async function readyDetail(): Promise<string> {
 
 /** Orders one unit in a pick+pack order and picks it: its bin completes and its label is printed. */
 async function pickPack(id: string): Promise<number> {
-  const pack = { shipping_address: `Jane Roe\n${id} Main St\n10115 Berlin`, packing_box_id: `BOX-${id}` };
-  await ok(t.call("POST", SR, pickBody(id, [pickLine(`${id}-1`, "PK", 1, pack)])));
-  await ok(t.call("POST", "/station/racks", { msu: "M3", locations: ["S4"] }));
-  const started = performance.now();
-  await ok(
-    t.call("POST", "/station/picks", {
-      externalServiceRequestId: id,
-      line: `${id}-1`,
-      location: "S4",
-      quantity: 1,
-    }),
-  );
-  return started;
+  return pickPackOne(t, id, {
+    shipping_address: `Jane Roe\n${id} Main St\n10115 Berlin`,
+    packing_box_id: `BOX-${id}`,
+  });
 }
 
 async function binOf(id: string): Promise<ScreenState["bins"][number]> {
