@@ -6,6 +6,7 @@
  * so tests can use @serialport/binding-mock.
  */
 
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Logger } from "pino";
 import type { ByteLink, LinkEvents } from "./byte-link.js";
@@ -38,8 +39,12 @@ export const nodeSerialPort: SerialPortFactory = (s) => {
   return new SerialPort({ ...s, autoOpen: false });
 };
 
+/** How often an open port's path is looked for (docs/hardware.md#reconnecting-and-device-health). */
+export const PATH_CHECK_MS = 1000;
+
 export interface SerialLinkOptions extends LinkEvents {
   settings: SerialSettings;
+  /** The port's maker; none: the real serialport, whose path is also watched (a mock's is not a file). */
   factory?: SerialPortFactory | undefined;
   backoffMs: readonly number[];
   log: Logger;
@@ -48,6 +53,7 @@ export interface SerialLinkOptions extends LinkEvents {
 export class SerialLink implements ByteLink {
   private port: SerialPortLike | undefined;
   private readonly reconnect: Reconnector;
+  private pathWatch: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: SerialLinkOptions) {
     this.reconnect = linkReconnector(opts, () => this.open());
@@ -67,6 +73,7 @@ export class SerialLink implements ByteLink {
 
   async stop(): Promise<void> {
     this.reconnect.stop();
+    clearInterval(this.pathWatch);
     const port = this.port;
     this.port = undefined;
     if (!port) return;
@@ -94,14 +101,9 @@ export class SerialLink implements ByteLink {
     });
     // Without an 'error' listener a failed write would crash the process.
     port.on("error", (err: Error) => this.opts.log.debug({ err, path: this.path }, "serial port error"));
-    port.on("close", (err?: Error & { disconnected?: boolean }) => {
-      if (this.port !== port) return; // closed by stop() or replaced
-      this.port = undefined;
-      port.removeAllListeners();
-      port.on("error", () => {});
-      this.opts.onDown(err?.disconnected ? "disconnected" : `closed${err ? `: ${err.message}` : ""}`);
-      this.reconnect.lost();
-    });
+    port.on("close", (err?: Error & { disconnected?: boolean }) =>
+      this.lose(port, err?.disconnected ? "disconnected" : `closed${err ? `: ${err.message}` : ""}`),
+    );
     return new Promise((resolve, reject) => {
       port.open((err) => {
         if (err) {
@@ -115,8 +117,34 @@ export class SerialLink implements ByteLink {
         }
         this.port = port;
         this.opts.onOpen();
+        if (!this.opts.factory) this.watchPath(port);
         resolve();
       });
     });
+  }
+
+  /** The port is gone (unplugged, or closed by no one here): reported down once, then reopened with backoff. */
+  private lose(port: SerialPortLike, why: string): void {
+    if (this.port !== port) return; // closed by stop() or replaced
+    this.port = undefined;
+    clearInterval(this.pathWatch);
+    port.removeAllListeners();
+    port.on("error", () => {});
+    if (port.isOpen) port.close(() => {});
+    this.opts.onDown(why);
+    this.reconnect.lost();
+  }
+
+  /**
+   * An unplugged adapter's path goes with it (udev removes its /dev/serial/by-id link, a pseudo-terminal's
+   * link goes with its pair), while a read on the stale descriptor may report nothing at all: an open
+   * port whose path is gone is given up as disconnected.
+   */
+  private watchPath(port: SerialPortLike): void {
+    clearInterval(this.pathWatch);
+    this.pathWatch = setInterval(() => {
+      if (this.port === port && !existsSync(this.path)) this.lose(port, "disconnected (its path is gone)");
+    }, PATH_CHECK_MS);
+    this.pathWatch.unref();
   }
 }
