@@ -41,6 +41,20 @@ function exec(cmd: string, args: string[], env: NodeJS.ProcessEnv, input?: Uint8
 }
 
 /** The processes under `pid` (its children and theirs), read from /proc. */
+/** The processes whose command line names a path under `dir`. */
+function namingDir(dir: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(`${dir}/`)) out.push(Number(entry));
+    } catch {
+      // it ended while listed
+    }
+  }
+  return out;
+}
+
 function descendants(pid: number): number[] {
   const parents = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
@@ -145,9 +159,10 @@ export async function startCupsd(): Promise<TestCupsd> {
     const proc = child;
     child = undefined;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    // a killed cupsd leaves its filters and backends running (a socket backend retries for ever); the
-    // service manager kills them with it (systemd's control group), and so does the test
-    const children = signal === "SIGKILL" ? descendants(proc.pid as number) : [];
+    // a cupsd that stops leaves its filters and backends running (a socket backend retries for ever,
+    // killed or told to stop alike); the service manager kills them with it (systemd's control group),
+    // and so does the test
+    const children = descendants(proc.pid as number);
     const exited = new Promise((r) => proc.once("exit", r));
     process.kill(proc.pid as number, signal);
     await exited;
@@ -172,7 +187,18 @@ export async function startCupsd(): Promise<TestCupsd> {
     stop,
     start,
     errorLog: () => readFileSync(join(dir, "log", "error_log"), "utf8"),
-    close: () => stop("SIGTERM"),
+    async close() {
+      await stop("SIGTERM");
+      // a backend started by an earlier run of this scheduler (before a kill and restart) is no longer
+      // its child: each names its job's file under this scheduler's own folder
+      for (const pid of namingDir(dir)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // it ended meanwhile
+        }
+      }
+    },
   };
 }
 
