@@ -5,8 +5,8 @@
  * address that does not fit is refused in words, never cut (docs/decisions.md#zpl-labels).
  */
 import type { LabelDocument } from "../devices/drivers/label-printer/label-printer.js";
-import { gs1CheckDigit } from "../domain/gs1.js";
 import type { LabelData } from "../domain/label-data.js";
+import { HEAD_DOTS, isSscc, MIN_DOTS_PER_MODULE } from "../domain/olpn-symbol.js";
 import { checkLabelScripts } from "./label-scripts.js";
 import type { LabelMedia } from "./media.js";
 
@@ -19,11 +19,9 @@ export interface ZplLabelOptions {
   font?: string | undefined;
 }
 
-/** A 4-inch head at 203 dpi is 812 dots wide: no label is laid out wider (docs/hardware.md#zpl-labels). */
-export const HEAD_DOTS = 812;
 const MARGIN = 30;
 /** Code 128 at 3 dots a module decodes at 203 dpi (docs/hardware.md#zpl-labels). */
-export const MODULE_DOTS = 3;
+const MODULE_DOTS = MIN_DOTS_PER_MODULE;
 const QUIET_MODULES = 10;
 const ADDRESS_FONT = 36;
 const ADDRESS_PITCH = 42;
@@ -56,11 +54,6 @@ export function zplFieldData(text: string): string {
     else out += ch;
   }
   return out;
-}
-
-/** An SSCC-18: 18 digits whose last is the GS1 mod-10 check digit of the 17 before it. */
-export function isSscc(olpn: string): boolean {
-  return /^\d{18}$/.test(olpn) && gs1CheckDigit(olpn.slice(0, 17)) === Number(olpn[17]);
 }
 
 /**

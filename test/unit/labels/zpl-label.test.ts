@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { LabelData } from "../../../src/domain/label-data.js";
+import { isSscc } from "../../../src/domain/olpn-symbol.js";
 import { MEDIA_4X6, MEDIA_A6 } from "../../../src/labels/media.js";
 import {
   ADDRESS_MAX_LINES,
   code128Data,
-  isSscc,
   renderZplLabel,
   zplFieldData,
 } from "../../../src/labels/zpl-label.js";
