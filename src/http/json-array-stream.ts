@@ -4,6 +4,8 @@
  * is asked for only when the client has taken the one before it (the stream's pull follows the
  * socket's drain), so an answer holds one element at a time (docs/limits.md#slow-readers).
  */
+import { answerParts } from "./turn-budget.js";
+
 const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
@@ -11,23 +13,33 @@ const CLOSE = Buffer.from("]");
 export function jsonArrayStream(elements: Iterable<Buffer>): ReadableStream<Uint8Array> {
   const next = elements[Symbol.iterator]();
   let first = true;
+  let cancelled = false;
+  // an element's size is known once it is made: the one before it is the guess
+  let guess = 0;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         controller.enqueue(OPEN);
       },
-      pull(controller) {
+      async pull(controller) {
+        // each element is made and handed over in the turns large answers' parts go in
+        const wait = answerParts.take(guess);
+        if (wait) await wait;
+        if (cancelled) return;
         const step = next.next();
         if (step.done) {
           controller.enqueue(CLOSE);
           controller.close();
           return;
         }
+        answerParts.charge(step.value.length - guess);
+        guess = step.value.length;
         if (!first) controller.enqueue(COMMA);
         first = false;
         controller.enqueue(step.value);
       },
       cancel() {
+        cancelled = true;
         next.return?.();
       },
     },
