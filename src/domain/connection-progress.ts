@@ -35,6 +35,8 @@ export interface ProgressRules {
   budgetBytes: number;
   /** How long a connection must have made no progress to be cut over the budget or evicted. */
   stallMs: number;
+  /** Places an address may hold open at once for `holdPlacesMs` after the station cut one of its connections for unread answers. */
+  heldBackPlaces: number;
 }
 
 /** Bytes a client must take for it to count as progress (less is a slow reader's trickle). */
@@ -120,6 +122,33 @@ export function overBudget<Id>(all: readonly Watched<Id>[], now: number, rules: 
  */
 export function heldBack(cutAt: number | undefined, now: number, rules: ProgressRules): boolean {
   return cutAt !== undefined && now - cutAt < rules.sendTimeoutMs;
+}
+
+/**
+ * Places `address` may hold open at once: `perAddress`, or within `holdPlacesMs` of the station cutting
+ * a connection of it for unread answers (`cutAt`) at most `heldBackPlaces`. A host whose connections the station ends for unread answers and which opens them
+ * again at once (a slow-read attack) would have each new one sent what its kernel takes, megabytes on
+ * a fast link, for nothing; held to a few places it costs the station a refused connect instead.
+ */
+export function placesFor(
+  perAddress: number,
+  cutAt: number | undefined,
+  now: number,
+  rules: ProgressRules,
+): number {
+  return cutAt !== undefined && now - cutAt < holdPlacesMs(rules)
+    ? Math.min(perAddress, rules.heldBackPlaces)
+    : perAddress;
+}
+
+/**
+ * How long after its last cut an address is held to `heldBackPlaces`: two send deadlines, so that the
+ * hold outlasts the deadline of the connections it is allowed meanwhile. Held for one only, a host that
+ * reopens at once would have its few connections cut just after the hold ended and open all its places
+ * again, a burst every deadline.
+ */
+export function holdPlacesMs(rules: ProgressRules): number {
+  return 2 * rules.sendTimeoutMs;
 }
 
 /**

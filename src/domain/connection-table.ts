@@ -6,8 +6,11 @@
  * @example const t = connectionTable(64); if (!t.take(addr)) socket.destroy(); socket.once("close", () => t.release(addr));
  */
 export interface ConnectionTable {
-  /** Takes a place for `address`: false, and nothing taken, when it already holds `perAddress`. */
-  take(address: string): boolean;
+  /**
+   * Takes a place for `address`: false, and nothing taken, when it already holds `perAddress` (or
+   * `limit`, when the caller holds this address to fewer).
+   */
+  take(address: string, limit?: number): boolean;
   /** Gives back a place taken for `address`. */
   release(address: string): void;
   /** Places `address` holds now. */
@@ -17,9 +20,9 @@ export interface ConnectionTable {
 export function connectionTable(perAddress: number): ConnectionTable {
   const open = new Map<string, number>();
   return {
-    take(address) {
+    take(address, limit = perAddress) {
       const n = open.get(address) ?? 0;
-      if (n >= perAddress) return false;
+      if (n >= Math.min(perAddress, limit)) return false;
       open.set(address, n + 1);
       return true;
     },

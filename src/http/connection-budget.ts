@@ -27,7 +27,7 @@ export function budgetConnections(server: Server, budget: ConnectionBudget, metr
   // `connection` is the TCP socket on both HTTP and HTTPS: refused before any handshake or byte is read
   server.on("connection", (socket: Socket) => {
     const address = socket.remoteAddress ?? "unknown";
-    if (!table.take(address)) {
+    if (!table.take(address, budget.watch.placesFor(address, budget.perAddress))) {
       refusals.inc({ reason: "http_connections_per_address" });
       socket.destroy();
       return;

@@ -12,10 +12,12 @@ import {
   accepted,
   admitsCostly,
   evictable,
+  holdPlacesMs,
   observe,
   overBudget,
   type Progress,
   type ProgressRules,
+  placesFor,
   type Watched,
 } from "../domain/connection-progress.js";
 
@@ -44,6 +46,8 @@ export interface ConnectionWatch {
   secured(tls: Socket): void;
   /** Wraps the app's listener: each request begun and answered is counted on its connection. */
   listener(inner: RequestListener): RequestListener;
+  /** Places `address` may hold open now: `perAddress`, fewer while it is held back for unread answers. */
+  placesFor(address: string, perAddress: number): number;
   /** Whether a costly request that came on `socket` may begin now (the answer budget). */
   admitsCostly(socket: Socket | undefined): boolean;
   /** Connections watched now. */
@@ -110,6 +114,7 @@ export function connectionWatch(
   const timer = setInterval(() => {
     const at = now();
     keepBudget(sample(at), at);
+    for (const [address, cut] of cutAt) if (at - cut >= holdPlacesMs(rules)) cutAt.delete(address);
   }, TICK_MS);
   timer.unref();
 
@@ -165,14 +170,15 @@ export function connectionWatch(
         inner(req, res);
       };
     },
+    placesFor(address, perAddress) {
+      return placesFor(perAddress, cutAt.get(address), now(), rules);
+    },
     admitsCostly(socket) {
       const e = socket ? byHttp.get(socket) : undefined;
       if (!e) return true;
       const at = now();
       const all = sample(at);
       keepBudget(all, at);
-      const cut = cutAt.get(e.address);
-      if (cut !== undefined && at - cut >= rules.sendTimeoutMs) cutAt.delete(e.address);
       return admitsCostly(
         all.filter((w) => entries.has(w.id.tcp)),
         e.address,

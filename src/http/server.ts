@@ -92,12 +92,20 @@ const MIN_SEND_BYTES_PER_SECOND = 4 * 1024;
 /** How long a connection must have made no progress before the budget cuts it or a newcomer takes its place. */
 const STALL_MS = 1000;
 
+/**
+ * Places an address may hold while the station is ending its connections for unread answers
+ * (docs/limits.md#slow-readers): enough for a client behind it that does read, few enough that one
+ * opening them again at once costs refused connects, not answers.
+ */
+const HELD_BACK_PLACES = 4;
+
 function progressRules(http: HttpConfig): ProgressRules {
   return {
     sendTimeoutMs: http.sendTimeoutMs,
     minSendBytesPerSecond: MIN_SEND_BYTES_PER_SECOND,
     budgetBytes: http.answerBufferBytes,
     stallMs: STALL_MS,
+    heldBackPlaces: HELD_BACK_PLACES,
   };
 }
 

@@ -162,6 +162,73 @@ describe("the send deadline", () => {
   );
 });
 
+/** Opens `n` sockets from `from` that send nothing; resolves once each is either held open or closed by the station. */
+async function silentSockets(port: number, from: string, n: number) {
+  const sockets = Array.from({ length: n }, () => {
+    const s = connect({ port, host: "127.0.0.1", localAddress: from });
+    s.on("error", () => {});
+    s.resume(); // a socket the station closes sees its end
+    return s;
+  });
+  await Promise.all(sockets.map((s) => new Promise((ok) => s.once("connect", ok))));
+  return { sockets, destroy: () => sockets.forEach((s) => s.destroy()) };
+}
+
+describe("a host cut for unread answers is held to a few places", () => {
+  it(
+    "after its never-read connections are cut, it may hold 4 places for two send deadlines; another host is not held; then all its places again",
+    async () => {
+      // a hold of 8 s: room for a busy machine between the cut and the sockets below
+      const port = await listening({ sendTimeoutMs: 4000 });
+      const attack = neverReaders(port, ["127.0.0.2"], 8, false);
+      stopAttack = attack.stop;
+      await until(
+        "the eight never-read connections cut by the send deadline",
+        async () => (await refusals("http_send_timeout")) >= 8,
+        20_000,
+      );
+      const refusedBefore = await refusals("http_connections_per_address");
+      const held = await silentSockets(port, "127.0.0.2", 10);
+      const other = await silentSockets(port, "127.0.0.3", 10);
+      stopAttack = () => {
+        attack.stop();
+        held.destroy();
+        other.destroy();
+      };
+      // six of the held host's ten are refused as they arrive; none of the other host's
+      await until(
+        "six of 127.0.0.2's sockets refused",
+        async () => (await refusals("http_connections_per_address")) - refusedBefore >= 6,
+        10_000,
+      );
+      await until(
+        "the refused sockets closed",
+        () => held.sockets.filter((s) => s.destroyed || s.readableEnded).length >= 6,
+        10_000,
+      );
+      expect((await refusals("http_connections_per_address")) - refusedBefore).toBe(6);
+      expect(other.sockets.filter((s) => s.readableEnded).length).toBe(0);
+      held.destroy();
+      other.destroy();
+      // two send deadlines after the last cut the hold ends: ten at once are kept again
+      await until(
+        "127.0.0.2 holds ten places again",
+        async () => {
+          const before = await refusals("http_connections_per_address");
+          const again = await silentSockets(port, "127.0.0.2", 10);
+          await new Promise((ok) => setTimeout(ok, 200));
+          const refused = (await refusals("http_connections_per_address")) - before;
+          again.destroy();
+          return refused === 0;
+        },
+        20_000,
+        { everyMs: 500 },
+      );
+    },
+    deadline(60_000),
+  );
+});
+
 describe("slowhttptest's slow read (-X)", () => {
   it(
     "64 slow-read connections are closed by the station while the tool still runs; /healthz is served meanwhile",

@@ -3,8 +3,10 @@ import {
   accepted,
   admitsCostly,
   evictable,
+  holdPlacesMs,
   observe,
   overBudget,
+  placesFor,
   type Progress,
   type ProgressRules,
   type Watched,
@@ -16,6 +18,7 @@ const RULES: ProgressRules = {
   minSendBytesPerSecond: 4096,
   budgetBytes: 1000,
   stallMs: 1000,
+  heldBackPlaces: 4,
 };
 
 function conn(id: string, address: string, p: Progress, inFlight = 0): Watched<string> {
@@ -66,6 +69,20 @@ describe("the answer budget", () => {
     expect(
       admitsCostly([conn("small", "a", observe(accepted(0), sample(10, 0), 0, RULES).progress)], "a", RULES),
     ).toBe(true);
+  });
+});
+
+describe("an address cut for unread answers", () => {
+  it("holds heldBackPlaces for two send deadlines after its last cut, then its own places again", () => {
+    expect(holdPlacesMs(RULES)).toBe(20_000);
+    expect(placesFor(64, undefined, 5_000, RULES)).toBe(64);
+    expect(placesFor(64, 1_000, 1_000, RULES)).toBe(4);
+    // past one deadline (when its costly requests are let again) it is still held to a few places
+    expect(placesFor(64, 1_000, 11_000, RULES)).toBe(4);
+    expect(placesFor(64, 1_000, 20_999, RULES)).toBe(4);
+    expect(placesFor(64, 1_000, 21_000, RULES)).toBe(64);
+    // never more than the address's own limit
+    expect(placesFor(2, 1_000, 1_000, RULES)).toBe(2);
   });
 });
 

@@ -14,4 +14,13 @@ describe("connection table", () => {
     expect(t.count("b")).toBe(0);
     expect([t.take("b"), t.take("b"), t.take("b")]).toEqual([true, true, false]);
   });
+
+  it("takes a place only under a lower limit when the caller holds the address to fewer", () => {
+    const t = connectionTable(64);
+    expect([t.take("a", 2), t.take("a", 2), t.take("a", 2)]).toEqual([true, true, false]);
+    expect(t.take("a")).toBe(true);
+    // a limit above the table's own counts as the table's
+    const small = connectionTable(1);
+    expect([small.take("b", 8), small.take("b", 8)]).toEqual([true, false]);
+  });
 });
