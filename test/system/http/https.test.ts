@@ -1,7 +1,7 @@
 /**
  * The station API over HTTPS (`http.tls`), on real sockets with a certificate made at test time: a
  * client that trusts it is served, plain HTTP on that port is not, idle and silent TLS clients are closed
- * by the same timeouts as on HTTP, bad files stop the start with the key at fault, and SIGHUP takes a
+ * by the same timeouts as on HTTP, a TLS client that never reads is cut by the send deadline, bad files stop the start with the key at fault, and SIGHUP takes a
  * renewed certificate.
  */
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,9 +13,9 @@ import { connect as tlsConnect } from "node:tls";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { SCREEN_KEYS_FILE } from "../../../src/services/auth/screen-sessions.js";
 import { failureLine } from "../../../src/start-error.js";
-import { startTestAgent, type TestAgent } from "../../support/agent.js";
+import { SCRAPE, startTestAgent, type TestAgent } from "../../support/agent.js";
 import { makeCertificate } from "../../support/certificates.js";
-import { deadline } from "../../support/deadline.js";
+import { deadline, until } from "../../support/deadline.js";
 
 const cert = makeCertificate();
 const ca = readFileSync(cert.certFile);
@@ -138,6 +138,36 @@ describe("HTTPS for the station API", () => {
     await expect(getTls(port, "/healthz")).rejects.toThrow();
     for (const s of held) s.destroy();
   });
+
+  it(
+    "a TLS client that never reads its answers is closed by the send deadline, as on HTTP",
+    async () => {
+      const port = await httpsAgent({ sendTimeoutMs: 1000 });
+      const metric = async (reason: string) => {
+        const text = (await (await t?.request("/metrics", SCRAPE))?.text()) ?? "";
+        const m = new RegExp(`budget_refusals_total\\{reason="${reason}"\\} (\\d+)`).exec(text);
+        return m ? Number(m[1]) : 0;
+      };
+      const get = "GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n";
+      const reader = await new Promise<import("node:tls").TLSSocket>((ok) => {
+        const s = tlsConnect({ host: "127.0.0.1", port, servername: "localhost", ca }, () => ok(s));
+        s.on("error", () => {});
+      });
+      reader.pause();
+      reader.write(get.repeat(40));
+      const closed = new Promise<void>((ok) => reader.once("close", () => ok()));
+      await until(
+        "the TLS never-reader cut by the send deadline",
+        async () => (await metric("http_send_timeout")) >= 1,
+        20_000,
+      );
+      reader.resume(); // its end can now be seen
+      await closed;
+      // a client that reads is served after it
+      expect((await getTls(port, "/healthz")).status).toBe(200);
+    },
+    deadline(30_000),
+  );
 
   it("takes a renewed certificate on SIGHUP, and keeps the old one when the new files do not read", async () => {
     const live = makeCertificate(cert.dir, "live");
