@@ -293,6 +293,22 @@ async function refusals(base) {
   return out;
 }
 
+/**
+ * The agent's own event-loop delay since the last call (prom-client's `nodejs_eventloop_lag_*`, whose
+ * histogram restarts at each scrape): tells a wait spent in the agent from one spent in the machine
+ * (the kernel, the other processes, the client's own loop).
+ */
+async function loopDelay(base) {
+  const res = await fetch(`${base}/metrics`, { headers: SCRAPE }).catch(() => null);
+  if (!res?.ok) return null;
+  const text = await res.text();
+  const read = (name) => {
+    const m = new RegExp(`^nodejs_eventloop_lag_${name}_seconds (\\S+)`, "m").exec(text);
+    return m ? Math.round(Number(m[1]) * 1e6) / 1000 : null;
+  };
+  return { p50: read("p50"), p90: read("p90"), p99: read("p99"), max: read("max") };
+}
+
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), "pps-edge-bench-adversary-"));
   const scannerPty = await ptyPair("scanner");
@@ -338,6 +354,7 @@ export async function run() {
     const seat = screen(agent.port, token);
     const rss = [];
     const sampler = setInterval(() => rss.push(procStatusMb(agent.pid, "VmRSS")), 1000);
+    await loopDelay(base); // from here
     // first the legitimate clients alone, on the same machine at the same time: the floor to read the
     // attack's figures against (a shared machine's load shows in both)
     const quietUntil = performance.now() + QUIET_SECONDS * 1000;
@@ -349,6 +366,7 @@ export async function run() {
       scans: quietScans,
       rss: rss.splice(0),
       peakMb: procStatusMb(agent.pid, "VmHWM"),
+      loop: await loopDelay(base),
     };
     const stopAdversary = await startAdversary(agent.port, brokerPort);
     const attackUntil = performance.now() + SECONDS * 1000;
@@ -367,6 +385,7 @@ export async function run() {
       scans,
       rss,
       peakMb: procStatusMb(agent.pid, "VmHWM"),
+      loop: await loopDelay(base),
     };
     const refused = await refusals(base);
     await stopAgent();
@@ -382,7 +401,7 @@ export async function run() {
 }
 
 /** One phase's figures: the legitimate clients' success and latency, scan → light, RSS. */
-function phaseFigures({ central, healthz, mqtt, scans, rss, peakMb }) {
+function phaseFigures({ central, healthz, mqtt, scans, rss, peakMb, loop }) {
   const served = central.ok + mqtt.answered + healthz.ok;
   const asked = central.sent + mqtt.sent + healthz.sent;
   return {
@@ -395,6 +414,7 @@ function phaseFigures({ central, healthz, mqtt, scans, rss, peakMb }) {
     },
     scanToLightMs: { ...summary(scans.ms), lost: scans.lost },
     rssMb: { peak: peakMb, maxSampled: rss.length ? Math.max(...rss) : null },
+    agentLoopDelayMs: loop,
     allServed: served === asked && scans.lost === 0,
   };
 }
