@@ -171,7 +171,12 @@ async function silentSockets(port: number, from: string, n: number) {
     return s;
   });
   await Promise.all(sockets.map((s) => new Promise((ok) => s.once("connect", ok))));
-  return { sockets, destroy: () => sockets.forEach((s) => s.destroy()) };
+  return {
+    sockets,
+    destroy: () => {
+      for (const s of sockets) s.destroy();
+    },
+  };
 }
 
 describe("a host cut for unread answers is held to a few places", () => {
