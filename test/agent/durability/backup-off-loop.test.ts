@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupOffLoop } from "../../../src/db/backup-off-loop.js";
 import { checkDatabaseFile } from "../../../src/db/integrity.js";
 import { tempDir } from "../../support/agent.js";
+import { turnCounter } from "../../support/turns.js";
 
 let dir: string;
 let source: string;
@@ -30,18 +31,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("a backup off the event loop", () => {
   it("copies in a worker thread while the loop keeps turning", async () => {
-    let turns = 0;
-    let running = true;
-    const spin = () => {
-      turns++;
-      if (running) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const turns = turnCounter();
     const target = join(dir, "copy.db");
     const r = await backupOffLoop(source, target);
-    running = false;
+    turns.stop();
     // the copy of 20 MB, its integrity check and its hash held no turn of the loop
-    expect(turns).toBeGreaterThan(20);
+    expect(turns.now()).toBeGreaterThan(20);
     expect(r.size).toBeGreaterThan(20_000_000);
     expect(r.sha256).toBe(createHash("sha256").update(readFileSync(target)).digest("hex"));
     expect(checkDatabaseFile(target)).toEqual([]);

@@ -1,21 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SLICE_BYTES, slicedBody } from "../../../src/http/sliced-body.js";
 import { ANSWER_BYTES_PER_TURN } from "../../../src/http/turn-budget.js";
+import { turnCounter } from "../../support/turns.js";
 
-let ticking = false;
-afterEach(() => {
-  ticking = false;
-});
+let turns: ReturnType<typeof turnCounter> | undefined;
+afterEach(() => turns?.stop());
 
 describe("a large answer in slices", () => {
   it("gives back the same bytes in slices of at most SLICE_BYTES; the slices of all answers together stay within ANSWER_BYTES_PER_TURN a turn", async () => {
-    let turn = 0;
-    ticking = true;
-    const tick = () => {
-      turn++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const counter = turnCounter();
+    turns = counter;
     const sent: Array<{ answer: number; length: number; turn: number }> = [];
     const read = async (answer: number, bytes: Uint8Array) => {
       const reader = slicedBody(bytes).getReader();
@@ -23,7 +17,7 @@ describe("a large answer in slices", () => {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        sent.push({ answer, length: value.length, turn });
+        sent.push({ answer, length: value.length, turn: counter.now() });
         got.push(Buffer.from(value));
       }
       return Buffer.concat(got);

@@ -2,18 +2,7 @@ import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AppEnv } from "../../../src/http/context.js";
 import { fairTurnQueue, perTurn, turnQueue } from "../../../src/http/turn-budget.js";
-
-/** Counts event-loop turns: `now()` is the turn a callback runs in (docs/architecture.md#performance-targets). */
-function turnCounter() {
-  let turn = 0;
-  let ticking = true;
-  const tick = () => {
-    turn++;
-    if (ticking) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return { now: () => turn, stop: () => (ticking = false) };
-}
+import { turnCounter } from "../../support/turns.js";
 
 let turns: ReturnType<typeof turnCounter> | undefined;
 afterEach(() => turns?.stop());
