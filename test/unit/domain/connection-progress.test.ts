@@ -6,9 +6,9 @@ import {
   holdPlacesMs,
   observe,
   overBudget,
-  placesFor,
   type Progress,
   type ProgressRules,
+  placesFor,
   type Watched,
 } from "../../../src/domain/connection-progress.js";
 
