@@ -1,7 +1,8 @@
 // Issue "Nobody can crash, stall or fill the station" benchmark: the adversary soak. For BENCH_SECONDS
 // (`npm run bench -- adversary --seconds 60`; 300 by default) an adversary process from its own addresses
 // (servers/adversary.mjs: pipelining, idle sockets, a CONNECT flood, a subscription flood, a pick-filter
-// bomb, a disk filler; BENCH_ATTACKS names a subset; BENCH_BOMB_LINES, BENCH_BOMB_EVERY_MS and
+// bomb, a disk filler, a slow read from four hosts, searches pipelined and never read; all at once
+// unless BENCH_ATTACKS names a subset; BENCH_BOMB_LINES, BENCH_BOMB_EVERY_MS and
 // BENCH_FILL_EVERY_MS size the last two) attacks the agent (servers/adversary-agent.mjs, every limit at
 // its default) while the legitimate clients work: central over HTTP (a state read, an item search or a
 // pick create every 100 ms, each with 2 s to answer) and MQTT (notifications, a `health_check` request
@@ -9,9 +10,7 @@
 // scan every 100 ms, scan → light measured as scan-light.bench.mjs does). The legitimate clients first
 // work alone for BENCH_QUIET_SECONDS: the floor of the same machine at the same time. Targets under
 // attack: every legitimate request served, the agent's RSS peak < 200 MB, scan → light p99 < 20 ms,
-// `/healthz` (asked every 100 ms from the legitimate clients' address) p99 < 100 ms. BENCH_ATTACKS
-// `slowread,unread` adds a slow read from four hosts and searches pipelined and never read
-// (servers/adversary.mjs), not in the default set.
+// `/healthz` (asked every 100 ms from the legitimate clients' address) p99 < 100 ms.
 // Limits and their refusals: docs/limits.md.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +23,7 @@ import {
   agentFlags,
   BENCH_DIR,
   BENCH_USER,
+  DEFAULT_ATTACKS,
   freePort,
   procStatusMb,
   startChild,
@@ -426,7 +426,7 @@ function summarise({ rssStart, quiet, attack, seat, adversary, refused }) {
     config: {
       seconds: SECONDS,
       quietSeconds: QUIET_SECONDS,
-      attacks: process.env.BENCH_ATTACKS ?? "pipelining,idle,connect,subscribe,bomb,filler",
+      attacks: process.env.BENCH_ATTACKS ?? DEFAULT_ATTACKS,
       bombLines: Number(process.env.BENCH_BOMB_LINES ?? 500),
       bombEveryMs: Number(process.env.BENCH_BOMB_EVERY_MS ?? 10_000),
       fillEveryMs: Number(process.env.BENCH_FILL_EVERY_MS ?? 1_000),

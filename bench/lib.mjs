@@ -26,6 +26,12 @@ export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
  * (`npm run bench -- picks --agent-dir ../old`, which sets BENCH_AGENT_DIR for the benchmark and for
  * every server it starts), so a before/after pair runs on the same machine in the same hour.
  */
+/**
+ * The adversary bench's attacks when BENCH_ATTACKS names none: all of them (servers/adversary.mjs), the
+ * slow read and the unread searches included, at once.
+ */
+export const DEFAULT_ATTACKS = "pipelining,idle,connect,subscribe,bomb,filler,slowread,unread";
+
 export const agentDir = () => resolve(process.env.BENCH_AGENT_DIR || join(BENCH_DIR, ".."));
 
 /** `createAgent` and `parseConfig` of the build under test (the only two entry points the benches use). */

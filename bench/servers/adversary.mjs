@@ -6,7 +6,7 @@
 // subscription flood (1 KB filters, 200 to a SUBSCRIBE), a pick-filter bomb (a pick of BENCH_BOMB_LINES
 // lines, each filtered by `product_sku in (…)` with as many values as a filter may hold) and a disk filler
 // (items with ~900 KB of imageData). The authenticated attacks come from `userFrom`, another host.
-// Not in the default set (BENCH_ATTACKS names them): a slow read (`slowread`: from four other addresses,
+// And a slow read (`slowread`: from four other addresses,
 // 127.0.0.4–.7, 64 connections each pipelining `GET /openapi.json` and reading 32 bytes every 5 s,
 // opened again when the station closes them) and unread searches (`unread`: as the integration user,
 // 40 items of 300 KB, then 8 connections each pipelining 100 searches answering all 40, never read,
@@ -14,7 +14,7 @@
 import { request } from "node:http";
 import { connect } from "node:net";
 import mqtt from "mqtt";
-import { BENCH_USER } from "../lib.mjs";
+import { BENCH_USER, DEFAULT_ATTACKS } from "../lib.mjs";
 
 const [host, httpPort, brokerPort, from, userFrom, user, password, root] = process.argv.slice(2);
 /** Lines of the bomb; each line's filter is `product_sku in (…)` as long as a filter may be (1,024 characters). */
@@ -22,9 +22,7 @@ const BOMB_LINES = Number(process.env.BENCH_BOMB_LINES ?? 500);
 const BOMB_EVERY_MS = Number(process.env.BENCH_BOMB_EVERY_MS ?? 10_000);
 const FILL_EVERY_MS = Number(process.env.BENCH_FILL_EVERY_MS ?? 1_000);
 /** Which attacks run (BENCH_ATTACKS, comma-separated; all by default), to tell which one costs what. */
-const ATTACKS = new Set(
-  (process.env.BENCH_ATTACKS ?? "pipelining,idle,connect,subscribe,bomb,filler").split(","),
-);
+const ATTACKS = new Set((process.env.BENCH_ATTACKS ?? DEFAULT_ATTACKS).split(","));
 const counts = {};
 const count = (what) => {
   counts[what] = (counts[what] ?? 0) + 1;
