@@ -35,7 +35,10 @@ export interface ProgressRules {
   budgetBytes: number;
   /** How long a connection must have made no progress to be cut over the budget or evicted. */
   stallMs: number;
-  /** Places an address may hold open at once for `holdPlacesMs` after the station cut one of its connections for unread answers. */
+  /**
+   * Places an address may hold open at once for `holdPlacesMs` after the station cut one of its
+   * connections for unread answers.
+   */
   heldBackPlaces: number;
 }
 
@@ -126,9 +129,10 @@ export function heldBack(cutAt: number | undefined, now: number, rules: Progress
 
 /**
  * Places `address` may hold open at once: `perAddress`, or within `holdPlacesMs` of the station cutting
- * a connection of it for unread answers (`cutAt`) at most `heldBackPlaces`. A host whose connections the station ends for unread answers and which opens them
- * again at once (a slow-read attack) would have each new one sent what its kernel takes, megabytes on
- * a fast link, for nothing; held to a few places it costs the station a refused connect instead.
+ * a connection of it for unread answers (`cutAt`) at most `heldBackPlaces`. A host whose connections
+ * are ended so and which opens them again at once (a slow-read attack) would have each new one sent
+ * what its kernel takes, megabytes on a fast link, for nothing; held to a few places it costs the
+ * station a refused connect instead.
  */
 export function placesFor(
   perAddress: number,
