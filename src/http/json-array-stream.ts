@@ -9,13 +9,15 @@ import { answerParts } from "./turn-budget.js";
 const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
+/** What the first element is taken to weigh before it is made: a slice of a large answer (sliced-body.ts). */
+const FIRST_GUESS_BYTES = 64 * 1024;
 
 export function jsonArrayStream(elements: Iterable<Buffer>): ReadableStream<Uint8Array> {
   const next = elements[Symbol.iterator]();
   let first = true;
   let cancelled = false;
-  // an element's size is known once it is made: the one before it is the guess
-  let guess = 0;
+  // an element's size is known once it is made: the one before it is the guess, a slice's for the first
+  let guess = FIRST_GUESS_BYTES;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
