@@ -187,6 +187,28 @@ export function createPackLabels(deps: PackLabelDeps) {
   };
 }
 
+/** The configured printer: a CUPS queue, a Zebra on TCP 9100 (docs/hardware.md#zpl-labels), or files. */
+function stationPrinter(
+  printing: Config["printing"],
+  a6: boolean,
+  dataDir: string,
+  log: Logger,
+): LabelPrinter {
+  switch (printing.printer) {
+    case "cups":
+      return cupsPrinter({
+        queue: printing.cupsQueue as string,
+        media: a6 ? "iso_a6_105x148mm" : "na_index-4x6_4x6in",
+        server: printing.cupsServer,
+        log,
+      });
+    case "zpl":
+      return zebraPrinterFor(printing, log);
+    default:
+      return filePrinter(printing.dir ?? join(dataDir, "labels"));
+  }
+}
+
 /** Station printing (`printing.mode: station`): the configured printer and media; none otherwise. */
 export function packLabelsFor(f: {
   config: Config;
@@ -206,17 +228,7 @@ export function packLabelsFor(f: {
   const a6 = printing.media === "a6";
   return createPackLabels({
     bus: f.bus,
-    printer:
-      printing.printer === "cups"
-        ? cupsPrinter({
-            queue: printing.cupsQueue as string,
-            media: a6 ? "iso_a6_105x148mm" : "na_index-4x6_4x6in",
-            server: printing.cupsServer,
-            log: f.log,
-          })
-        : filePrinter(printing.dir ?? join(f.dataDir, "labels")),
-    // a Zebra on TCP 9100 (docs/hardware.md#zpl-labels)
-    ...(printing.printer === "zpl" ? { printer: zebraPrinterFor(printing, f.log) } : {}),
+    printer: stationPrinter(printing, a6, f.dataDir, f.log),
     media: a6 ? MEDIA_A6 : MEDIA_4X6,
     labelData: f.labelData,
     printed: f.printed,
